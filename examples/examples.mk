@@ -1,0 +1,3 @@
+# examples: programs the demo and the tests trace.
+EXAMPLES :=
+ALL_TARGETS += $(EXAMPLES)

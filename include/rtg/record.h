@@ -1,0 +1,298 @@
+/* rtg trace record format: the one definition of every record kind.
+ *
+ * A trace is line-oriented text, one record a line:
+ *
+ *   PREFIX: pid:P tid:T [KEYWORD] FIELD FIELD ...
+ *
+ * The lines rocm-timeline-generator wrote are kept field for field, because
+ * existing scripts match them with regular expressions; new information is
+ * only ever appended as key:value fields after them.  Each kind below lists
+ * its fields in line order; the writer (rtg_record_format) and the parser
+ * (rtg_record_parse) in src/common/record.c both walk these lists, so they
+ * cannot disagree.  All times are CLOCK_BOOTTIME nanoseconds.
+ *
+ * Field styles:
+ *   KV     " key:123"            unsigned decimal
+ *   KVI    " key:-5"             signed decimal
+ *   KVS    " key:'text'"         quoted, with \\ \' and \xNN escapes
+ *   KVW    " key:word"           a token without spaces
+ *   KV3    " key:{x,y,z}"        three unsigned decimals
+ *   FUNC   " name"               a bare function name (HSA) or name(args) (HIP)
+ *   ARGS   " (args)"             HSA argument list, written raw
+ *   ARGA   "(args)"              HIP argument list, attached to FUNC
+ *   KERN   " [name]"             HIP kernel name, optional
+ *   RET    " ret=R"              return value as text (number or void)
+ *   AT     " @start"             start time
+ *   PLUS   " +duration"          duration
+ * A field whose flag is OPT may be absent; the parser records which fields it
+ * saw in rtg_record.present.
+ */
+#ifndef RTG_RECORD_H
+#define RTG_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RTG_FORMAT_VERSION 1
+
+/* F(K, type, member, key, style, flags), K being the kind
+ * type: u64, i64, str, dim3.  flags: REQ or OPT. */
+
+/* First line of every trace: format version, process, host and clock. */
+#define RTG_FIELDS_HEADER(F, K)                                                                       \
+  F(K, u64, format, "format", KV, REQ)                                                                \
+  F(K, str, host, "host", KVW, REQ)                                                                   \
+  F(K, str, clock, "clock", KVW, REQ)                                                                 \
+  F(K, u64, ppid, "ppid", KV, OPT)                                                                    \
+  F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                              \
+  F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                      \
+  F(K, str, rank, "rank", KVW, OPT)                                                                   \
+  F(K, str, version, "version", KVW, OPT)                                                             \
+  F(K, str, exe, "exe", KVS, OPT)
+
+/* An agent the runtime reported, so tools can name GPU tracks. */
+#define RTG_FIELDS_AGENT(F, K)                                                                        \
+  F(K, u64, index, "index", KV, REQ)                                                                  \
+  F(K, str, type, "type", KVW, REQ)                                                                   \
+  F(K, str, name, "name", KVS, OPT)                                                                   \
+  F(K, str, product, "product", KVS, OPT)                                                             \
+  F(K, u64, node, "node", KV, OPT)                                                                    \
+  F(K, u64, handle, "handle", KV, OPT)
+
+/* A queue the tracer intercepts: queue index -> agent index. */
+#define RTG_FIELDS_QUEUE(F, K)                                                                        \
+  F(K, u64, index, "index", KV, REQ)                                                                  \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, size, "size", KV, OPT)                                                                    \
+  F(K, u64, hw_id, "hw_id", KV, OPT)
+
+/* An HSA API call: HSA: pid:P tid:T FUNC (ARGS) ret=R @START +DUR */
+#define RTG_FIELDS_HSA_API(F, K)                                                                      \
+  F(K, str, func, "", FUNC, REQ)                                                                      \
+  F(K, str, args, "", ARGS, REQ)                                                                      \
+  F(K, str, ret, "", RET, REQ)                                                                        \
+  F(K, u64, start, "", AT, REQ)                                                                       \
+  F(K, u64, dur, "", PLUS, REQ)                                                                       \
+  F(K, u64, corr, "corr", KV, OPT)                                                                    \
+  F(K, u64, stack, "stack", KV, OPT)
+
+/* A HIP API call: HIP: pid:P tid:T FUNC[(ARGS)] [KERNEL] ret=R @START +DUR */
+#define RTG_FIELDS_HIP_API(F, K)                                                                      \
+  F(K, str, func, "", FUNC, REQ)                                                                      \
+  F(K, str, args, "", ARGA, OPT)                                                                      \
+  F(K, str, kernel, "", KERN, OPT)                                                                    \
+  F(K, str, ret, "", RET, REQ)                                                                        \
+  F(K, u64, start, "", AT, REQ)                                                                       \
+  F(K, u64, dur, "", PLUS, REQ)                                                                       \
+  F(K, u64, corr, "corr", KV, OPT)                                                                    \
+  F(K, u64, stack, "stack", KV, OPT)
+
+/* A kernel dispatch as the host enqueued it (RTG_HSA_HOST_DISPATCH). */
+#define RTG_FIELDS_DISPATCH_HOST(F, K)                                                                \
+  F(K, u64, queue, "queue", KV, REQ)                                                                  \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, signal, "signal", KV, REQ)                                                                \
+  F(K, str, name, "name", KVS, REQ)                                                                   \
+  F(K, u64, tick, "tick", KV, REQ)                                                                    \
+  F(K, u64, id, "id", KV, REQ)                                                                        \
+  F(K, dim3, workgroup, "workgroup", KV3, REQ)                                                        \
+  F(K, dim3, grid, "grid", KV3, REQ)                                                                  \
+  F(K, u64, corr, "corr", KV, OPT)
+
+/* A kernel dispatch as the GPU ran it. */
+#define RTG_FIELDS_DISPATCH(F, K)                                                                     \
+  F(K, u64, queue, "queue", KV, REQ)                                                                  \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, signal, "signal", KV, REQ)                                                                \
+  F(K, str, name, "name", KVS, REQ)                                                                   \
+  F(K, u64, start, "start", KV, REQ)                                                                  \
+  F(K, u64, stop, "stop", KV, REQ)                                                                    \
+  F(K, u64, id, "id", KV, REQ)                                                                        \
+  F(K, dim3, workgroup, "workgroup", KV3, OPT)                                                        \
+  F(K, dim3, grid, "grid", KV3, OPT)                                                                  \
+  F(K, u64, lds, "lds", KV, OPT)                                                                      \
+  F(K, u64, scratch, "scratch", KV, OPT)                                                              \
+  F(K, u64, corr, "corr", KV, OPT)                                                                    \
+  F(K, u64, tick, "tick", KV, OPT)                                                                    \
+  F(K, str, demangled, "demangled", KVS, OPT)
+
+/* A barrier packet as the host enqueued it. */
+#define RTG_FIELDS_BARRIER_HOST(F, K)                                                                 \
+  F(K, u64, queue, "queue", KV, REQ)                                                                  \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, signal, "signal", KV, REQ)                                                                \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
+  F(K, u64, tick, "tick", KV, REQ)                                                                    \
+  F(K, u64, id, "id", KV, REQ)                                                                        \
+  F(K, str, op, "op", KVW, OPT)
+
+/* A barrier packet as the GPU ran it; op is "and" or "or". */
+#define RTG_FIELDS_BARRIER(F, K)                                                                      \
+  F(K, u64, queue, "queue", KV, REQ)                                                                  \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, signal, "signal", KV, REQ)                                                                \
+  F(K, u64, start, "start", KV, REQ)                                                                  \
+  F(K, u64, stop, "stop", KV, REQ)                                                                    \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
+  F(K, u64, id, "id", KV, REQ)                                                                        \
+  F(K, str, op, "op", KVW, OPT)                                                                       \
+  F(K, u64, corr, "corr", KV, OPT)
+
+/* An async copy.  kind: HostToDevice, DeviceToHost, DeviceToDevice,
+ * HostToHost; engine: the copy engine index when known. */
+#define RTG_FIELDS_COPY(F, K)                                                                         \
+  F(K, u64, agent, "agent", KV, REQ)                                                                  \
+  F(K, u64, signal, "signal", KV, REQ)                                                                \
+  F(K, u64, start, "start", KV, REQ)                                                                  \
+  F(K, u64, stop, "stop", KV, REQ)                                                                    \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
+  F(K, u64, bytes, "bytes", KV, OPT)                                                                  \
+  F(K, str, kind, "kind", KVW, OPT)                                                                   \
+  F(K, u64, src_agent, "src_agent", KV, OPT)                                                          \
+  F(K, u64, dst_agent, "dst_agent", KV, OPT)                                                          \
+  F(K, u64, engine, "engine", KV, OPT)                                                                \
+  F(K, u64, id, "id", KV, OPT)                                                                        \
+  F(K, u64, tick, "tick", KV, OPT)                                                                    \
+  F(K, str, api, "api", KVW, OPT)                                                                     \
+  F(K, u64, corr, "corr", KV, OPT)
+
+/* A ROCTx marker (op mark) or a closed range (op push or start). */
+#define RTG_FIELDS_ROCTX(F, K)                                                                        \
+  F(K, str, op, "op", KVW, REQ)                                                                       \
+  F(K, u64, start, "start", KV, REQ)                                                                  \
+  F(K, u64, stop, "stop", KV, REQ)                                                                    \
+  F(K, u64, depth, "depth", KV, OPT)                                                                  \
+  F(K, u64, id, "id", KV, OPT)                                                                        \
+  F(K, str, message, "message", KVS, OPT)
+
+/* A host call stack captured for the API record whose stack:ID it is. */
+#define RTG_FIELDS_STACK(F, K)                                                                        \
+  F(K, u64, id, "id", KV, REQ)                                                                        \
+  F(K, str, pcs, "pcs", KVW, REQ)
+
+/* A symbolized return address, written once per address at process end. */
+#define RTG_FIELDS_SYMBOL(F, K)                                                                       \
+  F(K, u64, addr, "addr", KV, REQ)                                                                    \
+  F(K, str, name, "name", KVS, REQ)                                                                   \
+  F(K, u64, offset, "offset", KV, OPT)                                                                \
+  F(K, str, module, "module", KVS, OPT)
+
+/* Last record of a trace: what was recorded, and what had to be dropped. */
+#define RTG_FIELDS_SUMMARY(F, K)                                                                      \
+  F(K, u64, dispatches, "dispatches", KV, REQ)                                                        \
+  F(K, u64, barriers, "barriers", KV, REQ)                                                            \
+  F(K, u64, copies, "copies", KV, REQ)                                                                \
+  F(K, u64, hsa_calls, "hsa_calls", KV, REQ)                                                          \
+  F(K, u64, hip_calls, "hip_calls", KV, REQ)                                                          \
+  F(K, u64, lost, "lost", KV, REQ)                                                                    \
+  F(K, u64, lost_gpu, "lost_gpu", KV, OPT)                                                            \
+  F(K, u64, unfinished, "unfinished", KV, OPT)                                                        \
+  F(K, u64, other_packets, "other_packets", KV, OPT)                                                  \
+  F(K, u64, write_errors, "write_errors", KV, OPT)
+
+/* X(KIND, prefix, keyword, FIELDS)
+ * A kind is recognised by its prefix, then its keyword (the first word after
+ * pid/tid), then, where two kinds share both, by the discriminating key that
+ * only one of them has (rtg_record_kinds[].discriminator in record.c). */
+#define RTG_RECORD_KINDS(X)                                                                        \
+  X(HEADER, "RTG", "trace", RTG_FIELDS_HEADER)                                                     \
+  X(AGENT, "RTG", "agent", RTG_FIELDS_AGENT)                                                       \
+  X(QUEUE, "RTG", "queue", RTG_FIELDS_QUEUE)                                                       \
+  X(SUMMARY, "RTG", "summary", RTG_FIELDS_SUMMARY)                                                 \
+  X(STACK, "RTG", "stack", RTG_FIELDS_STACK)                                                       \
+  X(SYMBOL, "RTG", "symbol", RTG_FIELDS_SYMBOL)                                                    \
+  X(DISPATCH_HOST, "HSA", "dispatch", RTG_FIELDS_DISPATCH_HOST)                                    \
+  X(DISPATCH, "HSA", "dispatch", RTG_FIELDS_DISPATCH)                                              \
+  X(BARRIER_HOST, "HSA", "barrier", RTG_FIELDS_BARRIER_HOST)                                       \
+  X(BARRIER, "HSA", "barrier", RTG_FIELDS_BARRIER)                                                 \
+  X(COPY, "HSA", "copy", RTG_FIELDS_COPY)                                                          \
+  X(HSA_API, "HSA", "", RTG_FIELDS_HSA_API)                                                        \
+  X(HIP_API, "HIP", "", RTG_FIELDS_HIP_API)                                                        \
+  X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)
+
+enum rtg_kind {
+  RTG_KIND_NONE = 0,
+#define RTG_X_ENUM(K, p, k, FIELDS) RTG_KIND_##K,
+  RTG_RECORD_KINDS(RTG_X_ENUM)
+#undef RTG_X_ENUM
+      RTG_KIND_COUNT
+};
+
+typedef struct rtg_dim3 {
+  uint32_t x, y, z;
+} rtg_dim3;
+
+/* One C struct per kind, members in line order. */
+#define RTG_CTYPE_u64 uint64_t
+#define RTG_CTYPE_i64 int64_t
+#define RTG_CTYPE_str const char *
+#define RTG_CTYPE_dim3 rtg_dim3
+#define RTG_X_MEMBER(K, type, member, key, style, flags) RTG_CTYPE_##type member;
+#define RTG_X_STRUCT(K, p, k, FIELDS)                                                              \
+  typedef struct rtg_rec_##K {                                                                     \
+    FIELDS(RTG_X_MEMBER, K)                                                                        \
+  } rtg_rec_##K;
+RTG_RECORD_KINDS(RTG_X_STRUCT)
+#undef RTG_X_STRUCT
+
+/* A decoded record.  Strings point into the parsed line (valid until the
+ * line buffer is reused) or, for the writer, into the caller's memory. */
+typedef struct rtg_record {
+  enum rtg_kind kind;
+  uint32_t pid;
+  uint64_t tid;
+  uint64_t present; /* bit i: field i of this kind was on the line */
+  union {
+#define RTG_X_UNION(K, p, k, FIELDS) rtg_rec_##K K;
+    RTG_RECORD_KINDS(RTG_X_UNION)
+#undef RTG_X_UNION
+  } u;
+} rtg_record;
+
+/* Field i of kind k: present in r? (Fields are numbered in line order.) */
+#define RTG_HAS(r, i) (((r)->present >> (i)) & 1u)
+
+/* Index of a member within its kind: RTG_FIELD(DISPATCH, corr). */
+#define RTG_FIELD(K, member) RTG_FIELD_##K##_##member
+#define RTG_X_FIDX(K, t, m, ...) RTG_FIELD_##K##_##m,
+#define RTG_X_FIDX_ENUM(K, p, k, FIELDS) enum { FIELDS(RTG_X_FIDX, K) RTG_NFIELDS_##K };
+RTG_RECORD_KINDS(RTG_X_FIDX_ENUM)
+#undef RTG_X_FIDX_ENUM
+
+/* Mark a field present when building a record to write. */
+#define RTG_SET(r, K, member, value)                                                               \
+  do {                                                                                             \
+    (r)->u.K.member = (value);                                                                     \
+    (r)->present |= 1ull << RTG_FIELD(K, member);                                                  \
+  } while (0)
+
+/* Start a record of kind K with every REQ field marked present. */
+void rtg_record_init(rtg_record *r, enum rtg_kind kind, uint32_t pid, uint64_t tid);
+
+/* Format r as one line ending in '\n' into buf.  Never calls stdio or
+ * malloc, so the tracer can use it on any thread and in signal handlers.
+ * Returns the length, or 0 if buf (cap bytes) is too small. */
+size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r);
+
+/* Parse one line (no trailing '\n' needed; the line is modified in place to
+ * unescape strings).  Returns the kind, or RTG_KIND_NONE for a line that is
+ * not an rtg record (then *why, if given, says what was wrong, or NULL for a
+ * line that is simply foreign, such as application output). */
+enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why);
+
+/* Name of a kind ("dispatch", "hsa_api", ...) for messages and statistics. */
+const char *rtg_kind_name(enum rtg_kind kind);
+
+#endif

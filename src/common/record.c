@@ -1,0 +1,487 @@
+/* The record writer and parser, both driven by the field lists of
+ * include/rtg/record.h so that what one writes the other reads. */
+#include "rtg/record.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+enum style { KV, KVI, KVS, KVW, KV3, FUNC, ARGS, ARGA, KERN, RET, AT, PLUS };
+enum ftype { T_u64, T_i64, T_str, T_dim3 };
+enum { OPT = 0, REQ = 1 };
+
+typedef struct field_desc {
+  const char *key;
+  unsigned char style, type, req;
+  unsigned short offset; /* within the kind's struct */
+} field_desc;
+
+typedef struct kind_desc {
+  const char *prefix;  /* "HSA" */
+  const char *keyword; /* "dispatch", or "" for kinds without one */
+  const char *name;
+  const field_desc *fields;
+  int nfields;
+  uint64_t required; /* bit mask of REQ fields */
+} kind_desc;
+
+#define FD(K, type, member, key, style, flags)                                                     \
+  {key, style, T_##type, flags, (unsigned short)offsetof(rtg_rec_##K, member)},
+#define KIND_FIELDS(K, p, k, FIELDS) static const field_desc fields_##K[] = {FIELDS(FD, K)};
+RTG_RECORD_KINDS(KIND_FIELDS)
+
+#define REQBIT(K, type, member, key, style, flags) | ((uint64_t)(flags) << RTG_FIELD(K, member))
+#define KIND_DESC(K, p, k, FIELDS)                                                                 \
+  [RTG_KIND_##K] = {p, k, #K, fields_##K, RTG_NFIELDS_##K, 0 FIELDS(REQBIT, K)},
+static const kind_desc kinds[RTG_KIND_COUNT] = {RTG_RECORD_KINDS(KIND_DESC)};
+
+const char *rtg_kind_name(enum rtg_kind kind) {
+  static const char *const names[RTG_KIND_COUNT] = {
+      [RTG_KIND_NONE] = "none",          [RTG_KIND_HEADER] = "header",
+      [RTG_KIND_AGENT] = "agent",        [RTG_KIND_QUEUE] = "queue",
+      [RTG_KIND_SUMMARY] = "summary",    [RTG_KIND_STACK] = "stack",
+      [RTG_KIND_SYMBOL] = "symbol",      [RTG_KIND_DISPATCH_HOST] = "dispatch_host",
+      [RTG_KIND_DISPATCH] = "dispatch",  [RTG_KIND_BARRIER_HOST] = "barrier_host",
+      [RTG_KIND_BARRIER] = "barrier",    [RTG_KIND_COPY] = "copy",
+      [RTG_KIND_HSA_API] = "hsa_api",    [RTG_KIND_HIP_API] = "hip_api",
+      [RTG_KIND_ROCTX] = "roctx",
+  };
+  return (unsigned)kind < RTG_KIND_COUNT && names[kind] ? names[kind] : "?";
+}
+
+void rtg_record_init(rtg_record *r, enum rtg_kind kind, uint32_t pid, uint64_t tid) {
+  memset(r, 0, sizeof *r);
+  r->kind = kind;
+  r->pid = pid;
+  r->tid = tid;
+  r->present = kind > RTG_KIND_NONE && kind < RTG_KIND_COUNT ? kinds[kind].required : 0;
+}
+
+/* ------------------------------------------------------------------ writer */
+
+typedef struct out {
+  char *p, *end;
+  bool overflow;
+} out;
+
+static void put_mem(out *o, const char *s, size_t n) {
+  if ((size_t)(o->end - o->p) < n) {
+    o->overflow = true;
+    o->p = o->end;
+    return;
+  }
+  memcpy(o->p, s, n);
+  o->p += n;
+}
+static void put_str(out *o, const char *s) { put_mem(o, s, strlen(s)); }
+static void put_ch(out *o, char c) { put_mem(o, &c, 1); }
+
+static void put_u64(out *o, uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) put_ch(o, tmp[--n]);
+}
+
+static void put_i64(out *o, int64_t v) {
+  if (v < 0) {
+    put_ch(o, '-');
+    put_u64(o, (uint64_t)0 - (uint64_t)v);
+  } else {
+    put_u64(o, (uint64_t)v);
+  }
+}
+
+/* Quoted string: backslash, quote and control bytes escaped, so one record
+ * stays one line whatever a kernel or marker name contains. */
+static void put_quoted(out *o, const char *s) {
+  static const char hex[] = "0123456789abcdef";
+  put_ch(o, '\'');
+  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+    if (*c == '\\' || *c == '\'') {
+      put_ch(o, '\\');
+      put_ch(o, (char)*c);
+    } else if (*c < 0x20 || *c == 0x7f) {
+      char e[4] = {'\\', 'x', hex[*c >> 4], hex[*c & 15]};
+      put_mem(o, e, 4);
+    } else {
+      put_ch(o, (char)*c);
+    }
+  }
+  put_ch(o, '\'');
+}
+
+/* A token: spaces and control bytes become '_' so the line stays parseable. */
+static void put_word(out *o, const char *s) {
+  if (!s || !*s) {
+    put_ch(o, '-');
+    return;
+  }
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+    put_ch(o, (*c <= ' ' || *c == 0x7f) ? '_' : (char)*c);
+}
+
+/* Raw text (arguments): only newlines would break a record, so they go. */
+static void put_raw(out *o, const char *s) {
+  for (const char *c = s ? s : ""; *c; c++) put_ch(o, (*c == '\n' || *c == '\r') ? ' ' : *c);
+}
+
+size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r) {
+  if (r->kind <= RTG_KIND_NONE || r->kind >= RTG_KIND_COUNT || cap < 2) return 0;
+  const kind_desc *k = &kinds[r->kind];
+  out o = {buf, buf + cap - 1, false}; /* room for the NUL */
+  const char *base = (const char *)&r->u;
+  put_str(&o, k->prefix);
+  put_str(&o, ": pid:");
+  put_u64(&o, r->pid);
+  put_str(&o, " tid:");
+  put_u64(&o, r->tid);
+  if (*k->keyword) {
+    put_ch(&o, ' ');
+    put_str(&o, k->keyword);
+  }
+  for (int i = 0; i < k->nfields; i++) {
+    const field_desc *f = &k->fields[i];
+    if (!RTG_HAS(r, i)) continue;
+    const void *v = base + f->offset;
+    const char *s = f->type == T_str ? *(const char *const *)v : NULL;
+    switch (f->style) {
+    case FUNC: put_ch(&o, ' '); put_word(&o, s); break;
+    case ARGS: put_str(&o, " ("); put_raw(&o, s); put_ch(&o, ')'); break;
+    case ARGA: put_ch(&o, '('); put_raw(&o, s); put_ch(&o, ')'); break;
+    case KERN: put_str(&o, " ["); put_raw(&o, s); put_ch(&o, ']'); break;
+    case RET: put_str(&o, " ret="); put_word(&o, s); break;
+    case AT: put_str(&o, " @"); put_u64(&o, *(const uint64_t *)v); break;
+    case PLUS: put_str(&o, " +"); put_u64(&o, *(const uint64_t *)v); break;
+    default:
+      put_ch(&o, ' ');
+      put_str(&o, f->key);
+      put_ch(&o, ':');
+      if (f->style == KV) put_u64(&o, *(const uint64_t *)v);
+      else if (f->style == KVI) put_i64(&o, *(const int64_t *)v);
+      else if (f->style == KVS) put_quoted(&o, s);
+      else if (f->style == KVW) put_word(&o, s);
+      else if (f->style == KV3) {
+        const rtg_dim3 *d = v;
+        put_ch(&o, '{');
+        put_u64(&o, d->x);
+        put_ch(&o, ',');
+        put_u64(&o, d->y);
+        put_ch(&o, ',');
+        put_u64(&o, d->z);
+        put_ch(&o, '}');
+      }
+    }
+  }
+  put_ch(&o, '\n');
+  if (o.overflow) return 0;
+  *o.p = 0;
+  return (size_t)(o.p - buf);
+}
+
+/* ------------------------------------------------------------------ parser */
+
+typedef struct cursor {
+  char *p, *end;
+} cursor;
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static bool eat(cursor *c, const char *lit) {
+  size_t n = strlen(lit);
+  if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n)) return false;
+  c->p += n;
+  return true;
+}
+
+static bool parse_u64(cursor *c, uint64_t *v) {
+  uint64_t x = 0;
+  char *s = c->p;
+  while (c->p < c->end && is_digit(*c->p)) {
+    unsigned d = (unsigned)(*c->p - '0');
+    if (x > (UINT64_MAX - d) / 10) return false;
+    x = x * 10 + d;
+    c->p++;
+  }
+  *v = x;
+  return c->p > s;
+}
+
+static bool parse_i64(cursor *c, int64_t *v) {
+  bool neg = c->p < c->end && *c->p == '-';
+  if (neg) c->p++;
+  uint64_t u;
+  if (!parse_u64(c, &u) || u > (uint64_t)INT64_MAX + neg) return false;
+  *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+  return true;
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* 'text' with escapes, unescaped in place and NUL-terminated. */
+static bool parse_quoted(cursor *c, const char **out) {
+  if (c->p >= c->end || *c->p != '\'') return false;
+  char *w = ++c->p, *start = w;
+  while (c->p < c->end && *c->p != '\'') {
+    if (*c->p == '\\' && c->p + 1 < c->end) {
+      char e = c->p[1];
+      if (e == 'x' && c->p + 3 < c->end && hexval(c->p[2]) >= 0 && hexval(c->p[3]) >= 0) {
+        *w++ = (char)(hexval(c->p[2]) << 4 | hexval(c->p[3]));
+        c->p += 4;
+      } else {
+        *w++ = e;
+        c->p += 2;
+      }
+    } else {
+      *w++ = *c->p++;
+    }
+  }
+  if (c->p >= c->end) return false; /* unterminated: a truncated line */
+  c->p++;
+  *w = 0;
+  *out = start;
+  return true;
+}
+
+static char *word_end(cursor *c) {
+  char *e = c->p;
+  while (e < c->end && *e != ' ') e++;
+  return e;
+}
+
+static bool parse_dim3(cursor *c, rtg_dim3 *d) {
+  uint64_t x, y, z;
+  if (!eat(c, "{") || !parse_u64(c, &x) || !eat(c, ",") || !parse_u64(c, &y) || !eat(c, ",") ||
+      !parse_u64(c, &z) || !eat(c, "}") || x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX)
+    return false;
+  d->x = (uint32_t)x, d->y = (uint32_t)y, d->z = (uint32_t)z;
+  return true;
+}
+
+/* Skip the value of a key this version does not know (a newer writer's). */
+static void skip_value(cursor *c) {
+  const char *ignored;
+  if (c->p < c->end && *c->p == '\'') {
+    if (parse_quoted(c, &ignored)) return;
+  } else if (c->p < c->end && *c->p == '{') {
+    while (c->p < c->end && *c->p != '}') c->p++;
+    if (c->p < c->end) c->p++;
+    return;
+  }
+  c->p = word_end(c);
+}
+
+/* The key:value fields from c to the end of the line.  `next` remembers
+ * where the previous key was found: fields come in order, so the expected
+ * key is tried first and the lookup is usually one comparison. */
+static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
+  char *base = (char *)&r->u;
+  int next = 0;
+  while (c->p < c->end) {
+    if (*c->p == ' ') {
+      c->p++;
+      continue;
+    }
+    char *key = c->p, *colon = key;
+    while (colon < c->end && *colon != ':' && *colon != ' ') colon++;
+    if (colon >= c->end || *colon != ':') return "expected key:value";
+    size_t klen = (size_t)(colon - key);
+    int idx = -1;
+    for (int n = 0; n < k->nfields; n++) {
+      int i = (next + n) % k->nfields;
+      const field_desc *f = &k->fields[i];
+      if (f->style < FUNC && strlen(f->key) == klen && !memcmp(f->key, key, klen)) {
+        idx = i;
+        break;
+      }
+    }
+    c->p = colon + 1;
+    if (idx < 0) {
+      skip_value(c);
+      continue;
+    }
+    const field_desc *f = &k->fields[idx];
+    void *v = base + f->offset;
+    bool ok = true;
+    switch (f->style) {
+    case KV: ok = parse_u64(c, v); break;
+    case KVI: ok = parse_i64(c, v); break;
+    case KVS: ok = parse_quoted(c, (const char **)v); break;
+    case KV3: ok = parse_dim3(c, v); break;
+    case KVW: {
+      char *e = word_end(c);
+      *(const char **)v = c->p;
+      c->p = e < c->end ? e + 1 : e;
+      *e = 0;
+      break;
+    }
+    }
+    if (!ok) return "bad field value";
+    if (c->p < c->end && *c->p != ' ' && f->style != KVW) return "bad field value";
+    r->present |= 1ull << idx;
+    next = idx + 1;
+  }
+  return NULL;
+}
+
+/* API lines end in " ret=R @START +DUR" followed by key:value fields; the
+ * arguments before it are free text, so search for the last such tail. */
+static char *find_api_tail(char *s, char *end) {
+  for (char *p = end - 5; p >= s; p--) {
+    if (memcmp(p, " ret=", 5)) continue;
+    cursor c = {p + 5, end};
+    c.p = word_end(&c);
+    uint64_t v;
+    if (eat(&c, " @") && parse_u64(&c, &v) && eat(&c, " +") && parse_u64(&c, &v) &&
+        (c.p == end || *c.p == ' '))
+      return p;
+  }
+  return NULL;
+}
+
+static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
+  char *tail = find_api_tail(c->p, c->end);
+  if (!tail) return "missing ' ret=R @START +DUR'";
+  char *head = c->p, *head_end = tail;
+  const char **func, **args, **kernel = NULL;
+  uint64_t *start, *dur;
+  int fa, fk = -1, fs, fd;
+  if (hip) {
+    func = &r->u.HIP_API.func, args = &r->u.HIP_API.args, kernel = &r->u.HIP_API.kernel;
+    start = &r->u.HIP_API.start, dur = &r->u.HIP_API.dur;
+    fa = RTG_FIELD(HIP_API, args), fk = RTG_FIELD(HIP_API, kernel);
+    fs = RTG_FIELD(HIP_API, ret), fd = RTG_FIELD(HIP_API, func);
+    /* FUNC[(args)] [kernel]: the argument list is matched by depth, since
+     * both it and a demangled kernel name may contain brackets */
+    char *p = head;
+    while (p < head_end && *p != ' ' && *p != '(') p++;
+    if (p < head_end && *p == '(') {
+      int depth = 0;
+      for (; p < head_end; p++) {
+        if (*p == '(') depth++;
+        else if (*p == ')' && --depth == 0) break;
+      }
+      if (p < head_end) p++;
+    }
+    if (p + 2 < head_end && p[0] == ' ' && p[1] == '[' && head_end[-1] == ']') {
+      *kernel = p + 2;
+      head_end[-1] = 0;
+      head_end = p;
+      r->present |= 1ull << fk;
+    }
+  } else {
+    func = &r->u.HSA_API.func, args = &r->u.HSA_API.args;
+    start = &r->u.HSA_API.start, dur = &r->u.HSA_API.dur;
+    fa = RTG_FIELD(HSA_API, args), fs = RTG_FIELD(HSA_API, ret), fd = RTG_FIELD(HSA_API, func);
+  }
+  /* FUNC then "(args)" (HIP, attached) or " (args)" (HSA) */
+  char *p = head;
+  while (p < head_end && *p != ' ' && *p != '(') p++;
+  if (p == head) return "missing function name";
+  char *func_end = p;
+  if (!hip && p < head_end && *p == ' ') p++;
+  if (p < head_end && *p == '(') {
+    if (head_end[-1] != ')') return "unbalanced argument list";
+    *args = p + 1;
+    head_end[-1] = 0;
+    r->present |= 1ull << fa;
+  } else if (p != head_end) {
+    return "unexpected text after function name";
+  } else if (!hip) {
+    return "missing argument list";
+  }
+  *func_end = 0;
+  *func = head;
+  r->present |= 1ull << fd;
+  /* tail: " ret=R @S +D" */
+  cursor t = {tail + 5, c->end};
+  char *re = word_end(&t);
+  *(hip ? &r->u.HIP_API.ret : &r->u.HSA_API.ret) = t.p;
+  t.p = re;
+  eat(&t, " @");
+  *re = 0;
+  parse_u64(&t, start);
+  eat(&t, " +");
+  parse_u64(&t, dur);
+  r->present |= 1ull << fs | 1ull << (fs + 1) | 1ull << (fs + 2);
+  c->p = t.p;
+  return NULL;
+}
+
+enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why) {
+  cursor c = {line, line + len};
+  const char *dummy;
+  if (!why) why = &dummy;
+  *why = NULL;
+  while (c.end > c.p && (c.end[-1] == '\n' || c.end[-1] == '\r')) c.end--;
+  *c.end = 0;
+  /* prefix */
+  const char *prefix = NULL;
+  static const char *const prefixes[] = {"HSA", "HIP", "RTG", "ROCTX"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    size_t n = strlen(prefixes[i]);
+    if ((size_t)(c.end - c.p) > n + 1 && !memcmp(c.p, prefixes[i], n) && c.p[n] == ':' &&
+        c.p[n + 1] == ' ') {
+      prefix = prefixes[i];
+      c.p += n + 2;
+      break;
+    }
+  }
+  if (!prefix) return RTG_KIND_NONE; /* foreign text, not an error */
+  memset(r, 0, sizeof *r);
+  uint64_t pid, tid;
+  if (!eat(&c, "pid:") || !parse_u64(&c, &pid) || pid > UINT32_MAX || !eat(&c, " tid:") ||
+      !parse_u64(&c, &tid)) {
+    *why = "missing pid:/tid:";
+    return RTG_KIND_NONE;
+  }
+  r->pid = (uint32_t)pid;
+  r->tid = tid;
+  eat(&c, " ");
+  /* keyword, or the API kind of this prefix */
+  char *kw = c.p, *kw_end = word_end(&c);
+  enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
+  for (int i = 1; i < RTG_KIND_COUNT; i++) {
+    if (strcmp(kinds[i].prefix, prefix)) continue;
+    if (!*kinds[i].keyword) fallback = (enum rtg_kind)i;
+    else if (strlen(kinds[i].keyword) == (size_t)(kw_end - kw) &&
+             !memcmp(kinds[i].keyword, kw, (size_t)(kw_end - kw))) {
+      kind = (enum rtg_kind)i;
+      break;
+    }
+  }
+  if (kind == RTG_KIND_NONE) kind = fallback;
+  if (kind == RTG_KIND_NONE) {
+    *why = "unknown record keyword";
+    return RTG_KIND_NONE;
+  }
+  if (*kinds[kind].keyword) c.p = kw_end;
+  /* host-side and GPU-side dispatch/barrier records share a keyword: only
+   * the GPU-side one has start: */
+  if (kind == RTG_KIND_DISPATCH_HOST || kind == RTG_KIND_BARRIER_HOST) {
+    bool has_start = false;
+    for (char *p = c.p; p + 7 <= c.end && !has_start; p++)
+      has_start = !memcmp(p, " start:", 7);
+    if (has_start) kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
+  }
+  r->kind = kind;
+  const char *err = NULL;
+  if (kind == RTG_KIND_HSA_API || kind == RTG_KIND_HIP_API)
+    err = parse_api(&c, r, kind == RTG_KIND_HIP_API);
+  if (!err) err = parse_kv(&c, &kinds[kind], r);
+  if (!err && (r->present & kinds[kind].required) != kinds[kind].required)
+    err = "missing required field";
+  if (err) {
+    *why = err;
+    r->kind = RTG_KIND_NONE;
+    return RTG_KIND_NONE;
+  }
+  return kind;
+}

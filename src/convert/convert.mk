@@ -1,0 +1,11 @@
+# src/convert: rtg-convert, the offline converter.
+CONVERT_SRC := $(wildcard src/convert/*.c)
+CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o)
+CONVERT_BIN := $(B)/rtg-convert
+
+$(CONVERT_BIN): $(CONVERT_OBJ) $(COMMON_LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $(CONVERT_OBJ) $(COMMON_LIB) $(LDFLAGS) -lsqlite3 -lcjson -lm
+
+ALL_TARGETS += $(CONVERT_BIN)
+INSTALL_BIN += $(CONVERT_BIN)

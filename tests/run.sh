@@ -1,0 +1,64 @@
+#!/bin/sh
+# Runs every unit-test program (build/tests/test_*) and every end-to-end case
+# (tests/e2e/NNN-name.sh, compared with NNN-name.expect), and ends with one
+# line "N passed, N failed".
+#   tests/run.sh [PATTERN]   only cases whose name contains PATTERN
+# Environment for the cases: B (build dir), TOP (source dir), SIMGPU (dir of
+# the simulated libhsakmt.so.1), TMP (a fresh scratch directory per case).
+B=${B:-build}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 1
+B=$(cd "$B" && pwd)
+export B TOP
+export SIMGPU="$B/simgpu"
+pattern=${1:-}
+passed=0
+failed=0
+failed_names=""
+logdir="$B/test-logs"
+rm -rf "$logdir"
+mkdir -p "$logdir"
+
+report() { # name status
+  if [ "$2" = 0 ]; then
+    passed=$((passed + 1))
+    printf 'PASS  %s\n' "$1"
+  else
+    failed=$((failed + 1))
+    failed_names="$failed_names $1"
+    printf 'FAIL  %s  (log: %s)\n' "$1" "$logdir/$1.log"
+    sed 's/^/    | /' "$logdir/$1.log" | tail -n 40
+  fi
+}
+
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  case "$name" in *"$pattern"*) ;; *) continue ;; esac
+  TMP=$(mktemp -d) && export TMP
+  (cd "$TMP" && timeout 300 "$t") >"$logdir/$name.log" 2>&1
+  report "$name" $?
+  rm -rf "$TMP"
+done
+
+for c in tests/e2e/[0-9]*.sh; do
+  [ -f "$c" ] || continue
+  name=$(basename "$c" .sh)
+  case "$name" in *"$pattern"*) ;; *) continue ;; esac
+  TMP=$(mktemp -d) && export TMP
+  out="$logdir/$name.out"
+  (cd "$TMP" && timeout 600 sh "$TOP/$c") >"$out" 2>"$logdir/$name.err"
+  st=$?
+  {
+    if [ $st != 0 ]; then echo "exit status $st"; fi
+    if [ -f "${c%.sh}.expect" ] && ! diff -u "${c%.sh}.expect" "$out"; then st=1; fi
+    echo "--- stderr"; tail -n 30 "$logdir/$name.err"
+  } >"$logdir/$name.log" 2>&1
+  report "$name" $st
+  rm -rf "$TMP"
+done
+
+echo
+[ -n "$failed_names" ] && echo "failed:$failed_names"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

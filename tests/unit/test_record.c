@@ -1,0 +1,195 @@
+/* Round trip of every record kind through rtg_record_format and
+ * rtg_record_parse, the original tracer's exact lines, and bad lines. */
+#include "check.h"
+#include "rtg/record.h"
+
+#include <stdlib.h>
+
+static char line[4096];
+
+static enum rtg_kind roundtrip(const rtg_record *in, rtg_record *out) {
+  size_t n = rtg_record_format(line, sizeof line, in);
+  CHECK(n > 0 && line[n - 1] == '\n');
+  return rtg_record_parse(line, n, out, NULL);
+}
+
+static void test_dispatch(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_DISPATCH, 4242, 77);
+  r.u.DISPATCH.queue = 1;
+  r.u.DISPATCH.agent = 2;
+  r.u.DISPATCH.signal = 123456789;
+  r.u.DISPATCH.name = "_Z4vaddPKfS0_Pfi.kd";
+  r.u.DISPATCH.start = 1000;
+  r.u.DISPATCH.stop = 21000;
+  r.u.DISPATCH.id = 7;
+  RTG_SET(&r, DISPATCH, grid, ((rtg_dim3){256, 1, 1}));
+  RTG_SET(&r, DISPATCH, corr, 99);
+  RTG_SET(&r, DISPATCH, demangled, "vadd(float const*, float const*, float*, int)");
+  CHECK(roundtrip(&r, &p) == RTG_KIND_DISPATCH);
+  CHECK_U64(p.pid, 4242);
+  CHECK_U64(p.tid, 77);
+  CHECK_STR(p.u.DISPATCH.name, "_Z4vaddPKfS0_Pfi.kd");
+  CHECK_U64(p.u.DISPATCH.stop - p.u.DISPATCH.start, 20000);
+  CHECK(RTG_HAS(&p, RTG_FIELD(DISPATCH, corr)) && p.u.DISPATCH.corr == 99);
+  CHECK(RTG_HAS(&p, RTG_FIELD(DISPATCH, grid)) && p.u.DISPATCH.grid.x == 256);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(DISPATCH, workgroup)));
+  CHECK_STR(p.u.DISPATCH.demangled, "vadd(float const*, float const*, float*, int)");
+  CHECK_U64(p.present, r.present);
+}
+
+static void test_strings_escaped(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_ROCTX, 1, 1);
+  r.u.ROCTX.op = "push";
+  r.u.ROCTX.start = 5;
+  r.u.ROCTX.stop = 6;
+  RTG_SET(&r, ROCTX, message, "it's a \\ \"range\"\n\twith\x01 ctl and UTF-8 \xc3\xa9");
+  size_t n = rtg_record_format(line, sizeof line, &r);
+  CHECK(strchr(line, '\n') == line + n - 1); /* one line */
+  CHECK(roundtrip(&r, &p) == RTG_KIND_ROCTX);
+  CHECK_STR(p.u.ROCTX.message, "it's a \\ \"range\"\n\twith\x01 ctl and UTF-8 \xc3\xa9");
+}
+
+static void test_api(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_HSA_API, 10, 11);
+  r.u.HSA_API.func = "hsa_signal_create";
+  r.u.HSA_API.args = "initial_value=1, num_consumers=0, consumers=0, signal=0x7ffd) ret=(0";
+  r.u.HSA_API.ret = "0";
+  r.u.HSA_API.start = 123;
+  r.u.HSA_API.dur = 45;
+  RTG_SET(&r, HSA_API, corr, 3);
+  CHECK(roundtrip(&r, &p) == RTG_KIND_HSA_API);
+  CHECK_STR(p.u.HSA_API.func, "hsa_signal_create");
+  CHECK_STR(p.u.HSA_API.args, r.u.HSA_API.args);
+  CHECK_STR(p.u.HSA_API.ret, "0");
+  CHECK_U64(p.u.HSA_API.start, 123);
+  CHECK_U64(p.u.HSA_API.dur, 45);
+  CHECK_U64(p.u.HSA_API.corr, 3);
+
+  rtg_record_init(&r, RTG_KIND_HIP_API, 10, 12);
+  r.u.HIP_API.func = "hipLaunchKernel";
+  RTG_SET(&r, HIP_API, args, "stream=0x0, grid={1,1,1}");
+  RTG_SET(&r, HIP_API, kernel, "vadd(float*, int) [clone .kd]");
+  r.u.HIP_API.ret = "0";
+  r.u.HIP_API.start = 1;
+  r.u.HIP_API.dur = 2;
+  RTG_SET(&r, HIP_API, corr, 8);
+  CHECK(roundtrip(&r, &p) == RTG_KIND_HIP_API);
+  CHECK_STR(p.u.HIP_API.func, "hipLaunchKernel");
+  CHECK_STR(p.u.HIP_API.args, "stream=0x0, grid={1,1,1}");
+  CHECK_STR(p.u.HIP_API.kernel, "vadd(float*, int) [clone .kd]");
+  CHECK_U64(p.u.HIP_API.corr, 8);
+
+  rtg_record_init(&r, RTG_KIND_HIP_API, 10, 12);
+  r.u.HIP_API.func = "hipDeviceSynchronize";
+  r.u.HIP_API.ret = "0";
+  CHECK(roundtrip(&r, &p) == RTG_KIND_HIP_API);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(HIP_API, args)) && !RTG_HAS(&p, RTG_FIELD(HIP_API, kernel)));
+}
+
+/* Every kind: a record with all fields set survives the round trip. */
+static void test_all_kinds(void) {
+  for (int k = 1; k < RTG_KIND_COUNT; k++) {
+    rtg_record r, p;
+    rtg_record_init(&r, (enum rtg_kind)k, 1, 2);
+    r.present = ~0ull >> (64 - 40); /* more bits than fields: ignored */
+    /* fill strings with something parseable */
+    const char **s = (const char **)&r.u;
+    for (size_t i = 0; i < sizeof r.u / sizeof *s; i++) s[i] = "x";
+    size_t n = rtg_record_format(line, sizeof line, &r);
+    (void)n;
+    /* fields of non-string type now hold pointer bits: only check it parses */
+    rtg_record_init(&r, (enum rtg_kind)k, 1, 2);
+    for (size_t i = 0; i < sizeof r.u / sizeof *s; i++) s[i] = NULL;
+    memset(&r.u, 0, sizeof r.u);
+    switch (k) {
+    case RTG_KIND_HEADER: r.u.HEADER.host = "h"; r.u.HEADER.clock = "boottime"; break;
+    case RTG_KIND_AGENT: r.u.AGENT.type = "gpu"; break;
+    case RTG_KIND_STACK: r.u.STACK.pcs = "1,2,3"; break;
+    case RTG_KIND_SYMBOL: r.u.SYMBOL.name = "main"; break;
+    case RTG_KIND_DISPATCH_HOST: r.u.DISPATCH_HOST.name = "k"; break;
+    case RTG_KIND_DISPATCH: r.u.DISPATCH.name = "k"; break;
+    case RTG_KIND_HSA_API: r.u.HSA_API.func = "f"; r.u.HSA_API.args = ""; r.u.HSA_API.ret = "void"; break;
+    case RTG_KIND_HIP_API: r.u.HIP_API.func = "f"; r.u.HIP_API.ret = "0"; break;
+    case RTG_KIND_ROCTX: r.u.ROCTX.op = "mark"; break;
+    }
+    enum rtg_kind got = roundtrip(&r, &p);
+    if (got != (enum rtg_kind)k) fprintf(stderr, "kind %s: %s", rtg_kind_name((enum rtg_kind)k), line);
+    CHECK(got == (enum rtg_kind)k);
+    CHECK_U64(p.present, r.present);
+  }
+}
+
+/* The original rtg_tracer's lines, as rocm-timeline-generator.py reads them. */
+static void test_legacy_lines(void) {
+  rtg_record p;
+  char l1[] = "HSA: pid:100 tid:101 dispatch queue:3 agent:94 signal:5 name:'foo.kd' start:10 stop:20 id:1";
+  CHECK(rtg_record_parse(l1, strlen(l1), &p, NULL) == RTG_KIND_DISPATCH);
+  CHECK_STR(p.u.DISPATCH.name, "foo.kd");
+  char l2[] = "HSA: pid:100 tid:101 dispatch queue:3 agent:94 signal:5 name:'foo.kd' tick:10 id:1 "
+              "workgroup:{64,1,1} grid:{256,1,1}";
+  CHECK(rtg_record_parse(l2, strlen(l2), &p, NULL) == RTG_KIND_DISPATCH_HOST);
+  CHECK_U64(p.u.DISPATCH_HOST.workgroup.x, 64);
+  char l3[] = "HSA: pid:1 tid:2 barrier queue:3 agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 "
+              "dep4:0 dep5:0 id:8";
+  CHECK(rtg_record_parse(l3, strlen(l3), &p, NULL) == RTG_KIND_BARRIER);
+  char l4[] = "HSA: pid:1 tid:2 copy agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0";
+  CHECK(rtg_record_parse(l4, strlen(l4), &p, NULL) == RTG_KIND_COPY);
+  char l5[] = "HIP: pid:1 tid:2 hipMemcpy ret=0 @5 +6";
+  CHECK(rtg_record_parse(l5, strlen(l5), &p, NULL) == RTG_KIND_HIP_API);
+  CHECK_STR(p.u.HIP_API.func, "hipMemcpy");
+  char l6[] = "HSA: pid:1 tid:2 hsa_queue_create (agent=1, size=64) ret=0 @5 +6\n";
+  CHECK(rtg_record_parse(l6, strlen(l6), &p, NULL) == RTG_KIND_HSA_API);
+  CHECK_STR(p.u.HSA_API.args, "agent=1, size=64");
+  /* unknown trailing keys from a newer writer are skipped */
+  char l7[] = "HIP: pid:1 tid:2 hipFree ret=0 @5 +6 future:'a b' corr:4 other:{1,2}";
+  CHECK(rtg_record_parse(l7, strlen(l7), &p, NULL) == RTG_KIND_HIP_API);
+  CHECK_U64(p.u.HIP_API.corr, 4);
+}
+
+static void test_bad_lines(void) {
+  const char *bad[] = {
+      "HSA: pid:1 tid:2 dispatch queue:3 agent:4 signal:5 name:'unterminated start:1 stop:2 id:3",
+      "HSA: pid:1 tid:2 dispatch queue:3 agent:4",
+      "HSA: pid:x tid:2 hsa_init () ret=0 @1 +2",
+      "HSA: pid:1 tid:2 hsa_init () ret=0 @1",
+      "HIP: pid:1 tid:2 hipFree ret=0 @99999999999999999999999 +1",
+      "RTG: pid:1 tid:2 nosuchkind a:1",
+      "HSA: pid:1 tid:2 copy agent:4 signal:5 start:6 stop:7x dep1:0 dep2:0 dep3:0 dep4:0 dep5:0",
+      "HSA: pid:1 tid:2 barrier queue:1 agent:1 signal:1 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0 tick:1 id:{",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", bad[i]);
+    rtg_record p;
+    const char *why = NULL;
+    CHECK(rtg_record_parse(buf, strlen(buf), &p, &why) == RTG_KIND_NONE);
+    CHECK(why != NULL);
+  }
+  char foreign[] = "PASSED: application output";
+  const char *why = "x";
+  rtg_record p;
+  CHECK(rtg_record_parse(foreign, strlen(foreign), &p, &why) == RTG_KIND_NONE && why == NULL);
+}
+
+static void test_small_buffer(void) {
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_HIP_API, 1, 2);
+  r.u.HIP_API.func = "hipMalloc";
+  r.u.HIP_API.ret = "0";
+  char small[16];
+  CHECK(rtg_record_format(small, sizeof small, &r) == 0);
+}
+
+int main(void) {
+  test_dispatch();
+  test_strings_escaped();
+  test_api();
+  test_all_kinds();
+  test_legacy_lines();
+  test_bad_lines();
+  test_small_buffer();
+  return check_done("test_record");
+}
