@@ -102,4 +102,11 @@ RTG_HIDDEN void rtg_leave(void);
  * (level 0: always). Not for the hot path. */
 RTG_HIDDEN void rtg_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ------------------------------------------------- HIP / ROCTx side */
+
+/* Called from OnLoad after the settings are read and the sink is open, and
+ * from OnUnload / process exit before the final flush (hip_api.c). */
+RTG_HIDDEN void rtg_hip_init(void);
+RTG_HIDDEN void rtg_hip_fini(void);
+
 #endif
