@@ -1,0 +1,49 @@
+#!/bin/sh
+# make demo: trace an example program with rtg_tracer.so, convert the trace
+# and print the rpt summary.  Runs on the real GPU when /dev/kfd exists,
+# otherwise on the simulated GPU (tests/simgpu) under the real ROCm runtime.
+set -eu
+B=${B:-build}
+B=$(cd "$B" && pwd)
+out=${RTG_DEMO_DIR:-$B/demo}
+rm -rf "$out"
+mkdir -p "$out"
+
+if [ -e /dev/kfd ] && [ -z "${RTG_DEMO_SIMGPU:-}" ]; then
+  echo "== real AMD GPU found (/dev/kfd): tracing on it"
+  libpath=""
+else
+  echo "== no /dev/kfd: running the real ROCm runtime on the simulated GPU ($B/simgpu)"
+  libpath="$B/simgpu"
+fi
+
+app="$B/examples/hip_streams"
+[ -x "$app" ] || app="$B/examples/hsa_vadd"
+if [ ! -x "$app" ]; then
+  echo "demo: no example program built yet ($B/examples)" >&2
+  exit 1
+fi
+
+echo "== tracing: HSA_TOOLS_LIB=$B/rtg_tracer.so $app"
+(
+  cd "$out"
+  LD_LIBRARY_PATH="$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    HSA_TOOLS_LIB="$B/rtg_tracer.so" RTG_HSA_HOST_DISPATCH=1 RTG_HSA_API_FILTER=all "$app"
+)
+
+set -- "$out"/rtg_trace.txt.*
+if [ ! -f "$1" ]; then
+  echo "demo: the tracer wrote no trace in $out" >&2
+  exit 1
+fi
+echo "== trace files: $*"
+echo "== records: $(cat "$@" | wc -l) lines"
+
+echo "== converting: rtg-convert $* -o $out/trace.json --stats --summary"
+"$B/rtg-convert" "$@" -o "$out/trace.json" --stats --summary --outdir "$out" || true
+
+echo "== rpt summary"
+"$B/rpt" "$@" || true
+
+echo
+echo "Timeline JSON: $out/trace.json  (open in https://ui.perfetto.dev or chrome://tracing)"
