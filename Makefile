@@ -52,6 +52,10 @@ include src/rpt/rpt.mk
 include tests/simgpu/simgpu.mk
 include examples/examples.mk
 include tests/tests.mk
+# Fragments of pieces that may not exist yet in every checkout.
+-include src/tracer/launcher.mk
+-include tests/progs/progs.mk
+-include tests/fuzz/fuzz.mk
 
 build-all: $(ALL_TARGETS)
 
@@ -59,7 +63,7 @@ build-all: $(ALL_TARGETS)
 $(B)/obj/%.o: %.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/obj/%.o: %.cpp
 	$(call say,CXX,$<)
