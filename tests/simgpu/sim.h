@@ -48,10 +48,9 @@ typedef struct sim_config {
 extern sim_config_t sim_cfg;
 void sim_config_load(void); /* idempotent */
 
-#define SIM_LOG(...)                                                                     \
-  do {                                                                                   \
-    if (sim_cfg.log)                                                                     \
-      fprintf(stderr, "simgpu: " __VA_ARGS__);                                           \
+#define SIM_LOG(...)                                                                               \
+  do {                                                                                             \
+    if (sim_cfg.log) fprintf(stderr, "simgpu: " __VA_ARGS__);                                      \
   } while (0)
 
 static inline int sim_is_gpu_node(uint32_t node) {
@@ -80,6 +79,7 @@ void sim_park(sim_queue_t *q, sim_ready_fn ready);
 void sim_kick(void);
 void sim_monitor_add(sim_queue_t *q);
 void sim_monitor_remove(sim_queue_t *q);
+void sim_unpark(sim_queue_t *q);
 
 /* ---- queue.c ---- */
 struct sim_queue {

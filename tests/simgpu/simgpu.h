@@ -21,8 +21,8 @@
  * the kernel arguments to emulate the kernel. It returns the simulated
  * duration in nanoseconds, or -1 to let simgpu choose (SIMGPU_KERNEL_TIMES,
  * then SIMGPU_KERNEL_NS). */
-typedef int64_t (*simgpu_dispatch_hook_t)(const hsa_kernel_dispatch_packet_t *pkt,
-                                          const char *name, void *user);
+typedef int64_t (*simgpu_dispatch_hook_t)(const hsa_kernel_dispatch_packet_t *pkt, const char *name,
+                                          void *user);
 
 /* Installs (or, with NULL, removes) the dispatch hook. */
 void simgpuSetDispatchHook(simgpu_dispatch_hook_t hook, void *user);
