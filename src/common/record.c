@@ -128,6 +128,23 @@ static void put_raw(out *o, const char *s) {
   for (const char *c = s ? s : ""; *c; c++) put_ch(o, (*c == '\n' || *c == '\r') ? ' ' : *c);
 }
 
+/* A HIP argument list is found again by matching parentheses (a kernel name
+ * in brackets may follow it), so it is written balanced: a stray ')' becomes
+ * ' ' and unclosed '(' are closed at the end. */
+static void put_balanced(out *o, const char *s) {
+  int depth = 0;
+  for (const char *c = s ? s : ""; *c; c++) {
+    char ch = (*c == '\n' || *c == '\r') ? ' ' : *c;
+    if (ch == '(') depth++;
+    if (ch == ')' && depth-- == 0) {
+      depth = 0;
+      ch = ' ';
+    }
+    put_ch(o, ch);
+  }
+  while (depth-- > 0) put_ch(o, ')');
+}
+
 size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r) {
   if (r->kind <= RTG_KIND_NONE || r->kind >= RTG_KIND_COUNT || cap < 2) return 0;
   const kind_desc *k = &kinds[r->kind];
@@ -150,7 +167,7 @@ size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r) {
     switch (f->style) {
     case FUNC: put_ch(&o, ' '); put_word(&o, s); break;
     case ARGS: put_str(&o, " ("); put_raw(&o, s); put_ch(&o, ')'); break;
-    case ARGA: put_ch(&o, '('); put_raw(&o, s); put_ch(&o, ')'); break;
+    case ARGA: put_ch(&o, '('); put_balanced(&o, s); put_ch(&o, ')'); break;
     case KERN: put_str(&o, " ["); put_raw(&o, s); put_ch(&o, ']'); break;
     case RET: put_str(&o, " ret="); put_word(&o, s); break;
     case AT: put_str(&o, " @"); put_u64(&o, *(const uint64_t *)v); break;
@@ -386,7 +403,10 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
   while (p < head_end && *p != ' ' && *p != '(') p++;
   if (p == head) return "missing function name";
   char *func_end = p;
-  if (!hip && p < head_end && *p == ' ') p++;
+  if (!hip) { /* the writer always puts one space before the HSA list */
+    if (p + 1 >= head_end || p[0] != ' ' || p[1] != '(') return "missing argument list";
+    p++;
+  }
   if (p < head_end && *p == '(') {
     if (head_end[-1] != ')') return "unbalanced argument list";
     *args = p + 1;
@@ -435,6 +455,10 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
     }
   }
   if (!prefix) return RTG_KIND_NONE; /* foreign text, not an error */
+  if (memchr(line, 0, (size_t)(c.end - line))) {
+    *why = "binary data (NUL bytes) in record";
+    return RTG_KIND_NONE;
+  }
   memset(r, 0, sizeof *r);
   uint64_t pid, tid;
   if (!eat(&c, "pid:") || !parse_u64(&c, &pid) || pid > UINT32_MAX || !eat(&c, " tid:") ||
@@ -444,7 +468,10 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   }
   r->pid = (uint32_t)pid;
   r->tid = tid;
-  eat(&c, " ");
+  if (!eat(&c, " ")) {
+    *why = "missing space after tid:";
+    return RTG_KIND_NONE;
+  }
   /* keyword, or the API kind of this prefix */
   char *kw = c.p, *kw_end = word_end(&c);
   enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
