@@ -3,6 +3,7 @@
 #include "rtg/record.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 enum style { KV, KVI, KVS, KVW, KV3, FUNC, ARGS, ARGA, KERN, RET, AT, PLUS };
@@ -503,8 +504,15 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   if (kind == RTG_KIND_HSA_API || kind == RTG_KIND_HIP_API)
     err = parse_api(&c, r, kind == RTG_KIND_HIP_API);
   if (!err) err = parse_kv(&c, &kinds[kind], r);
-  if (!err && (r->present & kinds[kind].required) != kinds[kind].required)
-    err = "missing required field";
+  if (!err && (r->present & kinds[kind].required) != kinds[kind].required) {
+    static __thread char msg[64];
+    uint64_t missing = kinds[kind].required & ~r->present;
+    int i = __builtin_ctzll(missing);
+    /* positional fields are all set by parse_api, so i names a key */
+    snprintf(msg, sizeof msg, "%s record without %s:", rtg_kind_name(kind),
+             kinds[kind].fields[i].key);
+    err = msg;
+  }
   if (err) {
     *why = err;
     r->kind = RTG_KIND_NONE;
