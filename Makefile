@@ -7,7 +7,7 @@
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
-B         := build
+B         ?= build
 
 CC        ?= cc
 CXX       ?= c++
