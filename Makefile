@@ -83,6 +83,12 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory build-all
 	@B=$(B) scripts/demo.sh
 
+# Benchmarks print ratios measured side by side in one run (no absolute
+# targets: the machine is noisy).  BENCH_QUICK=1 makes them small.
+bench: deps
+	$(Q)$(MAKE) --no-print-directory build-all
+	@for s in scripts/bench-*.sh; do [ -x "$$s" ] || continue; echo "== $$s"; B=$(B) "$$s" || exit 1; done
+
 install: build-all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/rtg $(DESTDIR)$(PREFIX)/include/rtg
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/
@@ -95,4 +101,4 @@ format:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all deps test demo install format clean
+.PHONY: all build-all deps test demo bench install format clean
