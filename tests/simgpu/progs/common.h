@@ -1,0 +1,61 @@
+/* common.h - helpers shared by simgpu's test programs (plain HSA). */
+#ifndef SG_COMMON_H
+#define SG_COMMON_H
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(x)                                                                                   \
+  do {                                                                                             \
+    hsa_status_t s_ = (x);                                                                         \
+    if (s_ != HSA_STATUS_SUCCESS) {                                                                \
+      const char *m_ = "?";                                                                        \
+      hsa_status_string(s_, &m_);                                                                  \
+      fprintf(stderr, "%s:%d: %s failed: %#x %s\n", __FILE__, __LINE__, #x, s_, m_);               \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+#define SG_MAX_GPUS 8
+
+typedef struct sg_gpu {
+  hsa_agent_t agent;
+  hsa_amd_memory_pool_t vram; /* coarse-grained device memory */
+} sg_gpu_t;
+
+typedef struct sg_system {
+  hsa_agent_t cpu;
+  hsa_amd_memory_pool_t kernarg; /* host, kernarg-capable */
+  hsa_amd_memory_pool_t host;    /* host, fine-grained */
+  int ngpus;
+  sg_gpu_t gpu[SG_MAX_GPUS];
+} sg_system_t;
+
+/* hsa_init and find the CPU, its pools, the GPUs and their VRAM pools. */
+void sg_init(sg_system_t *sys);
+
+/* Loads a code object file for one GPU; returns the kernel object of
+ * `symbol` (e.g. "vadd.kd") and its kernarg size. */
+uint64_t sg_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
+                        uint32_t *kernarg_size);
+
+/* Writes a packet into the queue, header last, and rings the doorbell. */
+void sg_submit(hsa_queue_t *q, const void *packet);
+
+/* Packet builders: a 1-D dispatch and barriers (dep signals may be {0}). */
+void sg_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg,
+                        uint32_t grid, hsa_signal_t done);
+void sg_barrier_packet(hsa_barrier_and_packet_t *b, int is_or, const hsa_signal_t *deps, int ndeps,
+                       hsa_signal_t done);
+
+/* Waits until the signal's value is below 1 (5 s limit, then exit 1). */
+void sg_wait(hsa_signal_t s);
+
+void *sg_alloc(hsa_amd_memory_pool_t pool, size_t size, const sg_system_t *sys);
+
+uint64_t sg_env_u64(const char *name, uint64_t def);
+
+#endif
