@@ -1,0 +1,271 @@
+/* Decoding the arguments of the common HIP calls (RTG_HIP_API_ARGS).
+ *
+ * HIP hands a tracer a hip_api_data_t whose `args` member is a union of one
+ * struct per API holding the call's parameters in order, C-aligned; an
+ * output parameter T* x is followed by a T x__val copy.  These member layouts
+ * are identical in every release 5.2..6.2 for the calls decoded here
+ * (tests/abi/hip_layouts.sh measures them), so one description per call,
+ * keyed by name, serves every release.  A description is a string of
+ * fields "T:name", T one of:
+ *   p pointer        z size_t        i int          u unsigned int
+ *   b unsigned char  h unsigned short  k hipMemcpyKind   s stream  e event
+ *   d dim3 {x,y,z}   x pointer-sized slot, not shown
+ *   P T** out + __val (shows *p)    S stream out    E event out
+ *   I int* out + __val (shows *p)   Z size_t* out   F float* out
+ * Outputs are read through the caller's pointer after the call returned.
+ * Formatting avoids stdio: this runs on the application's threads. */
+#include "hip_internal.h"
+
+#include <string.h>
+
+typedef struct decoder {
+  const char *name;
+  const char *spec;
+  uint8_t kernel; /* 1: kernel by host pointer (first field), 2: by hipFunction_t */
+} decoder;
+
+#define MEMSET_SPEC "p:dst i:value z:size"
+static const decoder decoders[] = {
+    {NULL, NULL, 0}, /* 0: nothing decoded */
+    {"hipMalloc", "P:ptr z:size", 0},
+    {"hipHostMalloc", "P:ptr z:size u:flags", 0},
+    {"hipHostAlloc", "P:ptr z:size u:flags", 0},
+    {"hipExtMallocWithFlags", "P:ptr z:size u:flags", 0},
+    {"hipMallocManaged", "P:ptr z:size u:flags", 0},
+    {"hipMallocAsync", "P:ptr z:size s:stream", 0},
+    {"hipMallocPitch", "P:ptr Z:pitch z:width z:height", 0},
+    {"hipFree", "p:ptr", 0},
+    {"hipHostFree", "p:ptr", 0},
+    {"hipFreeHost", "p:ptr", 0},
+    {"hipFreeAsync", "p:ptr s:stream", 0},
+    {"hipMemcpy", "p:dst p:src z:size k:kind", 0},
+    {"hipMemcpyAsync", "p:dst p:src z:size k:kind s:stream", 0},
+    {"hipMemcpyWithStream", "p:dst p:src z:size k:kind s:stream", 0},
+    {"hipMemcpyHtoD", "p:dst p:src z:size", 0},
+    {"hipMemcpyDtoH", "p:dst p:src z:size", 0},
+    {"hipMemcpyDtoD", "p:dst p:src z:size", 0},
+    {"hipMemcpyHtoDAsync", "p:dst p:src z:size s:stream", 0},
+    {"hipMemcpyDtoHAsync", "p:dst p:src z:size s:stream", 0},
+    {"hipMemcpyDtoDAsync", "p:dst p:src z:size s:stream", 0},
+    {"hipMemcpyPeer", "p:dst i:dstDevice p:src i:srcDevice z:size", 0},
+    {"hipMemcpyPeerAsync", "p:dst i:dstDevice p:src i:srcDevice z:size s:stream", 0},
+    {"hipMemcpy2D", "p:dst z:dpitch p:src z:spitch z:width z:height k:kind", 0},
+    {"hipMemcpy2DAsync", "p:dst z:dpitch p:src z:spitch z:width z:height k:kind s:stream", 0},
+    {"hipMemcpyToSymbol", "p:symbol p:src z:size z:offset k:kind", 0},
+    {"hipMemcpyToSymbolAsync", "p:symbol p:src z:size z:offset k:kind s:stream", 0},
+    {"hipMemcpyFromSymbol", "p:dst p:symbol z:size z:offset k:kind", 0},
+    {"hipMemcpyFromSymbolAsync", "p:dst p:symbol z:size z:offset k:kind s:stream", 0},
+    {"hipMemset", MEMSET_SPEC, 0},
+    {"hipMemsetAsync", MEMSET_SPEC " s:stream", 0},
+    {"hipMemsetD32", MEMSET_SPEC, 0},
+    {"hipMemsetD32Async", MEMSET_SPEC " s:stream", 0},
+    {"hipMemsetD16", "p:dst h:value z:count", 0},
+    {"hipMemsetD16Async", "p:dst h:value z:count s:stream", 0},
+    {"hipMemsetD8", "p:dst b:value z:count", 0},
+    {"hipMemsetD8Async", "p:dst b:value z:count s:stream", 0},
+    {"hipMemset2D", "p:dst z:pitch i:value z:width z:height", 0},
+    {"hipMemset2DAsync", "p:dst z:pitch i:value z:width z:height s:stream", 0},
+    {"hipMemPrefetchAsync", "p:ptr z:count i:device s:stream", 0},
+    {"hipLaunchKernel", "p:func d:grid d:block x x z:shmem s:stream", 1},
+    {"hipExtLaunchKernel", "p:func d:grid d:block x x z:shmem s:stream e:start e:stop i:flags", 1},
+    {"hipLaunchCooperativeKernel", "p:func d:grid d:block x x u:shmem s:stream", 1},
+    {"hipModuleLaunchKernel", "p:func d:grid d:block u:shmem s:stream", 2},
+    {"hipExtModuleLaunchKernel", "p:func d:global d:local z:shmem s:stream", 2},
+    {"hipHccModuleLaunchKernel", "p:func d:global d:local z:shmem s:stream", 2},
+    {"hipLaunchByPtr", "p:func", 0},
+    {"hipGraphLaunch", "p:graphExec s:stream", 0},
+    {"hipStreamCreate", "S:stream", 0},
+    {"hipStreamCreateWithFlags", "S:stream u:flags", 0},
+    {"hipStreamCreateWithPriority", "S:stream u:flags i:priority", 0},
+    {"hipStreamSynchronize", "s:stream", 0},
+    {"hipStreamDestroy", "s:stream", 0},
+    {"hipStreamQuery", "s:stream", 0},
+    {"hipStreamWaitEvent", "s:stream e:event u:flags", 0},
+    {"hipEventCreate", "E:event", 0},
+    {"hipEventCreateWithFlags", "E:event u:flags", 0},
+    {"hipEventRecord", "e:event s:stream", 0},
+    {"hipEventSynchronize", "e:event", 0},
+    {"hipEventDestroy", "e:event", 0},
+    {"hipEventQuery", "e:event", 0},
+    {"hipEventElapsedTime", "F:ms e:start e:stop", 0},
+    {"hipSetDevice", "i:device", 0},
+    {"hipGetDevice", "I:device", 0},
+    {"hipGetDeviceCount", "I:count", 0},
+    {"hipDeviceSynchronize", "", 0},
+};
+#define NDECODERS (sizeof(decoders) / sizeof(decoders[0]))
+
+/* The per-thread "_spt" variants (5.5+) take the same parameters. */
+static unsigned find_decoder(const char *name) {
+  size_t n = strlen(name);
+  if (n > 4 && !strcmp(name + n - 4, "_spt")) n -= 4;
+  for (unsigned i = 1; i < NDECODERS; i++)
+    if (strlen(decoders[i].name) == n && !strncmp(decoders[i].name, name, n)) return i;
+  return 0;
+}
+
+void rtg_hip_args_setup(void) {
+  memset(rtg_hip.decoder, 0, sizeof(rtg_hip.decoder));
+  const rtg_hip_release *r = rtg_hip.rel;
+  if (!r) return;
+  for (uint32_t op = 1; op <= r->last_op && op < sizeof(rtg_hip.decoder); op++)
+    if (r->names[op]) rtg_hip.decoder[op] = (uint8_t)find_decoder(r->names[op]);
+}
+
+/* ------------------------------------------------------------ output */
+
+typedef struct out {
+  char *p, *end;
+} out;
+
+static void put(out *o, const char *s) {
+  while (*s && o->p < o->end) *o->p++ = *s++;
+}
+static void put_udec(out *o, uint64_t v) {
+  char t[24];
+  int n = 0;
+  do t[n++] = (char)('0' + v % 10); while ((v /= 10));
+  while (n && o->p < o->end) *o->p++ = t[--n];
+}
+static void put_dec(out *o, int64_t v) {
+  if (v < 0) {
+    put(o, "-");
+    put_udec(o, (uint64_t)0 - (uint64_t)v);
+  } else {
+    put_udec(o, (uint64_t)v);
+  }
+}
+static void put_hex(out *o, uint64_t v) {
+  if (!v) {
+    put(o, "0");
+    return;
+  }
+  char t[20];
+  int n = 0;
+  while (v) t[n++] = "0123456789abcdef"[v & 15], v >>= 4;
+  put(o, "0x");
+  while (n && o->p < o->end) *o->p++ = t[--n];
+}
+
+static const char *const kinds[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice",
+                                    "Default"};
+
+static size_t align_up(size_t off, size_t a) { return (off + a - 1) & ~(a - 1); }
+
+size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args) {
+  if (!cap) return 0;
+  out o = {buf, buf + cap - 1};
+  unsigned d = op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0;
+  const char *s = d ? decoders[d].spec : "";
+  const unsigned char *a = args;
+  size_t off = 0;
+  int first = 1;
+  while (*s) {
+    char t = s[0];
+    const char *name = s + 2, *ne = name;
+    while (*ne && *ne != ' ') ne++;
+    s = *ne ? ne + 1 : ne;
+    size_t size = 8, al = 8;
+    switch (t) {
+    case 'i': case 'u': case 'k': size = al = 4; break;
+    case 'b': size = al = 1; break;
+    case 'h': size = al = 2; break;
+    case 'd': size = 12, al = 4; break;
+    case 'P': case 'S': case 'E': case 'Z': size = 16; break;
+    case 'I': case 'F': size = 12; break; /* T* then a 4-byte __val */
+    default: break;
+    }
+    off = align_up(off, al);
+    const unsigned char *f = a + off;
+    off += size;
+    if (t == 'x') continue;
+    if (!first) put(&o, ", ");
+    first = 0;
+    while (name < ne && o.p < o.end) *o.p++ = *name++;
+    put(&o, "=");
+    uint64_t u8;
+    memcpy(&u8, f, 8); /* the fields are not aligned in our char view */
+    switch (t) {
+    case 'p': case 's': case 'e': put_hex(&o, u8); break;
+    case 'z': put_udec(&o, u8); break;
+    case 'i': { int32_t v; memcpy(&v, f, 4); put_dec(&o, v); break; }
+    case 'u': { uint32_t v; memcpy(&v, f, 4); put_udec(&o, v); break; }
+    case 'b': put_udec(&o, f[0]); break;
+    case 'h': { uint16_t v; memcpy(&v, f, 2); put_udec(&o, v); break; }
+    case 'k': {
+      uint32_t v;
+      memcpy(&v, f, 4);
+      if (v < sizeof(kinds) / sizeof(kinds[0])) put(&o, kinds[v]);
+      else put_udec(&o, v);
+      break;
+    }
+    case 'd': {
+      uint32_t v[3];
+      memcpy(v, f, 12);
+      put(&o, "{");
+      for (int i = 0; i < 3; i++) {
+        if (i) put(&o, ",");
+        put_udec(&o, v[i]);
+      }
+      put(&o, "}");
+      break;
+    }
+    case 'P': case 'S': case 'E': case 'Z': case 'I': case 'F': {
+      /* the caller's output pointer, read now that the call has returned */
+      if (!u8) {
+        put(&o, "NULL");
+        break;
+      }
+      const void *ptr = (const void *)(uintptr_t)u8;
+      if (t == 'I') {
+        int32_t v;
+        memcpy(&v, ptr, 4);
+        put_dec(&o, v);
+      } else if (t == 'F') {
+        float v;
+        memcpy(&v, ptr, 4);
+        int64_t us = (int64_t)(v * 1000.0f); /* ms with 3 decimals, no printf */
+        if (us < 0) put(&o, "-"), us = -us;
+        put_udec(&o, (uint64_t)us / 1000);
+        put(&o, ".");
+        char fr[4] = {(char)('0' + us / 100 % 10), (char)('0' + us / 10 % 10),
+                      (char)('0' + us % 10), 0};
+        put(&o, fr);
+      } else {
+        uint64_t v;
+        memcpy(&v, ptr, 8);
+        if (t == 'Z') put_udec(&o, v);
+        else put_hex(&o, v);
+      }
+      break;
+    }
+    default: break;
+    }
+  }
+  *o.p = 0;
+  return (size_t)(o.p - buf);
+}
+
+/* The kernel a launch starts, by HIP's own lookup (the same name the HSA
+ * side sees on the dispatch, and what the original tracer printed). */
+const char *rtg_hip_args_kernel(uint32_t op, const void *args) {
+  unsigned d = op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0;
+  if (!d || !decoders[d].kernel || !args) return NULL;
+  const unsigned char *a = args;
+  const void *f;
+  memcpy(&f, a, sizeof f);
+  if (!f) return NULL;
+  const char *name = NULL;
+  rtg_hip_inside++;
+  if (decoders[d].kernel == 1 && rtg_hip.kernel_name_by_ptr) {
+    /* hipLaunchKernel & co: {func, dim3, dim3, args, args__val, shmem, stream}:
+     * the stream is at 56 in all three */
+    const void *stream;
+    memcpy(&stream, a + 56, sizeof stream);
+    name = rtg_hip.kernel_name_by_ptr(f, stream);
+  } else if (decoders[d].kernel == 2 && rtg_hip.kernel_name_ref) {
+    name = rtg_hip.kernel_name_ref(f);
+  }
+  rtg_hip_inside--;
+  return name;
+}

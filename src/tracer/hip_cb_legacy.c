@@ -1,0 +1,101 @@
+/* HIP API tracing on ROCm <= 5.3.0: hipRegisterApiCallback and
+ * hipRegisterActivityCallback (facts: ROCm/hipamd rocm-5.2.3 src/hip_prof_api.h).
+ *
+ * Per traced call HIP does, on the calling thread:
+ *   entry: data = act(op, NULL, NULL, NULL)    -- the tool supplies the record;
+ *          when it returns NULL the call is not traced at all
+ *          fill data->args; api(3, op, data, arg); data->phase = EXIT
+ *   exit:  api(3, op, data, arg); act(op, NULL, NULL, a_arg)
+ * HIP never sets phase to ENTER itself, and the activity callback is the only
+ * way to make the API callback fire (DESIGN §4.3).  We register the activity
+ * callback with a non-NULL a_arg so its two calls can be told apart, and keep
+ * a small per-thread stack of records so nested HIP calls (HIP calling its
+ * own public API) each get their own. */
+#define _GNU_SOURCE
+#include "hip_internal.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+#define DEPTH 8
+/* >= sizeof(hip_api_data_t) of the releases on this path (832) */
+#define DATA_SIZE 1024
+
+typedef struct frame {
+  _Alignas(16) unsigned char data[DATA_SIZE];
+  rtg_hip_call call;
+} frame;
+
+static __thread frame frames[DEPTH];
+static __thread int depth;
+
+typedef int (*register_fn)(uint32_t op, void *fun, void *arg);
+typedef int (*remove_fn)(uint32_t op);
+static register_fn reg_api, reg_act;
+static remove_fn rm_api, rm_act;
+static uint32_t registered_last;
+
+#define EXIT_MARK ((void *)1)
+
+static void *activity_cb(uint32_t op, void *record, const void *data, void *arg) {
+  if (arg != EXIT_MARK) { /* entry: hand HIP a record */
+    if (rtg_hip_inside || depth >= DEPTH || !rtg_hip_op_traced(op)) {
+      /* our own calls into HIP, too deep, or stopped: not traced (HIP then
+       * makes neither API callback nor the exit activity call) */
+      return NULL;
+    }
+    frame *f = &frames[depth++];
+    /* correlation_id and phase only: HIP fills the args it needs */
+    memset(f->data, 0, RTG_HIP_DATA_ARGS_OFF);
+    return f->data;
+  }
+  if (depth > 0) depth--;
+  return NULL;
+}
+
+static void api_cb(uint32_t domain, uint32_t op, const void *data, void *arg) {
+  if (domain != RTG_HIP_DOMAIN_API || depth <= 0) return;
+  frame *f = &frames[depth - 1];
+  if ((const void *)f->data != data) return; /* not ours */
+  uint32_t phase;
+  memcpy(&phase, f->data + RTG_HIP_DATA_PHASE_OFF, sizeof phase);
+  if (phase == 0) {
+    rtg_hip_begin(&f->call, op);
+  } else {
+    rtg_hip_end(&f->call, f->data + RTG_HIP_DATA_ARGS_OFF, -1);
+  }
+}
+
+int rtg_hip_legacy_start(void *lib) {
+  *(void **)&reg_api = dlsym(lib, "hipRegisterApiCallback");
+  *(void **)&reg_act = dlsym(lib, "hipRegisterActivityCallback");
+  *(void **)&rm_api = dlsym(lib, "hipRemoveApiCallback");
+  *(void **)&rm_act = dlsym(lib, "hipRemoveActivityCallback");
+  if (!reg_api || !reg_act) return -1;
+  const rtg_hip_release *r = rtg_hip.rel;
+  if (r->data_size > DATA_SIZE) {
+    rtg_log(0, "HIP %s: hip_api_data_t (%u bytes) larger than expected; HIP calls not traced",
+            r->name, r->data_size);
+    return -1;
+  }
+  unsigned n = 0;
+  for (uint32_t op = 1; op <= r->last_op; op++) {
+    if (!rtg_hip_op_traced(op)) continue;
+    /* activity first: the API callback alone never fires */
+    if (reg_act(op, (void *)activity_cb, EXIT_MARK) == 0 && reg_api(op, (void *)api_cb, NULL) == 0)
+      n++;
+  }
+  registered_last = r->last_op;
+  rtg_log(1, "HIP callbacks registered for %u functions", n);
+  return 0;
+}
+
+void rtg_hip_legacy_stop(void) {
+  /* Unregistering at exit would race with HIP's own threads still calling
+   * (its sync spins on them); instead make the callbacks inert: the
+   * records they would write could no longer be flushed anyway. */
+  for (uint32_t op = 1; op <= registered_last && op < sizeof(rtg_hip.enabled); op++)
+    rtg_hip.enabled[op] = 0;
+  (void)rm_api;
+  (void)rm_act;
+}
