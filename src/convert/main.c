@@ -1,12 +1,132 @@
-/* convert: placeholder entry point until its issue lands. */
-#include <stdio.h>
+/* rtg-convert: merges rtg traces (and the other inputs the original
+ * converter took) into a Chrome/Perfetto timeline, statistics CSVs, a gap
+ * report and an RPD database.  See `rtg-convert --help`. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "--version")) {
-    printf("%s %s\n", "rtg-convert", RTG_VERSION);
-    return 0;
+#include "convert.h"
+
+static bool add_sink(cv_ctx *ctx, const cv_sink *ops) {
+  void *st = ops->open(ctx);
+  if (!st) return false;
+  ctx->sinks[ctx->nsinks].ops = ops;
+  ctx->sinks[ctx->nsinks].state = st;
+  ctx->nsinks++;
+  return true;
+}
+
+/* One pass over all inputs; false if any could not be read. */
+static bool read_all(cv_ctx *ctx) {
+  bool ok = true;
+  for (int i = 0; i < ctx->ninputs; i++)
+    if (!cv_read_trace(ctx, ctx->inputs[i])) ok = false;
+  return ok;
+}
+
+/* --start/--end in percent and --zero need the span of the trace first:
+ * a quiet pass with no outputs. */
+static void measure_span(cv_ctx *ctx) {
+  int quiet = rtg_diag_quiet;
+  rtg_diag_quiet = 1;
+  ctx->prepass = true;
+  int nsinks = ctx->nsinks;
+  ctx->nsinks = 0;
+  read_all(ctx);
+  ctx->nsinks = nsinks;
+  ctx->prepass = false;
+  rtg_diag_quiet = quiet;
+  memset(ctx->counts, 0, sizeof ctx->counts);
+}
+
+static uint64_t window_bound(cv_ctx *ctx, const char *arg, uint64_t first, uint64_t last) {
+  double v;
+  bool pct;
+  cv_parse_time_arg(arg, &v, &pct);
+  if (pct) return first + (uint64_t)llround((double)(last - first) * v / 100.0);
+  return (uint64_t)llround(v * 1000.0);
+}
+
+static const char *const count_names[CVC_COUNT] = {
+#define CN_X(K, p, k, F) [CVC_##K] = #K,
+    RTG_RECORD_KINDS(CN_X)
+#undef CN_X
+    [CVC_STRACE] = "strace/ltrace", [CVC_HCC] = "HCC profile", [CVC_JSON_EVENTS] = "JSON events",
+    [CVC_BAD] = "malformed (skipped)", [CVC_FOREIGN] = "other text (ignored)",
+    [CVC_BINARY] = "binary (skipped)", [CVC_TOO_LONG] = "too long (skipped)",
+    [CVC_BAD_TIME] = "bad times (skipped)", [CVC_OUTSIDE] = "outside --start/--end",
+};
+
+static uint64_t skipped(const cv_ctx *ctx) {
+  return ctx->counts[CVC_BAD] + ctx->counts[CVC_BINARY] + ctx->counts[CVC_TOO_LONG] +
+         ctx->counts[CVC_BAD_TIME];
+}
+
+static void print_counts(cv_ctx *ctx) {
+  fprintf(ctx->report, "lines by kind:\n");
+  for (int i = 0; i < CVC_COUNT; i++) {
+    if (!ctx->counts[i]) continue;
+    char lower[64];
+    size_t n = 0;
+    for (const char *s = count_names[i]; *s && n < sizeof lower - 1; s++)
+      lower[n++] = (char)(*s >= 'A' && *s <= 'Z' && i <= CVC_ROCTX ? *s + 32 : *s);
+    lower[n] = 0;
+    fprintf(ctx->report, "  %-24s %llu\n", lower, (unsigned long long)ctx->counts[i]);
   }
-  printf("usage: %s --help | --version\n", "rtg-convert");
-  return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
+}
+
+int main(int argc, char **argv) {
+  rtg_diag_set_program("rtg-convert");
+  static cv_ctx ctx;
+  ctx.window_end = UINT64_MAX;
+  int first;
+  int st = cv_parse_options(&ctx, argc, argv, &first);
+  if (st >= 0) return st;
+  rtg_diag_quiet = ctx.opt.quiet;
+  ctx.strs = rtg_strtab_new();
+  if (!ctx.strs) return 1;
+  ctx.inputs = (const char **)argv + first;
+  ctx.ninputs = argc - first;
+  ctx.report = ctx.opt.json_out && !strcmp(ctx.opt.json_out, "-") ? stderr : stdout;
+
+  if (ctx.opt.zero_time || (ctx.opt.start_arg && strchr(ctx.opt.start_arg, '%')) ||
+      (ctx.opt.end_arg && strchr(ctx.opt.end_arg, '%'))) {
+    bool stdin_input = false;
+    for (int i = 0; i < ctx.ninputs; i++) stdin_input |= !strcmp(ctx.inputs[i], "-");
+    if (stdin_input) {
+      rtg_error("--zero and --start/--end in %% need files, not stdin");
+      return 2;
+    }
+    measure_span(&ctx);
+  }
+  uint64_t first_ns = ctx.first_ns, last_ns = ctx.last_ns;
+  if (ctx.opt.start_arg) ctx.window_start = window_bound(&ctx, ctx.opt.start_arg, first_ns, last_ns);
+  if (ctx.opt.end_arg) ctx.window_end = window_bound(&ctx, ctx.opt.end_arg, first_ns, last_ns);
+  if (ctx.opt.zero_time) ctx.time_base = ctx.window_start > first_ns ? ctx.window_start : first_ns;
+  ctx.first_ns = ctx.last_ns = 0;
+
+  bool ok = true;
+  if (ctx.opt.json_out) ok &= add_sink(&ctx, &cv_chrome_sink);
+  if (ctx.opt.stats_dir || ctx.opt.summary) ok &= add_sink(&ctx, &cv_stats_sink);
+  if (ctx.opt.gaps_out) ok &= add_sink(&ctx, &cv_gaps_sink);
+  if (ctx.opt.sqlite_out) ok &= add_sink(&ctx, &cv_sqlite_sink);
+  if (ctx.opt.workgroups) ok &= add_sink(&ctx, &cv_workgroups_sink);
+  if (!ok) return 1;
+
+  bool read_ok = read_all(&ctx);
+  for (int i = 0; i < ctx.nsinks; i++)
+    if (!ctx.sinks[i].ops->close(ctx.sinks[i].state)) ok = false;
+
+  if (ctx.opt.verbose) print_counts(&ctx);
+  uint64_t bad = skipped(&ctx);
+  if (bad && !ctx.opt.quiet)
+    rtg_warning("%llu input lines skipped (see the warnings above; -v counts them by kind)",
+                (unsigned long long)bad);
+  rtg_strtab_free(ctx.strs);
+  if (!read_ok || !ok) return 1;
+  if (bad && ctx.opt.strict) {
+    rtg_error("--strict: %llu input lines skipped", (unsigned long long)bad);
+    return 1;
+  }
+  return 0;
 }

@@ -1,0 +1,193 @@
+/* Buffered JSON writer; see jsonw.h. */
+#include "jsonw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAP (1u << 18)
+
+bool rtg_jsonw_init(rtg_jsonw *w, FILE *f) {
+  memset(w, 0, sizeof *w);
+  w->f = f;
+  w->cap = CAP;
+  w->buf = malloc(w->cap);
+  return w->buf != NULL;
+}
+
+void rtg_jsonw_flush(rtg_jsonw *w) {
+  if (w->len && !w->error) {
+    if (fwrite(w->buf, 1, w->len, w->f) != w->len) w->error = true;
+    w->written += w->len;
+  }
+  w->len = 0;
+}
+
+bool rtg_jsonw_finish(rtg_jsonw *w) {
+  rtg_jsonw_flush(w);
+  if (fflush(w->f)) w->error = true;
+  free(w->buf);
+  w->buf = NULL;
+  return !w->error;
+}
+
+/* Room for n more bytes (n <= CAP). */
+static inline char *room(rtg_jsonw *w, size_t n) {
+  if (w->cap - w->len < n) rtg_jsonw_flush(w);
+  return w->buf + w->len;
+}
+
+void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n) {
+  while (n) {
+    size_t k = n < CAP ? n : CAP;
+    memcpy(room(w, k), s, k);
+    w->len += k;
+    s += k;
+    n -= k;
+  }
+}
+
+void rtg_jsonw_lit(rtg_jsonw *w, const char *s) { rtg_jsonw_raw(w, s, strlen(s)); }
+
+void rtg_jsonw_ch(rtg_jsonw *w, char c) {
+  *room(w, 1) = c;
+  w->len++;
+}
+
+int rtg_utf8_seq_len(const unsigned char *s, size_t avail) {
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  int n;
+  unsigned min;
+  if (c >= 0xc2 && c <= 0xdf) n = 2, min = 0x80;
+  else if (c >= 0xe0 && c <= 0xef) n = 3, min = 0x800;
+  else if (c >= 0xf0 && c <= 0xf4) n = 4, min = 0x10000;
+  else return 0;
+  if ((size_t)n > avail) return 0;
+  unsigned cp = c & (0x3f >> (n - 1));
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+size_t rtg_json_escape(char *out, const char *str, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *s = (const unsigned char *)str;
+  char *o = out;
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      *o++ = (char)c;
+      i++;
+      continue;
+    }
+    if (c < 0x80) {
+      *o++ = '\\';
+      switch (c) {
+      case '"': *o++ = '"'; break;
+      case '\\': *o++ = '\\'; break;
+      case '\n': *o++ = 'n'; break;
+      case '\t': *o++ = 't'; break;
+      case '\r': *o++ = 'r'; break;
+      default:
+        *o++ = 'u', *o++ = '0', *o++ = '0', *o++ = hex[c >> 4], *o++ = hex[c & 15];
+      }
+      i++;
+      continue;
+    }
+    int k = rtg_utf8_seq_len(s + i, n - i);
+    if (k) {
+      memcpy(o, s + i, (size_t)k);
+      o += k;
+      i += (size_t)k;
+    } else { /* not UTF-8: U+FFFD, escaped so it fits the 6-per-byte bound */
+      memcpy(o, "\\ufffd", 6);
+      o += 6;
+      i++;
+    }
+  }
+  *o = 0;
+  return (size_t)(o - out);
+}
+
+void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
+  rtg_jsonw_ch(w, '"');
+  /* escape in slices that fit the buffer */
+  while (n) {
+    size_t k = n < 4096 ? n : 4096;
+    /* do not cut a UTF-8 sequence in two */
+    if (k < n)
+      while (k > 1 && ((unsigned char)s[k] & 0xc0) == 0x80 && k > 4092) k--;
+    char *o = room(w, 6 * k + 1);
+    w->len += rtg_json_escape(o, s, k);
+    s += k;
+    n -= k;
+  }
+  rtg_jsonw_ch(w, '"');
+}
+
+void rtg_jsonw_str(rtg_jsonw *w, const char *s) { rtg_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
+
+static int fmt_u64(char *out, uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+  return n;
+}
+
+void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) { w->len += (size_t)fmt_u64(room(w, 20), v); }
+
+void rtg_jsonw_i64(rtg_jsonw *w, int64_t v) {
+  if (v < 0) {
+    rtg_jsonw_ch(w, '-');
+    rtg_jsonw_u64(w, (uint64_t)0 - (uint64_t)v);
+  } else {
+    rtg_jsonw_u64(w, (uint64_t)v);
+  }
+}
+
+int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
+  int n = fmt_u64(buf, ns / 1000);
+  unsigned frac = (unsigned)(ns % 1000);
+  if (frac) {
+    buf[n++] = '.';
+    buf[n++] = (char)('0' + frac / 100);
+    frac %= 100;
+    if (frac) {
+      buf[n++] = (char)('0' + frac / 10);
+      frac %= 10;
+      if (frac) buf[n++] = (char)('0' + frac);
+    }
+  }
+  buf[n] = 0;
+  return n;
+}
+
+void rtg_jsonw_ns_as_us(rtg_jsonw *w, uint64_t ns) {
+  w->len += (size_t)rtg_fmt_ns_as_us(room(w, 32), ns);
+}
+
+void rtg_jsonw_double(rtg_jsonw *w, double v) {
+  if (!isfinite(v)) v = 0;
+  char *o = room(w, 32);
+  int n = snprintf(o, 32, "%.17g", v);
+  /* prefer the short form when it reads back the same */
+  char s[32];
+  for (int p = 6; p < 17; p++) {
+    int m = snprintf(s, sizeof s, "%.*g", p, v);
+    if (strtod(s, NULL) == v) {
+      memcpy(o, s, (size_t)m);
+      n = m;
+      break;
+    }
+  }
+  w->len += (size_t)n;
+}

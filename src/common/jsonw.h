@@ -1,0 +1,52 @@
+/* A small buffered JSON writer: the tools write Chrome traces of gigabytes
+ * through it, so it does its own number formatting and escaping instead of
+ * calling printf per field.  Every string goes out as valid JSON and valid
+ * UTF-8: quotes, backslashes and control characters are escaped and bytes
+ * that are not well-formed UTF-8 become U+FFFD. */
+#ifndef RTG_JSONW_H
+#define RTG_JSONW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct rtg_jsonw {
+  FILE *f;
+  char *buf;
+  size_t len, cap;
+  bool error;      /* a write failed (disk full...) */
+  uint64_t written; /* bytes handed to f */
+} rtg_jsonw;
+
+/* Writes go to f (not closed by the writer). */
+bool rtg_jsonw_init(rtg_jsonw *w, FILE *f);
+/* Flush and free the buffer; false if any write failed. */
+bool rtg_jsonw_finish(rtg_jsonw *w);
+void rtg_jsonw_flush(rtg_jsonw *w);
+
+void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n);
+void rtg_jsonw_lit(rtg_jsonw *w, const char *s); /* raw, NUL-terminated */
+void rtg_jsonw_ch(rtg_jsonw *w, char c);
+/* "s" escaped; NULL writes "". */
+void rtg_jsonw_str(rtg_jsonw *w, const char *s);
+void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n);
+void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v);
+void rtg_jsonw_i64(rtg_jsonw *w, int64_t v);
+/* Nanoseconds as microseconds with up to three decimals, exact:
+ * 1234567 -> 1234.567, 1500 -> 1.5, 2000 -> 2. */
+void rtg_jsonw_ns_as_us(rtg_jsonw *w, uint64_t ns);
+void rtg_jsonw_double(rtg_jsonw *w, double v); /* finite shortest-ish; NaN/inf -> 0 */
+
+/* The escaped body of a JSON string (without quotes) into out, which must
+ * hold 6*n+1 bytes (worst case: every byte \u00XX).  Returns its length. */
+size_t rtg_json_escape(char *out, const char *s, size_t n);
+
+/* Length of the well-formed UTF-8 sequence at s (1..4), or 0 if the bytes
+ * at s are not one (then the caller replaces one byte). */
+int rtg_utf8_seq_len(const unsigned char *s, size_t avail);
+
+/* ns -> "1234.567" (as rtg_jsonw_ns_as_us) into buf[32]; returns length. */
+int rtg_fmt_ns_as_us(char *buf, uint64_t ns);
+
+#endif

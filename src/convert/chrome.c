@@ -1,0 +1,459 @@
+/* Chrome trace / Perfetto JSON output (-o).
+ *
+ * {"displayTimeUnit":"ns","otherData":{...},"traceEvents":[ one event a line ]}
+ * ts/dur are microseconds with up to three decimals, so nanoseconds are
+ * exact; ts is CLOCK_BOOTTIME (or relative to the first event with --zero).
+ * Events are written as they are read; names of processes and tracks
+ * (metadata events) go at the end, when every track is known. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "corr.h"
+#include "gaptrack.h"
+#include "jsonw.h"
+#include "tracks.h"
+
+typedef struct gpu_gaps {
+  uint32_t proc, agent;
+  gaptrack gt;
+  struct chrome *c;
+} gpu_gaps;
+
+typedef struct chrome {
+  cv_ctx *ctx;
+  FILE *f;
+  bool own_f;
+  rtg_jsonw w;
+  bool first;
+  tracks ts;
+  corr_table calls;    /* HIP/HSA call -> op, by correlation id */
+  corr_table dispatch; /* host dispatch -> op, by queue and packet id */
+  uint64_t next_flow;
+  gpu_gaps *gaps;
+  uint32_t ngaps;
+  rtg_u64map gap_index; /* (proc, agent) -> index + 1 */
+  uint64_t events;
+} chrome;
+
+static void *chrome_open(cv_ctx *ctx) {
+  chrome *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->ctx = ctx;
+  if (!strcmp(ctx->opt.json_out, "-")) {
+    c->f = stdout;
+  } else {
+    c->f = fopen(ctx->opt.json_out, "w");
+    if (!c->f) {
+      rtg_error("cannot create output: path=%s: %m", ctx->opt.json_out);
+      free(c);
+      return NULL;
+    }
+    c->own_f = true;
+  }
+  if (!rtg_jsonw_init(&c->w, c->f) || !corr_init(&c->calls) || !corr_init(&c->dispatch)) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  tracks_init(&c->ts, ctx);
+  rtg_jsonw_lit(&c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+                       "\",\"clock\":\"");
+  rtg_jsonw_lit(&c->w, ctx->opt.zero_time ? "CLOCK_BOOTTIME, relative" : "CLOCK_BOOTTIME");
+  rtg_jsonw_lit(&c->w, "\"},\n\"traceEvents\":[\n");
+  c->first = true;
+  return c;
+}
+
+/* ------------------------------------------------------------ event text */
+
+static void ev_begin(chrome *c, const char *ph) {
+  rtg_jsonw_lit(&c->w, c->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
+  c->first = false;
+  rtg_jsonw_lit(&c->w, ph);
+  rtg_jsonw_ch(&c->w, '"');
+  c->events++;
+}
+
+static void put_key(chrome *c, const char *key) {
+  rtg_jsonw_lit(&c->w, ",\"");
+  rtg_jsonw_lit(&c->w, key);
+  rtg_jsonw_lit(&c->w, "\":");
+}
+
+static void put_str(chrome *c, const char *key, const char *v) {
+  put_key(c, key);
+  rtg_jsonw_str(&c->w, v);
+}
+
+static void put_u64(chrome *c, const char *key, uint64_t v) {
+  put_key(c, key);
+  rtg_jsonw_u64(&c->w, v);
+}
+
+static void put_ts(chrome *c, const char *key, uint64_t ns) {
+  put_key(c, key);
+  uint64_t base = c->ctx->time_base;
+  rtg_jsonw_ns_as_us(&c->w, ns > base ? ns - base : 0);
+}
+
+static void put_where(chrome *c, const track *t) {
+  put_u64(c, "pid", t->cpid);
+  put_u64(c, "tid", t->ctid);
+}
+
+/* {"ph":"X","name":..,"cat":..,"ts":..,"dur":..,"pid":..,"tid":.. (args follow) */
+static void slice(chrome *c, const track *t, const char *name, const char *cat, uint64_t start,
+                  uint64_t end) {
+  ev_begin(c, "X");
+  put_str(c, "name", name);
+  put_str(c, "cat", cat);
+  put_ts(c, "ts", start);
+  put_key(c, "dur");
+  rtg_jsonw_ns_as_us(&c->w, end - start);
+  put_where(c, t);
+}
+
+/* args: a comma is written before every member but the first */
+typedef struct args {
+  chrome *c;
+  bool open;
+} args;
+
+static void arg_key(args *a, const char *key) {
+  rtg_jsonw_lit(&a->c->w, a->open ? ",\"" : ",\"args\":{\"");
+  a->open = true;
+  rtg_jsonw_lit(&a->c->w, key);
+  rtg_jsonw_lit(&a->c->w, "\":");
+}
+static void arg_str(args *a, const char *key, const char *v) {
+  if (!v) return;
+  arg_key(a, key);
+  rtg_jsonw_str(&a->c->w, v);
+}
+static void arg_u64(args *a, const char *key, uint64_t v) {
+  arg_key(a, key);
+  rtg_jsonw_u64(&a->c->w, v);
+}
+static void arg_dim3(args *a, const char *key, rtg_dim3 d) {
+  arg_key(a, key);
+  rtg_jsonw_ch(&a->c->w, '[');
+  rtg_jsonw_u64(&a->c->w, d.x);
+  rtg_jsonw_ch(&a->c->w, ',');
+  rtg_jsonw_u64(&a->c->w, d.y);
+  rtg_jsonw_ch(&a->c->w, ',');
+  rtg_jsonw_u64(&a->c->w, d.z);
+  rtg_jsonw_ch(&a->c->w, ']');
+}
+
+typedef struct frames {
+  rtg_jsonw *w;
+  bool first;
+} frames;
+static void put_frame(void *arg, const char *frame) {
+  frames *f = arg;
+  if (!f->first) rtg_jsonw_ch(f->w, ',');
+  f->first = false;
+  rtg_jsonw_str(f->w, frame);
+}
+static void arg_stack(args *a, uint32_t proc, uint64_t stack) {
+  if (!stack) return;
+  arg_key(a, "stack");
+  rtg_jsonw_ch(&a->c->w, '[');
+  frames f = {&a->c->w, true};
+  if (!cv_stack_frames(a->c->ctx, proc, stack, put_frame, &f)) {
+    char id[64];
+    snprintf(id, sizeof id, "stack %llu (not recorded)", (unsigned long long)stack);
+    put_frame(&f, id);
+  }
+  rtg_jsonw_ch(&a->c->w, ']');
+}
+static void args_end(args *a) {
+  if (a->open) rtg_jsonw_ch(&a->c->w, '}');
+  rtg_jsonw_ch(&a->c->w, '}');
+}
+
+/* ------------------------------------------------------------ flows */
+
+/* An arrow from a host slice (at its start, which the slice encloses) to
+ * the GPU op (bound to the op slice it points at: "bp":"e"). */
+static void flow(chrome *c, const char *cat, corr_val host, corr_val op) {
+  uint64_t id = ++c->next_flow;
+  ev_begin(c, "s");
+  put_str(c, "name", cat);
+  put_str(c, "cat", cat);
+  put_u64(c, "id", id);
+  put_ts(c, "ts", host.c);
+  put_u64(c, "pid", host.a);
+  put_u64(c, "tid", host.b);
+  rtg_jsonw_ch(&c->w, '}');
+  ev_begin(c, "f");
+  rtg_jsonw_lit(&c->w, ",\"bp\":\"e\"");
+  put_str(c, "name", cat);
+  put_str(c, "cat", cat);
+  put_u64(c, "id", id);
+  put_ts(c, "ts", op.c);
+  put_u64(c, "pid", op.a);
+  put_u64(c, "tid", op.b);
+  rtg_jsonw_ch(&c->w, '}');
+}
+
+static uint64_t dispatch_key(const cv_event *ev) {
+  return rtg_mix64(((uint64_t)ev->proc << 40 | ev->agent) ^ rtg_mix64(ev->queue) ^
+                   rtg_mix64(ev->id + 0x9e37)) | 1;
+}
+
+/* ------------------------------------------------------------ gaps (-g) */
+
+static const char *gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
+
+static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
+  gpu_gaps *g = arg;
+  chrome *c = g->c;
+  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->agent, 0, 0);
+  char name[64];
+  slice(c, t, gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
+  args a = {c, false};
+  arg_str(&a, "after", cv_str(c->ctx, before));
+  arg_str(&a, "before", cv_str(c->ctx, after));
+  args_end(&a);
+}
+
+static const char *gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap) {
+  const uint64_t *b = ctx->opt.gap_buckets_us;
+  int n = ctx->opt.ngap_buckets;
+  uint64_t us = ns / 1000;
+  if (us < b[0]) snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
+  else if (us >= b[n - 1]) snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
+  else
+    for (int i = 1; i < n; i++)
+      if (us < b[i]) {
+        snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
+                 (unsigned long long)b[i]);
+        break;
+      }
+  return buf;
+}
+
+static void gap_add(chrome *c, const cv_event *ev) {
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->agent, 0, &added);
+  if (added) {
+    gpu_gaps *ng = realloc(c->gaps, (c->ngaps + 1) * sizeof *ng);
+    if (!ng) exit(1);
+    c->gaps = ng;
+    /* the trackers point at their own entries: fix them after the move */
+    for (uint32_t i = 0; i < c->ngaps; i++) c->gaps[i].gt.arg = &c->gaps[i];
+    gpu_gaps *g = &c->gaps[c->ngaps];
+    g->proc = ev->proc, g->agent = ev->agent, g->c = c;
+    gt_init(&g->gt, on_gap, g);
+    *ix = ++c->ngaps;
+  }
+  gpu_gaps *g = &c->gaps[*ix - 1];
+  gt_add(&g->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(c->ctx, ev->name));
+}
+
+/* ------------------------------------------------------------ events */
+
+static const char *copy_name(const cv_event *ev, char *buf, size_t cap) {
+  if (ev->has_bytes) snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);
+  else snprintf(buf, cap, "%s", ev->name);
+  return buf;
+}
+
+static void chrome_event(void *st, const cv_event *ev) {
+  chrome *c = st;
+  cv_ctx *ctx = c->ctx;
+  args a = {c, false};
+  track *t;
+  switch (ev->type) {
+  case CV_HIP_API:
+  case CV_HSA_API: {
+    bool hip = ev->type == CV_HIP_API;
+    t = tracks_get(&c->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
+    bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
+    slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
+    if (rename) arg_str(&a, "api", ev->name);
+    else arg_str(&a, "kernel", ev->kernel);
+    arg_str(&a, "args", ev->args);
+    arg_str(&a, "ret", ev->ret);
+    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+    arg_stack(&a, ev->proc, ev->stack);
+    args_end(&a);
+    if (ctx->opt.flows && ev->has_corr) {
+      corr_val host = {t->cpid, t->ctid, ev->start}, op;
+      if (corr_call(&c->calls, corr_key(ev->proc, ev->corr), host, &op)) flow(c, "launch", host, op);
+    }
+    return;
+  }
+  case CV_HOST_DISPATCH:
+  case CV_HOST_BARRIER: {
+    t = tracks_get(&c->ts, ev->proc, TK_DISPATCH, ev->tid, 0, 0);
+    slice(c, t, ev->name, "dispatch", ev->start, ev->end);
+    arg_u64(&a, "queue", ev->queue);
+    arg_u64(&a, "agent", ev->agent);
+    arg_u64(&a, "id", ev->id);
+    if (ev->has_dims && ev->type == CV_HOST_DISPATCH) {
+      arg_dim3(&a, "workgroup", ev->wg);
+      arg_dim3(&a, "grid", ev->grid);
+    }
+    args_end(&a);
+    if (ctx->opt.flows) {
+      corr_val host = {t->cpid, t->ctid, ev->start}, op;
+      if (corr_call(&c->dispatch, dispatch_key(ev), host, &op)) flow(c, "dispatch", host, op);
+    }
+    return;
+  }
+  case CV_KERNEL:
+  case CV_BARRIER: {
+    bool k = ev->type == CV_KERNEL;
+    t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->agent, ev->queue, ev->start, ev->end);
+    slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
+    arg_u64(&a, "queue", ev->queue);
+    arg_u64(&a, "agent", ev->agent);
+    arg_u64(&a, "id", ev->id);
+    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+    if (ev->has_dims) {
+      arg_dim3(&a, "workgroup", ev->wg);
+      arg_dim3(&a, "grid", ev->grid);
+    }
+    if (ev->lds) arg_u64(&a, "lds", ev->lds);
+    if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
+    arg_str(&a, "mangled", ev->mangled);
+    args_end(&a);
+    if (k && ctx->opt.gap_events) gap_add(c, ev);
+    break;
+  }
+  case CV_COPY: {
+    t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
+                    ev->start, ev->end);
+    char name[128];
+    slice(c, t, copy_name(ev, name, sizeof name), "copy", ev->start, ev->end);
+    arg_str(&a, "kind", ev->name);
+    if (ev->has_bytes) {
+      arg_u64(&a, "bytes", ev->bytes);
+      if (ev->end > ev->start) {
+        arg_key(&a, "GB/s");
+        rtg_jsonw_double(&c->w, (double)(uint64_t)(ev->bytes * 1000.0 / (ev->end - ev->start)) / 1000.0);
+      }
+    }
+    if (ev->has_agents) {
+      arg_u64(&a, "src_agent", ev->src_agent);
+      arg_u64(&a, "dst_agent", ev->dst_agent);
+    }
+    if (ev->has_engine) arg_u64(&a, "engine", ev->queue);
+    arg_str(&a, "api", ev->args);
+    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+    args_end(&a);
+    break;
+  }
+  case CV_MARK:
+    t = tracks_get(&c->ts, ev->proc, TK_ROCTX, ev->tid, 0, 0);
+    ev_begin(c, "i");
+    put_str(c, "name", ev->name);
+    put_str(c, "cat", "roctx");
+    rtg_jsonw_lit(&c->w, ",\"s\":\"t\"");
+    put_ts(c, "ts", ev->start);
+    put_where(c, t);
+    rtg_jsonw_ch(&c->w, '}');
+    return;
+  case CV_RANGE:
+    /* push/pop ranges nest by construction; start/stop ranges may not */
+    if (ev->args && !strcmp(ev->args, "push"))
+      t = tracks_get(&c->ts, ev->proc, TK_ROCTX, ev->tid, 0, 0);
+    else
+      t = tracks_lane(&c->ts, ev->proc, TK_ROCTX, ev->tid, 1, ev->start, ev->end);
+    slice(c, t, ev->name, "roctx", ev->start, ev->end);
+    arg_str(&a, "op", ev->args);
+    if (ev->depth) arg_u64(&a, "depth", ev->depth);
+    args_end(&a);
+    return;
+  case CV_SYSCALL:
+    t = tracks_get(&c->ts, ev->proc, TK_SYSCALL, ev->tid, 0, 0);
+    slice(c, t, ev->name, "syscall", ev->start, ev->end);
+    arg_str(&a, "call", ev->args);
+    arg_str(&a, "ret", ev->ret);
+    args_end(&a);
+    return;
+  default: return;
+  }
+  /* GPU ops: arrows from the call or host dispatch */
+  if (ctx->opt.flows) {
+    corr_val op = {t->cpid, t->ctid, ev->start}, host;
+    if (ev->has_corr && corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host))
+      flow(c, "launch", host, op);
+    else if (ev->type != CV_COPY && corr_op(&c->dispatch, dispatch_key(ev), op, &host))
+      flow(c, "dispatch", host, op);
+  }
+}
+
+/* Merged Chrome JSON events go out as they were (cat_timelines.py). */
+static void chrome_json_event(void *st, const void *item) {
+  chrome *c = st;
+  char *s = cJSON_PrintUnformatted((const cJSON *)item);
+  if (!s) return;
+  rtg_jsonw_lit(&c->w, c->first ? "" : ",\n");
+  c->first = false;
+  rtg_jsonw_lit(&c->w, s);
+  c->events++;
+  free(s);
+}
+
+/* ------------------------------------------------------------ metadata */
+
+static void meta(chrome *c, const char *what, uint64_t pid, const uint64_t *tid, const char *key,
+                 const char *sval, uint64_t uval) {
+  ev_begin(c, "M");
+  put_str(c, "name", what);
+  put_u64(c, "pid", pid);
+  if (tid) put_u64(c, "tid", *tid);
+  rtg_jsonw_lit(&c->w, ",\"args\":{\"");
+  rtg_jsonw_lit(&c->w, key);
+  rtg_jsonw_lit(&c->w, "\":");
+  if (sval) rtg_jsonw_str(&c->w, sval);
+  else rtg_jsonw_u64(&c->w, uval);
+  rtg_jsonw_lit(&c->w, "}}");
+}
+
+static bool chrome_close(void *st) {
+  chrome *c = st;
+  cv_ctx *ctx = c->ctx;
+  for (uint32_t i = 0; i < c->ngaps; i++) {
+    gt_finish(&c->gaps[i].gt);
+    gt_free(&c->gaps[i].gt);
+  }
+  free(c->gaps);
+  rtg_u64map_free(&c->gap_index);
+  rtg_u64map seen = {0};
+  char name[1024];
+  for (uint32_t i = 0; i < c->ts.n; i++) {
+    track *t = &c->ts.t[i];
+    bool added;
+    rtg_u64map_put(&seen, t->cpid, 0, &added);
+    if (added) {
+      tracks_process_name(&c->ts, t->cpid, t->proc, t->kind, name, sizeof name);
+      meta(c, "process_name", t->cpid, NULL, "name", name, 0);
+      meta(c, "process_sort_index", t->cpid, NULL, "sort_index", NULL, t->cpid);
+    }
+    tracks_name(&c->ts, t, name, sizeof name);
+    meta(c, "thread_name", t->cpid, &t->ctid, "name", name, 0);
+    meta(c, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
+  }
+  rtg_u64map_free(&seen);
+  rtg_jsonw_lit(&c->w, "\n]}\n");
+  if (ctx->opt.verbose && c->ctx->opt.flows)
+    fprintf(ctx->report, "flows: %llu arrows, %llu unmatched by table overflow\n",
+            (unsigned long long)c->next_flow,
+            (unsigned long long)(c->calls.lost + c->dispatch.lost));
+  bool ok = rtg_jsonw_finish(&c->w);
+  if (c->own_f && fclose(c->f)) ok = false;
+  if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
+  tracks_free(&c->ts);
+  corr_free(&c->calls);
+  corr_free(&c->dispatch);
+  free(c);
+  return ok;
+}
+
+const cv_sink cv_chrome_sink = {"chrome", chrome_open, chrome_event, chrome_json_event,
+                                chrome_close};

@@ -1,0 +1,95 @@
+/* The middle of rtg-convert: the process table, interning, and the
+ * dispatch of every event to the sinks (after the time window). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+uint32_t cv_intern(cv_ctx *ctx, const char *s) {
+  if (!s) s = "";
+  uint32_t id = rtg_strtab_intern(ctx->strs, s, strlen(s));
+  if (id == UINT32_MAX) {
+    rtg_error("out of memory interning names");
+    exit(1);
+  }
+  return id;
+}
+
+const char *cv_str(const cv_ctx *ctx, uint32_t id) {
+  return id == UINT32_MAX ? "" : rtg_strtab_get(ctx->strs, id);
+}
+
+uint32_t cv_host(cv_ctx *ctx, const char *host) {
+  uint32_t id = cv_intern(ctx, host);
+  for (uint32_t i = 0; i < ctx->nhosts; i++)
+    if (ctx->hosts[i] == id) return i;
+  uint32_t *nh = realloc(ctx->hosts, (ctx->nhosts + 1) * sizeof *nh);
+  if (!nh) exit(1);
+  ctx->hosts = nh;
+  ctx->hosts[ctx->nhosts] = id;
+  return ctx->nhosts++;
+}
+
+uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid) {
+  bool added;
+  uint64_t *v = rtg_u64map_put(&ctx->proc_index, (uint64_t)host << 32 | pid, ctx->nprocs, &added);
+  if (!v) exit(1);
+  if (added) {
+    if (ctx->nprocs == ctx->cap_procs) {
+      uint32_t nc = ctx->cap_procs ? ctx->cap_procs * 2 : 16;
+      cv_proc *np = realloc(ctx->procs, nc * sizeof *np);
+      if (!np) exit(1);
+      ctx->procs = np;
+      ctx->cap_procs = nc;
+    }
+    ctx->procs[ctx->nprocs] = (cv_proc){.host = host, .pid = pid, .exe = UINT32_MAX,
+                                        .rank = UINT32_MAX};
+    ctx->nprocs++;
+  }
+  return (uint32_t)*v;
+}
+
+void cv_dispatch(cv_ctx *ctx, cv_event *ev) {
+  if (ev->start < ctx->window_start || ev->start > ctx->window_end) {
+    ctx->counts[CVC_OUTSIDE]++;
+    return;
+  }
+  if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
+  if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
+  for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+}
+
+void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap) {
+  const uint64_t *name = rtg_u64map_get(&ctx->procs[proc].agent_names, agent);
+  if (name && *cv_str(ctx, (uint32_t)*name))
+    snprintf(buf, cap, "GPU%u (%s)", agent, cv_str(ctx, (uint32_t)*name));
+  else
+    snprintf(buf, cap, "GPU%u", agent);
+}
+
+int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
+                    void (*fn)(void *arg, const char *frame), void *arg) {
+  const cv_proc *p = &ctx->procs[proc];
+  const uint64_t *pcs = rtg_u64map_get(&p->stacks, stack);
+  if (!pcs) return 0;
+  /* pcs: addresses separated by commas, hex (0x...) or decimal */
+  const char *s = cv_str(ctx, (uint32_t)*pcs);
+  int n = 0;
+  while (*s) {
+    char *end;
+    unsigned long long a = strtoull(s, &end, 0);
+    if (end == s) break;
+    const uint64_t *sym = rtg_u64map_get(&p->symbols, a);
+    char buf[40];
+    if (sym) {
+      fn(arg, cv_str(ctx, (uint32_t)*sym));
+    } else {
+      snprintf(buf, sizeof buf, "0x%llx", a);
+      fn(arg, buf);
+    }
+    n++;
+    s = end;
+    while (*s == ',' || *s == ' ') s++;
+  }
+  return n;
+}

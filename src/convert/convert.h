@@ -1,0 +1,202 @@
+/* rtg-convert: the pieces and how they connect.
+ *
+ *   inputs (input_rtg.c, input_strace.c, input_json.c)
+ *        |  one cv_event per parsed line, in file order
+ *        v
+ *   dispatch (convert.c): time window, counting, process table
+ *        |
+ *        v
+ *   sinks, one file each behind cv_sink: chrome.c, stats.c, gaps.c,
+ *   sqlite.c, workgroups.c
+ *
+ * Everything streams: an event's strings live only during the call, and a
+ * sink keeps what it needs (interned names, aggregates), never the events. */
+#ifndef RTG_CONVERT_H
+#define RTG_CONVERT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "rtg/record.h"
+#include "strtab.h"
+#include "u64map.h"
+
+enum cv_type {
+  CV_HIP_API,       /* host: a HIP call */
+  CV_HSA_API,       /* host: an HSA call */
+  CV_HOST_DISPATCH, /* host: a kernel packet enqueued (start == end == tick) */
+  CV_HOST_BARRIER,  /* host: a barrier packet enqueued */
+  CV_KERNEL,        /* GPU: a kernel ran on a queue */
+  CV_BARRIER,       /* GPU: a barrier packet ran on a queue */
+  CV_COPY,          /* GPU: an async copy ran on a copy engine */
+  CV_MARK,          /* host: a ROCTx marker (start == end) */
+  CV_RANGE,         /* host: a ROCTx range */
+  CV_SYSCALL,       /* host: a strace/ltrace call */
+  CV_TYPE_COUNT
+};
+
+static inline bool cv_is_gpu(enum cv_type t) {
+  return t == CV_KERNEL || t == CV_BARRIER || t == CV_COPY;
+}
+
+typedef struct cv_event {
+  enum cv_type type;
+  uint32_t proc;       /* index into cv_ctx.procs */
+  uint64_t tid;        /* host thread */
+  uint64_t start, end; /* CLOCK_BOOTTIME ns, end >= start */
+  const char *name;    /* function, kernel (demangled when known), message, copy kind */
+  const char *mangled; /* kernel: the raw symbol when name is demangled, else NULL */
+  const char *args;    /* API arguments, syscall text; may be NULL */
+  const char *kernel;  /* HIP: the kernel the call launched; may be NULL */
+  const char *ret;     /* API return value; may be NULL */
+  uint64_t corr;
+  bool has_corr;
+  uint32_t agent;      /* GPU index; copies: the agent the copy was timed on */
+  uint64_t queue;      /* queue index; copies: engine */
+  bool has_engine;
+  uint64_t id;         /* packet id (dispatch/barrier) */
+  bool has_dims;
+  rtg_dim3 wg, grid;
+  uint64_t lds, scratch;
+  uint64_t bytes;
+  bool has_bytes;
+  uint32_t src_agent, dst_agent;
+  bool has_agents;
+  uint64_t stack;      /* id of a STACK record of this process, 0 = none */
+  uint32_t depth;      /* ROCTx range nesting */
+} cv_event;
+
+/* A process: one (host, pid).  Files of the same process merge into it. */
+typedef struct cv_proc {
+  uint32_t host;    /* index into cv_ctx.hosts */
+  uint32_t pid;
+  uint32_t exe;     /* strtab id, or UINT32_MAX */
+  uint32_t rank;    /* strtab id, or UINT32_MAX */
+  uint64_t lost;    /* records the tracer dropped (SUMMARY) */
+  rtg_u64map agent_names; /* agent index -> strtab id of "name product" */
+  rtg_u64map stacks;      /* stack id -> strtab id of the pcs text */
+  rtg_u64map symbols;     /* address -> strtab id of "name+off (module)" */
+} cv_proc;
+
+/* Per-kind line counters, for -v and the end-of-run summary. */
+enum cv_count {
+#define CVC_X(K, p, k, F) CVC_##K,
+  RTG_RECORD_KINDS(CVC_X)
+#undef CVC_X
+  CVC_STRACE,
+  CVC_HCC,
+  CVC_JSON_EVENTS,
+  CVC_BAD,       /* looked like a record but did not parse: warned */
+  CVC_FOREIGN,   /* other text (application output): ignored silently */
+  CVC_BINARY,    /* lines with NUL bytes */
+  CVC_TOO_LONG,  /* lines over RTG_LINE_MAX */
+  CVC_BAD_TIME,  /* stop before start, zero times: skipped */
+  CVC_OUTSIDE,   /* outside --start/--end */
+  CVC_COUNT
+};
+
+typedef struct cv_options {
+  const char *json_out;   /* -o; NULL = none, "-" = stdout */
+  bool flows;             /* -f */
+  bool gap_events;        /* -g */
+  bool kernel_names;      /* -k */
+  bool by_process;        /* -p */
+  bool verbose;           /* -v */
+  bool workgroups;        /* -w */
+  bool quiet;             /* -q */
+  bool zero_time;         /* --zero: timestamps relative to the first event */
+  const char *stats_dir;  /* --stats[=DIR] */
+  bool summary;           /* --summary */
+  const char *gaps_out;   /* --gaps[=FILE], "-" = stdout */
+  const char *sqlite_out; /* --sqlite FILE */
+  const char *start_arg, *end_arg; /* --start/--end as given */
+  uint64_t gap_buckets_us[16];
+  int ngap_buckets;
+  int top_gaps;           /* --top-gaps N */
+  bool progress;          /* --progress / --no-progress */
+  int progress_set;
+  bool strict;            /* --strict: exit 1 when lines were skipped */
+} cv_options;
+
+typedef struct cv_sink cv_sink;
+
+typedef struct cv_ctx {
+  cv_options opt;
+  rtg_strtab *strs;      /* every interned name */
+  uint32_t *hosts;       /* strtab ids, index = host index */
+  uint32_t nhosts;
+  cv_proc *procs;
+  uint32_t nprocs, cap_procs;
+  rtg_u64map proc_index; /* (host << 32 | pid) -> proc index */
+  uint64_t counts[CVC_COUNT];
+  uint64_t window_start, window_end; /* ns, inclusive; 0/UINT64_MAX = all */
+  uint64_t time_base;    /* subtracted from output times (--zero) */
+  uint64_t first_ns, last_ns; /* span of the events dispatched */
+  bool prepass;          /* only measuring the span (for N% windows, --zero) */
+  /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times */
+  int64_t realtime_minus_boot;
+  bool have_clock_offset;
+  /* input files, for the second pass of --gaps */
+  const char **inputs;
+  int ninputs;
+  FILE *report;          /* where -v/-w/--summary/--gaps text goes */
+  struct {
+    const cv_sink *ops;
+    void *state;
+  } sinks[8];
+  int nsinks;
+  bool failed;           /* an input could not be read or an output written */
+} cv_ctx;
+
+/* An output: open it, feed it events, close it (writing the output). */
+struct cv_sink {
+  const char *name;
+  void *(*open)(cv_ctx *ctx); /* NULL after printing why */
+  void (*event)(void *st, const cv_event *ev);
+  /* Merged Chrome JSON events (cJSON objects), for sinks that take them. */
+  void (*json_event)(void *st, const void *cjson_item);
+  bool (*close)(void *st); /* false after printing why */
+};
+
+extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink,
+    cv_workgroups_sink;
+
+/* convert.c */
+uint32_t cv_intern(cv_ctx *ctx, const char *s);
+const char *cv_str(const cv_ctx *ctx, uint32_t id);
+uint32_t cv_host(cv_ctx *ctx, const char *host);
+uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid);
+void cv_dispatch(cv_ctx *ctx, cv_event *ev);
+/* "GPU2" or "GPU2 (gfx90a)": label of an agent of a process. */
+void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap);
+/* The pcs of a stack, symbolized where SYMBOL records allow, one frame per
+ * call of fn; returns the number of frames. */
+int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
+                    void (*fn)(void *arg, const char *frame), void *arg);
+
+/* input_*.c: read one file; false when it could not be opened or read. */
+typedef struct cv_reader_state cv_reader_state;
+bool cv_read_trace(cv_ctx *ctx, const char *path);
+bool cv_read_json(cv_ctx *ctx, const char *path);
+/* strace/ltrace -tttT: -1 not such a line, 0 consumed (an unfinished
+ * call, or warned about), 1 a call in *out (strings valid until the next
+ * call). */
+typedef struct cv_strace cv_strace;
+cv_strace *cv_strace_new(void);
+void cv_strace_free(cv_strace *s);
+int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
+                   rtg_diag_file *df, uint64_t lineno, cv_event *out);
+
+/* Second pass for --gaps: every host call, from the inputs again. */
+typedef void (*cv_host_call_fn)(void *arg, const cv_event *ev);
+void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg);
+
+/* options.c */
+int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);
+void cv_usage(FILE *f);
+/* "123.5" (us) or "25%": false when malformed. */
+bool cv_parse_time_arg(const char *s, double *value, bool *percent);
+
+#endif

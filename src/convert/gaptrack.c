@@ -1,0 +1,94 @@
+/* Busy time and gaps of a GPU resource; see gaptrack.h. */
+#include "gaptrack.h"
+
+#include <stdlib.h>
+
+#define REORDER_WINDOW (1u << 15) /* ops held back to restore start order */
+
+void gt_init(gaptrack *g, gt_gap_fn on_gap, void *arg) {
+  *g = (gaptrack){0};
+  g->on_gap = on_gap;
+  g->arg = arg;
+}
+
+void gt_free(gaptrack *g) {
+  free(g->heap);
+  g->heap = NULL;
+}
+
+static bool less(const gt_item *a, const gt_item *b) {
+  return a->start < b->start || (a->start == b->start && a->end < b->end);
+}
+
+static void union_add(gt_union *u, uint64_t s, uint64_t e) {
+  if (u->open && s <= u->e) {
+    if (e > u->e) u->e = e;
+    return;
+  }
+  if (u->open) u->total += u->e - u->s;
+  u->s = s, u->e = e, u->open = true;
+}
+
+static void union_close(gt_union *u) {
+  if (u->open) u->total += u->e - u->s;
+  u->open = false;
+}
+
+static void sweep(gaptrack *g, gt_item it) {
+  if (it.start < g->swept_to) { /* out of order beyond the window: clamp */
+    g->late++;
+    it.start = g->swept_to;
+    if (it.end < it.start) it.end = it.start;
+  }
+  g->swept_to = it.start;
+  if (g->all.open && it.start > g->all.e) {
+    if (g->on_gap) g->on_gap(g->arg, g->all.e, it.start, g->last_name, it.name);
+  }
+  if (!g->all.open || it.end > g->all.e) g->last_name = it.name;
+  union_add(&g->all, it.start, it.end);
+  union_add(it.kind == GT_COPY ? &g->copy : &g->compute, it.start, it.end);
+}
+
+static gt_item pop(gaptrack *g) {
+  gt_item top = g->heap[0];
+  gt_item x = g->heap[--g->n];
+  uint32_t i = 0;
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= g->n) break;
+    if (c + 1 < g->n && less(&g->heap[c + 1], &g->heap[c])) c++;
+    if (!less(&g->heap[c], &x)) break;
+    g->heap[i] = g->heap[c];
+    i = c;
+  }
+  if (g->n) g->heap[i] = x;
+  return top;
+}
+
+void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t name) {
+  if (!g->ops || start < g->first) g->first = start;
+  if (end > g->last) g->last = end;
+  g->ops++;
+  if (g->n == g->cap) {
+    if (g->cap < REORDER_WINDOW) {
+      uint32_t nc = g->cap ? g->cap * 2 : 64;
+      gt_item *nh = realloc(g->heap, nc * sizeof *nh);
+      if (nh) g->heap = nh, g->cap = nc;
+    }
+    if (g->n == g->cap) sweep(g, pop(g));
+  }
+  gt_item it = {start, end, name, kind};
+  uint32_t i = g->n++;
+  while (i && less(&it, &g->heap[(i - 1) / 2])) {
+    g->heap[i] = g->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  g->heap[i] = it;
+}
+
+void gt_finish(gaptrack *g) {
+  while (g->n) sweep(g, pop(g));
+  union_close(&g->all);
+  union_close(&g->compute);
+  union_close(&g->copy);
+}

@@ -1,0 +1,77 @@
+/* Merging existing Chrome JSON files (what cat_timelines.py did): their
+ * events are read with cJSON and written into the output unchanged, after
+ * the --start/--end window (on "ts", in microseconds). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+#define MAX_JSON (1ull << 31)
+
+bool cv_read_json(cv_ctx *ctx, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    rtg_error("cannot open input: path=%s: %s", path, strerror(errno));
+    return false;
+  }
+  /* cJSON parses from memory: a JSON file is read whole (Chrome JSON
+   * files are bounded by what the viewers load, about 1 GB). */
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  if (size < 0 || (unsigned long long)size > MAX_JSON) {
+    rtg_error("cannot read input: path=%s: too large for JSON merging", path);
+    fclose(f);
+    return false;
+  }
+  char *buf = malloc((size_t)size + 1);
+  if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+    rtg_error("cannot read input: path=%s", path);
+    free(buf);
+    fclose(f);
+    return false;
+  }
+  fclose(f);
+  buf[size] = 0;
+  cJSON *root = cJSON_ParseWithLength(buf, (size_t)size);
+  free(buf);
+  if (!root) {
+    rtg_error("cannot parse JSON: path=%s: near byte %ld", path,
+              (long)(cJSON_GetErrorPtr() ? 0 : 0));
+    return false;
+  }
+  cJSON *events = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+  if (!cJSON_IsArray(events)) {
+    rtg_error("cannot merge JSON: path=%s: no traceEvents array", path);
+    cJSON_Delete(root);
+    return false;
+  }
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, events) {
+    if (!cJSON_IsObject(ev) || !ev->child) continue; /* the original's trailing {} */
+    cJSON *ts = cJSON_GetObjectItemCaseSensitive(ev, "ts");
+    if (cJSON_IsNumber(ts)) {
+      double ns = ts->valuedouble * 1000.0;
+      if (ns < 0) ns = 0;
+      uint64_t t = (uint64_t)llround(ns);
+      if (ctx->prepass) {
+        if (!ctx->first_ns || t < ctx->first_ns) ctx->first_ns = t;
+        if (t > ctx->last_ns) ctx->last_ns = t;
+        continue;
+      }
+      if (t < ctx->window_start || t > ctx->window_end) {
+        ctx->counts[CVC_OUTSIDE]++;
+        continue;
+      }
+    }
+    if (ctx->prepass) continue;
+    ctx->counts[CVC_JSON_EVENTS]++;
+    for (int i = 0; i < ctx->nsinks; i++)
+      if (ctx->sinks[i].ops->json_event) ctx->sinks[i].ops->json_event(ctx->sinks[i].state, ev);
+  }
+  cJSON_Delete(root);
+  return true;
+}

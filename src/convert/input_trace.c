@@ -1,0 +1,347 @@
+/* Reading a trace file: rtg records, plus the other line formats the
+ * original converter took (strace/ltrace -tttT), line by line in constant
+ * memory.  A file that starts with '{' or '[' is a Chrome JSON file to
+ * merge (input_json.c). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "linereader.h"
+
+typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
+
+typedef struct reader {
+  cv_ctx *ctx;
+  const char *path;
+  rtg_diag_file df;
+  uint32_t host;
+  uint32_t last_pid, last_proc; /* cache of the last process lookup */
+  bool have_last;
+  cv_strace *strace;
+  emit_fn emit;
+  void *arg;
+  bool first_pass; /* false when rescanning: no counts, no messages */
+} reader;
+
+static uint32_t proc_of(reader *r, uint32_t pid) {
+  if (!r->have_last || r->last_pid != pid) {
+    r->last_proc = cv_proc_get(r->ctx, r->host, pid);
+    r->last_pid = pid;
+    r->have_last = true;
+  }
+  return r->last_proc;
+}
+
+/* (the index first: proc_of may move the table) */
+static cv_proc *proc_ptr(reader *r, uint32_t pid) {
+  uint32_t i = proc_of(r, pid);
+  return &r->ctx->procs[i];
+}
+
+/* GPU and API records carry [start, stop]; a stop before its start (or
+ * times of zero: the profiler was off) cannot be drawn. */
+static bool times_ok(reader *r, uint64_t lineno, uint64_t start, uint64_t stop) {
+  if (start && stop >= start) return true;
+  r->ctx->counts[CVC_BAD_TIME]++;
+  rtg_warn_line(&r->df, lineno, "%s (skipped)",
+                !start ? "zero start time" : "stop before start");
+  return false;
+}
+
+#define GET(rec, K, m) ((rec)->u.K.m)
+#define HAS(rec, K, m) RTG_HAS(rec, RTG_FIELD(K, m))
+
+static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
+  cv_ctx *ctx = r->ctx;
+  cv_event ev;
+  memset(&ev, 0, sizeof ev);
+  ev.tid = rec->tid;
+  switch (rec->kind) {
+  case RTG_KIND_HEADER: {
+    r->host = cv_host(ctx, GET(rec, HEADER, host));
+    r->have_last = false;
+    cv_proc *p = proc_ptr(r, rec->pid);
+    if (HAS(rec, HEADER, exe)) p->exe = cv_intern(ctx, GET(rec, HEADER, exe));
+    if (HAS(rec, HEADER, rank)) p->rank = cv_intern(ctx, GET(rec, HEADER, rank));
+    if (HAS(rec, HEADER, boot_ns) && HAS(rec, HEADER, realtime_ns) && !ctx->have_clock_offset) {
+      ctx->realtime_minus_boot =
+          (int64_t)(GET(rec, HEADER, realtime_ns) - GET(rec, HEADER, boot_ns));
+      ctx->have_clock_offset = true;
+    }
+    return;
+  }
+  case RTG_KIND_AGENT: {
+    cv_proc *p = proc_ptr(r, rec->pid);
+    char buf[512];
+    const char *name = HAS(rec, AGENT, name) ? GET(rec, AGENT, name) : "";
+    const char *product = HAS(rec, AGENT, product) ? GET(rec, AGENT, product) : "";
+    snprintf(buf, sizeof buf, "%s%s%s", name, *name && *product ? " " : "", product);
+    if (strcmp(GET(rec, AGENT, type), "cpu") && strcmp(GET(rec, AGENT, type), "CPU"))
+      *rtg_u64map_put(&p->agent_names, GET(rec, AGENT, index), 0, NULL) = cv_intern(ctx, buf);
+    return;
+  }
+  case RTG_KIND_STACK: {
+    cv_proc *p = proc_ptr(r, rec->pid);
+    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) =
+        cv_intern(ctx, GET(rec, STACK, pcs));
+    return;
+  }
+  case RTG_KIND_SYMBOL: {
+    cv_proc *p = proc_ptr(r, rec->pid);
+    char buf[1024];
+    const char *mod = HAS(rec, SYMBOL, module) ? GET(rec, SYMBOL, module) : NULL;
+    int n = snprintf(buf, sizeof buf, "%s", GET(rec, SYMBOL, name));
+    if (HAS(rec, SYMBOL, offset) && GET(rec, SYMBOL, offset) && n < (int)sizeof buf)
+      n += snprintf(buf + n, sizeof buf - (size_t)n, "+0x%llx",
+                    (unsigned long long)GET(rec, SYMBOL, offset));
+    if (mod && *mod && n < (int)sizeof buf) snprintf(buf + n, sizeof buf - (size_t)n, " (%s)", mod);
+    *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
+    return;
+  }
+  case RTG_KIND_SUMMARY: {
+    cv_proc *p = proc_ptr(r, rec->pid);
+    if (!r->first_pass) return;
+    p->lost += GET(rec, SUMMARY, lost);
+    if (GET(rec, SUMMARY, lost) && !ctx->opt.quiet)
+      rtg_warning("%s: the tracer lost %llu records of pid %u", r->path,
+                  (unsigned long long)GET(rec, SUMMARY, lost), rec->pid);
+    return;
+  }
+  case RTG_KIND_QUEUE: return;
+  case RTG_KIND_HIP_API:
+  case RTG_KIND_HSA_API: {
+    bool hip = rec->kind == RTG_KIND_HIP_API;
+    ev.type = hip ? CV_HIP_API : CV_HSA_API;
+    if (hip) {
+      ev.name = GET(rec, HIP_API, func);
+      ev.args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
+      ev.kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
+      ev.ret = GET(rec, HIP_API, ret);
+      ev.start = GET(rec, HIP_API, start);
+      ev.end = ev.start + GET(rec, HIP_API, dur);
+      ev.has_corr = HAS(rec, HIP_API, corr);
+      ev.corr = GET(rec, HIP_API, corr);
+      ev.stack = HAS(rec, HIP_API, stack) ? GET(rec, HIP_API, stack) : 0;
+    } else {
+      ev.name = GET(rec, HSA_API, func);
+      ev.args = GET(rec, HSA_API, args);
+      ev.ret = GET(rec, HSA_API, ret);
+      ev.start = GET(rec, HSA_API, start);
+      ev.end = ev.start + GET(rec, HSA_API, dur);
+      ev.has_corr = HAS(rec, HSA_API, corr);
+      ev.corr = GET(rec, HSA_API, corr);
+      ev.stack = HAS(rec, HSA_API, stack) ? GET(rec, HSA_API, stack) : 0;
+    }
+    if (ev.end < ev.start) { /* duration overflow */
+      ctx->counts[CVC_BAD_TIME]++;
+      rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
+      return;
+    }
+    break;
+  }
+  case RTG_KIND_DISPATCH_HOST:
+    ev.type = CV_HOST_DISPATCH;
+    ev.name = GET(rec, DISPATCH_HOST, name);
+    ev.start = ev.end = GET(rec, DISPATCH_HOST, tick);
+    ev.queue = GET(rec, DISPATCH_HOST, queue);
+    ev.agent = (uint32_t)GET(rec, DISPATCH_HOST, agent);
+    ev.id = GET(rec, DISPATCH_HOST, id);
+    ev.has_dims = true;
+    ev.wg = GET(rec, DISPATCH_HOST, workgroup);
+    ev.grid = GET(rec, DISPATCH_HOST, grid);
+    ev.has_corr = HAS(rec, DISPATCH_HOST, corr);
+    ev.corr = GET(rec, DISPATCH_HOST, corr);
+    break;
+  case RTG_KIND_DISPATCH:
+    if (!times_ok(r, lineno, GET(rec, DISPATCH, start), GET(rec, DISPATCH, stop))) return;
+    ev.type = CV_KERNEL;
+    ev.name = GET(rec, DISPATCH, name);
+    if (HAS(rec, DISPATCH, demangled) && *GET(rec, DISPATCH, demangled)) {
+      ev.mangled = ev.name;
+      ev.name = GET(rec, DISPATCH, demangled);
+    }
+    ev.start = GET(rec, DISPATCH, start);
+    ev.end = GET(rec, DISPATCH, stop);
+    ev.queue = GET(rec, DISPATCH, queue);
+    ev.agent = (uint32_t)GET(rec, DISPATCH, agent);
+    ev.id = GET(rec, DISPATCH, id);
+    ev.has_dims = HAS(rec, DISPATCH, workgroup) && HAS(rec, DISPATCH, grid);
+    ev.wg = GET(rec, DISPATCH, workgroup);
+    ev.grid = GET(rec, DISPATCH, grid);
+    ev.lds = GET(rec, DISPATCH, lds);
+    ev.scratch = GET(rec, DISPATCH, scratch);
+    ev.has_corr = HAS(rec, DISPATCH, corr);
+    ev.corr = GET(rec, DISPATCH, corr);
+    break;
+  case RTG_KIND_BARRIER_HOST:
+    ev.type = CV_HOST_BARRIER;
+    ev.name = "barrier";
+    ev.start = ev.end = GET(rec, BARRIER_HOST, tick);
+    ev.queue = GET(rec, BARRIER_HOST, queue);
+    ev.agent = (uint32_t)GET(rec, BARRIER_HOST, agent);
+    ev.id = GET(rec, BARRIER_HOST, id);
+    break;
+  case RTG_KIND_BARRIER:
+    if (!times_ok(r, lineno, GET(rec, BARRIER, start), GET(rec, BARRIER, stop))) return;
+    ev.type = CV_BARRIER;
+    ev.name = HAS(rec, BARRIER, op) && !strcmp(GET(rec, BARRIER, op), "or") ? "barrier-or"
+                                                                            : "barrier";
+    ev.start = GET(rec, BARRIER, start);
+    ev.end = GET(rec, BARRIER, stop);
+    ev.queue = GET(rec, BARRIER, queue);
+    ev.agent = (uint32_t)GET(rec, BARRIER, agent);
+    ev.id = GET(rec, BARRIER, id);
+    ev.has_corr = HAS(rec, BARRIER, corr);
+    ev.corr = GET(rec, BARRIER, corr);
+    break;
+  case RTG_KIND_COPY:
+    if (!times_ok(r, lineno, GET(rec, COPY, start), GET(rec, COPY, stop))) return;
+    ev.type = CV_COPY;
+    ev.name = HAS(rec, COPY, kind) ? GET(rec, COPY, kind) : "copy";
+    ev.start = GET(rec, COPY, start);
+    ev.end = GET(rec, COPY, stop);
+    ev.agent = (uint32_t)GET(rec, COPY, agent);
+    ev.has_engine = HAS(rec, COPY, engine);
+    ev.queue = GET(rec, COPY, engine);
+    ev.has_bytes = HAS(rec, COPY, bytes);
+    ev.bytes = GET(rec, COPY, bytes);
+    ev.has_agents = HAS(rec, COPY, src_agent) && HAS(rec, COPY, dst_agent);
+    ev.src_agent = (uint32_t)GET(rec, COPY, src_agent);
+    ev.dst_agent = (uint32_t)GET(rec, COPY, dst_agent);
+    ev.id = GET(rec, COPY, id);
+    ev.args = HAS(rec, COPY, api) ? GET(rec, COPY, api) : NULL;
+    ev.has_corr = HAS(rec, COPY, corr);
+    ev.corr = GET(rec, COPY, corr);
+    break;
+  case RTG_KIND_ROCTX: {
+    const char *op = GET(rec, ROCTX, op);
+    ev.name = HAS(rec, ROCTX, message) ? GET(rec, ROCTX, message) : "";
+    ev.start = GET(rec, ROCTX, start);
+    ev.end = GET(rec, ROCTX, stop);
+    ev.depth = (uint32_t)GET(rec, ROCTX, depth);
+    ev.id = GET(rec, ROCTX, id);
+    if (!strcmp(op, "mark")) {
+      ev.type = CV_MARK;
+      ev.end = ev.start;
+    } else {
+      ev.type = CV_RANGE;
+      if (!times_ok(r, lineno, ev.start, ev.end)) return;
+    }
+    ev.args = op;
+    break;
+  }
+  default: return;
+  }
+  ev.proc = proc_of(r, rec->pid);
+  r->emit(ctx, r->arg, &ev);
+}
+
+static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) { cv_dispatch(ctx, ev); }
+
+static void progress(reader *r, rtg_linereader *lr, uint64_t *next) {
+  if (lr->bytes_read < *next || !lr->size) return;
+  unsigned pct = (unsigned)(lr->bytes_read * 100 / lr->size);
+  fprintf(stderr, "\rrtg-convert: %s: %3u%%", r->path, pct > 100 ? 100 : pct);
+  *next = lr->bytes_read + lr->size / 100;
+}
+
+static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
+  rtg_linereader lr;
+  if (!rtg_linereader_open(&lr, path)) {
+    if (count) rtg_error("cannot open input: path=%s: %s", path, strerror(errno));
+    return false;
+  }
+  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
+  r.host = cv_host(ctx, "");
+  r.first_pass = count;
+  bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress
+                                                       : isatty(2) && lr.size > (256u << 20));
+  uint64_t next_progress = 0;
+  size_t len;
+  bool nul;
+  char *line;
+  uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
+  while ((line = rtg_linereader_next(&lr, &len, &nul))) {
+    lines++;
+    if (show_progress && (lines & 0xffff) == 0) progress(&r, &lr, &next_progress);
+    if (nul) {
+      counts[CVC_BINARY]++;
+      rtg_warn_line(&r.df, lr.lineno, "binary data (skipped)");
+      continue;
+    }
+    rtg_record rec;
+    const char *why;
+    enum rtg_kind k = rtg_record_parse(line, len, &rec, &why);
+    if (k != RTG_KIND_NONE) {
+      counts[k - 1 + CVC_HEADER]++;
+      handle_record(&r, &rec, lr.lineno);
+      continue;
+    }
+    if (why) {
+      counts[CVC_BAD]++;
+      rtg_warn_line(&r.df, lr.lineno, "%s (skipped)", why);
+      continue;
+    }
+    if (len && (line[0] >= '0' && line[0] <= '9')) {
+      if (!r.strace) r.strace = cv_strace_new();
+      cv_event ev;
+      int st = cv_strace_line(ctx, r.strace, proc_of(&r, 0), line, len, &r.df, lr.lineno, &ev);
+      if (st >= 0) {
+        counts[CVC_STRACE]++;
+        if (st) emit(ctx, arg, &ev);
+        continue;
+      }
+    }
+    counts[CVC_FOREIGN]++;
+  }
+  if (show_progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
+  counts[CVC_TOO_LONG] += lr.too_long;
+  if (lr.too_long) rtg_warn_line(&r.df, lr.lineno, "%llu lines longer than %u bytes skipped",
+                                 (unsigned long long)lr.too_long, RTG_LINE_MAX);
+  bool ok = !lr.error;
+  if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(errno));
+  if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
+  rtg_linereader_close(&lr);
+  cv_strace_free(r.strace);
+  return ok;
+}
+
+/* A file that begins with '{' or '[' (after blanks) is Chrome JSON. */
+static bool looks_like_json(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  int c;
+  while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
+  fclose(f);
+  return c == '{' || c == '[';
+}
+
+bool cv_read_trace(cv_ctx *ctx, const char *path) {
+  if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
+  return read_lines(ctx, path, emit_dispatch, NULL, true);
+}
+
+typedef struct rescan {
+  cv_host_call_fn fn;
+  void *arg;
+} rescan;
+
+static void emit_host(cv_ctx *ctx, void *arg, cv_event *ev) {
+  rescan *rs = arg;
+  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API || ev->type == CV_SYSCALL ||
+      ev->type == CV_RANGE)
+    rs->fn(rs->arg, ev);
+}
+
+void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg) {
+  rescan rs = {fn, arg};
+  int quiet = rtg_diag_quiet;
+  rtg_diag_quiet = 1;
+  for (int i = 0; i < ctx->ninputs; i++) {
+    if (!strcmp(ctx->inputs[i], "-") || looks_like_json(ctx->inputs[i])) continue;
+    read_lines(ctx, ctx->inputs[i], emit_host, &rs, false);
+  }
+  rtg_diag_quiet = quiet;
+}

@@ -1,0 +1,48 @@
+/* Chrome trace tracks: which (pid, tid) an event goes on, its name and
+ * sort order, and lanes for ops that overlap on one GPU queue or copy
+ * engine (Perfetto draws a track only when its slices nest). */
+#ifndef RTG_CONVERT_TRACKS_H
+#define RTG_CONVERT_TRACKS_H
+
+#include "convert.h"
+
+enum tk_kind { TK_HIP, TK_HSA, TK_DISPATCH, TK_ROCTX, TK_SYSCALL, TK_QUEUE, TK_COPY, TK_GAPS };
+
+#define TK_MAX_LANES 32
+
+typedef struct track {
+  uint32_t proc;
+  enum tk_kind kind;
+  uint64_t a, b;   /* thread; or agent and queue/engine */
+  uint32_t lane;
+  uint64_t cpid, ctid, sort;
+  uint64_t *lane_end; /* lane 0 of a lane group: end time of each lane */
+  uint32_t nlanes;
+} track;
+
+typedef struct tracks {
+  cv_ctx *ctx;
+  track *t;
+  uint32_t n, cap;
+  rtg_u64map index;    /* hash of the key -> track index + 1 chain head */
+  uint32_t *next;      /* collision chain */
+  rtg_u64map next_tid; /* cpid -> next ctid */
+  rtg_u64map queue_ord; /* (proc, agent, queue) -> ordinal within the agent */
+  rtg_u64map nqueues;   /* (proc, agent) -> queues seen */
+} tracks;
+
+void tracks_init(tracks *ts, cv_ctx *ctx);
+void tracks_free(tracks *ts);
+track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
+                  uint32_t lane);
+/* The track of an op [start, end) on a lane group: the first lane free at
+ * start, or a new one. */
+track *tracks_lane(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
+                   uint64_t start, uint64_t end);
+/* Chrome process of a track kind of a process (for process-level names). */
+uint64_t tracks_cpid(const tracks *ts, uint32_t proc, enum tk_kind kind);
+void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap);
+void tracks_process_name(const tracks *ts, uint64_t cpid, uint32_t proc, enum tk_kind kind,
+                         char *buf, size_t cap);
+
+#endif
