@@ -8,6 +8,7 @@
 #include "rtg/record.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RTG_HIDDEN __attribute__((visibility("hidden")))
@@ -38,6 +39,8 @@ typedef struct rtg_config {
   bool roctx;                /* RTG_ROCTX (default on) */
   bool kernel_rename;        /* RTG_KERNEL_RENAME: name kernels after the innermost range */
   const char *backtrace;     /* RTG_BACKTRACE: substrings[,min_ns] or NULL */
+  int exit_wait_ms;          /* RTG_EXIT_WAIT_MS: bound on waiting for GPU work at exit */
+  int buffer_kb;             /* RTG_BUFFER_KB: per-thread buffer size */
 } rtg_config;
 
 RTG_HIDDEN extern rtg_config rtg_cfg;
@@ -45,6 +48,18 @@ RTG_HIDDEN extern rtg_config rtg_cfg;
 /* Does name pass filter `in` (NULL spec = `dflt`) and not `out`? */
 RTG_HIDDEN bool rtg_filter_match(const rtg_filter *in, const rtg_filter *out, const char *name,
                                  bool dflt);
+
+/* As rtg_filter_match, where the HSA tokens "core"/"ext"/"image"/
+ * "finalizer" match the function's table (category). */
+RTG_HIDDEN bool rtg_filter_match_cat(const rtg_filter *in, const rtg_filter *out, const char *name,
+                                     const char *category, bool dflt);
+
+/* config.c: read the environment into rtg_cfg, print it (RTG_VERBOSE>=1),
+ * and resolve the output path of process pid (%hostname%, %rank%, .pid). */
+RTG_HIDDEN void rtg_config_read(void);
+RTG_HIDDEN void rtg_config_print(void);
+RTG_HIDDEN void rtg_config_path(char *out, size_t cap, uint32_t pid);
+RTG_HIDDEN const char *rtg_rank(void); /* MPI/Slurm rank variable or NULL */
 
 /* ---------------------------------------------------------------- clock */
 
@@ -62,6 +77,14 @@ RTG_HIDDEN void rtg_emit(const rtg_record *r);
 /* pid and kernel thread id of the caller, cached per thread. */
 RTG_HIDDEN uint32_t rtg_pid(void);
 RTG_HIDDEN uint64_t rtg_tid(void);
+
+/* sink.c: open the output (header record first) and start the writer
+ * thread; write the final summary and close.  rtg_sink_flush_all writes
+ * every thread's buffered records now (also used by the fatal-signal path). */
+RTG_HIDDEN bool rtg_sink_open(void);
+RTG_HIDDEN void rtg_sink_close(void);
+RTG_HIDDEN void rtg_sink_flush_all(void);
+RTG_HIDDEN uint64_t rtg_counter_get(int c);
 
 /* Counters written into the final summary record. */
 typedef enum rtg_counter {

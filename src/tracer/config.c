@@ -1,0 +1,197 @@
+/* Settings: the RTG_* environment variables (and HCC_PROFILE), read once in
+ * OnLoad.  A value that cannot be understood gets a clear message and the
+ * documented default, never a guess.  Also the API filters and diagnostics. */
+#include "tracer.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+rtg_config rtg_cfg;
+
+void rtg_log(int level, const char *fmt, ...) {
+  if (level > rtg_cfg.verbose) return;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (n > (int)sizeof buf - 2) n = sizeof buf - 2;
+  buf[n++] = '\n';
+  /* one write() so lines from several threads do not interleave */
+  if (write(2, "rtg: ", 5) < 0 || write(2, buf, n) < 0) return;
+}
+
+/* Booleans: 1/0, true/false, yes/no, on/off (any case); empty = default. */
+static bool env_bool(const char *name, bool dflt) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  static const char *const yes[] = {"1", "true", "yes", "on", "y", "t"};
+  static const char *const no[] = {"0", "false", "no", "off", "n", "f"};
+  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+    if (!strcasecmp(v, yes[i])) return true;
+    if (!strcasecmp(v, no[i])) return false;
+  }
+  fprintf(stderr, "rtg: cannot understand %s=%s (expected 1/0, true/false, yes/no, on/off); using %s\n",
+          name, v, dflt ? "true" : "false");
+  return dflt;
+}
+
+/* Small non-negative integers (levels); the original tracer also took
+ * true/yes as 1 for HCC_PROFILE, so do we. */
+static int env_int(const char *name, int dflt, int max) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (*end == 0 && n >= 0 && n <= max) return (int)n;
+  if (*end == 0 && n > max) return max;
+  if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on")) return 1;
+  if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off")) return 0;
+  fprintf(stderr, "rtg: cannot understand %s=%s (expected a number 0..%d); using %d\n", name, v,
+          max, dflt);
+  return dflt;
+}
+
+static const char *env_str(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+/* Does one comma-separated token list match?  "all" matches everything,
+ * "core"/"ext"/"image"/"finalizer" match a category, anything else is a
+ * substring of the name. */
+static bool tokens_match(const char *spec, const char *name, const char *category) {
+  const char *p = spec;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    while (n && isspace((unsigned char)*p)) p++, n--;
+    while (n && isspace((unsigned char)p[n - 1])) n--;
+    if (n) {
+      if (n == 3 && !strncmp(p, "all", 3)) return true;
+      if (category && strlen(category) == n && !strncmp(p, category, n)) return true;
+      /* substring search of p[0..n) in name */
+      for (const char *s = name; *s; s++)
+        if (!strncmp(s, p, n)) return true;
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+  return false;
+}
+
+bool rtg_filter_match_cat(const rtg_filter *in, const rtg_filter *out, const char *name,
+                          const char *category, bool dflt) {
+  bool keep = in->spec ? tokens_match(in->spec, name, category) : dflt;
+  if (keep && out->spec && tokens_match(out->spec, name, NULL)) keep = false;
+  return keep;
+}
+
+bool rtg_filter_match(const rtg_filter *in, const rtg_filter *out, const char *name, bool dflt) {
+  return rtg_filter_match_cat(in, out, name, NULL, dflt);
+}
+
+/* Copy src to dst (cap bytes) replacing %hostname% and %rank%. */
+static void expand_filename(char *dst, size_t cap, const char *src, const char *host,
+                            const char *rank) {
+  size_t o = 0;
+  while (*src && o + 1 < cap) {
+    const char *rep = NULL;
+    size_t skip = 0;
+    if (!strncmp(src, "%hostname%", 10)) rep = host, skip = 10;
+    else if (!strncmp(src, "%rank%", 6)) rep = rank, skip = 6;
+    if (rep) {
+      size_t n = strlen(rep);
+      if (o + n >= cap) n = cap - 1 - o;
+      memcpy(dst + o, rep, n);
+      o += n;
+      src += skip;
+    } else {
+      dst[o++] = *src++;
+    }
+  }
+  dst[o] = 0;
+}
+
+const char *rtg_rank(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+    if (env_str(vars[i])) return env_str(vars[i]);
+  return NULL;
+}
+
+/* The output path for process pid: pattern expanded, ".<pid>" appended. */
+void rtg_config_path(char *out, size_t cap, uint32_t pid) {
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  const char *rank = rtg_rank();
+  char base[sizeof rtg_cfg.path - 32];
+  expand_filename(base, sizeof base, rtg_cfg.filename, host, rank ? rank : "0");
+  snprintf(out, cap, "%s.%u", base, pid);
+}
+
+void rtg_config_read(void) {
+  rtg_config *c = &rtg_cfg;
+  c->verbose = env_int("RTG_VERBOSE", 0, 9);
+  c->filename = env_str("RTG_FILENAME") ? env_str("RTG_FILENAME") : "rtg_trace.txt";
+  c->hsa_filter.spec = env_str("RTG_HSA_API_FILTER");
+  c->hsa_filter_out.spec = env_str("RTG_HSA_API_FILTER_OUT");
+  /* FILTER_OUT alone means "all but these" (seed 002). */
+  c->hsa_api = c->hsa_filter.spec || c->hsa_filter_out.spec;
+  c->hip_filter.spec = env_str("RTG_HIP_API_FILTER");
+  c->hip_filter_out.spec = env_str("RTG_HIP_API_FILTER_OUT");
+  c->hip_api = !getenv("RTG_HIP_API_FILTER") || c->hip_filter.spec; /* set but empty: off */
+  c->hip_args = env_bool("RTG_HIP_API_ARGS", false);
+  c->hsa_host_dispatch = env_bool("RTG_HSA_HOST_DISPATCH", false);
+  c->profile = env_bool("RTG_PROFILE", true);
+  c->profile_copy = env_bool("RTG_PROFILE_COPY", true);
+  c->hcc_profile = env_int("HCC_PROFILE", 0, 9);
+  c->roctx = env_bool("RTG_ROCTX", true);
+  c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
+  c->backtrace = env_str("RTG_BACKTRACE");
+  c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
+  c->buffer_kb = env_int("RTG_BUFFER_KB", 1024, 1 << 20);
+  if (c->buffer_kb < 64) {
+    fprintf(stderr, "rtg: RTG_BUFFER_KB=%d is too small; using 64\n", c->buffer_kb);
+    c->buffer_kb = 64;
+  }
+  if (c->hcc_profile) {
+    /* As in the original: HCC_PROFILE mode writes only profile: lines for
+     * GPU work, no API records. */
+    c->hsa_api = false;
+    c->hip_api = false;
+  }
+}
+
+void rtg_config_print(void) {
+  if (rtg_cfg.verbose < 1) return;
+  const rtg_config *c = &rtg_cfg;
+#define S(v) ((v) ? (v) : "(unset)")
+#define B(v) ((v) ? "true" : "false")
+  rtg_log(1, "%-24s = %s", "RTG_FILENAME", c->filename);
+  rtg_log(1, "%-24s = %s", "output", c->path);
+  rtg_log(1, "%-24s = %s", "RTG_HSA_API_FILTER", S(c->hsa_filter.spec));
+  rtg_log(1, "%-24s = %s", "RTG_HSA_API_FILTER_OUT", S(c->hsa_filter_out.spec));
+  rtg_log(1, "%-24s = %s", "RTG_HSA_HOST_DISPATCH", B(c->hsa_host_dispatch));
+  rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER", c->hip_filter.spec ? c->hip_filter.spec : "all");
+  rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER_OUT", S(c->hip_filter_out.spec));
+  rtg_log(1, "%-24s = %s", "RTG_HIP_API_ARGS", B(c->hip_args));
+  rtg_log(1, "%-24s = %d", "HCC_PROFILE", c->hcc_profile);
+  rtg_log(1, "%-24s = %s", "RTG_PROFILE", B(c->profile));
+  rtg_log(1, "%-24s = %s", "RTG_PROFILE_COPY", B(c->profile_copy));
+  rtg_log(1, "%-24s = %d", "RTG_VERBOSE", c->verbose);
+  rtg_log(1, "%-24s = %s", "RTG_ROCTX", B(c->roctx));
+  rtg_log(1, "%-24s = %s", "RTG_KERNEL_RENAME", B(c->kernel_rename));
+  rtg_log(1, "%-24s = %s", "RTG_BACKTRACE", S(c->backtrace));
+  rtg_log(1, "%-24s = %d", "RTG_EXIT_WAIT_MS", c->exit_wait_ms);
+  rtg_log(1, "%-24s = %d", "RTG_BUFFER_KB", c->buffer_kb);
+#undef S
+#undef B
+}

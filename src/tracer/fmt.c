@@ -1,0 +1,38 @@
+/* Tiny number and string formatters for the hot path and the writer: no
+ * stdio, no locale, usable in a signal handler.  Each writes at p, never
+ * past end, and returns the new end of text. */
+#include "tracer_internal.h"
+
+char *rtg_fmt_u64(char *p, char *end, uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do tmp[n++] = (char)('0' + v % 10);
+  while ((v /= 10) && n < 20);
+  while (n && p < end) *p++ = tmp[--n];
+  return p;
+}
+
+char *rtg_fmt_i64(char *p, char *end, int64_t v) {
+  if (v < 0) {
+    if (p < end) *p++ = '-';
+    return rtg_fmt_u64(p, end, (uint64_t)0 - (uint64_t)v);
+  }
+  return rtg_fmt_u64(p, end, (uint64_t)v);
+}
+
+char *rtg_fmt_hex(char *p, char *end, uint64_t v) {
+  static const char digits[] = "0123456789abcdef";
+  char tmp[16];
+  int n = 0;
+  do tmp[n++] = digits[v & 15];
+  while ((v >>= 4) && n < 16);
+  if (p < end) *p++ = '0';
+  if (p < end) *p++ = 'x';
+  while (n && p < end) *p++ = tmp[--n];
+  return p;
+}
+
+char *rtg_fmt_str(char *p, char *end, const char *s) {
+  while (*s && p < end) *p++ = *s++;
+  return p;
+}

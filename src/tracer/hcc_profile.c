@@ -1,0 +1,25 @@
+/* HCC_PROFILE=2: the legacy "profile:" line of each finished GPU op, as
+ * the original tracer wrote it for `rpt` (writer in src/common/hcc_profile.c).
+ * Kernels are named by their raw symbol (".kd" kept), barriers have no
+ * name, copies are named by direction and carry bytes, MB and GB/s. */
+#include "hcc_profile.h"
+#include "hsa_side.h"
+
+void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop) {
+  char buf[1024], extra[160] = "";
+  const char *type, *name;
+  if (op->kind == RTG_OP_DISPATCH) {
+    type = "kernel";
+    name = rtg_kernel_name_of(op->kernel_object).symbol;
+  } else if (op->kind == RTG_OP_COPY) {
+    type = "copy";
+    name = op->copy_kind;
+    if (!rtg_hcc_profile_copy_extra(extra, sizeof extra, op->bytes, start, stop)) extra[0] = 0;
+  } else {
+    type = "barrier";
+    name = "";
+  }
+  size_t n = rtg_hcc_profile_format(buf, sizeof buf, type, name, start, stop, op->agent,
+                                    op->agent_queue, op->seq, extra);
+  if (n) rtg_emit_text(buf, n);
+}

@@ -1,0 +1,257 @@
+/* HSA API tracing: one wrapper per function of hsa_api_list.h.
+ *
+ * A wrapper reads the clock, calls through rtg_impl (the runtime's function
+ * or a tracer hook), reads the clock again and pushes a small binary entry
+ * (function id, times, return value, raw argument words) to the calling
+ * thread's buffer.  Arguments are turned into text later, on the writer
+ * thread, by decode_api().  Only functions that RTG_HSA_API_FILTER selects
+ * get a wrapper in the table; the rest keep the runtime's entry and cost
+ * nothing. */
+#include "hsa_side.h"
+
+#include <string.h>
+
+enum {
+#define RTG_API(T, name, ...) FN_##name,
+#define RTG_API_VOID(T, name, ...) FN_##name,
+#include "hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+  FN_COUNT
+};
+
+/* how an argument word or return value is printed */
+enum {
+  K_PTR, K_HANDLE, K_OPAQUE, K_U32, K_I32, K_U64, K_I64, K_BOOL, K_STATUS, K_VOID,
+#define RTG_ENUM_KIND(t) K_E_##t,
+  K_E_hsa_agent_info_t, K_E_hsa_system_info_t, K_E_hsa_signal_condition_t, K_E_hsa_wait_state_t,
+  K_E_hsa_amd_memory_pool_info_t, K_E_hsa_region_info_t, K_E_hsa_executable_symbol_info_t,
+  K_E_hsa_amd_agent_memory_pool_info_t, K_E_hsa_amd_copy_direction_t, K_E_hsa_device_type_t,
+  K_E_hsa_status_t, K_E_hsa_queue_info_attribute_t,
+};
+
+enum { MAX_ARGS = 12 };
+
+typedef struct fn_info {
+  const char *name;
+  const char *table; /* "core", "ext", "image", "finalizer" */
+  int tbl;
+  size_t table_off; /* offset of the entry in the normalized mirror */
+  uint8_t ret_kind;
+  uint8_t nargs;
+  uint8_t kinds[MAX_ARGS];
+  const char *arg_names[MAX_ARGS];
+} fn_info;
+
+#define TBLNAME_CORE "core"
+#define TBLNAME_EXT "ext"
+#define TBLNAME_IMAGE "image"
+#define TBLNAME_FINALIZER "finalizer"
+#define TBLSTRUCT_CORE rtg_core_table
+#define TBLSTRUCT_EXT rtg_amd_ext_table
+#define TBLSTRUCT_IMAGE rtg_image_table
+#define TBLSTRUCT_FINALIZER rtg_finalizer_table
+#define RK_STATUS K_STATUS
+#define RK_U64 K_U64
+#define RK_U32 K_U32
+#define RK_I64 K_I64
+#define ARGKIND(K, a) K_##K,
+#define ARGNAME(K, a) #a,
+#define INFO(T, name, rk, args)                                                                    \
+  [FN_##name] = {#name,                                                                            \
+                 TBLNAME_##T,                                                                      \
+                 RTG_TBL_##T,                                                                      \
+                 offsetof(TBLSTRUCT_##T, name##_fn),                                               \
+                 rk,                                                                               \
+                 sizeof((uint8_t[]){args(ARGKIND) 0}) - 1,                                         \
+                 {args(ARGKIND)},                                                                  \
+                 {args(ARGNAME)}},
+static const fn_info fns[FN_COUNT] = {
+#define RTG_API(T, name, ret, rk, params, call, ...)                                               \
+  INFO(T, name, RK_##rk, RTG_ARGS_##name)
+#define RTG_API_VOID(T, name, params, call, ...) INFO(T, name, K_VOID, RTG_ARGS_##name)
+#include "hsa_api_args.h"
+#include "hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* The entry pushed per call. */
+typedef struct api_entry {
+  uint16_t fn;
+  uint16_t nargs;
+  uint32_t pad;
+  uint64_t start, dur, retval, corr;
+  uint64_t args[MAX_ARGS];
+} api_entry;
+
+#define W_OPAQUE(x) ((void)(x), (uint64_t)0)
+#define W_PTR(x) ((uint64_t)(uintptr_t)(x))
+#define W_HANDLE(x) ((x).handle)
+#define W_U32(x) ((uint64_t)(x))
+#define W_I32(x) ((uint64_t)(int64_t)(x))
+#define W_U64(x) ((uint64_t)(x))
+#define W_I64(x) ((uint64_t)(x))
+#define W_BOOL(x) ((uint64_t)(x))
+#define ARGWORD(K, a) e.args[n++] = RTG_W_##K(a);
+
+static void push_api(api_entry *e, int nargs) {
+  rtg_count(RTG_CNT_HSA_CALLS, 1);
+  rtg_sink_push(RTG_ENTRY_HSA_API, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
+}
+
+/* the wrappers */
+#define RTG_API(T, name, ret, rk, params, call, ...)                                               \
+  static ret w_##name params {                                                                     \
+    uint64_t t0 = rtg_now();                                                                       \
+    ret r = rtg_impl.name call;                                                                    \
+    uint64_t t1 = rtg_now();                                                                       \
+    api_entry e;                                                                                   \
+    int n = 0;                                                                                     \
+    e.fn = FN_##name;                                                                              \
+    e.start = t0;                                                                                  \
+    e.dur = t1 - t0;                                                                               \
+    e.retval = (uint64_t)r;                                                                           \
+    e.corr = rtg_tls.corr;                                                                         \
+    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
+    push_api(&e, n);                                                                               \
+    return r;                                                                                      \
+  }
+#define RTG_API_VOID(T, name, params, call, ...)                                                   \
+  static void w_##name params {                                                                    \
+    uint64_t t0 = rtg_now();                                                                       \
+    rtg_impl.name call;                                                                            \
+    uint64_t t1 = rtg_now();                                                                       \
+    api_entry e;                                                                                   \
+    int n = 0;                                                                                     \
+    e.fn = FN_##name;                                                                              \
+    e.start = t0;                                                                                  \
+    e.dur = t1 - t0;                                                                               \
+    e.retval = 0;                                                                                     \
+    e.corr = rtg_tls.corr;                                                                         \
+    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
+    push_api(&e, n);                                                                               \
+  }
+#define RTG_W_PTR W_PTR
+#define RTG_W_OPAQUE W_OPAQUE
+#define RTG_W_HANDLE W_HANDLE
+#define RTG_W_U32 W_U32
+#define RTG_W_I32 W_I32
+#define RTG_W_U64 W_U64
+#define RTG_W_I64 W_I64
+#define RTG_W_BOOL W_BOOL
+#define RTG_W_E_hsa_agent_info_t W_U64
+#define RTG_W_E_hsa_system_info_t W_U64
+#define RTG_W_E_hsa_signal_condition_t W_U64
+#define RTG_W_E_hsa_wait_state_t W_U64
+#define RTG_W_E_hsa_amd_memory_pool_info_t W_U64
+#define RTG_W_E_hsa_region_info_t W_U64
+#define RTG_W_E_hsa_executable_symbol_info_t W_U64
+#define RTG_W_E_hsa_amd_agent_memory_pool_info_t W_U64
+#define RTG_W_E_hsa_amd_copy_direction_t W_U64
+#define RTG_W_E_hsa_device_type_t W_U64
+#define RTG_W_E_hsa_status_t W_U64
+#define RTG_W_E_hsa_queue_info_attribute_t W_U64
+#include "hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+
+static const rtg_hsa_fn wrappers[FN_COUNT] = {
+#define RTG_API(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
+#define RTG_API_VOID(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
+#include "hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* ------------------------------------------------------------ decoding */
+
+/* hsa.h's calling-convention macro would eat the record member's name */
+#undef HSA_API
+
+static const struct enum_name {
+  uint8_t kind;
+  int value;
+  const char *name;
+} enum_names[] = {
+#define RTG_ENUM(t, c) {K_E_##t, (int)c, #c},
+#include "hsa_enum_names.h"
+#undef RTG_ENUM
+};
+
+static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
+  switch (kind) {
+  case K_PTR:
+  case K_HANDLE: return v ? rtg_fmt_hex(p, end, v) : rtg_fmt_str(p, end, "0");
+  case K_OPAQUE: return rtg_fmt_str(p, end, "{...}");
+  case K_I32: return rtg_fmt_i64(p, end, (int32_t)v);
+  case K_I64: return rtg_fmt_i64(p, end, (int64_t)v);
+  case K_BOOL: return rtg_fmt_str(p, end, v ? "true" : "false");
+  case K_U32:
+  case K_U64:
+  case K_STATUS: return rtg_fmt_u64(p, end, v);
+  default:
+    for (size_t i = 0; i < sizeof enum_names / sizeof *enum_names; i++)
+      if (enum_names[i].kind == kind && (uint64_t)(int64_t)enum_names[i].value == v)
+        return rtg_fmt_str(p, end, enum_names[i].name);
+    return rtg_fmt_u64(p, end, v);
+  }
+}
+
+static size_t decode_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  api_entry e;
+  memset(&e, 0, sizeof e);
+  memcpy(&e, payload, len < sizeof e ? len : sizeof e);
+  if (e.fn >= FN_COUNT) return 0;
+  const fn_info *f = &fns[e.fn];
+  char args[2048], ret[32];
+  char *p = args, *end = args + sizeof args - 1;
+  for (int i = 0; i < e.nargs && i < f->nargs; i++) {
+    if (i) p = rtg_fmt_str(p, end, ", ");
+    p = rtg_fmt_str(p, end, f->arg_names[i]);
+    p = rtg_fmt_str(p, end, "=");
+    p = fmt_word(p, end, f->kinds[i], e.args[i]);
+  }
+  *p = 0;
+  if (f->ret_kind == K_VOID) {
+    strcpy(ret, "void");
+  } else {
+    char *q = fmt_word(ret, ret + sizeof ret - 1, f->ret_kind == K_I64 ? K_I64 : K_U64, e.retval);
+    *q = 0;
+  }
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_HSA_API, pid, tid);
+  r.u.HSA_API.func = f->name;
+  r.u.HSA_API.args = args;
+  r.u.HSA_API.ret = ret;
+  r.u.HSA_API.start = e.start;
+  r.u.HSA_API.dur = e.dur;
+  if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
+  return rtg_record_format(out, cap, &r);
+}
+
+void rtg_hsa_api_init(void) { rtg_sink_set_decoder(RTG_ENTRY_HSA_API, decode_api); }
+
+/* Put into the runtime's tables: the tracing wrapper for every function the
+ * filter selects, a tracer hook where one is needed without tracing. */
+void rtg_hsa_api_install(void) {
+  const rtg_hsa_fn *real = (const rtg_hsa_fn *)&rtg_real;
+  const rtg_hsa_fn *impl = (const rtg_hsa_fn *)&rtg_impl;
+  int traced = 0;
+  for (int i = 0; i < FN_COUNT; i++) {
+    const fn_info *f = &fns[i];
+    if (!real[i]) continue; /* this runtime's table lacks it */
+    bool trace = rtg_cfg.hsa_api &&
+                 rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name,
+                                      f->table, true);
+    rtg_hsa_fn fn = trace ? wrappers[i] : impl[i] != real[i] ? impl[i] : NULL;
+    if (fn && rtg_table_set(f->tbl, f->table_off, fn) && trace) traced++;
+    if (rtg_cfg.verbose >= 2) rtg_log(2, "HSA API %s %s", trace ? "trace" : "skip", f->name);
+  }
+  /* hooks outside the generated list (5.6+ entries) */
+  if (rtg_impl.hsa_amd_memory_async_copy_on_engine != rtg_real.hsa_amd_memory_async_copy_on_engine)
+    rtg_table_set(RTG_TBL_EXT, offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn),
+                  (rtg_hsa_fn)rtg_impl.hsa_amd_memory_async_copy_on_engine);
+  rtg_log(1, "tracing %d HSA API functions", traced);
+}

@@ -1,0 +1,119 @@
+/* The HSA side of the tracer: the runtime's functions as saved in OnLoad
+ * (rtg_real), the functions the application's calls reach (rtg_impl: the
+ * runtime's, or a hook of queue_intercept.c, copies.c or kernel_names.c),
+ * agents and the GPU-op completion machinery. */
+#ifndef RTG_HSA_SIDE_H
+#define RTG_HSA_SIDE_H
+
+#include "tracer_internal.h"
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_finalize.h>
+#include <hsa/hsa_ext_image.h>
+
+#include "rtg/hsa_table.h"
+
+typedef void (*hsa_amd_runtime_queue_notifier)(const hsa_queue_t *queue, hsa_agent_t agent,
+                                               void *data);
+hsa_status_t hsa_amd_queue_intercept_register(hsa_queue_t *queue,
+                                              hsa_amd_queue_intercept_handler callback,
+                                              void *user_data);
+#include "hsa_api_list.h" /* callback typedefs */
+
+/* One typed pointer per function of the tables, named like the function. */
+typedef struct rtg_hsa_fns {
+#define RTG_API(T, name, ret, rk, params, call, args) ret(*name) params;
+#define RTG_API_VOID(T, name, params, call, args) void(*name) params;
+#include "hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+  /* 5.6+ only (not in the 5.2 headers the list is made from) */
+  hsa_status_t (*hsa_amd_memory_async_copy_on_engine)(void *dst, hsa_agent_t dst_agent,
+                                                      const void *src, hsa_agent_t src_agent,
+                                                      size_t size, uint32_t num_dep_signals,
+                                                      const hsa_signal_t *dep_signals,
+                                                      hsa_signal_t completion_signal,
+                                                      int engine_id, bool force_copy_on_sdma);
+} rtg_hsa_fns;
+
+RTG_HIDDEN extern rtg_hsa_fns rtg_real; /* the runtime's, from OnLoad */
+RTG_HIDDEN extern rtg_hsa_fns rtg_impl; /* what the application's calls reach */
+
+/* hsa_api.c: the traced wrappers; install into the runtime's tables. */
+RTG_HIDDEN void rtg_hsa_api_init(void);
+RTG_HIDDEN void rtg_hsa_api_install(void);
+
+/* tables.c: write fn as the entry at byte offset `off` of the normalized
+ * (newest-layout) mirror of table `tbl`, if the runtime's table has it. */
+enum { RTG_TBL_CORE, RTG_TBL_EXT, RTG_TBL_IMAGE, RTG_TBL_FINALIZER };
+RTG_HIDDEN bool rtg_table_set(int tbl, size_t off, rtg_hsa_fn fn);
+
+/* agents.c: agents in the runtime's order, as small stable indexes. */
+typedef struct rtg_agent {
+  hsa_agent_t agent;
+  hsa_device_type_t type;
+  uint32_t index;
+  uint32_t queues; /* queues created so far, for queue indexes */
+  uint32_t copies; /* copies so far (HCC_PROFILE sequence) */
+} rtg_agent;
+RTG_HIDDEN void rtg_agents_init(void);
+RTG_HIDDEN rtg_agent *rtg_agent_find(hsa_agent_t a);
+
+/* kernel_names.c */
+RTG_HIDDEN void rtg_kernel_names_init(void);
+typedef struct rtg_kernel_name {
+  const char *mangled;   /* symbol without ".kd" */
+  const char *demangled; /* NULL when not a C++ name */
+  const char *symbol;    /* as the code object names it (HCC_PROFILE) */
+} rtg_kernel_name;
+RTG_HIDDEN rtg_kernel_name rtg_kernel_name_of(uint64_t kernel_object);
+
+/* queue_intercept.c */
+RTG_HIDDEN void rtg_queue_intercept_init(void);
+RTG_HIDDEN void rtg_queue_intercept_fini(void);
+RTG_HIDDEN uint32_t rtg_global_queue_index(void);
+
+/* copies.c */
+RTG_HIDDEN void rtg_copies_init(void);
+RTG_HIDDEN void rtg_copies_fini(void);
+
+/* A GPU operation waiting for completion (gpu_ops.c). */
+typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_COPY } rtg_op_kind;
+typedef struct rtg_op {
+  struct rtg_op *next;
+  rtg_op_kind kind;
+  hsa_signal_t signal;   /* the signal the hardware decrements */
+  hsa_signal_value_t wait_below; /* done when the signal's value < this */
+  bool tool_signal;      /* ours (pooled): recycle; else the app's: subtract 1 */
+  uint32_t agent, queue; /* indexes */
+  uint32_t agent_queue;  /* per-agent queue index (HCC_PROFILE) */
+  hsa_agent_t hsa_agent;
+  uint64_t id, seq, corr, tick;
+  uint64_t kernel_object;
+  rtg_dim3 grid, wg;
+  uint32_t lds, scratch;
+  uint64_t deps[5];
+  /* copies */
+  uint64_t bytes;
+  const char *copy_kind, *api;
+  uint32_t src_agent, dst_agent;
+  uint64_t app_signal;
+} rtg_op;
+
+/* A FIFO of ops served by one waiter thread. */
+typedef struct rtg_op_waiter rtg_op_waiter;
+RTG_HIDDEN rtg_op_waiter *rtg_waiter_create(const char *what, uint32_t limit);
+RTG_HIDDEN rtg_op *rtg_op_alloc(void);
+/* Queue op; blocks (sleeping) while `limit` ops are in flight. */
+RTG_HIDDEN void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op);
+RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w);
+/* Wait for all waiters' ops, at most ms; count what is left unfinished. */
+RTG_HIDDEN void rtg_waiters_finish(int ms);
+RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
+RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
+
+/* hcc_profile.c: the legacy "profile:" line of one finished op. */
+RTG_HIDDEN void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop);
+
+#endif

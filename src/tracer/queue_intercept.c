@@ -1,0 +1,196 @@
+/* AQL packets: every queue the application (or HIP) creates with
+ * hsa_queue_create becomes an intercept queue with profiling on, and every
+ * packet passes through on_packets().  Kernel dispatches and barriers are
+ * forwarded unchanged except for the completion signal, which is raised by
+ * one (or, when absent, set to a pooled tool signal) so that a waiter can
+ * read the GPU times before the application sees completion (gpu_ops.c).
+ * Other packet types pass through untouched and are counted. */
+#include "hsa_side.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct qinfo {
+  hsa_queue_t *queue;
+  rtg_agent *agent;
+  uint32_t index;       /* global, in creation order */
+  uint32_t agent_queue; /* per agent (HCC_PROFILE's #agent.queue.seq) */
+  _Atomic uint64_t seq;
+  rtg_op_waiter *waiter;
+} qinfo;
+
+static _Atomic uint32_t n_queues;
+static _Atomic uint64_t next_id;
+uint32_t rtg_global_queue_index(void) { return atomic_load(&n_queues); }
+
+RTG_HIDDEN uint64_t rtg_next_op_id(void) { return atomic_fetch_add(&next_id, 1); }
+
+/* Raise sig by one, returning the value after (exactly, with a CAS loop:
+ * an earlier packet on the same signal may be decrementing it now). */
+static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
+  hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
+  for (;;) {
+    hsa_signal_value_t seen = rtg_real.hsa_signal_cas_scacq_screl(sig, v, v + 1);
+    if (seen == v) return v + 1;
+    v = seen;
+  }
+}
+
+static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispatch_packet_t *p) {
+  rtg_record r;
+  if (op->kind == RTG_OP_DISPATCH) {
+    rtg_kernel_name n = rtg_kernel_name_of(op->kernel_object);
+    rtg_record_init(&r, RTG_KIND_DISPATCH_HOST, rtg_pid(), rtg_tid());
+    rtg_rec_DISPATCH_HOST *d = &r.u.DISPATCH_HOST;
+    d->queue = q->index;
+    d->agent = q->agent ? q->agent->index : 0;
+    d->signal = op->app_signal;
+    d->name = n.mangled;
+    d->tick = op->tick;
+    d->id = op->id;
+    d->workgroup = op->wg;
+    d->grid = op->grid;
+    if (op->corr) RTG_SET(&r, DISPATCH_HOST, corr, op->corr);
+  } else {
+    rtg_record_init(&r, RTG_KIND_BARRIER_HOST, rtg_pid(), rtg_tid());
+    rtg_rec_BARRIER_HOST *b = &r.u.BARRIER_HOST;
+    b->queue = q->index;
+    b->agent = q->agent ? q->agent->index : 0;
+    b->signal = op->app_signal;
+    b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
+    b->dep4 = op->deps[3], b->dep5 = op->deps[4];
+    b->tick = op->tick;
+    b->id = op->id;
+    RTG_SET(&r, BARRIER_HOST, op, op->kind == RTG_OP_BARRIER_AND ? "and" : "or");
+  }
+  (void)p;
+  rtg_emit(&r);
+}
+
+/* Prepare one dispatch or barrier packet (a copy in pkt) and queue its op. */
+static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
+  rtg_op *op = rtg_op_alloc();
+  if (!op) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    return;
+  }
+  op->kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
+             : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
+                                                     : RTG_OP_BARRIER_OR;
+  op->hsa_agent = q->agent ? q->agent->agent : (hsa_agent_t){0};
+  op->agent = q->agent ? q->agent->index : 0;
+  op->queue = q->index;
+  op->agent_queue = q->agent_queue;
+  op->id = rtg_next_op_id();
+  op->seq = atomic_fetch_add(&q->seq, 1);
+  op->corr = rtg_corr_get();
+  op->tick = rtg_now();
+  if (op->kind == RTG_OP_DISPATCH) {
+    op->kernel_object = pkt->kernel_object;
+    op->grid = (rtg_dim3){pkt->grid_size_x, pkt->grid_size_y, pkt->grid_size_z};
+    op->wg = (rtg_dim3){pkt->workgroup_size_x, pkt->workgroup_size_y, pkt->workgroup_size_z};
+    op->lds = pkt->group_segment_size;
+    op->scratch = pkt->private_segment_size;
+  } else {
+    const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
+    for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
+  }
+  /* completion_signal sits at the same offset in dispatch and barrier packets */
+  hsa_signal_t sig = pkt->completion_signal;
+  op->app_signal = sig.handle;
+  if (sig.handle) {
+    op->signal = sig;
+    op->wait_below = raise_signal(sig);
+  } else {
+    op->signal = rtg_tool_signal_get();
+    if (!op->signal.handle) {
+      rtg_count(RTG_CNT_LOST_GPU, 1);
+      return;
+    }
+    op->tool_signal = true;
+    op->wait_below = 1;
+    pkt->completion_signal = op->signal;
+  }
+  if (rtg_cfg.hsa_host_dispatch && !rtg_cfg.hcc_profile) host_record(q, op, pkt);
+  rtg_waiter_submit(q->waiter, op);
+}
+
+static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index, void *data,
+                       hsa_amd_queue_intercept_packet_writer writer) {
+  (void)user_pkt_index;
+  qinfo *q = data;
+  enum { LOCAL = 64 };
+  hsa_kernel_dispatch_packet_t local[LOCAL];
+  hsa_kernel_dispatch_packet_t *out = count <= LOCAL ? local : malloc(count * sizeof *out);
+  if (!out) { /* cannot track: pass them on as they are */
+    writer(pkts, count);
+    return;
+  }
+  memcpy(out, pkts, count * sizeof *out);
+  for (uint64_t i = 0; i < count; i++) {
+    unsigned type = out[i].header & ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1);
+    if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH || type == HSA_PACKET_TYPE_BARRIER_AND ||
+        type == HSA_PACKET_TYPE_BARRIER_OR) {
+      rtg_waiter_throttle(q->waiter);
+      track(q, &out[i], type);
+    } else {
+      rtg_count(RTG_CNT_OTHER_PACKETS, 1);
+    }
+  }
+  /* exactly one writer call per callback (ROCR 5.2.3 asserts otherwise
+   * when its overflow buffer is in use) */
+  writer(out, count);
+  if (out != local) free(out);
+}
+
+static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                      rtg_hsa_queue_create_callback_fn callback, void *data,
+                                      uint32_t private_segment_size, uint32_t group_segment_size,
+                                      hsa_queue_t **queue) {
+  hsa_status_t st = rtg_real.hsa_amd_queue_intercept_create(
+      agent, size, type, callback, data, private_segment_size, group_segment_size, queue);
+  if (st != HSA_STATUS_SUCCESS) /* not interceptable: a plain queue, untraced */
+    return rtg_real.hsa_queue_create(agent, size, type, callback, data, private_segment_size,
+                                     group_segment_size, queue);
+  qinfo *q = calloc(1, sizeof *q);
+  if (!q) return st;
+  q->queue = *queue;
+  q->agent = rtg_agent_find(agent);
+  q->index = atomic_fetch_add(&n_queues, 1);
+  q->agent_queue = q->agent ? __atomic_fetch_add(&q->agent->queues, 1, __ATOMIC_RELAXED) : 0;
+  /* half the queue in flight at most: the device-side ring can then never
+   * fill, so ROCR's intercept overflow path is never taken */
+  char what[32] = "queue";
+  q->waiter = rtg_waiter_create(what, size / 2 ? size / 2 : 1);
+  if (!q->waiter) {
+    free(q);
+    return st;
+  }
+  rtg_real.hsa_amd_profiling_set_profiler_enabled(*queue, 1);
+  if (rtg_real.hsa_amd_queue_intercept_register(*queue, on_packets, q) != HSA_STATUS_SUCCESS)
+    rtg_log(0, "Cannot intercept a queue: its packets are not traced");
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_QUEUE, rtg_pid(), rtg_tid());
+  r.u.QUEUE.index = q->index;
+  r.u.QUEUE.agent = q->agent ? q->agent->index : 0;
+  RTG_SET(&r, QUEUE, size, (*queue)->size);
+  RTG_SET(&r, QUEUE, hw_id, (*queue)->id);
+  rtg_emit(&r);
+  return st;
+}
+
+RTG_HIDDEN void rtg_gpu_ops_init(void);
+
+void rtg_queue_intercept_init(void) {
+  rtg_gpu_ops_init();
+  if (!rtg_cfg.profile) return;
+  if (!rtg_real.hsa_amd_queue_intercept_create || !rtg_real.hsa_amd_queue_intercept_register ||
+      !rtg_real.hsa_amd_profiling_get_dispatch_time || !rtg_real.hsa_signal_cas_scacq_screl) {
+    rtg_log(0, "the runtime lacks queue interception: kernels and barriers are not traced");
+    return;
+  }
+  rtg_impl.hsa_queue_create = hook_queue_create;
+}
+
+void rtg_queue_intercept_fini(void) {}

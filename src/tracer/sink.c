@@ -1,0 +1,384 @@
+/* The record sink: one single-producer ring per thread (lttng-ust style),
+ * drained to the output file by one writer thread.
+ *
+ * The application's thread only copies its entry into its own ring and
+ * publishes the new head with a release store: no locks, no stdio, no
+ * allocation (the ring itself is mmap'ed once per thread).  When a ring
+ * lacks room the entry is counted as lost; the producer never waits.  The
+ * writer wakes every RTG_FLUSH_MS (50) or when a ring passes half full,
+ * formats binary entries and writes whole buffers.  A thread's ring outlives
+ * the thread until drained, then is reused by a new thread, so thread exit
+ * loses nothing.  Fork: the child empties the parent's rings (the parent
+ * writes them), opens its own rtg_trace.txt.<childpid> and starts its own
+ * writer. */
+#include "tracer.h"
+#include "tracer_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { RING_FREE, RING_ACTIVE, RING_DEAD };
+enum { FLUSH_MS = 50, LINE_MAX_BYTES = 8192 };
+
+struct rtg_ring {
+  rtg_ring *next;        /* registry, push-only */
+  _Atomic uint64_t head; /* bytes produced, written by the owner thread only */
+  _Atomic uint64_t tail; /* bytes consumed, written by the drainer only */
+  _Atomic int state;
+  uint64_t tid;
+  size_t size; /* power of two */
+  char *data;
+};
+
+/* Every entry starts with this header; the payload follows, padded to 8. */
+typedef struct entry_hdr {
+  uint32_t len; /* payload bytes */
+  uint16_t type;
+  uint16_t pad;
+} entry_hdr;
+
+static _Atomic(rtg_ring *) rings;
+static _Atomic uint64_t counters[RTG_CNT_COUNT];
+static rtg_entry_decoder decoders[RTG_ENTRY_TYPES];
+static int out_fd = -1;
+static pthread_mutex_t drain_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t writer;
+static bool writer_running;
+static _Atomic int writer_stop;
+static _Atomic uint32_t kick; /* futex word: 1 = drain now */
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static _Atomic int sink_open;
+
+void rtg_count(rtg_counter c, uint64_t n) {
+  atomic_fetch_add_explicit(&counters[c], n, memory_order_relaxed);
+}
+uint64_t rtg_counter_get(int c) { return atomic_load_explicit(&counters[c], memory_order_relaxed); }
+void rtg_sink_set_decoder(int type, rtg_entry_decoder fn) { decoders[type] = fn; }
+int rtg_sink_fd(void) { return out_fd; }
+
+static void wake_writer(void) {
+  if (atomic_exchange_explicit(&kick, 1, memory_order_release) == 0)
+    syscall(SYS_futex, &kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void thread_exit(void *arg) {
+  rtg_ring *r = arg;
+  /* the writer drains it, then marks it free for reuse */
+  atomic_store_explicit(&r->state, RING_DEAD, memory_order_release);
+  if (rtg_tls.ring == r) rtg_tls.ring = NULL;
+}
+static void make_key(void) { pthread_key_create(&exit_key, thread_exit); }
+
+static rtg_ring *ring_attach(void) {
+  rtg_ring *r;
+  /* reuse a drained ring of a thread that has exited */
+  for (r = atomic_load(&rings); r; r = r->next) {
+    int st = RING_FREE;
+    if (atomic_compare_exchange_strong(&r->state, &st, RING_ACTIVE)) break;
+  }
+  if (!r) {
+    size_t size = 1;
+    while (size < (size_t)rtg_cfg.buffer_kb * 1024) size <<= 1;
+    char *mem = mmap(NULL, size + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return NULL;
+    r = (rtg_ring *)mem; /* header in the first page, data after */
+    memset(r, 0, sizeof *r);
+    r->size = size;
+    r->data = mem + 4096;
+    atomic_store(&r->state, RING_ACTIVE);
+    rtg_ring *old = atomic_load(&rings);
+    do r->next = old;
+    while (!atomic_compare_exchange_weak(&rings, &old, r));
+  }
+  r->tid = rtg_tid();
+  rtg_tls.ring = r;
+  pthread_once(&key_once, make_key);
+  pthread_setspecific(exit_key, r);
+  return r;
+}
+
+static void ring_copy_in(rtg_ring *r, uint64_t pos, const void *src, size_t n) {
+  size_t off = pos & (r->size - 1), first = r->size - off;
+  if (first >= n) {
+    memcpy(r->data + off, src, n);
+  } else {
+    memcpy(r->data + off, src, first);
+    memcpy(r->data, (const char *)src + first, n - first);
+  }
+}
+static void ring_copy_out(const rtg_ring *r, uint64_t pos, void *dst, size_t n) {
+  size_t off = pos & (r->size - 1), first = r->size - off;
+  if (first >= n) {
+    memcpy(dst, r->data + off, n);
+  } else {
+    memcpy(dst, r->data + off, first);
+    memcpy((char *)dst + first, r->data, n - first);
+  }
+}
+
+void rtg_sink_push(int type, const void *payload, size_t len) {
+  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
+  rtg_ring *r = rtg_tls.ring;
+  if (!r && !(r = ring_attach())) {
+    rtg_count(RTG_CNT_LOST, 1);
+    return;
+  }
+  size_t need = sizeof(entry_hdr) + ((len + 7) & ~(size_t)7);
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+  if (head - tail + need > r->size || len > LINE_MAX_BYTES) {
+    rtg_count(RTG_CNT_LOST, 1);
+    wake_writer();
+    return;
+  }
+  entry_hdr h = {(uint32_t)len, (uint16_t)type, 0};
+  ring_copy_in(r, head, &h, sizeof h);
+  ring_copy_in(r, head + sizeof h, payload, len);
+  atomic_store_explicit(&r->head, head + need, memory_order_release);
+  if (head + need - tail > r->size / 2) wake_writer();
+}
+
+void rtg_emit_text(const char *line, size_t len) { rtg_sink_push(RTG_ENTRY_TEXT, line, len); }
+
+void rtg_emit(const rtg_record *rec) {
+  char buf[LINE_MAX_BYTES];
+  size_t n = rtg_record_format(buf, sizeof buf, rec);
+  if (!n) {
+    rtg_count(RTG_CNT_LOST, 1);
+    return;
+  }
+  rtg_emit_text(buf, n);
+}
+
+/* ------------------------------------------------------------- draining */
+
+typedef struct outbuf {
+  char data[1 << 16];
+  size_t n;
+} outbuf;
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n && fd >= 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      rtg_count(RTG_CNT_WRITE_ERRORS, 1);
+      return;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+static void out_flush(outbuf *o) {
+  write_all(out_fd, o->data, o->n);
+  o->n = 0;
+}
+static char *out_reserve(outbuf *o, size_t n) {
+  if (o->n + n > sizeof o->data) out_flush(o);
+  return o->data + o->n;
+}
+
+static void drain_ring(rtg_ring *r, outbuf *o) {
+  static char payload[LINE_MAX_BYTES + 8]; /* drain_mu held */
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+  uint32_t pid = rtg_pid();
+  while (tail < head) {
+    entry_hdr h;
+    ring_copy_out(r, tail, &h, sizeof h);
+    size_t need = sizeof h + ((h.len + 7) & ~(size_t)7);
+    if (h.len > LINE_MAX_BYTES || need > head - tail) break; /* corrupt: skip the rest */
+    if (h.type == RTG_ENTRY_TEXT) {
+      char *dst = out_reserve(o, h.len);
+      ring_copy_out(r, tail + sizeof h, dst, h.len);
+      o->n += h.len;
+    } else if (h.type < RTG_ENTRY_TYPES && decoders[h.type]) {
+      ring_copy_out(r, tail + sizeof h, payload, h.len);
+      char *dst = out_reserve(o, LINE_MAX_BYTES);
+      o->n += decoders[h.type](dst, LINE_MAX_BYTES, payload, h.len, pid, r->tid);
+    }
+    tail += need;
+  }
+  atomic_store_explicit(&r->tail, head, memory_order_release);
+}
+
+static void drain_all_locked(outbuf *o) {
+  for (rtg_ring *r = atomic_load(&rings); r; r = r->next) {
+    int st = atomic_load_explicit(&r->state, memory_order_acquire);
+    if (st == RING_FREE) continue;
+    drain_ring(r, o);
+    if (st == RING_DEAD) {
+      int dead = RING_DEAD; /* drained after its thread exited: reusable */
+      if (atomic_load(&r->tail) == atomic_load(&r->head))
+        atomic_compare_exchange_strong(&r->state, &dead, RING_FREE);
+    }
+  }
+  out_flush(o);
+}
+
+static outbuf writer_buf;
+
+void rtg_sink_flush_all(void) {
+  pthread_mutex_lock(&drain_mu);
+  drain_all_locked(&writer_buf);
+  pthread_mutex_unlock(&drain_mu);
+}
+
+/* Fatal-signal path: the writer may hold the lock forever (the process is
+ * dying), so try for a while, then drain anyway with a buffer of our own. */
+void rtg_sink_flush_from_signal(void) {
+  static outbuf sig_buf;
+  for (int i = 0; i < 200 && pthread_mutex_trylock(&drain_mu) != 0; i++) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  drain_all_locked(&sig_buf);
+}
+
+static void *writer_main(void *arg) {
+  (void)arg;
+  rtg_tls.depth = 1; /* nothing the writer does is traced */
+  while (!atomic_load(&writer_stop)) {
+    struct timespec ts = {0, FLUSH_MS * 1000000L};
+    if (!atomic_exchange_explicit(&kick, 0, memory_order_acquire)) {
+      syscall(SYS_futex, &kick, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+      atomic_store_explicit(&kick, 0, memory_order_relaxed);
+    }
+    rtg_sink_flush_all();
+  }
+  return NULL;
+}
+
+static void start_writer(void) {
+  atomic_store(&writer_stop, 0);
+  sigset_t all, old;
+  sigfillset(&all); /* the application's signals are not for this thread */
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void stop_writer(void) {
+  if (!writer_running) return;
+  atomic_store(&writer_stop, 1);
+  wake_writer();
+  pthread_join(writer, NULL);
+  writer_running = false;
+}
+
+/* ------------------------------------------------------ open and close */
+
+static void write_header(void) {
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  char exe[1024];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  struct timespec rt;
+  clock_gettime(CLOCK_REALTIME, &rt);
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_HEADER, rtg_pid(), rtg_tid());
+  r.u.HEADER.format = RTG_FORMAT_VERSION;
+  r.u.HEADER.host = host;
+  r.u.HEADER.clock = "boottime";
+  RTG_SET(&r, HEADER, ppid, (uint64_t)getppid());
+  RTG_SET(&r, HEADER, boot_ns, rtg_now());
+  RTG_SET(&r, HEADER, realtime_ns, (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
+  if (rtg_rank()) RTG_SET(&r, HEADER, rank, rtg_rank());
+#ifdef RTG_VERSION
+  RTG_SET(&r, HEADER, version, RTG_VERSION);
+#endif
+  if (exe[0]) RTG_SET(&r, HEADER, exe, exe);
+  char buf[4096];
+  size_t len = rtg_record_format(buf, sizeof buf, &r);
+  write_all(out_fd, buf, len);
+}
+
+static bool open_output(void) {
+  rtg_config_path(rtg_cfg.path, sizeof rtg_cfg.path, rtg_pid());
+  out_fd = open(rtg_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out_fd < 0) {
+    rtg_log(0, "Cannot open the trace file: path=%s: %s", rtg_cfg.path, strerror(errno));
+    return false;
+  }
+  write_header();
+  return true;
+}
+
+static void atfork_prepare(void) { pthread_mutex_lock(&drain_mu); }
+static void atfork_parent(void) { pthread_mutex_unlock(&drain_mu); }
+static void atfork_child(void) {
+  pthread_mutex_init(&drain_mu, NULL);
+  rtg_thread_state_after_fork();
+  /* the parent's records are the parent's to write */
+  for (rtg_ring *r = atomic_load(&rings); r; r = r->next) {
+    atomic_store(&r->tail, atomic_load(&r->head));
+    if (r != rtg_tls.ring) atomic_store(&r->state, RING_FREE);
+  }
+  if (rtg_tls.ring) rtg_tls.ring->tid = rtg_tid();
+  for (int i = 0; i < RTG_CNT_COUNT; i++) atomic_store(&counters[i], 0);
+  writer_running = false;
+  if (!atomic_load(&sink_open)) return;
+  if (out_fd >= 0) close(out_fd);
+  if (!open_output()) {
+    atomic_store(&sink_open, 0);
+    return;
+  }
+  start_writer();
+}
+
+bool rtg_sink_open(void) {
+  static bool atfork_done;
+  if (!open_output()) return false;
+  if (!atfork_done) {
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+    atfork_done = true;
+  }
+  atomic_store(&sink_open, 1);
+  start_writer();
+  return true;
+}
+
+void rtg_sink_write_summary(int fd) {
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_SUMMARY, rtg_pid(), rtg_tid());
+  r.u.SUMMARY.dispatches = rtg_counter_get(RTG_CNT_DISPATCHES);
+  r.u.SUMMARY.barriers = rtg_counter_get(RTG_CNT_BARRIERS);
+  r.u.SUMMARY.copies = rtg_counter_get(RTG_CNT_COPIES);
+  r.u.SUMMARY.hsa_calls = rtg_counter_get(RTG_CNT_HSA_CALLS);
+  r.u.SUMMARY.hip_calls = rtg_counter_get(RTG_CNT_HIP_CALLS);
+  r.u.SUMMARY.lost = rtg_counter_get(RTG_CNT_LOST);
+  RTG_SET(&r, SUMMARY, lost_gpu, rtg_counter_get(RTG_CNT_LOST_GPU));
+  RTG_SET(&r, SUMMARY, unfinished, rtg_counter_get(RTG_CNT_UNFINISHED));
+  RTG_SET(&r, SUMMARY, other_packets, rtg_counter_get(RTG_CNT_OTHER_PACKETS));
+  RTG_SET(&r, SUMMARY, write_errors, rtg_counter_get(RTG_CNT_WRITE_ERRORS));
+  char buf[1024];
+  size_t n = rtg_record_format(buf, sizeof buf, &r);
+  write_all(fd, buf, n);
+}
+
+void rtg_sink_close(void) {
+  if (!atomic_exchange(&sink_open, 0)) return;
+  stop_writer();
+  rtg_sink_flush_all();
+  rtg_sink_write_summary(out_fd);
+  uint64_t lost = rtg_counter_get(RTG_CNT_LOST), lost_gpu = rtg_counter_get(RTG_CNT_LOST_GPU),
+           unfinished = rtg_counter_get(RTG_CNT_UNFINISHED);
+  if (lost || lost_gpu || unfinished)
+    rtg_log(0, "%s: %lu records lost (buffers full), %lu GPU times unreadable, %lu GPU ops unfinished at exit",
+            rtg_cfg.path, (unsigned long)lost, (unsigned long)lost_gpu, (unsigned long)unfinished);
+  close(out_fd);
+  out_fd = -1;
+}
