@@ -1,0 +1,132 @@
+/* Resources and their accounting, with the original rpt's semantics.
+ * A resource is a GPU (kernels and barriers of device N) or DATA (copies).
+ * Records arrive in start order; on each resource:
+ *   - a command that starts before the latest stop seen so far overlaps
+ *     it and counts only its part after that stop (its "critical time",
+ *     possibly 0); otherwise all of it counts;
+ *   - the idle time between the latest stop and a command's start is a
+ *     gap, summed into the bucket row of its size;
+ *   - busy time is the sum of critical times.
+ * Rows are keyed by name id (bit 32 set for gap buckets, so a kernel named
+ * like a gap row stays apart) and kept in order of first appearance. */
+#include "diag.h"
+#include "rpt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t intern_str(rtg_strtab *t, const char *s) {
+  uint32_t id = rtg_strtab_intern(t, s, strlen(s));
+  if (id == UINT32_MAX) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  return id;
+}
+
+void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, size_t ngaps) {
+  memset(rs, 0, sizeof *rs);
+  rs->gaps = gaps;
+  rs->ngaps = ngaps;
+  rs->gap_names = malloc((ngaps + 1) * sizeof *rs->gap_names);
+  if (!rs->gap_names) abort();
+  char buf[96];
+  for (size_t i = 0; i <= ngaps; i++) {
+    if (i == ngaps) snprintf(buf, sizeof buf, "gap >=%ldus", gaps[ngaps - 1]);
+    else if (i == 0) snprintf(buf, sizeof buf, "gap <%ldus", gaps[0]);
+    else snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
+    rs->gap_names[i] = intern_str(names, buf);
+  }
+}
+
+static void free_resource(rpt_resource *r) {
+  if (!r) return;
+  free(r->rows);
+  rtg_u64map_free(&r->by_key);
+  rtg_u64map_free(&r->queues);
+  free(r);
+}
+
+void rpt_resources_free(rpt_resources *rs) {
+  for (size_t i = 0; i < rs->ngpu; i++) free_resource(rs->gpu[i]);
+  free(rs->gpu);
+  free_resource(rs->data);
+  free(rs->gap_names);
+  memset(rs, 0, sizeof *rs);
+}
+
+static rpt_resource *new_resource(const char *name) {
+  rpt_resource *r = calloc(1, sizeof *r);
+  if (!r) abort();
+  snprintf(r->name, sizeof r->name, "%s", name);
+  return r;
+}
+
+rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
+  if (rpt_is_copy(r->type)) {
+    if (!rs->data) rs->data = new_resource("DATA");
+    return rs->data;
+  }
+  if (r->device >= rs->ngpu) {
+    size_t n = (size_t)r->device + 1;
+    rpt_resource **g = realloc(rs->gpu, n * sizeof *g);
+    if (!g) abort();
+    memset(g + rs->ngpu, 0, (n - rs->ngpu) * sizeof *g);
+    rs->gpu = g;
+    rs->ngpu = n;
+  }
+  if (!rs->gpu[r->device]) {
+    char name[16];
+    snprintf(name, sizeof name, "GPU%u", (unsigned)r->device);
+    rs->gpu[r->device] = new_resource(name);
+  }
+  return rs->gpu[r->device];
+}
+
+size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns) {
+  for (size_t i = 0; i < ngaps; i++)
+    if (gap_ns < (uint64_t)gaps[i] * 1000) return i;
+  return ngaps;
+}
+
+static void add_row(rpt_resource *res, uint64_t key, uint64_t t) {
+  bool added;
+  uint64_t *slot = rtg_u64map_put(&res->by_key, key, res->nrows, &added);
+  if (!slot) abort();
+  if (added) {
+    if (res->nrows == res->cap) {
+      res->cap = res->cap ? 2 * res->cap : 16;
+      res->rows = realloc(res->rows, res->cap * sizeof *res->rows);
+      if (!res->rows) abort();
+    }
+    res->rows[res->nrows++] = (rpt_row){.key = key, .min = t, .max = t};
+  }
+  rpt_row *row = &res->rows[*slot];
+  row->total += t;
+  row->calls++;
+  if (t < row->min) row->min = t;
+  if (t > row->max) row->max = t;
+}
+
+uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap) {
+  uint64_t crit;
+  *gap = 0;
+  if (res->have_max && r->start < res->max_stop) {
+    crit = r->stop > res->max_stop ? r->stop - res->max_stop : 0;
+  } else {
+    crit = r->stop - r->start;
+    if (res->have_max) *gap = r->start - res->max_stop;
+  }
+  if (!res->have_max || r->stop > res->max_stop) res->max_stop = r->stop;
+  res->have_max = true;
+
+  add_row(res, r->name, crit);
+  if (*gap > 0) {
+    size_t b = rpt_gap_bucket(rs->gaps, rs->ngaps, *gap);
+    add_row(res, RPT_GAP_BIT | b, *gap);
+  }
+  res->busy += crit;
+  bool added;
+  if (!rtg_u64map_put(&res->queues, r->queue, 0, &added)) abort();
+  return crit;
+}

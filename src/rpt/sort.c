@@ -1,0 +1,66 @@
+/* Start-time order of the records.  Logs are written in completion order,
+ * which is nearly start order, so a natural merge sort (merge the runs that
+ * are already sorted) does little more than one pass over the data; it is
+ * stable, which keeps the original's tie order (input order). */
+#include "diag.h"
+#include "rpt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Merge sorted a[lo..mid) and a[mid..hi) through tmp. */
+static void merge(uint32_t *a, uint32_t *tmp, size_t lo, size_t mid, size_t hi, const rpt_rec *r) {
+  if (r[a[mid - 1]].start <= r[a[mid]].start) return; /* already in order */
+  memcpy(tmp + lo, a + lo, (mid - lo) * sizeof *a);
+  size_t i = lo, j = mid, k = lo;
+  while (i < mid && j < hi) a[k++] = r[a[j]].start < r[tmp[i]].start ? a[j++] : tmp[i++];
+  while (i < mid) a[k++] = tmp[i++];
+}
+
+uint32_t *rpt_sort(const rpt_data *d) {
+  size_t n = d->n;
+  uint32_t *a = malloc((n ? n : 1) * sizeof *a);
+  if (!a) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
+  const rpt_rec *r = d->recs;
+
+  /* Run boundaries: run i is [runs[i], runs[i+1]). */
+  size_t nruns = 0, cap = 64;
+  size_t *runs = malloc(cap * sizeof *runs);
+  if (!runs) abort();
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || r[i].start < r[i - 1].start) {
+      if (nruns + 2 > cap) {
+        cap *= 2;
+        runs = realloc(runs, cap * sizeof *runs);
+        if (!runs) abort();
+      }
+      runs[nruns++] = i;
+    }
+  }
+  runs[nruns] = n;
+
+  if (nruns > 1) {
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) {
+      rtg_error("out of memory");
+      exit(1);
+    }
+    /* Merge neighbouring runs pairwise until one is left. */
+    while (nruns > 1) {
+      size_t m = 0;
+      for (size_t i = 0; i < nruns; i += 2) {
+        if (i + 1 < nruns) merge(a, tmp, runs[i], runs[i + 1], runs[i + 2], r);
+        runs[m++] = runs[i];
+      }
+      runs[m] = n;
+      nruns = m;
+    }
+    free(tmp);
+  }
+  free(runs);
+  return a;
+}
