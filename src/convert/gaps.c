@@ -1,5 +1,258 @@
+/* --gaps: GPU idle time, per GPU and per queue, in rpt's buckets
+ * (`gap <10us`, `gap 10us-20us`, ..., `gap >=100000us`), the busy share of
+ * each, compute/copy overlap, and the largest gaps with the host calls that
+ * ran during them (found in a second pass over the inputs).
+ *
+ * Busy means a kernel ran: barriers are not counted (a barrier packet
+ * waiting for a signal leaves the GPU idle), copies are reported apart. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "convert.h"
-static void *o(cv_ctx *c){(void)c; return (void*)1;}
-static void e(void *s, const cv_event *ev){(void)s;(void)ev;}
-static bool cl(void *s){(void)s; return true;}
-const cv_sink cv_gaps_sink = {"gaps", o, e, NULL, cl};
+#include "gaptrack.h"
+
+#define HOST_PER_GAP 3
+
+typedef struct bucket {
+  uint64_t n, total, min, max;
+} bucket;
+
+typedef struct host_call {
+  uint32_t name;
+  uint64_t tid, start, end, overlap;
+} host_call;
+
+typedef struct top_gap {
+  uint64_t start, end;
+  uint32_t before, after;
+  host_call host[HOST_PER_GAP];
+  int nhost;
+} top_gap;
+
+typedef struct res {
+  uint32_t proc, agent;
+  uint64_t queue; /* UINT64_MAX: the whole GPU */
+  gaptrack gt;
+  gaptrack mixed; /* kernels and copies, for the overlap */
+  bucket b[17];
+  top_gap *top;
+  int ntop;
+  uint64_t kernels, copies;
+  struct gaps *g;
+} res;
+
+typedef struct gaps {
+  cv_ctx *ctx;
+  res **r;
+  uint32_t n, cap;
+  rtg_u64map index;
+} gaps;
+
+static void *gaps_open(cv_ctx *ctx) {
+  gaps *g = calloc(1, sizeof *g);
+  if (!g) exit(1);
+  g->ctx = ctx;
+  return g;
+}
+
+static int bucket_index(const cv_ctx *ctx, uint64_t ns) {
+  uint64_t us = ns / 1000;
+  int i = 0;
+  while (i < ctx->opt.ngap_buckets && us >= ctx->opt.gap_buckets_us[i]) i++;
+  return i;
+}
+
+static void bucket_name(const cv_ctx *ctx, int i, char *buf, size_t cap) {
+  const uint64_t *b = ctx->opt.gap_buckets_us;
+  int n = ctx->opt.ngap_buckets;
+  if (i == 0) snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
+  else if (i == n) snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
+  else snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
+                (unsigned long long)b[i]);
+}
+
+static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
+  res *r = arg;
+  uint64_t d = end - start;
+  bucket *b = &r->b[bucket_index(r->g->ctx, d)];
+  if (!b->n || d < b->min) b->min = d;
+  if (d > b->max) b->max = d;
+  b->n++;
+  b->total += d;
+  int want = r->g->ctx->opt.top_gaps;
+  if (r->queue != UINT64_MAX || !want) return;
+  /* keep the largest `want` gaps, sorted by size descending */
+  if (r->ntop == want && d <= r->top[want - 1].end - r->top[want - 1].start) return;
+  int i = r->ntop < want ? r->ntop++ : want - 1;
+  while (i > 0 && r->top[i - 1].end - r->top[i - 1].start < d) {
+    r->top[i] = r->top[i - 1];
+    i--;
+  }
+  r->top[i] = (top_gap){start, end, before, after, {{0}}, 0};
+}
+
+static res *res_get(gaps *g, uint32_t proc, uint32_t agent, uint64_t queue) {
+  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | agent) ^ rtg_mix64(queue));
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&g->index, key, g->n, &added);
+  if (added) {
+    if (g->n == g->cap) {
+      g->cap = g->cap ? g->cap * 2 : 16;
+      g->r = realloc(g->r, g->cap * sizeof *g->r);
+      if (!g->r) exit(1);
+    }
+    res *r = calloc(1, sizeof *r);
+    if (!r) exit(1);
+    r->proc = proc, r->agent = agent, r->queue = queue, r->g = g;
+    gt_init(&r->gt, on_gap, r);
+    gt_init(&r->mixed, NULL, NULL);
+    r->top = calloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top);
+    g->r[g->n++] = r;
+  }
+  return g->r[*ix];
+}
+
+static void gaps_event(void *st, const cv_event *ev) {
+  gaps *g = st;
+  if (ev->type == CV_KERNEL) {
+    uint32_t name = cv_intern(g->ctx, ev->name);
+    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    gt_add(&gpu->gt, ev->start, ev->end, GT_COMPUTE, name);
+    gt_add(&gpu->mixed, ev->start, ev->end, GT_COMPUTE, name);
+    gpu->kernels++;
+    res *q = res_get(g, ev->proc, ev->agent, ev->queue);
+    gt_add(&q->gt, ev->start, ev->end, GT_COMPUTE, name);
+    q->kernels++;
+  } else if (ev->type == CV_COPY) {
+    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    gt_add(&gpu->mixed, ev->start, ev->end, GT_COPY, 0);
+    gpu->copies++;
+  }
+}
+
+/* second pass: the host calls overlapping each top gap of their process */
+static void host_call_seen(void *arg, const cv_event *ev) {
+  gaps *g = arg;
+  for (uint32_t i = 0; i < g->n; i++) {
+    res *r = g->r[i];
+    if (r->proc != ev->proc || r->queue != UINT64_MAX) continue;
+    for (int k = 0; k < r->ntop; k++) {
+      top_gap *t = &r->top[k];
+      uint64_t s = ev->start > t->start ? ev->start : t->start;
+      uint64_t e = ev->end < t->end ? ev->end : t->end;
+      if (e <= s) continue;
+      host_call hc = {cv_intern(g->ctx, ev->name), ev->tid, ev->start, ev->end, e - s};
+      if (t->nhost == HOST_PER_GAP && t->host[HOST_PER_GAP - 1].overlap >= hc.overlap) continue;
+      int j = t->nhost < HOST_PER_GAP ? t->nhost++ : HOST_PER_GAP - 1;
+      while (j > 0 && t->host[j - 1].overlap < hc.overlap) {
+        t->host[j] = t->host[j - 1];
+        j--;
+      }
+      t->host[j] = hc;
+    }
+  }
+}
+
+static void us(char *buf, size_t cap, uint64_t ns) { snprintf(buf, cap, "%.3f", ns / 1000.0); }
+
+static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
+  fprintf(f, "      Total(%%)    Time(us)    Calls  Avg(us)  Min(us)  Max(us)  Name\n");
+  /* rows: busy first, then the gap buckets by total time, as rpt sorts */
+  int order[17], n = ctx->opt.ngap_buckets + 1;
+  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && r->b[order[j]].total > r->b[order[j - 1]].total; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  double sp = span ? (double)span : 1;
+  fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8s %8s  busy (kernels)\n",
+          (double)r->gt.all.total * 100.0 / sp, r->gt.all.total / 1000.0,
+          (unsigned long long)r->kernels,
+          r->kernels ? r->gt.all.total / 1000.0 / (double)r->kernels : 0.0, "-", "-");
+  for (int k = 0; k < n; k++) {
+    bucket *b = &r->b[order[k]];
+    if (!b->n) continue;
+    char name[64];
+    bucket_name(ctx, order[k], name, sizeof name);
+    fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8.1f %8.1f  %s\n", (double)b->total * 100.0 / sp,
+            b->total / 1000.0, (unsigned long long)b->n, b->total / 1000.0 / (double)b->n,
+            b->min / 1000.0, b->max / 1000.0, name);
+  }
+}
+
+static bool gaps_close(void *st) {
+  gaps *g = st;
+  cv_ctx *ctx = g->ctx;
+  for (uint32_t i = 0; i < g->n; i++) {
+    gt_finish(&g->r[i]->gt);
+    gt_finish(&g->r[i]->mixed);
+  }
+  cv_rescan_host_calls(ctx, host_call_seen, g);
+  FILE *f = ctx->report;
+  bool own = false;
+  if (strcmp(ctx->opt.gaps_out, "-")) {
+    f = fopen(ctx->opt.gaps_out, "w");
+    if (!f) {
+      rtg_error("cannot create output: path=%s: %m", ctx->opt.gaps_out);
+      return false;
+    }
+    own = true;
+  }
+  if (!g->n) fprintf(f, "no kernels: no GPU gaps to report\n");
+  for (uint32_t i = 0; i < g->n; i++) {
+    res *r = g->r[i];
+    if (r->queue != UINT64_MAX) continue;
+    const cv_proc *p = &ctx->procs[r->proc];
+    char label[300], a[32], b[32], c[32];
+    cv_agent_label(ctx, r->proc, r->agent, label, sizeof label);
+    const char *host = cv_str(ctx, ctx->hosts[p->host]);
+    uint64_t span = r->mixed.last - r->mixed.first;
+    fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
+    us(a, sizeof a, r->mixed.first), us(b, sizeof b, r->mixed.last), us(c, sizeof c, span);
+    fprintf(f, "  span %s us (%s .. %s), busy %.2f%%, %llu kernels, %llu copies\n", c, a, b,
+            span ? r->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)r->kernels,
+            (unsigned long long)r->copies);
+    us(a, sizeof a, r->mixed.compute.total), us(b, sizeof b, r->mixed.copy.total);
+    us(c, sizeof c, gt_overlap(&r->mixed));
+    fprintf(f, "  compute %s us, copy %s us, compute/copy overlap %s us\n", a, b, c);
+    print_table(f, ctx, r, span);
+    for (uint32_t j = 0; j < g->n; j++) {
+      res *q = g->r[j];
+      if (q->queue == UINT64_MAX || q->proc != r->proc || q->agent != r->agent) continue;
+      fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->queue,
+              span ? q->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)q->kernels);
+      print_table(f, ctx, q, span);
+    }
+    if (r->ntop) fprintf(f, "  largest gaps:\n");
+    for (int k = 0; k < r->ntop; k++) {
+      top_gap *t = &r->top[k];
+      us(a, sizeof a, t->end - t->start), us(b, sizeof b, t->start - ctx->time_base);
+      fprintf(f, "  %3d. %s us at %s us, after %s, before %s\n", k + 1, a, b,
+              cv_str(ctx, t->before), cv_str(ctx, t->after));
+      for (int h = 0; h < t->nhost; h++) {
+        host_call *hc = &t->host[h];
+        us(a, sizeof a, hc->start - ctx->time_base), us(b, sizeof b, hc->end - hc->start);
+        us(c, sizeof c, hc->overlap);
+        fprintf(f, "         host: %s (tid %llu) at %s us for %s us, %s us in the gap\n",
+                cv_str(ctx, hc->name), (unsigned long long)hc->tid, a, b, c);
+      }
+    }
+    fputc('\n', f);
+  }
+  for (uint32_t i = 0; i < g->n; i++) {
+    gt_free(&g->r[i]->gt);
+    gt_free(&g->r[i]->mixed);
+    free(g->r[i]->top);
+    free(g->r[i]);
+  }
+  free(g->r);
+  rtg_u64map_free(&g->index);
+  free(g);
+  bool ok = !ferror(f);
+  if (own && fclose(f)) ok = false;
+  return ok;
+}
+
+const cv_sink cv_gaps_sink = {"gaps", gaps_open, gaps_event, NULL, gaps_close};

@@ -115,6 +115,14 @@ int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t 
   }
   uint64_t dur;
   char *eq = parse_tail(p, rest, &dur);
+  if (eq) { /* cut " <DUR>" off the return value, trailing blanks off the call */
+    char *lt = strrchr(eq, '<');
+    while (lt > eq + 3 && lt[-1] == ' ') lt--;
+    *lt = 0;
+    char *c = eq;
+    while (c > p && c[-1] == ' ') c--;
+    *c = 0;
+  }
   if (!strncmp(p, "<... ", 5)) {
     fn_name(p + 5, name, sizeof s->name);
     pending *m = NULL;
@@ -135,7 +143,6 @@ int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t 
     return 1;
   }
   if (!eq) return -1;
-  *eq = 0;
   fn_name(p, name, sizeof s->name);
   ev.name = name;
   ev.args = p;

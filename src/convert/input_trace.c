@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "hcc_profile.h"
 #include "linereader.h"
 
 typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
@@ -26,6 +27,7 @@ typedef struct reader {
 } reader;
 
 static uint32_t proc_of(reader *r, uint32_t pid) {
+  if (r->host == UINT32_MAX) r->host = cv_host(r->ctx, ""); /* no header line */
   if (!r->have_last || r->last_pid != pid) {
     r->last_proc = cv_proc_get(r->ctx, r->host, pid);
     r->last_pid = pid;
@@ -238,6 +240,39 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   r->emit(ctx, r->arg, &ev);
 }
 
+/* An HCC_PROFILE=2 line: a GPU op of the process this file belongs to
+ * (the pid of its records; 0 in a file of profile lines only). */
+static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t lineno) {
+  if (!(h->flags & RTG_HCC_HAS_TIMES)) return; /* nothing to draw */
+  if (!times_ok(r, lineno, h->start, h->stop)) return;
+  cv_event ev;
+  memset(&ev, 0, sizeof ev);
+  /* the strings point into the line: terminate the name in place */
+  char *name = (char *)h->name;
+  name[h->name_len] = 0;
+  if (rtg_hcc_profile_is_copy(h)) {
+    ev.type = CV_COPY;
+    ev.has_bytes = (h->flags & RTG_HCC_HAS_BYTES) != 0;
+    ev.bytes = h->bytes;
+    ev.name = *name ? name : "copy";
+  } else if (rtg_hcc_profile_type_is(h, "barrier")) {
+    ev.type = CV_BARRIER;
+    ev.name = "barrier";
+  } else {
+    ev.type = CV_KERNEL;
+    ev.name = *name ? name : "kernel";
+  }
+  ev.start = h->start;
+  ev.end = h->stop;
+  ev.agent = h->device;
+  ev.queue = h->queue;
+  ev.has_engine = ev.type == CV_COPY;
+  ev.id = h->seq;
+  ev.proc = proc_of(r, r->have_last ? r->last_pid : 0);
+  (void)line;
+  r->emit(r->ctx, r->arg, &ev);
+}
+
 static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) { cv_dispatch(ctx, ev); }
 
 static void progress(reader *r, rtg_linereader *lr, uint64_t *next) {
@@ -254,7 +289,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
     return false;
   }
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
-  r.host = cv_host(ctx, "");
+  r.host = UINT32_MAX;
   r.first_pass = count;
   bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress
                                                        : isatty(2) && lr.size > (256u << 20));
@@ -283,6 +318,20 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
       counts[CVC_BAD]++;
       rtg_warn_line(&r.df, lr.lineno, "%s (skipped)", why);
       continue;
+    }
+    if (len > 8 && !memcmp(line, "profile:", 8)) {
+      rtg_hcc_profile h;
+      int hs = rtg_hcc_profile_parse(line, len, &h, &why);
+      if (hs > 0) {
+        counts[CVC_HCC]++;
+        handle_hcc(&r, &h, line, lr.lineno);
+        continue;
+      }
+      if (hs < 0) {
+        counts[CVC_BAD]++;
+        rtg_warn_line(&r.df, lr.lineno, "%s (skipped)", why ? why : "bad profile line");
+        continue;
+      }
     }
     if (len && (line[0] >= '0' && line[0] <= '9')) {
       if (!r.strace) r.strace = cv_strace_new();

@@ -1,5 +1,301 @@
+/* --sqlite FILE: an rocmProfileData (RPD) database, schema version 3.
+ *
+ * HIP and HSA calls and ROCTx ranges/markers become rocpd_api rows (domains
+ * "hip", "hsa", "UserMarker"), kernels and copies rocpd_op rows (types
+ * KernelExecution, Copy<Kind>), and a call and the ops it caused are linked
+ * in rocpd_api_ops through their correlation ids, with rocpd_kernelapi /
+ * rocpd_copyapi rows for the launching call.  Barriers are not written (RPD
+ * does not log them either).  Several hosts: pid += host * pid_stride and
+ * gpuId += host * gpu_stride, as RPD's multi-node views expect.  Everything
+ * is one transaction. */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "convert.h"
-static void *o(cv_ctx *c){(void)c; return (void*)1;}
-static void e(void *s, const cv_event *ev){(void)s;(void)ev;}
-static bool cl(void *s){(void)s; return true;}
-const cv_sink cv_sqlite_sink = {"sqlite", o, e, NULL, cl};
+#include "corr.h"
+#include "sqlite_schema.h"
+
+enum { S_STR, S_USTR, S_API, S_OP, S_LINK, S_KAPI, S_CAPI, S_FRAME, S_PEND, S_PEND_K, S_PEND_C,
+       S_N };
+static const char *const sql[S_N] = {
+    "INSERT INTO rocpd_string(id, string) VALUES (?, ?)",
+    "INSERT INTO rocpd_ustring(id, string) VALUES (?, ?)",
+    "INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, category_id, domain_id, args_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO rocpd_op(id, gpuId, queueId, sequenceId, start, end, description_id, opType_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR IGNORE INTO rocpd_api_ops(api_id, op_id) VALUES (?, ?)",
+    "INSERT OR IGNORE INTO rocpd_kernelapi(api_ptr_id, stream, gridX, gridY, gridZ, workgroupX,"
+    " workgroupY, workgroupZ, groupSegmentSize, privateSegmentSize, kernelName_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR IGNORE INTO rocpd_copyapi(api_ptr_id, stream, size, width, height, kind, dst, src,"
+    " dstDevice, srcDevice, sync, pinned) VALUES (?, ?, ?, 0, 0, ?, '', '', ?, ?, ?, 0)",
+    "INSERT INTO rocpd_stackframe(api_ptr_id, depth, name_id) VALUES (?, ?, ?)",
+    /* an op seen before its call keeps its launch details here until then */
+    "INSERT OR REPLACE INTO temp.rtg_launch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+    " ?)",
+    "INSERT OR IGNORE INTO rocpd_kernelapi SELECT ?1, stream, gx, gy, gz, wx, wy, wz, lds,"
+    " scratch, name_id FROM temp.rtg_launch WHERE op_id = ?2 AND type = 1",
+    "INSERT OR IGNORE INTO rocpd_copyapi SELECT ?1, stream, size, 0, 0, kind, '', '', dst, src,"
+    " sync, 0 FROM temp.rtg_launch WHERE op_id = ?2 AND type = 2",
+};
+
+typedef struct rpd {
+  cv_ctx *ctx;
+  sqlite3 *db;
+  sqlite3_stmt *st[S_N];
+  rtg_u64map strings; /* cv strtab id -> rocpd_string id */
+  int64_t next_string, next_ustring, next_api, next_op;
+  int64_t empty, dom_hip, dom_hsa, marker, kernel_exec;
+  corr_table link;
+  bool failed;
+} rpd;
+
+static void fail(rpd *r, const char *what) {
+  if (!r->failed) rtg_error("cannot write database: path=%s: %s: %s", r->ctx->opt.sqlite_out, what,
+                            sqlite3_errmsg(r->db));
+  r->failed = true;
+}
+
+static void step(rpd *r, int which) {
+  sqlite3_stmt *s = r->st[which];
+  if (sqlite3_step(s) != SQLITE_DONE) fail(r, sql[which]);
+  sqlite3_reset(s);
+}
+
+static int64_t string_id(rpd *r, const char *s) {
+  uint32_t cid = cv_intern(r->ctx, s ? s : "");
+  bool added;
+  uint64_t *v = rtg_u64map_put(&r->strings, cid, (uint64_t)r->next_string, &added);
+  if (added) {
+    sqlite3_stmt *st = r->st[S_STR];
+    sqlite3_bind_int64(st, 1, r->next_string++);
+    sqlite3_bind_text(st, 2, cv_str(r->ctx, cid), -1, SQLITE_STATIC);
+    step(r, S_STR);
+  }
+  return (int64_t)*v;
+}
+
+static int64_t ustring_id(rpd *r, const char *s) {
+  if (!s || !*s) return 1;
+  sqlite3_stmt *st = r->st[S_USTR];
+  sqlite3_bind_int64(st, 1, r->next_ustring);
+  sqlite3_bind_text(st, 2, s, -1, SQLITE_TRANSIENT);
+  step(r, S_USTR);
+  return r->next_ustring++;
+}
+
+static bool exec(rpd *r, const char *text) {
+  char *err = NULL;
+  if (sqlite3_exec(r->db, text, NULL, NULL, &err) != SQLITE_OK) {
+    rtg_error("cannot write database: path=%s: %s", r->ctx->opt.sqlite_out, err ? err : "?");
+    sqlite3_free(err);
+    r->failed = true;
+    return false;
+  }
+  return true;
+}
+
+static void *rpd_open(cv_ctx *ctx) {
+  rpd *r = calloc(1, sizeof *r);
+  if (!r || !corr_init(&r->link)) exit(1);
+  r->ctx = ctx;
+  unlink(ctx->opt.sqlite_out); /* a new database, not rows added to an old one */
+  if (sqlite3_open(ctx->opt.sqlite_out, &r->db) != SQLITE_OK) {
+    rtg_error("cannot create database: path=%s: %s", ctx->opt.sqlite_out, sqlite3_errmsg(r->db));
+    sqlite3_close(r->db);
+    free(r);
+    return NULL;
+  }
+  /* one transaction, no journal: a failed run leaves no half database */
+  if (!exec(r, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;") || !exec(r, rpd_tables) ||
+      !exec(r, "CREATE TEMP TABLE rtg_launch (op_id integer PRIMARY KEY, type integer,"
+               " stream text, gx, gy, gz, wx, wy, wz, lds, scratch, name_id, size, kind, dst, src,"
+               " sync);")) {
+    sqlite3_close(r->db);
+    free(r);
+    return NULL;
+  }
+  for (int i = 0; i < S_N; i++)
+    if (sqlite3_prepare_v2(r->db, sql[i], -1, &r->st[i], NULL) != SQLITE_OK) fail(r, sql[i]);
+  r->next_string = r->next_ustring = r->next_api = r->next_op = 1;
+  r->empty = string_id(r, ""); /* id 1, as RPD has it */
+  sqlite3_bind_int64(r->st[S_USTR], 1, r->next_ustring++);
+  sqlite3_bind_text(r->st[S_USTR], 2, "", -1, SQLITE_STATIC);
+  step(r, S_USTR);
+  r->dom_hip = string_id(r, "hip");
+  r->dom_hsa = string_id(r, "hsa");
+  r->marker = string_id(r, "UserMarker");
+  r->kernel_exec = string_id(r, "KernelExecution");
+  return r;
+}
+
+/* hipMemcpyKind of a copy kind name */
+static int copy_kind(const char *k) {
+  if (!strncmp(k, "HostToHost", 10)) return 0;
+  if (!strncmp(k, "HostToDevice", 12)) return 1;
+  if (!strncmp(k, "DeviceToHost", 12)) return 2;
+  if (!strncmp(k, "DeviceToDevice", 14)) return 3;
+  return 4;
+}
+
+typedef struct frame_ctx {
+  rpd *r;
+  int64_t api;
+  int depth;
+} frame_ctx;
+static void put_frame(void *arg, const char *frame) {
+  frame_ctx *f = arg;
+  sqlite3_stmt *st = f->r->st[S_FRAME];
+  sqlite3_bind_int64(st, 1, f->api);
+  sqlite3_bind_int(st, 2, f->depth++);
+  sqlite3_bind_int64(st, 3, string_id(f->r, frame));
+  step(f->r, S_FRAME);
+}
+
+/* A call and an op of it: link them, and describe the launch. The op's
+ * details travel in the corr value: a = op row, b = kind (1 kernel, 2
+ * copy), c = unused. */
+static void link_rows(rpd *r, int64_t api, int64_t op) {
+  sqlite3_stmt *st = r->st[S_LINK];
+  sqlite3_bind_int64(st, 1, api);
+  sqlite3_bind_int64(st, 2, op);
+  step(r, S_LINK);
+}
+
+static void launch_rows(rpd *r, int64_t api, const cv_event *ev) {
+  char stream[24];
+  snprintf(stream, sizeof stream, "%llu", (unsigned long long)ev->queue);
+  if (ev->type == CV_KERNEL) {
+    sqlite3_stmt *st = r->st[S_KAPI];
+    sqlite3_bind_int64(st, 1, api);
+    sqlite3_bind_text(st, 2, stream, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, ev->grid.x);
+    sqlite3_bind_int64(st, 4, ev->grid.y);
+    sqlite3_bind_int64(st, 5, ev->grid.z);
+    sqlite3_bind_int64(st, 6, ev->wg.x);
+    sqlite3_bind_int64(st, 7, ev->wg.y);
+    sqlite3_bind_int64(st, 8, ev->wg.z);
+    sqlite3_bind_int64(st, 9, (int64_t)ev->lds);
+    sqlite3_bind_int64(st, 10, (int64_t)ev->scratch);
+    sqlite3_bind_int64(st, 11, string_id(r, ev->name));
+    step(r, S_KAPI);
+  } else if (ev->type == CV_COPY) {
+    sqlite3_stmt *st = r->st[S_CAPI];
+    sqlite3_bind_int64(st, 1, api);
+    sqlite3_bind_text(st, 2, "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, (int64_t)ev->bytes);
+    sqlite3_bind_int(st, 4, copy_kind(ev->name));
+    sqlite3_bind_int64(st, 5, ev->has_agents ? ev->dst_agent : 0);
+    sqlite3_bind_int64(st, 6, ev->has_agents ? ev->src_agent : 0);
+    sqlite3_bind_int(st, 7, ev->args && strstr(ev->args, "Async") ? 0 : 1);
+    step(r, S_CAPI);
+  }
+}
+
+static void pending(rpd *r, int64_t op, const cv_event *ev) {
+  sqlite3_stmt *st = r->st[S_PEND];
+  char stream[24];
+  snprintf(stream, sizeof stream, "%llu", (unsigned long long)ev->queue);
+  bool k = ev->type == CV_KERNEL;
+  int64_t v[] = {op, k ? 1 : 2, 0, ev->grid.x, ev->grid.y, ev->grid.z, ev->wg.x, ev->wg.y,
+                 ev->wg.z, (int64_t)ev->lds, (int64_t)ev->scratch,
+                 k ? string_id(r, ev->name) : 0, (int64_t)ev->bytes,
+                 k ? 0 : copy_kind(ev->name), ev->has_agents ? ev->dst_agent : 0,
+                 ev->has_agents ? ev->src_agent : 0,
+                 ev->args && strstr(ev->args, "Async") ? 0 : 1};
+  for (int i = 0; i < 17; i++) sqlite3_bind_int64(st, i + 1, v[i]);
+  sqlite3_bind_text(st, 3, k ? stream : "", -1, SQLITE_TRANSIENT);
+  step(r, S_PEND);
+}
+
+static void rpd_event(void *stp, const cv_event *ev) {
+  rpd *r = stp;
+  if (r->failed) return;
+  const cv_proc *p = &r->ctx->procs[ev->proc];
+  int64_t pid = (int64_t)p->host * 10000000 + p->pid;
+  switch (ev->type) {
+  case CV_HIP_API:
+  case CV_HSA_API:
+  case CV_MARK:
+  case CV_RANGE: {
+    bool marker = ev->type == CV_MARK || ev->type == CV_RANGE;
+    int64_t id = r->next_api++;
+    sqlite3_stmt *st = r->st[S_API];
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, pid);
+    sqlite3_bind_int64(st, 3, (int64_t)ev->tid);
+    sqlite3_bind_int64(st, 4, (int64_t)ev->start);
+    sqlite3_bind_int64(st, 5, (int64_t)ev->end);
+    sqlite3_bind_int64(st, 6, marker ? r->marker : string_id(r, ev->name));
+    sqlite3_bind_int64(st, 7, r->empty);
+    sqlite3_bind_int64(st, 8, marker ? r->marker : ev->type == CV_HIP_API ? r->dom_hip
+                                                                           : r->dom_hsa);
+    sqlite3_bind_int64(st, 9, ustring_id(r, marker ? ev->name : ev->args));
+    step(r, S_API);
+    if (ev->stack) {
+      frame_ctx f = {r, id, 0};
+      cv_stack_frames(r->ctx, ev->proc, ev->stack, put_frame, &f);
+    }
+    if (ev->has_corr && !marker) {
+      corr_val call = {(uint64_t)id, 0, 0}, op;
+      if (corr_call(&r->link, corr_key(ev->proc, ev->corr), call, &op)) {
+        link_rows(r, id, (int64_t)op.a);
+        for (int w = S_PEND_K; w <= S_PEND_C; w++) {
+          sqlite3_bind_int64(r->st[w], 1, id);
+          sqlite3_bind_int64(r->st[w], 2, (int64_t)op.a);
+          step(r, w);
+        }
+      }
+    }
+    return;
+  }
+  case CV_KERNEL:
+  case CV_COPY: {
+    bool k = ev->type == CV_KERNEL;
+    int64_t id = r->next_op++;
+    char type[80];
+    snprintf(type, sizeof type, "Copy%s", ev->name);
+    sqlite3_stmt *st = r->st[S_OP];
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, (int64_t)p->host * 1000 + ev->agent);
+    sqlite3_bind_int64(st, 3, (int64_t)(ev->queue == UINT64_MAX ? 0 : ev->queue));
+    sqlite3_bind_int64(st, 4, (int64_t)ev->id);
+    sqlite3_bind_int64(st, 5, (int64_t)ev->start);
+    sqlite3_bind_int64(st, 6, (int64_t)ev->end);
+    sqlite3_bind_int64(st, 7, k ? string_id(r, ev->name) : r->empty);
+    sqlite3_bind_int64(st, 8, k ? r->kernel_exec : string_id(r, type));
+    step(r, S_OP);
+    if (ev->has_corr) {
+      corr_val op = {(uint64_t)id, 0, 0}, call;
+      if (corr_op(&r->link, corr_key(ev->proc, ev->corr), op, &call)) {
+        link_rows(r, (int64_t)call.a, id);
+        launch_rows(r, (int64_t)call.a, ev);
+      } else {
+        pending(r, id, ev);
+      }
+    }
+    return;
+  }
+  default: return;
+  }
+}
+
+static bool rpd_close(void *stp) {
+  rpd *r = stp;
+  for (int i = 0; i < S_N; i++) sqlite3_finalize(r->st[i]);
+  if (!r->failed) exec(r, rpd_indexes);
+  if (!r->failed) exec(r, rpd_views);
+  if (!r->failed) exec(r, "COMMIT;");
+  bool ok = !r->failed;
+  if (sqlite3_close(r->db) != SQLITE_OK) ok = false;
+  if (!ok) unlink(r->ctx->opt.sqlite_out);
+  rtg_u64map_free(&r->strings);
+  corr_free(&r->link);
+  free(r);
+  return ok;
+}
+
+const cv_sink cv_sqlite_sink = {"sqlite", rpd_open, rpd_event, NULL, rpd_close};

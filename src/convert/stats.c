@@ -1,5 +1,255 @@
+/* --stats and --summary: per-name statistics of kernels, HIP calls, HSA
+ * calls and memory copies, in rocprof's CSV layout
+ *   "Name","Calls","TotalDurationNs","AverageNs","Percentage","MinNs","MaxNs","StdDev","MedianNs"
+ * sorted by total duration (then name).  StdDev is the sample standard
+ * deviation (n-1).  The median is exact while the durations fit a global
+ * budget of samples; a name whose samples no longer fit switches to a
+ * log-linear histogram (median within 1/64 of the true value). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "convert.h"
-static void *o(cv_ctx *c){(void)c; return (void*)1;}
-static void e(void *s, const cv_event *ev){(void)s;(void)ev;}
-static bool cl(void *s){(void)s; return true;}
-const cv_sink cv_stats_sink = {"stats", o, e, NULL, cl};
+
+#define SAMPLE_BUDGET (2u << 20) /* exact durations kept, all names together */
+#define SUB 64                   /* histogram buckets per power of two */
+#define NBUCKETS (64 * SUB)
+
+enum { ST_KERNEL, ST_HIP, ST_HSA, ST_COPY, ST_N };
+static const char *const file_names[ST_N] = {"kernel_stats.csv", "hip_api_stats.csv",
+                                             "hsa_api_stats.csv", "memory_copy_stats.csv"};
+static const char *const titles[ST_N] = {"KERNEL_DISPATCH", "HIP_API", "HSA_API", "MEMORY_COPY"};
+
+typedef struct stat_entry {
+  uint32_t name;
+  uint64_t calls, total, min, max;
+  double mean, m2; /* Welford */
+  uint64_t *samples;
+  uint32_t nsamples, cap;
+  uint32_t *hist; /* when the samples did not fit */
+} stat_entry;
+
+typedef struct table {
+  stat_entry *e;
+  uint32_t n, cap;
+  rtg_u64map index; /* name id -> entry */
+  uint64_t grand;
+} table;
+
+typedef struct stats {
+  cv_ctx *ctx;
+  table t[ST_N];
+  uint64_t samples_held;
+} stats;
+
+static void *stats_open(cv_ctx *ctx) {
+  stats *s = calloc(1, sizeof *s);
+  if (!s) exit(1);
+  s->ctx = ctx;
+  if (ctx->opt.stats_dir && mkdir(ctx->opt.stats_dir, 0777) && errno != EEXIST) {
+    rtg_error("cannot create directory: path=%s: %s", ctx->opt.stats_dir, strerror(errno));
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static uint32_t bucket_of(uint64_t v) {
+  if (v < SUB) return (uint32_t)v;
+  int msb = 63 - __builtin_clzll(v);
+  int shift = msb - 6; /* keep 7 significant bits: 64 sub-buckets per octave */
+  return (uint32_t)((shift + 1) * SUB + ((v >> shift) & (SUB - 1)));
+}
+
+static uint64_t bucket_mid(uint32_t b) {
+  if (b < SUB) return b;
+  int shift = (int)(b / SUB) - 1;
+  uint64_t lo = ((uint64_t)(SUB + b % SUB)) << shift;
+  return lo + ((1ull << shift) >> 1);
+}
+
+static void to_hist(stats *s, stat_entry *e) {
+  e->hist = calloc(NBUCKETS, sizeof *e->hist);
+  if (!e->hist) exit(1);
+  for (uint32_t i = 0; i < e->nsamples; i++) e->hist[bucket_of(e->samples[i])]++;
+  s->samples_held -= e->nsamples;
+  free(e->samples);
+  e->samples = NULL;
+  e->nsamples = e->cap = 0;
+}
+
+static void add(stats *s, int which, const char *name, uint64_t dur) {
+  table *t = &s->t[which];
+  uint32_t id = cv_intern(s->ctx, name);
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&t->index, id, t->n, &added);
+  if (added) {
+    if (t->n == t->cap) {
+      t->cap = t->cap ? t->cap * 2 : 64;
+      t->e = realloc(t->e, t->cap * sizeof *t->e);
+      if (!t->e) exit(1);
+    }
+    t->e[t->n++] = (stat_entry){.name = id, .min = UINT64_MAX};
+  }
+  stat_entry *e = &t->e[*ix];
+  e->calls++;
+  e->total += dur;
+  t->grand += dur;
+  if (dur < e->min) e->min = dur;
+  if (dur > e->max) e->max = dur;
+  double d = (double)dur - e->mean;
+  e->mean += d / (double)e->calls;
+  e->m2 += d * ((double)dur - e->mean);
+  if (e->hist) {
+    e->hist[bucket_of(dur)]++;
+    return;
+  }
+  if (e->nsamples == e->cap) {
+    if (s->samples_held + e->cap > SAMPLE_BUDGET) {
+      to_hist(s, e);
+      e->hist[bucket_of(dur)]++;
+      return;
+    }
+    uint32_t nc = e->cap ? e->cap * 2 : 8;
+    uint64_t *ns = realloc(e->samples, nc * sizeof *ns);
+    if (!ns) exit(1);
+    s->samples_held += nc - e->cap;
+    e->samples = ns;
+    e->cap = nc;
+  }
+  e->samples[e->nsamples++] = dur;
+}
+
+static void stats_event(void *st, const cv_event *ev) {
+  stats *s = st;
+  uint64_t dur = ev->end - ev->start;
+  switch (ev->type) {
+  case CV_KERNEL: add(s, ST_KERNEL, ev->name, dur); break;
+  case CV_HIP_API: add(s, ST_HIP, ev->name, dur); break;
+  case CV_HSA_API: add(s, ST_HSA, ev->name, dur); break;
+  case CV_COPY: add(s, ST_COPY, ev->name, dur); break;
+  default: break;
+  }
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(stat_entry *e) {
+  if (e->hist) {
+    uint64_t want = (e->calls - 1) / 2, seen = 0;
+    for (uint32_t b = 0; b < NBUCKETS; b++) {
+      seen += e->hist[b];
+      if (seen > want) return (double)bucket_mid(b);
+    }
+    return 0;
+  }
+  if (!e->nsamples) return 0;
+  qsort(e->samples, e->nsamples, sizeof *e->samples, cmp_u64);
+  uint32_t n = e->nsamples;
+  return n % 2 ? (double)e->samples[n / 2]
+               : ((double)e->samples[n / 2 - 1] + (double)e->samples[n / 2]) / 2.0;
+}
+
+static const cv_ctx *sort_ctx;
+static int cmp_entry(const void *a, const void *b) {
+  const stat_entry *x = a, *y = b;
+  if (x->total != y->total) return x->total > y->total ? -1 : 1;
+  return strcmp(cv_str(sort_ctx, x->name), cv_str(sort_ctx, y->name));
+}
+
+/* rocprof prints two decimals, four below 1% */
+static void fmt_pct(char *buf, size_t cap, double pct) {
+  snprintf(buf, cap, pct >= 1.0 || pct == 0 ? "%.2f" : "%.4f", pct);
+}
+
+static void csv_name(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static bool write_csv(stats *s, int which, const char *dir, double *medians) {
+  table *t = &s->t[which];
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file_names[which]);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    rtg_error("cannot create output: path=%s: %s", path, strerror(errno));
+    return false;
+  }
+  fputs("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
+        "\"MaxNs\",\"StdDev\",\"MedianNs\"\n",
+        f);
+  for (uint32_t i = 0; i < t->n; i++) {
+    stat_entry *e = &t->e[i];
+    char pct[32];
+    fmt_pct(pct, sizeof pct, t->grand ? (double)e->total * 100.0 / (double)t->grand : 0);
+    double sd = e->calls > 1 ? sqrt(e->m2 / (double)(e->calls - 1)) : 0;
+    csv_name(f, cv_str(s->ctx, e->name));
+    fprintf(f, ",%llu,%llu,%.6f,%s,%llu,%llu,%.6f,%.6f\n", (unsigned long long)e->calls,
+            (unsigned long long)e->total, (double)e->total / (double)e->calls, pct,
+            (unsigned long long)e->min, (unsigned long long)e->max, sd, medians[i]);
+  }
+  bool ok = !ferror(f);
+  if (fclose(f) || !ok) {
+    rtg_error("cannot write output: path=%s", path);
+    return false;
+  }
+  return true;
+}
+
+static void print_summary(stats *s, int which, double *medians) {
+  table *t = &s->t[which];
+  if (!t->n) return;
+  FILE *f = s->ctx->report;
+  uint64_t calls = 0;
+  for (uint32_t i = 0; i < t->n; i++) calls += t->e[i].calls;
+  fprintf(f, "%s: %u names, %llu calls, %.3f us total\n", titles[which], t->n,
+          (unsigned long long)calls, (double)t->grand / 1000.0);
+  fprintf(f, "  %8s %14s %8s %12s %12s %12s %12s %12s  %s\n", "Total(%)", "Time(us)", "Calls",
+          "Avg(us)", "Min(us)", "Max(us)", "StdDev(us)", "Median(us)", "Name");
+  for (uint32_t i = 0; i < t->n; i++) {
+    stat_entry *e = &t->e[i];
+    double sd = e->calls > 1 ? sqrt(e->m2 / (double)(e->calls - 1)) : 0;
+    fprintf(f, "  %7.2f%% %14.3f %8llu %12.3f %12.3f %12.3f %12.3f %12.3f  %s\n",
+            t->grand ? (double)e->total * 100.0 / (double)t->grand : 0, (double)e->total / 1000.0,
+            (unsigned long long)e->calls, (double)e->total / (double)e->calls / 1000.0,
+            (double)e->min / 1000.0, (double)e->max / 1000.0, sd / 1000.0, medians[i] / 1000.0,
+            cv_str(s->ctx, e->name));
+  }
+  fputc('\n', f);
+}
+
+static bool stats_close(void *st) {
+  stats *s = st;
+  bool ok = true;
+  sort_ctx = s->ctx;
+  for (int w = 0; w < ST_N; w++) {
+    table *t = &s->t[w];
+    qsort(t->e, t->n, sizeof *t->e, cmp_entry);
+    double *med = calloc(t->n ? t->n : 1, sizeof *med);
+    if (!med) exit(1);
+    for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
+    if (s->ctx->opt.stats_dir) ok &= write_csv(s, w, s->ctx->opt.stats_dir, med);
+    if (s->ctx->opt.summary) print_summary(s, w, med);
+    free(med);
+    for (uint32_t i = 0; i < t->n; i++) {
+      free(t->e[i].samples);
+      free(t->e[i].hist);
+    }
+    free(t->e);
+    rtg_u64map_free(&t->index);
+  }
+  free(s);
+  return ok;
+}
+
+const cv_sink cv_stats_sink = {"stats", stats_open, stats_event, NULL, stats_close};
