@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "backtrace.h"
 #include "hip_internal.h"
+#include "roctx.h"
 
 #include <dlfcn.h>
 #include <string.h>
@@ -103,6 +104,7 @@ static void setup_ops(void) {
 
 void rtg_hip_init(void) {
   rtg_bt_setup(rtg_cfg.backtrace);
+  rtg_roctx_init();
   if (rtg_hip_dispatch_table_active()) {
     /* 6.2+ and preloaded: every call already goes through our table. */
     rtg_hip.path = "dispatch-table";
@@ -146,6 +148,7 @@ void rtg_hip_fini(void) {
   if (stop_path && !strcmp(stop_path, "tracer-callback")) rtg_hip_tracer_cb_stop();
   else if (stop_path) rtg_hip_legacy_stop();
   stop_path = NULL;
+  rtg_roctx_fini();
   rtg_bt_symbolize();
 }
 

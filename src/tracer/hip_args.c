@@ -162,7 +162,7 @@ size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args)
   int first = 1;
   while (*s) {
     char t = s[0];
-    const char *name = s + 2, *ne = name;
+    const char *name = s[1] == ':' ? s + 2 : s + 1, *ne = name; /* "x" has no name */
     while (*ne && *ne != ' ') ne++;
     s = *ne ? ne + 1 : ne;
     size_t size = 8, al = 8;

@@ -68,7 +68,7 @@ int rtg_hip_tracer_cb_start(void *lib) {
   if (!reg) return -1;
   if (!rtg_hip.rel->data_size) {
     rtg_log(0, "HIP release with last op %u is unknown: the layout of its trace data is not, "
-               "so HIP calls are not traced (rtg-trace --hip-trace=table may work on 6.2+)",
+               "so HIP calls are not traced",
             rtg_hip.rel->last_op);
     return -1;
   }

@@ -1,0 +1,52 @@
+# src/tracer/launcher.mk: the rtg-trace launcher, and the HIP/ROCTx ABI test
+# fixtures (stand-in HIP and roctx libraries, the stand-in tracer core).
+RTG_TRACE     := $(B)/rtg-trace
+RTG_TRACE_OBJ := $(B)/obj/src/tracer/rtg_trace/main.o
+
+$(RTG_TRACE): $(RTG_TRACE_OBJ)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $(RTG_TRACE_OBJ) $(LDFLAGS)
+
+ALL_TARGETS += $(RTG_TRACE)
+INSTALL_BIN += $(RTG_TRACE)
+
+# --- ABI tests: the HIP side of the tracer with a stand-in core, driven by
+# stand-in libraries that call it as each ROCm release does.
+HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip_*.c src/tracer/roctx*.c \
+                 src/tracer/backtrace*.c)) $(B)/obj/tests/abi/standin_core.o
+ABI_DIR     := $(B)/abi
+ABI_LIBS    := $(ABI_DIR)/libamdhip64.so.6 $(ABI_DIR)/roctx52/libroctx64.so.1 \
+               $(ABI_DIR)/roctx53/libroctx64.so.4
+
+$(ABI_DIR)/libamdhip64.so.6: tests/abi/fake_hip.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libamdhip64.so.6 -o $@ $< $(LDFLAGS)
+
+$(ABI_DIR)/roctx52/libroctx64.so.1: tests/abi/fake_roctx.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -DFAKE_ROCTX_52 -shared -Wl,-soname,libroctx64.so.1 -o $@ $< $(LDFLAGS)
+
+$(ABI_DIR)/roctx53/libroctx64.so.4: tests/abi/fake_roctx.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libroctx64.so.4 -o $@ $< $(LDFLAGS)
+
+$(B)/obj/tests/abi/standin_core.o: CFLAGS += -Isrc/tracer
+UNIT_EXTRA_test_hip_abi   := $(HIPSIDE_OBJ)
+UNIT_LIBS_test_hip_abi    := -ldl
+UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
+UNIT_LIBS_test_roctx_abi  := -ldl
+$(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi: $(HIPSIDE_OBJ) $(ABI_LIBS)
+
+# A HIP program with a known call sequence, threads and fork, for the
+# end-to-end tests on simgpu (hipcc is not given sanitizer flags, as in
+# tests/simgpu/simgpu.mk).
+HIP_CALLS := $(ABI_DIR)/hip_calls
+$(HIP_CALLS): tests/abi/hip_calls.cpp
+	$(call say,HIPCC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(HIPCC) --offload-arch=$(or $(OFFLOAD_ARCH),gfx90a) -O2 -w -pthread -o $@ $<
+
+TEST_BINS += $(ABI_LIBS) $(HIP_CALLS)

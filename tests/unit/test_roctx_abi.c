@@ -1,0 +1,110 @@
+/* ABI test of the ROCTx paths: a stand-in libroctx64 (tests/abi/fake_roctx.c)
+ * reporting as roctracer's 5.2 library (RegisterApiCallback) and as 5.3.1+
+ * (roctxRegisterTracerCallback).  Checks the ROCTX records: marks, nested
+ * push/pop ranges with depth, start/stop ranges across threads, and the
+ * innermost range the HSA side would use for RTG_KERNEL_RENAME. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "rtg/record.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void rtg_standin_init(void);
+void rtg_standin_fini(void);
+const char *rtg_roctx_current_range(void);
+
+static char dir[PATH_MAX];
+static void (*markA)(const char *);
+static int (*pushA)(const char *);
+static int (*pop)(void);
+static uint64_t (*startA)(const char *);
+static void (*stop)(uint64_t);
+
+static void *stopper(void *id) {
+  stop((uint64_t)(uintptr_t)id);
+  return NULL;
+}
+
+static void child(const char *libdir, const char *out) {
+  char lib[PATH_MAX + 64];
+  setenv("RTG_FILENAME", out, 1);
+  snprintf(lib, sizeof lib, "%s/../abi/%s", dir, libdir);
+  void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+  if (!h) {
+    fprintf(stderr, "cannot load %s: %s\n", lib, dlerror());
+    _exit(3);
+  }
+  *(void **)&markA = dlsym(h, "roctxMarkA");
+  *(void **)&pushA = dlsym(h, "roctxRangePushA");
+  *(void **)&pop = dlsym(h, "roctxRangePop");
+  *(void **)&startA = dlsym(h, "roctxRangeStartA");
+  *(void **)&stop = dlsym(h, "roctxRangeStop");
+  rtg_standin_init();
+  int bad = 0;
+  markA("hello 'marker'");
+  bad |= rtg_roctx_current_range() != NULL;
+  pushA("outer");
+  uint64_t id = startA("async range");
+  pushA("inner");
+  const char *cur = rtg_roctx_current_range();
+  bad |= !cur || strcmp(cur, "inner") != 0;
+  pop();
+  cur = rtg_roctx_current_range();
+  bad |= !cur || strcmp(cur, "outer") != 0;
+  pop();
+  pop(); /* unbalanced: ignored */
+  pthread_t t;
+  pthread_create(&t, NULL, stopper, (void *)(uintptr_t)id);
+  pthread_join(t, NULL);
+  rtg_standin_fini();
+  _exit(bad ? 4 : 0);
+}
+
+static void check_lib(const char *libdir, const char *tag) {
+  char out[PATH_MAX];
+  snprintf(out, sizeof out, "roctx_%d_%s", (int)getpid(), tag);
+  pid_t pid = fork();
+  if (pid == 0) child(libdir, out);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  char cmd[PATH_MAX + 64];
+  snprintf(cmd, sizeof cmd, "cat %s.* 2>/dev/null", out);
+  FILE *f = popen(cmd, "r");
+  char line[4096], got[8][256];
+  int n = 0;
+  while (f && fgets(line, sizeof line, f) && n < 8) {
+    rtg_record r;
+    if (rtg_record_parse(line, strcspn(line, "\n"), &r, NULL) != RTG_KIND_ROCTX) continue;
+    CHECK(r.u.ROCTX.start <= r.u.ROCTX.stop);
+    snprintf(got[n++], 256, "%s %s depth=%lld id=%llu", r.u.ROCTX.op,
+             RTG_HAS(&r, RTG_FIELD(ROCTX, message)) ? r.u.ROCTX.message : "-",
+             RTG_HAS(&r, RTG_FIELD(ROCTX, depth)) ? (long long)r.u.ROCTX.depth : -1LL,
+             RTG_HAS(&r, RTG_FIELD(ROCTX, id)) ? (unsigned long long)r.u.ROCTX.id : 0ULL);
+  }
+  if (f) pclose(f);
+  CHECK_U64(n, 4);
+  if (n < 4) return;
+  CHECK_STR(got[0], "mark hello 'marker' depth=-1 id=0");
+  CHECK_STR(got[1], "push inner depth=1 id=0");
+  CHECK_STR(got[2], "push outer depth=0 id=0");
+  CHECK_STR(got[3], "start async range depth=-1 id=1");
+}
+
+int main(void) {
+  char exe[PATH_MAX];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[k > 0 ? k : 0] = 0;
+  snprintf(dir, sizeof dir, "%s", exe);
+  char *s = strrchr(dir, '/');
+  if (s) *s = 0;
+  check_lib("roctx52/libroctx64.so.1", "52");
+  check_lib("roctx53/libroctx64.so.4", "53");
+  return check_done(__FILE__);
+}
