@@ -242,6 +242,9 @@ void rtg_hsa_api_install(void) {
   for (int i = 0; i < FN_COUNT; i++) {
     const fn_info *f = &fns[i];
     if (!real[i]) continue; /* this runtime's table lacks it */
+    /* hsa_init/hsa_shut_down load and unload the tools (this library):
+     * a wrapper would run while that happens, so they are never wrapped */
+    if (i == FN_hsa_init || i == FN_hsa_shut_down) continue;
     bool trace = rtg_cfg.hsa_api &&
                  rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name,
                                       f->table, true);

@@ -5,8 +5,10 @@
  * entry is touched only when offset + 8 <= minor_id (the table's size in
  * the runtime that built it).  The runtime's functions are copied into
  * normalized (newest-layout) mirrors, from which rtg_real is filled. */
+#define _GNU_SOURCE /* dladdr */
 #include "hsa_side.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +177,11 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   (void)runtime_version, (void)failed_tool_count, (void)failed_tool_names;
   if (!table) return false;
   rtg_tls.depth = 1;
+  /* Stay mapped after the runtime dlcloses us (hsa_shut_down): waiter and
+   * writer threads and the atexit handler still point into this library. */
+  Dl_info self;
+  if (dladdr((void *)OnLoad, &self) && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   rtg_config_read();
   root = table;
   if (!rtg_sink_open()) {

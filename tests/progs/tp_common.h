@@ -1,0 +1,21 @@
+/* Shared by the tracer's test programs: one GPU, one queue, N dispatches of
+ * the never-run descriptor (the simulated GPU only times them). */
+#ifndef TP_COMMON_H
+#define TP_COMMON_H
+#include <string.h>
+
+#include "common.h"
+
+static char tp_descriptor[4096] __attribute__((aligned(4096)));
+
+/* Submit n dispatches to q, each completing sig (created by the caller
+ * with value n), and wait for all. */
+static inline void tp_dispatch_n(hsa_queue_t *q, hsa_signal_t sig, int n) {
+  for (int i = 0; i < n; i++) {
+    hsa_kernel_dispatch_packet_t d;
+    sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, sig);
+    sg_submit(q, &d);
+  }
+  sg_wait(sig);
+}
+#endif

@@ -1,0 +1,27 @@
+/* tp_fork N: N dispatches, then fork; the child only exits (the GPU is the
+ * parent's), the parent does N more.  Checks that the parent's records stay
+ * in its file and the child writes its own (header and summary). */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tp_common.h"
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 5;
+  sg_system_t sys;
+  sg_init(&sys);
+  hsa_queue_t *q;
+  CHECK(hsa_queue_create(sys.gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                         UINT32_MAX, &q));
+  hsa_signal_t s;
+  CHECK(hsa_signal_create(n, 0, NULL, &s));
+  tp_dispatch_n(q, s, n);
+  pid_t pid = fork();
+  if (pid == 0) exit(0); /* atexit handlers run: the child writes its summary */
+  int st = 0;
+  waitpid(pid, &st, 0);
+  hsa_signal_store_relaxed(s, n);
+  tp_dispatch_n(q, s, n);
+  printf("child exit %d, parent dispatched %d\n", WEXITSTATUS(st), 2 * n);
+  return 0;
+}
