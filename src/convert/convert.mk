@@ -9,3 +9,6 @@ $(CONVERT_BIN): $(CONVERT_OBJ) $(COMMON_LIB)
 
 ALL_TARGETS += $(CONVERT_BIN)
 INSTALL_BIN += $(CONVERT_BIN)
+
+# tests/unit/test_convert_chrome.c checks the Chrome JSON with cJSON
+UNIT_LIBS_test_convert_chrome := -lcjson
