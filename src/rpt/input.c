@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const rpt_type_names[RPT_NTYPES] = {"kernel", "barrier", "copy", "copyslo"};
@@ -402,6 +403,12 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
   for (int i = 0; i < o->ninputs; i++) {
     if (!strcmp(o->inputs[i], "-")) continue;
     int fd = open(o->inputs[i], O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      close(fd);
+      fd = -1;
+      errno = EISDIR;
+    }
     if (fd < 0) {
       rtg_error("cannot open file: path=%s: %s", o->inputs[i], strerror(errno));
       return false;
