@@ -1,0 +1,31 @@
+# HIP API tracing with 8 application threads (each with its own stream and
+# 4 kernels) and across fork: every call appears with its own thread id,
+# every launch is correlated to one dispatch of its kernel, and a forked
+# child's trace holds no HIP record of its parent.
+. "$TOP/tests/simgpu/env.sh"
+corr_check() {
+  awk '
+  /^HIP:/ { c = ""; for (i = 4; i <= NF; i++) if ($i ~ /^corr:/) c = substr($i, 6)
+            f = $4; sub(/\(.*/, "", f); if (f == "hipLaunchKernel") { launch[c] = 1; n++ }
+            calls[$3]++ }
+  /^HSA:.* dispatch / { for (i = 4; i <= NF; i++) if ($i ~ /^corr:/) disp[substr($i, 6)]++ }
+  END { for (c in launch) if (disp[c] == 1) ok++
+        for (t in calls) { nt++; per[calls[t]]++ }
+        printf "launches %d, correlated %d\n", n, ok
+        for (k in per) printf "threads with %d HIP records: %d\n", k, per[k] }' "$@"
+}
+echo "-- 8 threads"
+HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls" threads 8
+corr_check rtg_trace.txt.* | sort
+grep '^HIP:' rtg_trace.txt.* | awk '{ f = $4; sub(/\(.*/, "", f); print f }' | sort | uniq -c | sed 's/^ *//'
+rm -f rtg_trace.txt.*
+echo "-- fork"
+HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls" fork
+n=0
+for f in rtg_trace.txt.*; do
+  if grep -q 'hipMalloc' "$f"; then
+    echo "parent: $(grep -c '^HIP:' "$f") HIP records"; corr_check "$f" | head -1
+  else
+    n=$((n + 1)); echo "other file: $(grep -c '^HIP:' "$f") HIP records"
+  fi
+done

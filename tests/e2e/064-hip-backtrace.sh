@@ -1,0 +1,23 @@
+# RTG_BACKTRACE=hipMemcpy,hipLaunchKernel: only those calls carry stack:ID;
+# each STACK record lists return addresses, identical stacks share an id,
+# and at exit each distinct address is symbolized once (function, module).
+# With :MIN_NS, calls shorter than MIN_NS get no stack.
+. "$TOP/tests/simgpu/env.sh"
+RTG_BACKTRACE=hipMemcpy,hipLaunchKernel HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls"
+t=$(ls rtg_trace.txt.*)
+echo "-- calls with a stack"
+grep '^HIP:.* stack:' "$t" | awk '{ f = $4; sub(/\(.*/, "", f); print f }' | sort | uniq -c | sed 's/^ *//'
+echo "calls without a stack that should have one: $(grep -E '^HIP: [^ ]+ [^ ]+ (hipMemcpy|hipLaunchKernel)' "$t" | grep -vc ' stack:')"
+echo "-- stacks"
+# the 8 launches come from one loop
+echo "distinct stack ids on launches: $(grep '^HIP:.*hipLaunchKernel.* stack:' "$t" | sed 's/.* stack://' | sort -u | wc -l)"
+echo "stack records: $(grep -c '^RTG:.* stack id:' "$t") = distinct ids used: $(grep '^HIP:.* stack:' "$t" | sed 's/.* stack://' | sort -u | wc -l)"
+grep '^RTG:.* stack id:' "$t" | sed 's/.* pcs://' | tr ',' '\n' | sort -u | while read -r p; do printf '%d\n' "$p"; done | sort >pcs.txt
+grep '^RTG:.* symbol addr:' "$t" | sed 's/.* addr:\([0-9]*\).*/\1/' | sort >syms.txt
+echo "distinct addresses: $(test -s pcs.txt && echo some), each symbolized exactly once: $(cmp -s pcs.txt syms.txt && echo yes)"
+grep -q "^RTG:.* symbol .*name:'hipMemcpy' .*module:'[^']*libamdhip64" "$t" && echo "hipMemcpy symbolized in libamdhip64"
+grep -q "^RTG:.* symbol .*module:'[^']*hip_calls'" "$t" && echo "frames of the program itself"
+rm -f rtg_trace.txt.*
+echo "-- min duration"
+RTG_BACKTRACE=all:1000000000 HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls"
+echo "calls with a stack: $(grep -c '^HIP:.* stack:' rtg_trace.txt.*)"
