@@ -11,3 +11,17 @@ $(TRACER_SO): $(TRACER_OBJ) $(COMMON_LIB) src/tracer/exports.map
 
 ALL_TARGETS += $(TRACER_SO)
 INSTALL_LIB += $(TRACER_SO)
+
+# The C table mirror checked against the real (C++-only) hsa_api_trace.h,
+# which includes "inc/hsa_ext_image.h": give it an inc -> /usr/include/hsa.
+HSA_INC ?= /usr/include/hsa
+$(B)/incfix/inc:
+	$(Q)mkdir -p $(B)/incfix && ln -sfn $(HSA_INC) $@
+
+$(B)/tests/test_tracer_hsa_table: tests/unit/test_tracer_hsa_table.cpp include/rtg/hsa_table.h | $(B)/incfix/inc
+	$(call say,CXXLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CXX) $(CXXFLAGS) -I$(B)/incfix -o $@ $< $(LDFLAGS)
+
+TEST_BINS += $(B)/tests/test_tracer_hsa_table $(TRACER_SO)
+UNIT_LIBS_test_tracer_tables := -ldl
