@@ -37,7 +37,7 @@ static inline char *room(rtg_jsonw *w, size_t n) {
   return w->buf + w->len;
 }
 
-void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n) {
+void rtg_jsonw_raw_slow(rtg_jsonw *w, const char *s, size_t n) {
   while (n) {
     size_t k = n < CAP ? n : CAP;
     memcpy(room(w, k), s, k);
@@ -47,12 +47,6 @@ void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n) {
   }
 }
 
-void rtg_jsonw_lit(rtg_jsonw *w, const char *s) { rtg_jsonw_raw(w, s, strlen(s)); }
-
-void rtg_jsonw_ch(rtg_jsonw *w, char c) {
-  *room(w, 1) = c;
-  w->len++;
-}
 
 int rtg_utf8_seq_len(const unsigned char *s, size_t avail) {
   unsigned c = s[0];
@@ -116,6 +110,19 @@ size_t rtg_json_escape(char *out, const char *str, size_t n) {
 
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
   rtg_jsonw_ch(w, '"');
+  /* the common case: short plain ASCII, nothing to escape */
+  if (n < 256 && w->cap - w->len > n + 1) {
+    size_t i = 0;
+    while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
+           s[i] != '\\')
+      i++;
+    if (i == n) {
+      memcpy(w->buf + w->len, s, n);
+      w->len += n;
+      w->buf[w->len++] = '"';
+      return;
+    }
+  }
   /* escape in slices that fit the buffer */
   while (n) {
     size_t k = n < 4096 ? n : 4096;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct rtg_jsonw {
   FILE *f;
@@ -25,9 +26,21 @@ bool rtg_jsonw_init(rtg_jsonw *w, FILE *f);
 bool rtg_jsonw_finish(rtg_jsonw *w);
 void rtg_jsonw_flush(rtg_jsonw *w);
 
-void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n);
-void rtg_jsonw_lit(rtg_jsonw *w, const char *s); /* raw, NUL-terminated */
-void rtg_jsonw_ch(rtg_jsonw *w, char c);
+void rtg_jsonw_raw_slow(rtg_jsonw *w, const char *s, size_t n);
+/* Raw bytes; inline so that literals cost a memcpy of a known size. */
+static inline void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n) {
+  if (w->cap - w->len >= n) {
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+  } else {
+    rtg_jsonw_raw_slow(w, s, n);
+  }
+}
+static inline void rtg_jsonw_lit(rtg_jsonw *w, const char *s) { rtg_jsonw_raw(w, s, strlen(s)); }
+static inline void rtg_jsonw_ch(rtg_jsonw *w, char c) {
+  if (w->len == w->cap) rtg_jsonw_flush(w);
+  w->buf[w->len++] = c;
+}
 /* "s" escaped; NULL writes "". */
 void rtg_jsonw_str(rtg_jsonw *w, const char *s);
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n);

@@ -67,7 +67,7 @@ static void *chrome_open(cv_ctx *ctx) {
 
 /* ------------------------------------------------------------ event text */
 
-static void ev_begin(chrome *c, const char *ph) {
+static inline void ev_begin(chrome *c, const char *ph) {
   rtg_jsonw_lit(&c->w, c->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
   c->first = false;
   rtg_jsonw_lit(&c->w, ph);
@@ -75,29 +75,29 @@ static void ev_begin(chrome *c, const char *ph) {
   c->events++;
 }
 
-static void put_key(chrome *c, const char *key) {
+static inline void put_key(chrome *c, const char *key) {
   rtg_jsonw_lit(&c->w, ",\"");
   rtg_jsonw_lit(&c->w, key);
   rtg_jsonw_lit(&c->w, "\":");
 }
 
-static void put_str(chrome *c, const char *key, const char *v) {
+static inline void put_str(chrome *c, const char *key, const char *v) {
   put_key(c, key);
   rtg_jsonw_str(&c->w, v);
 }
 
-static void put_u64(chrome *c, const char *key, uint64_t v) {
+static inline void put_u64(chrome *c, const char *key, uint64_t v) {
   put_key(c, key);
   rtg_jsonw_u64(&c->w, v);
 }
 
-static void put_ts(chrome *c, const char *key, uint64_t ns) {
+static inline void put_ts(chrome *c, const char *key, uint64_t ns) {
   put_key(c, key);
   uint64_t base = c->ctx->time_base;
   rtg_jsonw_ns_as_us(&c->w, ns > base ? ns - base : 0);
 }
 
-static void put_where(chrome *c, const track *t) {
+static inline void put_where(chrome *c, const track *t) {
   put_u64(c, "pid", t->cpid);
   put_u64(c, "tid", t->ctid);
 }
@@ -120,18 +120,18 @@ typedef struct args {
   bool open;
 } args;
 
-static void arg_key(args *a, const char *key) {
+static inline void arg_key(args *a, const char *key) {
   rtg_jsonw_lit(&a->c->w, a->open ? ",\"" : ",\"args\":{\"");
   a->open = true;
   rtg_jsonw_lit(&a->c->w, key);
   rtg_jsonw_lit(&a->c->w, "\":");
 }
-static void arg_str(args *a, const char *key, const char *v) {
+static inline void arg_str(args *a, const char *key, const char *v) {
   if (!v) return;
   arg_key(a, key);
   rtg_jsonw_str(&a->c->w, v);
 }
-static void arg_u64(args *a, const char *key, uint64_t v) {
+static inline void arg_u64(args *a, const char *key, uint64_t v) {
   arg_key(a, key);
   rtg_jsonw_u64(&a->c->w, v);
 }
@@ -333,8 +333,9 @@ static void chrome_event(void *st, const cv_event *ev) {
     if (ev->has_bytes) {
       arg_u64(&a, "bytes", ev->bytes);
       if (ev->end > ev->start) {
+        /* bytes/ns is GB/s; three decimals, written like a time */
         arg_key(&a, "GB/s");
-        rtg_jsonw_double(&c->w, (double)(uint64_t)(ev->bytes * 1000.0 / (ev->end - ev->start)) / 1000.0);
+        rtg_jsonw_ns_as_us(&c->w, ev->bytes * 1000 / (ev->end - ev->start));
       }
     }
     if (ev->has_agents) {
