@@ -1,0 +1,53 @@
+/* The JSON writer: escaping of quotes, backslashes and control bytes,
+ * invalid UTF-8 replaced, valid UTF-8 kept, exact ns -> us numbers. */
+#include "check.h"
+#include "jsonw.h"
+
+static char out[4096];
+
+static const char *json_of(const char *s, size_t n) {
+  FILE *f = fmemopen(out, sizeof out, "w");
+  rtg_jsonw w;
+  rtg_jsonw_init(&w, f);
+  rtg_jsonw_strn(&w, s, n);
+  rtg_jsonw_finish(&w);
+  fclose(f);
+  return out;
+}
+
+static const char *us_of(uint64_t ns) {
+  rtg_fmt_ns_as_us(out, ns);
+  return out;
+}
+
+int main(void) {
+  CHECK_STR(json_of("plain", 5), "\"plain\"");
+  CHECK_STR(json_of("a\"b\\c", 5), "\"a\\\"b\\\\c\"");
+  CHECK_STR(json_of("\n\t\x01", 3), "\"\\n\\t\\u0001\"");
+  CHECK_STR(json_of("\xff\xfe", 2), "\"\\ufffd\\ufffd\"");
+  CHECK_STR(json_of("\xc3\xa9t\xc3\xa9", 5), "\"\xc3\xa9t\xc3\xa9\"");
+  CHECK_STR(json_of("\xe2\x82", 2), "\"\\ufffd\\ufffd\"");         /* truncated */
+  CHECK_STR(json_of("\xed\xa0\x80", 3), "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
+  CHECK_STR(json_of("\xc0\xaf", 2), "\"\\ufffd\\ufffd\"");         /* overlong */
+  CHECK_STR(json_of("\xf0\x9f\x98\x80", 4), "\"\xf0\x9f\x98\x80\"");
+  CHECK_STR(us_of(0), "0");
+  CHECK_STR(us_of(1500), "1.5");
+  CHECK_STR(us_of(1234567), "1234.567");
+  CHECK_STR(us_of(1000010), "1000.01");
+  CHECK_STR(us_of(1000001), "1000.001");
+  CHECK_STR(us_of(UINT64_MAX), "18446744073709551.615");
+  /* a long string crosses the writer's slices without splitting UTF-8 */
+  static char big[10000];
+  for (int i = 0; i < 9999; i += 3) memcpy(big + i, "\xe2\x82\xac", 3);
+  FILE *f = fopen("big.json", "w");
+  rtg_jsonw w;
+  rtg_jsonw_init(&w, f);
+  rtg_jsonw_strn(&w, big, 9999);
+  CHECK(rtg_jsonw_finish(&w));
+  fclose(f);
+  f = fopen("big.json", "r");
+  size_t n = fread(out, 1, sizeof out, f);
+  fclose(f);
+  CHECK(n == sizeof out && !memchr(out, '\\', n));
+  return check_done("test_jsonw");
+}
