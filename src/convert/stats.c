@@ -234,7 +234,7 @@ static bool stats_close(void *st) {
   sort_ctx = s->ctx;
   for (int w = 0; w < ST_N; w++) {
     table *t = &s->t[w];
-    qsort(t->e, t->n, sizeof *t->e, cmp_entry);
+    if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
     double *med = calloc(t->n ? t->n : 1, sizeof *med);
     if (!med) exit(1);
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
