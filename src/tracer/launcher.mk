@@ -50,3 +50,11 @@ $(HIP_CALLS): tests/abi/hip_calls.cpp
 	$(Q)$(HIPCC) --offload-arch=$(or $(OFFLOAD_ARCH),gfx90a) -O2 -w -pthread -o $@ $<
 
 TEST_BINS += $(ABI_LIBS) $(HIP_CALLS)
+
+# scripts/bench-hip.sh's program
+HIP_BENCH := $(ABI_DIR)/hip_bench
+$(HIP_BENCH): tests/abi/hip_bench.cpp
+	$(call say,HIPCC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(HIPCC) --offload-arch=$(or $(OFFLOAD_ARCH),gfx90a) -O2 -w -o $@ $<
+TEST_BINS += $(HIP_BENCH)
