@@ -16,22 +16,39 @@ typedef struct span {
   size_t n;
 } span;
 
-static int is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
+/* White space as Python's str.strip() (which rpt used) sees it. */
+static const unsigned char ws_tab[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 1,
+                                          ['\n'] = 1, ['\v'] = 1, ['\f'] = 1};
+static inline int is_ws(char c) { return ws_tab[(unsigned char)c]; }
 
-static span trim(const char *s, const char *e) {
+/* The name field is right-aligned in 40 columns: skip its padding eight
+ * spaces at a time. */
+static inline span trim(const char *s, const char *e) {
+  while (e - s >= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    if (w != 0x2020202020202020ull) break;
+    s += 8;
+  }
   while (s < e && is_ws(*s)) s++;
   while (e > s && is_ws(e[-1])) e--;
   return (span){s, (size_t)(e - s)};
 }
 
+/* Next ';' in [s, e): most fields are short, so look at a few bytes
+ * before paying for a memchr call. */
+static inline const char *find_semi(const char *s, const char *e) {
+  for (int i = 0; i < 16 && s < e; i++, s++)
+    if (*s == ';') return s;
+  return s < e ? memchr(s, ';', (size_t)(e - s)) : NULL;
+}
+
 /* The field at *cur up to the next ';' (or the end), trimmed; *cur moves
  * past the ';'.  Returns 0 when no field is left. */
-static int next_field(const char **cur, const char *end, span *f, int *had_sep) {
+static inline int next_field(const char **cur, const char *end, span *f, int *had_sep) {
   if (*cur > end) return 0;
   const char *s = *cur;
-  const char *semi = memchr(s, ';', (size_t)(end - s));
+  const char *semi = find_semi(s, end);
   const char *e = semi ? semi : end;
   *f = trim(s, e);
   *had_sep = semi != NULL;
@@ -46,7 +63,7 @@ static int parse_u64(span f, uint64_t *v) {
   for (size_t i = 0; i < f.n; i++) {
     unsigned d = (unsigned)(f.s[i] - '0');
     if (d > 9) return 0;
-    if (x > (UINT64_MAX - d) / 10) return 0;
+    if (i == 19 && x > (UINT64_MAX - d) / 10) return 0; /* only 20 digits can overflow */
     x = x * 10 + d;
   }
   *v = x;
@@ -70,18 +87,45 @@ static int parse_op(span f, rtg_hcc_profile *p) {
   return 1;
 }
 
-/* "12.5 us" (the unit optional): strtod needs a terminated copy. */
+/* "12.5 us" (the unit optional).  Plain decimals, the tracer's "%6.1f",
+ * take a fast path: all digits as one integer divided by a power of ten is
+ * one correctly rounded division, the same double strtod gives.  Anything
+ * else (exponents, many digits) goes to strtod on a terminated copy. */
 static int parse_dur(span f, double *us) {
+  static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char *s = f.s, *e = f.s + f.n;
+  if (e - s >= 2 && e[-2] == 'u' && e[-1] == 's') {
+    e -= 2;
+    while (e > s && is_ws(e[-1])) e--;
+  }
+  uint64_t m = 0;
+  int digits = 0, frac = -1;
+  const char *p = s;
+  for (; p < e; p++) {
+    if (*p >= '0' && *p <= '9') {
+      m = m * 10 + (uint64_t)(*p - '0');
+      digits++;
+      if (frac >= 0) frac++;
+    } else if (*p == '.' && frac < 0) {
+      frac = 0;
+    } else {
+      break;
+    }
+  }
+  if (p == e && digits > 0 && digits <= 15) {
+    *us = (double)m / pow10[frac < 0 ? 0 : frac];
+    return 1;
+  }
   char tmp[64];
   if (f.n == 0 || f.n >= sizeof tmp) return 0;
   memcpy(tmp, f.s, f.n);
   tmp[f.n] = 0;
-  char *e;
-  *us = strtod(tmp, &e);
-  if (e == tmp) return 0;
-  while (is_ws(*e)) e++;
-  if (e[0] == 'u' && e[1] == 's') e += 2;
-  return *e == 0;
+  char *end;
+  *us = strtod(tmp, &end);
+  if (end == tmp) return 0;
+  while (is_ws(*end)) end++;
+  if (end[0] == 'u' && end[1] == 's') end += 2;
+  return *end == 0;
 }
 
 static int is_word(span f) {
@@ -94,15 +138,71 @@ static int is_word(span f) {
   return 1;
 }
 
+/* Digits at *s (at most 20, no overflow) into *v; advances *s. */
+static inline int digits(const char **s, const char *e, uint64_t *v) {
+  const char *q = *s;
+  uint64_t x = 0;
+  int n = 0;
+  for (; q < e && (unsigned)(*q - '0') <= 9; q++, n++) {
+    unsigned d = (unsigned)(*q - '0');
+    if (n == 19 && x > (UINT64_MAX - d) / 10) return 0;
+    if (n == 20) return 0;
+    x = x * 10 + d;
+  }
+  if (n == 0) return 0;
+  *s = q;
+  *v = x;
+  return 1;
+}
+
+/* The end of a field at q: white space then ';' (*sep = 1) or the end of
+ * the line (*sep = 0); the position after it, or NULL if anything else. */
+static inline const char *field_end(const char *q, const char *e, int *sep) {
+  while (q < e && is_ws(*q)) q++;
+  if (q == e) return *sep = 0, e + 1;
+  if (*q == ';') return *sep = 1, q + 1;
+  return NULL;
+}
+
+/* The fast path for one whole field that is a number: the same result as
+ * next_field + parse_u64 in one pass.  Leaves *cur alone on failure. */
+static inline int num_field(const char **cur, const char *end, uint64_t *v, int *sep) {
+  const char *q = *cur;
+  if (q > end) return 0;
+  while (q < end && is_ws(*q)) q++;
+  if (!digits(&q, end, v) || !(q = field_end(q, end, sep))) return 0;
+  *cur = q;
+  return 1;
+}
+
+/* The same for a whole "#D.Q.S" field. */
+static inline int op_field(const char **cur, const char *end, rtg_hcc_profile *p, int *sep) {
+  const char *q = *cur;
+  uint64_t v[3];
+  if (q > end) return 0;
+  while (q < end && is_ws(*q)) q++;
+  if (q < end && *q == '#') q++;
+  for (int i = 0; i < 3; i++) {
+    if (!digits(&q, end, &v[i])) return 0;
+    if (i < 2 && (q == end || *q++ != '.')) return 0;
+  }
+  if (v[0] > UINT32_MAX || v[1] > UINT32_MAX || !(q = field_end(q, end, sep))) return 0;
+  p->device = (uint32_t)v[0];
+  p->queue = (uint32_t)v[1];
+  p->seq = v[2];
+  *cur = q;
+  return 1;
+}
+
 int rtg_hcc_profile_parse(const char *line, size_t len, rtg_hcc_profile *p, const char **why) {
   const char *dummy;
   if (!why) why = &dummy;
   *why = NULL;
   if (len < PREFIX_LEN || memcmp(line, PREFIX, PREFIX_LEN) != 0) return 0;
-  memset(p, 0, sizeof *p);
+  *p = (rtg_hcc_profile){0};
   const char *end = line + len, *cur = line + PREFIX_LEN;
   span f;
-  int sep;
+  int sep = 0;
 
   next_field(&cur, end, &f, &sep);
   if (!is_word(f)) {
@@ -126,11 +226,7 @@ int rtg_hcc_profile_parse(const char *line, size_t len, rtg_hcc_profile *p, cons
   int nt = 0;
   while (sep && nt < 3) {
     const char *save = cur;
-    if (!next_field(&cur, end, &f, &sep) || !parse_u64(f, &t[nt])) {
-      cur = save;
-      sep = 1;
-      break;
-    }
+    if (!num_field(&cur, end, &t[nt], &sep)) break; /* sep stays 1 */
     at[nt++] = save;
   }
   if (nt == 1) {
@@ -157,9 +253,12 @@ int rtg_hcc_profile_parse(const char *line, size_t len, rtg_hcc_profile *p, cons
   const char *rest = cur; /* start of the first field not consumed */
 
   /* The #op tag, then everything after it is EXTRA. */
-  if (sep && cur <= end) {
+  int had;
+  if (sep && cur <= end && op_field(&cur, end, p, &had)) {
+    p->flags |= RTG_HCC_HAS_OP;
+    rest = cur;
+  } else if (sep && cur <= end) {
     const char *save = cur;
-    int had;
     next_field(&cur, end, &f, &had);
     if (f.n && parse_op(f, p)) {
       p->flags |= RTG_HCC_HAS_OP;

@@ -77,13 +77,35 @@ static bool accept_mode(file_state *fs, enum file_mode m, uint64_t lineno) {
   return false;
 }
 
+/* Names repeat on almost every line, so a small direct-mapped cache of
+ * recent ones (checked with memcmp) saves most hash-table lookups. */
+#define NAME_CACHE 512
+static struct name_cache {
+  const char *s;
+  uint32_t len, id;
+} name_cache[NAME_CACHE];
+
 static uint32_t intern(rpt_data *d, const char *s, size_t n) {
+  size_t slot = n;
+  if (n) slot = slot * 131 + (unsigned char)s[0] * 31 + (unsigned char)s[n - 1] * 7 + (unsigned char)s[n / 2];
+  struct name_cache *c = &name_cache[slot % NAME_CACHE];
+  if (c->s && c->len == n && memcmp(c->s, s, n) == 0) return c->id;
   uint32_t id = rtg_strtab_intern(d->names, s, n);
   if (id == UINT32_MAX) {
     rtg_error("out of memory");
     exit(1);
   }
+  *c = (struct name_cache){rtg_strtab_get(d->names, id), (uint32_t)n, id};
   return id;
+}
+
+/* The command type of a profile line: kernel, barrier, copy, copyslo. */
+static int profile_type(const rtg_hcc_profile *p) {
+  for (int t = 0; t < RPT_NTYPES; t++) {
+    size_t n = t == RPT_KERNEL ? 6 : t == RPT_BARRIER ? 7 : t == RPT_COPY ? 4 : 7;
+    if (p->type_len == n && !memcmp(p->type, rpt_type_names[t], n)) return t;
+  }
+  return -1;
 }
 
 /* "HostToDevice" + 16384 -> "HostToDevice_16384_bytes", as the original. */
@@ -144,9 +166,7 @@ static bool profile_line(rpt_data *d, rpt_opts *o, file_state *fs, const char *l
   if (!(p.flags & RTG_HCC_HAS_TIMES))
     return skip(fs, lineno, "profile line without start and stop times"), false;
   if (p.stop < p.start) return skip(fs, lineno, "profile line whose stop is before its start"), false;
-  int type = -1;
-  for (int t = 0; t < RPT_NTYPES; t++)
-    if (rtg_hcc_profile_type_is(&p, rpt_type_names[t])) type = t;
+  int type = profile_type(&p);
   if (type < 0) return skip(fs, lineno, "profile line of an unknown command type"), false;
   if (o->ignore_barriers && type == RPT_BARRIER) return false;
   if (p.device > UINT16_MAX) return skip(fs, lineno, "device number out of range"), false;
@@ -447,4 +467,5 @@ void rpt_data_free(rpt_data *d) {
   if (d->spool) fclose(d->spool);
   rtg_strtab_free(d->names);
   memset(d, 0, sizeof *d);
+  memset(name_cache, 0, sizeof name_cache); /* it points into the names */
 }

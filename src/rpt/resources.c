@@ -8,7 +8,8 @@
  *     gap, summed into the bucket row of its size;
  *   - busy time is the sum of critical times.
  * Rows are keyed by name id (bit 32 set for gap buckets, so a kernel named
- * like a gap row stays apart) and kept in order of first appearance. */
+ * like a gap row stays apart) and kept in order of first appearance; every
+ * name is interned before the walk, so a flat array maps ids to rows. */
 #include "diag.h"
 #include "rpt.h"
 
@@ -37,13 +38,13 @@ void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, 
     else snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
     rs->gap_names[i] = intern_str(names, buf);
   }
+  rs->nnames = rtg_strtab_count(names);
 }
 
 static void free_resource(rpt_resource *r) {
   if (!r) return;
   free(r->rows);
-  rtg_u64map_free(&r->by_key);
-  rtg_u64map_free(&r->queues);
+  free(r->row_of);
   free(r);
 }
 
@@ -55,16 +56,21 @@ void rpt_resources_free(rpt_resources *rs) {
   memset(rs, 0, sizeof *rs);
 }
 
-static rpt_resource *new_resource(const char *name) {
+static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
   rpt_resource *r = calloc(1, sizeof *r);
-  if (!r) abort();
+  size_t n = rs->nnames + rs->ngaps + 1;
+  if (!r || !(r->row_of = malloc(n * sizeof *r->row_of))) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  memset(r->row_of, 0xff, n * sizeof *r->row_of);
   snprintf(r->name, sizeof r->name, "%s", name);
   return r;
 }
 
 rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
   if (rpt_is_copy(r->type)) {
-    if (!rs->data) rs->data = new_resource("DATA");
+    if (!rs->data) rs->data = new_resource(rs, "DATA");
     return rs->data;
   }
   if (r->device >= rs->ngpu) {
@@ -78,7 +84,7 @@ rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
   if (!rs->gpu[r->device]) {
     char name[16];
     snprintf(name, sizeof name, "GPU%u", (unsigned)r->device);
-    rs->gpu[r->device] = new_resource(name);
+    rs->gpu[r->device] = new_resource(rs, name);
   }
   return rs->gpu[r->device];
 }
@@ -89,11 +95,9 @@ size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns) {
   return ngaps;
 }
 
-static void add_row(rpt_resource *res, uint64_t key, uint64_t t) {
-  bool added;
-  uint64_t *slot = rtg_u64map_put(&res->by_key, key, res->nrows, &added);
-  if (!slot) abort();
-  if (added) {
+static void add_row(rpt_resource *res, uint64_t key, size_t slot, uint64_t t) {
+  if (res->row_of[slot] == UINT32_MAX) {
+    res->row_of[slot] = (uint32_t)res->nrows;
     if (res->nrows == res->cap) {
       res->cap = res->cap ? 2 * res->cap : 16;
       res->rows = realloc(res->rows, res->cap * sizeof *res->rows);
@@ -101,7 +105,7 @@ static void add_row(rpt_resource *res, uint64_t key, uint64_t t) {
     }
     res->rows[res->nrows++] = (rpt_row){.key = key, .min = t, .max = t};
   }
-  rpt_row *row = &res->rows[*slot];
+  rpt_row *row = &res->rows[res->row_of[slot]];
   row->total += t;
   row->calls++;
   if (t < row->min) row->min = t;
@@ -120,13 +124,11 @@ uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r
   if (!res->have_max || r->stop > res->max_stop) res->max_stop = r->stop;
   res->have_max = true;
 
-  add_row(res, r->name, crit);
+  add_row(res, r->name, r->name, crit);
   if (*gap > 0) {
     size_t b = rpt_gap_bucket(rs->gaps, rs->ngaps, *gap);
-    add_row(res, RPT_GAP_BIT | b, *gap);
+    add_row(res, RPT_GAP_BIT | b, rs->nnames + b, *gap);
   }
   res->busy += crit;
-  bool added;
-  if (!rtg_u64map_put(&res->queues, r->queue, 0, &added)) abort();
   return crit;
 }

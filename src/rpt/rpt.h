@@ -144,8 +144,7 @@ typedef struct rpt_resource {
   uint64_t max_stop, busy;
   rpt_row *rows;
   size_t nrows, cap;
-  rtg_u64map by_key; /* key -> row index */
-  rtg_u64map queues; /* queues seen, for -g */
+  uint32_t *row_of; /* name id (gap bucket b: nnames + b) -> row, or UINT32_MAX */
 } rpt_resource;
 
 typedef struct rpt_resources {
@@ -155,6 +154,7 @@ typedef struct rpt_resources {
   uint32_t *gap_names; /* strtab id per bucket: ngaps + 1 */
   const long *gaps;
   size_t ngaps;
+  size_t nnames; /* names interned when the walk began */
 } rpt_resources;
 
 #define RPT_GAP_BIT (1ull << 32)

@@ -1,7 +1,10 @@
 /* Start-time order of the records.  Logs are written in completion order,
- * which is nearly start order, so a natural merge sort (merge the runs that
- * are already sorted) does little more than one pass over the data; it is
- * stable, which keeps the original's tie order (input order). */
+ * which is nearly start order: a command is out of place by about as many
+ * positions as commands ran beside it.  So an insertion sort is tried
+ * first (one pass plus the short moves); if the input turns out far from
+ * sorted it gives up and a natural merge sort (merging the runs that are
+ * already sorted) does the job in O(n log runs).  Both are stable, which
+ * keeps the original's tie order (input order). */
 #include "diag.h"
 #include "rpt.h"
 
@@ -17,6 +20,26 @@ static void merge(uint32_t *a, uint32_t *tmp, size_t lo, size_t mid, size_t hi, 
   while (i < mid) a[k++] = tmp[i++];
 }
 
+/* Insertion sort of a[0..n) by start; false (a left a permutation) when
+ * the moves exceed the budget. */
+static bool insertion(uint32_t *a, size_t n, const rpt_rec *r, uint64_t budget) {
+  uint64_t moves = 0;
+  for (size_t i = 1; i < n; i++) {
+    uint32_t x = a[i];
+    uint64_t key = r[x].start;
+    if (r[a[i - 1]].start <= key) continue;
+    size_t j = i;
+    while (j > 0 && r[a[j - 1]].start > key) {
+      a[j] = a[j - 1];
+      j--;
+    }
+    a[j] = x;
+    moves += i - j;
+    if (moves > budget) return false;
+  }
+  return true;
+}
+
 uint32_t *rpt_sort(const rpt_data *d) {
   size_t n = d->n;
   uint32_t *a = malloc((n ? n : 1) * sizeof *a);
@@ -26,6 +49,8 @@ uint32_t *rpt_sort(const rpt_data *d) {
   }
   for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
   const rpt_rec *r = d->recs;
+  if (insertion(a, n, r, 16 * (uint64_t)n + 4096)) return a;
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i; /* start over */
 
   /* Run boundaries: run i is [runs[i], runs[i+1]). */
   size_t nruns = 0, cap = 64;
