@@ -16,5 +16,5 @@ echo "-- RTG_VERBOSE=1"
 RTG_VERBOSE=1 traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep -E '^rtg: (RTG_|HCC_)[A-Z_]* *=' | sed 's/ *=.*//; s/^rtg: //' | tr '\n' ' '
 echo
 echo "-- RTG_VERBOSE=2 RTG_HSA_API_FILTER=hsa_signal_create"
-RTG_VERBOSE=2 RTG_HSA_API_FILTER=hsa_signal_create traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep -c '^rtg: HSA API skip '
+RTG_VERBOSE=2 RTG_HSA_API_FILTER=hsa_signal_create traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep -q '^rtg: HSA API skip hsa_signal_destroy' && echo "skips listed"
 RTG_VERBOSE=2 RTG_HSA_API_FILTER=hsa_signal_create traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep '^rtg: HSA API trace '
