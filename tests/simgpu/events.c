@@ -18,10 +18,17 @@
 
 #define MAX_EVENTS 4096
 
+/* Semantics of KFD: setting an event wakes every thread waiting on it at
+ * that moment; an auto-reset event with waiters then stays unsignaled, one
+ * without waiters stays signaled until a wait consumes it. ROCR relies on
+ * this: a queue's destructor and ROCR's async-event thread wait on the same
+ * event, and both must wake. Waiters see a set by the generation moving. */
 typedef struct sim_event {
   HsaEvent ev; /* first: ROCR holds HsaEvent* */
   int signaled;
   int manual_reset;
+  int waiters;
+  uint64_t gen;
 } sim_event_t;
 
 static sim_event_t *events[MAX_EVENTS];
@@ -80,7 +87,8 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyEvent(HsaEvent *ev) {
 }
 
 static void set_locked(sim_event_t *e) {
-  e->signaled = 1;
+  e->gen++;
+  e->signaled = e->manual_reset || e->waiters == 0;
   pthread_cond_broadcast(&cv);
 }
 
@@ -110,16 +118,30 @@ void sim_event_fire(uint32_t id) {
   pthread_mutex_unlock(&mu);
 }
 
-static int satisfied_locked(HsaEvent *evs[], HSAuint32 n, bool all) {
+#define MAX_WAIT 64 /* ROCR waits on a handful of events at a time */
+
+/* seen[i]: generation of evs[i] when the wait began. */
+static int satisfied_locked(HsaEvent *evs[], HSAuint32 n, bool all, const uint64_t *seen) {
   uint32_t cnt = 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (evs[i] && ((sim_event_t *)evs[i])->signaled) cnt++;
+  for (uint32_t i = 0; i < n; i++) {
+    sim_event_t *e = (sim_event_t *)evs[i];
+    if (e && (e->signaled || e->gen != seen[i])) cnt++;
+  }
   if (!(all ? cnt == n : cnt > 0)) return 0;
   for (uint32_t i = 0; i < n; i++) { /* consume auto-reset events */
     sim_event_t *e = (sim_event_t *)evs[i];
     if (e && e->signaled && !e->manual_reset) e->signaled = 0;
   }
   return 1;
+}
+
+static void add_waiters_locked(HsaEvent *evs[], HSAuint32 n, int d, uint64_t *seen) {
+  for (uint32_t i = 0; i < n; i++) {
+    sim_event_t *e = (sim_event_t *)evs[i];
+    if (!e) continue;
+    e->waiters += d;
+    if (seen) seen[i] = e->gen;
+  }
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnMultipleEvents(HsaEvent *evs[], HSAuint32 n, bool all,
@@ -135,8 +157,11 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnMultipleEvents(HsaEvent *evs[], HSAuint32 n,
   }
   HSAKMT_STATUS ret = HSAKMT_STATUS_SUCCESS;
   int kicked = 0;
+  uint64_t seen[MAX_WAIT];
+  if (n > MAX_WAIT) return HSAKMT_STATUS_INVALID_PARAMETER;
   pthread_mutex_lock(&mu);
-  while (!satisfied_locked(evs, n, all)) {
+  add_waiters_locked(evs, n, 1, seen);
+  while (!satisfied_locked(evs, n, all, seen)) {
     if (ms == 0) {
       ret = HSAKMT_STATUS_WAIT_TIMEOUT;
       break;
@@ -150,12 +175,13 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnMultipleEvents(HsaEvent *evs[], HSAuint32 n,
     }
     int r = ms == HSA_EVENTTIMEOUT_INFINITE ? pthread_cond_wait(&cv, &mu)
                                             : pthread_cond_timedwait(&cv, &mu, &dl);
-    if (r == ETIMEDOUT && !satisfied_locked(evs, n, all)) {
+    if (r == ETIMEDOUT && !satisfied_locked(evs, n, all, seen)) {
       ret = HSAKMT_STATUS_WAIT_TIMEOUT;
       break;
     }
     if (r == ETIMEDOUT) break;
   }
+  add_waiters_locked(evs, n, -1, NULL);
   pthread_mutex_unlock(&mu);
   return ret;
 }

@@ -167,6 +167,14 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtQueryPointerInfo(const void *p, HsaPointerInfo *in
   return HSAKMT_STATUS_SUCCESS;
 }
 
+int sim_mem_valid(const void *p, uint64_t len) {
+  pthread_mutex_lock(&mu);
+  alloc_t *a = find_locked(p, 0);
+  int ok = a && len <= a->size - (uint64_t)((const char *)p - (char *)a->addr);
+  pthread_mutex_unlock(&mu);
+  return ok;
+}
+
 HSAKMT_STATUS HSAKMTAPI hsaKmtSetMemoryUserData(const void *p, void *user_data) {
   pthread_mutex_lock(&mu);
   alloc_t *a = find_locked(p, 1);

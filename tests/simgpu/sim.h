@@ -65,6 +65,9 @@ void sim_thread_setup(const char *name); /* fine timer slack, thread name */
 
 /* ---- memory.c ---- */
 void *sim_mmio_page(void);
+/* Does [p, p+len) lie inside one allocation or registered range? Emulated
+ * kernels check their destination, where a real GPU would take a VM fault. */
+int sim_mem_valid(const void *p, uint64_t len);
 
 /* ---- events.c: the interrupt path ---- */
 void sim_event_fire(uint32_t event_id); /* the "GPU" raises an interrupt */
