@@ -1,0 +1,42 @@
+/* hsa_common.h - the small amount of HSA plumbing the C examples share. */
+#ifndef EXAMPLES_HSA_COMMON_H
+#define EXAMPLES_HSA_COMMON_H
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(x)                                                                                   \
+  do {                                                                                             \
+    hsa_status_t s_ = (x);                                                                         \
+    if (s_ != HSA_STATUS_SUCCESS) {                                                                \
+      const char *m_ = "?";                                                                        \
+      hsa_status_string(s_, &m_);                                                                  \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #x, m_);                       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+typedef struct ex_hsa {
+  hsa_agent_t cpu, gpu;
+  hsa_amd_memory_pool_t kernarg, host, vram;
+  uint64_t vadd; /* kernel object of vadd */
+} ex_hsa_t;
+
+/* hsa_init, first CPU and GPU, their pools, and vadd from vadd.hsaco (next to
+ * the executable unless $EX_HSACO names it). */
+void ex_init(ex_hsa_t *h, const char *argv0);
+void *ex_alloc(const ex_hsa_t *h, hsa_amd_memory_pool_t pool, size_t size);
+void ex_submit(hsa_queue_t *q, const void *packet);
+void ex_vadd_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg, uint32_t n,
+                    hsa_signal_t done);
+void ex_barrier_packet(hsa_barrier_and_packet_t *b, int is_or, const hsa_signal_t *deps, int n,
+                       hsa_signal_t done);
+void ex_wait(hsa_signal_t s); /* until the value drops below 1 */
+/* On the simulated GPU (tests/simgpu) no GPU code runs; installs a dispatch
+ * hook that computes vadd on the CPU so results can be checked. */
+void ex_emulate_vadd_if_simulated(void);
+
+#endif
