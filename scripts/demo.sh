@@ -38,12 +38,15 @@ if [ ! -f "$1" ]; then
 fi
 echo "== trace files: $*"
 echo "== records: $(cat "$@" | wc -l) lines"
+echo "== agents the runtime reported (from the trace's agent records):"
+grep -h '^RTG: .* agent ' "$@" | sed 's/^RTG: pid:[0-9]* tid:[0-9]* agent /   /'
 
-echo "== converting: rtg-convert $* -o $out/trace.json --stats --summary"
-"$B/rtg-convert" "$@" -o "$out/trace.json" --stats --summary --outdir "$out" || true
+echo "== converting: rtg-convert $* -o $out/trace.json -f --stats=$out --summary"
+"$B/rtg-convert" "$@" -o "$out/trace.json" -f --stats="$out" --summary
+echo "   statistics: $(cd "$out" && ls *_stats.csv | tr '\n' ' ')"
 
 echo "== rpt summary"
-"$B/rpt" "$@" || true
+"$B/rpt" "$@"
 
 echo
 echo "Timeline JSON: $out/trace.json  (open in https://ui.perfetto.dev or chrome://tracing)"
