@@ -81,7 +81,7 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     rtg_jsonw_lit(&w, ",\"cat\":\"");
     rtg_jsonw_lit(&w, rpt_type_names[r->type]);
     char op[64];
-    snprintf(op, sizeof op, "%u.%u.%u", (unsigned)r->device, r->queue, r->seq);
+    snprintf(op, sizeof op, "%u.%u.%u", (unsigned)r->device, (unsigned)r->queue, (unsigned)r->seq);
     rtg_jsonw_lit(&w, "\",\"args\":{\"dev.queue.op\":\"");
     rtg_jsonw_lit(&w, op);
     rtg_jsonw_lit(&w, "\",\"stop\":");

@@ -1,29 +1,22 @@
-/* Reading the inputs.  Two kinds of file, told apart line by line:
- *   - legacy logs: "profile:" lines (HCC_PROFILE=2) among any application
- *     output; every other line is text, kept for -t and for ROI markers;
- *   - rtg traces: dispatch, barrier and copy records become kernel, barrier
- *     and copy commands (GPU<n> numbered by agent index, DATA for copies);
- *     every other line (API calls, ROCTx markers...) is text.
- * A file that has both takes the first kind it meets, so a trace written
- * with HCC_PROFILE=2 is not counted twice.  A bad line is warned about with
- * file:line, counted, and then treated as text, as the original did. */
+/* Reading the inputs, main-thread side: the producer (lines.c) hands over
+ * the lines already recognized and parsed; here they become records with
+ * interned names, text for the spool and the ROI watchers, and file:line
+ * warnings.  A bad line is warned about, counted, and then treated as text,
+ * as the original did.  Trace records carry agent values until their file
+ * ends; then the GPU agents are numbered GPU0, GPU1... by agent index. */
 #include "diag.h"
-#include "hcc_profile.h"
+#include "lines.h"
 #include "linereader.h"
 #include "rpt.h"
-#include "rtg/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 const char *const rpt_type_names[RPT_NTYPES] = {"kernel", "barrier", "copy", "copyslo"};
-
-enum file_mode { MODE_UNKNOWN, MODE_PROFILE, MODE_TRACE };
 
 typedef struct agent_info {
   uint64_t index, handle;
@@ -34,10 +27,13 @@ typedef struct agent_info {
 typedef struct file_state {
   rtg_diag_file diag;
   uint16_t file;
-  enum file_mode mode;
-  bool mode_warned;
   uint32_t first, last; /* its records in rpt_data, UINT32_MAX when none */
   uint64_t skipped;
+  bool trace;       /* its records came from an rtg trace */
+  int kind;         /* 0 not known yet, 1 profile: lines, 2 rtg trace */
+  bool mixed_seen;  /* warned about the other kind */
+  uint64_t base;    /* lines of the chunks before */
+  uint64_t too_long;
   /* traces: agent values of the records (handles or indexes) -> slots,
    * renumbered as GPU numbers at the end of the file */
   rtg_u64map slot_of;
@@ -46,9 +42,6 @@ typedef struct file_state {
   size_t nslots;
   agent_info *agents;
   size_t nagents;
-  char *scratch; /* a copy of the line for rtg_record_parse, which edits it */
-  size_t scratch_cap;
-  char name[512]; /* composed copy names */
 } file_state;
 
 static void *xrealloc(void *p, size_t n) {
@@ -63,18 +56,6 @@ static void *xrealloc(void *p, size_t n) {
 static void skip(file_state *fs, uint64_t lineno, const char *why) {
   fs->skipped++;
   rtg_warn_line(&fs->diag, lineno, "%s (skipped)", why);
-}
-
-/* Mixed files: keep the first kind, ignore the other with one warning. */
-static bool accept_mode(file_state *fs, enum file_mode m, uint64_t lineno) {
-  if (fs->mode == MODE_UNKNOWN) fs->mode = m;
-  if (fs->mode == m) return true;
-  if (!fs->mode_warned)
-    rtg_warn_line(&fs->diag, lineno, "%s in a file of %s: ignored (treated as text)",
-                  m == MODE_PROFILE ? "profile: lines" : "rtg trace records",
-                  fs->mode == MODE_PROFILE ? "profile: lines" : "rtg trace records");
-  fs->mode_warned = true;
-  return false;
 }
 
 /* Names repeat on almost every line, so a small direct-mapped cache of
@@ -99,24 +80,6 @@ static uint32_t intern(rpt_data *d, const char *s, size_t n) {
   return id;
 }
 
-/* The command type of a profile line: kernel, barrier, copy, copyslo. */
-static int profile_type(const rtg_hcc_profile *p) {
-  for (int t = 0; t < RPT_NTYPES; t++) {
-    size_t n = t == RPT_KERNEL ? 6 : t == RPT_BARRIER ? 7 : t == RPT_COPY ? 4 : 7;
-    if (p->type_len == n && !memcmp(p->type, rpt_type_names[t], n)) return t;
-  }
-  return -1;
-}
-
-/* "HostToDevice" + 16384 -> "HostToDevice_16384_bytes", as the original. */
-static uint32_t copy_name(rpt_data *d, file_state *fs, const char *dir, size_t n, bool has_bytes,
-                          uint64_t bytes) {
-  if (!has_bytes) return intern(d, dir, n);
-  int len = snprintf(fs->name, sizeof fs->name, "%.*s_%llu_bytes", (int)(n > 400 ? 400 : n), dir,
-                     (unsigned long long)bytes);
-  return intern(d, fs->name, (size_t)len);
-}
-
 /* Append a record; roi watchers and the text spool see it here. */
 static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *r, uint64_t lineno) {
   if (d->n == d->cap) {
@@ -131,93 +94,23 @@ static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *
   uint32_t idx = (uint32_t)d->n++;
   d->recs[idx] = *r;
   if (d->spool) d->text_end[idx] = d->spool_pos;
-  if (o->roi_start.kind != ROI_DEFAULT) rpt_roi_record(&o->roi_start, lineno, r, idx);
-  if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_record(&o->roi_stop, lineno, r, idx);
+  if (o->roi_start.kind != ROI_DEFAULT) rpt_roi_record(&o->roi_start, lineno, r, idx, fs->file);
+  if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_record(&o->roi_stop, lineno, r, idx, fs->file);
   if (fs->first == UINT32_MAX) fs->first = idx;
   fs->last = idx;
 }
 
+/* A text line; line is NULL when only its number matters (@LINE). */
 static void add_text(rpt_data *d, rpt_opts *o, const char *line, size_t len, uint64_t lineno) {
-  if (d->spool) {
+  if (d->spool && line) {
     if (fwrite(line, 1, len, d->spool) != len || putc('\n', d->spool) == EOF) {
       rtg_error("cannot write the text spool: %s", strerror(errno));
       exit(1);
     }
     d->spool_pos += len + 1;
   }
-  if (o->roi_start.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_start, lineno, line, len);
-  if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_stop, lineno, line, len);
-}
-
-static void init_rec(rpt_rec *r, file_state *fs, uint64_t lineno) {
-  memset(r, 0, sizeof *r);
-  r->line = lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)lineno;
-  r->file = fs->file;
-}
-
-/* A profile: line: true when it became a record. */
-static bool profile_line(rpt_data *d, rpt_opts *o, file_state *fs, const char *line, size_t len,
-                         bool has_nul, uint64_t lineno) {
-  if (o->db) printf("raw: %s\n", line);
-  rtg_hcc_profile p;
-  const char *why;
-  if (has_nul) return skip(fs, lineno, "NUL bytes in a profile line"), false;
-  if (rtg_hcc_profile_parse(line, len, &p, &why) < 0) return skip(fs, lineno, why), false;
-  if (!(p.flags & RTG_HCC_HAS_TIMES))
-    return skip(fs, lineno, "profile line without start and stop times"), false;
-  if (p.stop < p.start) return skip(fs, lineno, "profile line whose stop is before its start"), false;
-  int type = profile_type(&p);
-  if (type < 0) return skip(fs, lineno, "profile line of an unknown command type"), false;
-  if (o->ignore_barriers && type == RPT_BARRIER) return false;
-  if (p.device > UINT16_MAX) return skip(fs, lineno, "device number out of range"), false;
-  if (!accept_mode(fs, MODE_PROFILE, lineno)) return false;
-  if (p.flags & RTG_HCC_BAD_OP)
-    rtg_warn_line(&fs->diag, lineno, "unrecognized #device.queue.seq tag: using #0.0.0");
-
-  rpt_rec r;
-  init_rec(&r, fs, lineno);
-  r.type = (uint8_t)type;
-  r.start = p.start;
-  r.stop = p.stop;
-  r.device = (uint16_t)p.device;
-  r.queue = p.queue;
-  r.seq = (uint32_t)p.seq;
-  if (rpt_is_copy((unsigned)type)) {
-    if (!(p.flags & RTG_HCC_HAS_BYTES))
-      rtg_warn_line(&fs->diag, lineno, "copy without a byte count: named by direction only");
-    r.name = copy_name(d, fs, p.name, p.name_len, p.flags & RTG_HCC_HAS_BYTES, p.bytes);
-  } else {
-    r.name = intern(d, p.name, p.name_len);
-  }
-  /* The original's barrier rule: a name "depcnt,acquire,release" (three
-   * parts) marks a barrier with dependencies, whose start is moved to its
-   * stop so it does not hide the commands it waits for. */
-  if (type == RPT_BARRIER) {
-    const char *c1 = memchr(p.name, ',', p.name_len);
-    const char *c2 = c1 ? memchr(c1 + 1, ',', p.name_len - (size_t)(c1 + 1 - p.name)) : NULL;
-    if (c2 && !memchr(c2 + 1, ',', p.name_len - (size_t)(c2 + 1 - p.name))) r.start = r.stop;
-  }
-  add_record(d, o, fs, &r, lineno);
-  return true;
-}
-
-/* The word after "PREFIX: pid:P tid:T ", without parsing the whole line:
- * most trace lines are API calls that rpt only keeps as text. */
-static bool trace_keyword(const char *line, size_t len, const char **kw, size_t *kwlen) {
-  const char *e = line + len, *s = memchr(line, ':', len < 8 ? len : 8);
-  if (!s) return false;
-  s++;
-  for (int f = 0; f < 3; f++) {
-    while (s < e && *s == ' ') s++;
-    const char *w = s;
-    while (s < e && *s != ' ') s++;
-    if (f == 2) {
-      *kw = w;
-      *kwlen = (size_t)(s - w);
-      return s > w;
-    }
-  }
-  return false;
+  if (o->roi_start.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_start, lineno, line ? line : "", len);
+  if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_stop, lineno, line ? line : "", len);
 }
 
 static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
@@ -238,81 +131,47 @@ static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
   return (uint16_t)*v;
 }
 
-/* An rtg trace line: true when it became a record. */
-static bool trace_line(rpt_data *d, rpt_opts *o, file_state *fs, const char *line, size_t len,
-                       bool has_nul, uint64_t lineno) {
-  const char *kw;
-  size_t kwlen;
-  if (!trace_keyword(line, len, &kw, &kwlen)) return false;
-  bool is_agent = kwlen == 5 && !memcmp(kw, "agent", 5) && !memcmp(line, "RTG:", 4);
-  bool is_hsa = !memcmp(line, "HSA:", 4);
-  bool is_cmd = is_hsa && ((kwlen == 8 && !memcmp(kw, "dispatch", 8)) ||
-                           (kwlen == 7 && !memcmp(kw, "barrier", 7)) ||
-                           (kwlen == 4 && !memcmp(kw, "copy", 4)));
-  if (!is_agent && !is_cmd) return false;
-  if (has_nul) return skip(fs, lineno, "NUL bytes in a trace record"), false;
-  if (o->db && is_cmd) printf("raw: %s\n", line);
-
-  if (len + 1 > fs->scratch_cap) {
-    fs->scratch_cap = len + 1 + 256;
-    fs->scratch = xrealloc(fs->scratch, fs->scratch_cap);
+static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it, const char *arena,
+                    uint64_t lineno) {
+  const char *raw = it->flags & IF_RAW ? arena + it->raw : NULL;
+  /* A file is of the first kind it shows; the other kind is text there,
+   * so a trace written with HCC_PROFILE=2 does not count twice. */
+  int kind = it->flags & IF_TRACE ? 2 : 1;
+  if (!fs->kind) fs->kind = kind;
+  if (fs->kind != kind) {
+    if (!fs->mixed_seen)
+      rtg_warn_line(&fs->diag, lineno, "%s in a file of %s: ignored (treated as text)",
+                    kind == 1 ? "profile: lines" : "rtg trace records",
+                    kind == 1 ? "rtg trace records" : "profile: lines");
+    fs->mixed_seen = true;
+    add_text(d, o, raw, it->raw_len, lineno);
+    return;
   }
-  memcpy(fs->scratch, line, len + 1);
-  rtg_record rec;
-  const char *why = NULL;
-  enum rtg_kind k = rtg_record_parse(fs->scratch, len, &rec, &why);
-  if (k == RTG_KIND_NONE) return why ? skip(fs, lineno, why), false : false;
-
-  rpt_rec r;
-  init_rec(&r, fs, lineno);
-  switch (k) {
-  case RTG_KIND_AGENT:
-    fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
-    fs->agents[fs->nagents++] = (agent_info){
-        .index = rec.u.AGENT.index,
-        .handle = rec.u.AGENT.handle,
-        .has_handle = RTG_HAS(&rec, RTG_FIELD(AGENT, handle)),
-        .gpu = !strcasecmp(rec.u.AGENT.type, "gpu"),
-    };
-    return false; /* agent lines stay text */
-  case RTG_KIND_DISPATCH:
-    r.type = RPT_KERNEL;
-    r.start = rec.u.DISPATCH.start;
-    r.stop = rec.u.DISPATCH.stop;
-    r.queue = (uint32_t)rec.u.DISPATCH.queue;
-    r.seq = (uint32_t)rec.u.DISPATCH.id;
-    r.device = agent_slot(fs, rec.u.DISPATCH.agent, true);
-    r.name = intern(d, rec.u.DISPATCH.name, strlen(rec.u.DISPATCH.name));
-    break;
-  case RTG_KIND_BARRIER:
-    if (o->ignore_barriers) return false;
-    r.type = RPT_BARRIER;
-    r.start = rec.u.BARRIER.start;
-    r.stop = rec.u.BARRIER.stop;
-    r.queue = (uint32_t)rec.u.BARRIER.queue;
-    r.seq = (uint32_t)rec.u.BARRIER.id;
-    r.device = agent_slot(fs, rec.u.BARRIER.agent, true);
-    r.name = intern(d, "", 0); /* the original tracer's HCC_PROFILE barriers had no name */
-    break;
-  case RTG_KIND_COPY: {
-    r.type = RPT_COPY;
-    r.start = rec.u.COPY.start;
-    r.stop = rec.u.COPY.stop;
-    r.seq = RTG_HAS(&rec, RTG_FIELD(COPY, id)) ? (uint32_t)rec.u.COPY.id : 0;
-    r.queue = RTG_HAS(&rec, RTG_FIELD(COPY, engine)) ? (uint32_t)rec.u.COPY.engine : 0;
-    r.device = agent_slot(fs, rec.u.COPY.agent, false);
-    const char *kind = RTG_HAS(&rec, RTG_FIELD(COPY, kind)) ? rec.u.COPY.kind : "copy";
-    r.name = copy_name(d, fs, kind, strlen(kind), RTG_HAS(&rec, RTG_FIELD(COPY, bytes)),
-                       rec.u.COPY.bytes);
-    break;
+  if (it->flags & IF_BAD_OP)
+    rtg_warn_line(&fs->diag, lineno, "unrecognized #device.queue.seq tag: using #0.0.0");
+  if (it->flags & IF_NO_BYTES)
+    rtg_warn_line(&fs->diag, lineno, "copy without a byte count: named by direction only");
+  rpt_rec r = {
+      .start = it->start,
+      .stop = it->stop,
+      .line = lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)lineno,
+      .seq = it->seq & 0x3fffffffu,
+      .queue = (uint16_t)it->queue,
+      .type = it->type,
+  };
+  if (it->flags & IF_TRACE) {
+    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, it->agent)) {
+      skip(fs, lineno, "too many agents");
+      add_text(d, o, raw, it->raw_len, lineno);
+      return;
+    }
+    fs->trace = true;
+    r.device = agent_slot(fs, it->agent, it->flags & IF_GPU_CMD);
+  } else {
+    r.device = (uint16_t)it->agent;
   }
-  default: return false; /* host-side dispatch/barrier records: text */
-  }
-  if (r.stop < r.start) return skip(fs, lineno, "record whose stop is before its start"), false;
-  if (fs->nslots > UINT16_MAX) return skip(fs, lineno, "too many agents"), false;
-  if (!accept_mode(fs, MODE_TRACE, lineno)) return false;
+  r.name = intern(d, arena + it->name, it->name_len);
   add_record(d, o, fs, &r, lineno);
-  return true;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -326,7 +185,7 @@ static int cmp_u64(const void *a, const void *b) {
  * ascending order.  A record's agent value is matched against the agents'
  * handles first, then their indexes, so both tracer styles work. */
 static void number_gpus(rpt_data *d, file_state *fs) {
-  if (fs->mode != MODE_TRACE || fs->first == UINT32_MAX) return;
+  if (!fs->trace || fs->first == UINT32_MAX) return;
   uint64_t *gpu_idx = xrealloc(NULL, (fs->nagents + 1) * sizeof *gpu_idx);
   size_t ngpu = 0;
   for (size_t a = 0; a < fs->nagents; a++)
@@ -364,58 +223,78 @@ static void number_gpus(rpt_data *d, file_state *fs) {
   free(unknown);
 }
 
-static void read_file(rpt_data *d, rpt_opts *o, const char *path, uint16_t file) {
-  rtg_linereader lr;
-  if (!rtg_linereader_open(&lr, path)) {
-    rtg_error("cannot open file: path=%s: %s", path, strerror(errno));
-    d->read_error = true;
-    return;
-  }
-  file_state fs = {.diag = {.path = path}, .file = file, .first = UINT32_MAX, .last = UINT32_MAX};
-  size_t len;
-  bool has_nul;
-  char *line;
-  while ((line = rtg_linereader_next(&lr, &len, &has_nul))) {
-    uint64_t lineno = lr.lineno;
-    bool rec = false;
-    if (line[0] == 'p' && len >= 8 && !memcmp(line, "profile:", 8))
-      rec = profile_line(d, o, &fs, line, len, has_nul, lineno);
-    else if ((line[0] == 'H' || line[0] == 'R') && len > 4 && line[3] == ':')
-      rec = trace_line(d, o, &fs, line, len, has_nul, lineno);
-    if (!rec) add_text(d, o, line, len, lineno);
-  }
-  if (lr.error) {
-    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)lr.lineno,
-              strerror(errno));
+static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it) {
+  const char *path = fs->diag.path;
+  uint64_t lines = fs->base;
+  if (it->flags & IF_READ_ERROR) {
+    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)lines,
+              strerror(it->err));
     d->read_error = true;
   }
-  if (lr.too_long) {
-    fs.skipped += lr.too_long;
+  if (fs->too_long) {
+    fs->skipped += fs->too_long;
     rtg_warning("%s: %llu lines longer than %u bytes skipped", path,
-                (unsigned long long)lr.too_long, RTG_LINE_MAX);
+                (unsigned long long)fs->too_long, RTG_LINE_MAX);
   }
-  number_gpus(d, &fs);
+  number_gpus(d, fs);
   if (d->spool) {
-    if (fs.last != UINT32_MAX) {
-      d->text_end[fs.last] = d->spool_pos; /* trailing text goes with the last record */
+    if (fs->last != UINT32_MAX) {
+      d->text_end[fs->last] = d->spool_pos; /* trailing text goes with the last record */
     } else { /* no record to show this file's text with: drop it */
       d->spool_pos = d->n ? d->text_end[d->n - 1] : 0;
       fseeko(d->spool, (off_t)d->spool_pos, SEEK_SET);
     }
   }
-  rpt_roi_file_end(&o->roi_start, d, fs.last, file);
-  rpt_roi_file_end(&o->roi_stop, d, fs.last, file);
-  if (fs.skipped)
-    rtg_warning("%s: %llu of %llu lines skipped", path, (unsigned long long)fs.skipped,
-                (unsigned long long)lr.lineno);
-  d->lines += lr.lineno;
-  d->skipped += fs.skipped;
-  rtg_linereader_close(&lr);
-  rtg_u64map_free(&fs.slot_of);
-  free(fs.slot_val);
-  free(fs.slot_gpu_cmd);
-  free(fs.agents);
-  free(fs.scratch);
+  rpt_roi_file_end(&o->roi_start, d, fs->last, fs->file);
+  rpt_roi_file_end(&o->roi_stop, d, fs->last, fs->file);
+  if (fs->skipped)
+    rtg_warning("%s: %llu of %llu lines skipped", path, (unsigned long long)fs->skipped,
+                (unsigned long long)lines);
+  d->lines += lines;
+  d->skipped += fs->skipped;
+  rtg_u64map_free(&fs->slot_of);
+  free(fs->slot_val);
+  free(fs->slot_gpu_cmd);
+  free(fs->agents);
+}
+
+static void file_begin(file_state *fs, const char *path, uint16_t file) {
+  *fs = (file_state){.diag = {.path = path}, .file = file, .first = UINT32_MAX, .last = UINT32_MAX};
+}
+
+/* Every item of a batch, in order. */
+static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b, int *file) {
+  for (size_t i = 0; i < b->n; i++) {
+    const rpt_item *it = &b->items[i];
+    const char *raw = it->flags & IF_RAW ? b->arena + it->raw : NULL;
+    uint64_t lineno = fs->base + it->lineno;
+    if (it->flags & IF_DB) printf("raw: %s\n", raw);
+    switch (it->what) {
+    case IT_CMD: command(d, o, fs, it, b->arena, lineno); break;
+    case IT_SKIP: /* warned about, then it is text */
+      skip(fs, lineno, it->why);
+      add_text(d, o, raw, it->raw_len, lineno);
+      break;
+    case IT_TEXT: add_text(d, o, raw, it->raw_len, lineno); break;
+    case IT_AGENT:
+      fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
+      fs->agents[fs->nagents++] = (agent_info){
+          .index = it->agent,
+          .handle = it->handle,
+          .has_handle = it->flags & IF_HANDLE,
+          .gpu = it->flags & IF_GPU_AGENT,
+      };
+      add_text(d, o, raw, it->raw_len, lineno); /* agent lines stay text */
+      break;
+    case IT_CHUNK_END:
+      fs->base += it->lineno;
+      fs->too_long += it->too_long;
+      if (!(it->flags & IF_FILE_END)) break;
+      file_end(d, o, fs, it);
+      if (++*file < (int)d->npaths) file_begin(fs, d->paths[*file], (uint16_t)*file);
+      break;
+    }
+  }
 }
 
 bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
@@ -453,7 +332,31 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
       return false;
     }
   }
-  for (int i = 0; i < o->ninputs; i++) read_file(d, o, o->inputs[i], (uint16_t)i);
+  bool regex = o->roi_start.kind == ROI_REGEX || o->roi_stop.kind == ROI_REGEX;
+  rpt_lines_opts lo = {
+      .paths = o->inputs,
+      .npaths = o->ninputs,
+      .keep_text = d->spool || regex,
+      .text_items = d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
+      .db = o->db,
+      .ignore_barriers = o->ignore_barriers,
+  };
+  rpt_lines *l;
+  if (!rpt_lines_start(&l, &lo)) {
+    rtg_error("cannot start the reader thread");
+    return false;
+  }
+  file_state fs;
+  int file = 0;
+  file_begin(&fs, d->paths[0], 0);
+  for (;;) {
+    rpt_batch *b = rpt_lines_next(l);
+    consume(d, o, &fs, b, &file);
+    bool last = b->last;
+    rpt_lines_release(l, b);
+    if (last) break;
+  }
+  rpt_lines_finish(l);
   if (d->spool && fflush(d->spool) != 0) {
     rtg_error("cannot write the text spool: %s", strerror(errno));
     return false;

@@ -28,7 +28,7 @@ static void command_line(const rpt_data *d, const rpt_rec *r, uint64_t offset, u
   char res[16];
   printf("%4s %16.6f: %+10.2f %-7s #%u.%u.%u %8u: %-30s \n", rpt_resource_name(r, res),
          ms_from(r->start, offset), (double)critical / 1000.0, rpt_type_names[r->type],
-         (unsigned)r->device, r->queue, r->seq, r->line, rtg_strtab_get(d->names, r->name));
+         (unsigned)r->device, (unsigned)r->queue, (unsigned)r->seq, r->line, rtg_strtab_get(d->names, r->name));
 }
 
 void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last) {

@@ -166,14 +166,14 @@ static void line_candidate(rpt_roi *r, const rpt_rec *rec, uint32_t idx) {
   }
 }
 
-void rpt_roi_record(rpt_roi *r, uint64_t lineno, const rpt_rec *rec, uint32_t idx) {
+void rpt_roi_record(rpt_roi *r, uint64_t lineno, const rpt_rec *rec, uint32_t idx, uint32_t file) {
   if (r->kind == ROI_LINE) {
     if (r->pending || lineno == r->line) line_candidate(r, rec, idx);
     r->pending = false;
   } else if (r->kind == ROI_REGEX) {
     r->last_rec_matched = r->block_match;
     if (r->block_match) {
-      rpt_roi_match m = {rec->start, idx, rec->file, r->pend_line, r->pend_text};
+      rpt_roi_match m = {rec->start, idx, file, r->pend_line, r->pend_text};
       heap_offer(r, &m);
     }
     r->block_match = false;

@@ -31,17 +31,19 @@ extern const char *const rpt_type_names[RPT_NTYPES];
 
 static inline bool rpt_is_copy(unsigned type) { return type == RPT_COPY || type == RPT_COPYSLO; }
 
-/* One profiled command, as the original's ProfileLogRecord minus its text. */
+/* One profiled command, as the original's ProfileLogRecord minus its text:
+ * 32 bytes, so ten million fit in 320 MB. */
 typedef struct rpt_rec {
   uint64_t start, stop; /* ns */
   uint32_t name;        /* id in rpt_data.names */
   uint32_t line;        /* line in its file (saturates at UINT32_MAX) */
-  uint32_t seq;         /* #dev.queue.SEQ */
-  uint32_t queue;       /* #dev.QUEUE.seq */
+  uint32_t seq : 30;    /* #dev.queue.SEQ (shown only; kept modulo 2^30) */
+  uint32_t type : 2;    /* enum rpt_type */
+  uint16_t queue;       /* #dev.QUEUE.seq (shown only; kept modulo 2^16) */
   uint16_t device;      /* GPU number (resource GPU<device>) */
-  uint16_t file;        /* index into rpt_data.paths */
-  uint8_t type;         /* enum rpt_type */
 } rpt_rec;
+
+_Static_assert(sizeof(rpt_rec) == 32, "rpt_rec should stay 32 bytes");
 
 /* ------------------------------------------------------------ options */
 
@@ -123,7 +125,7 @@ uint32_t *rpt_sort(const rpt_data *d);
 int rpt_roi_parse(rpt_roi *r, const char *opt, const char *arg); /* 0 ok, else usage error */
 void rpt_roi_free(rpt_roi *r);
 void rpt_roi_text(rpt_roi *r, uint64_t lineno, const char *line, size_t len);
-void rpt_roi_record(rpt_roi *r, uint64_t lineno, const rpt_rec *rec, uint32_t idx);
+void rpt_roi_record(rpt_roi *r, uint64_t lineno, const rpt_rec *rec, uint32_t idx, uint32_t file);
 /* last: the file's last record index, or UINT32_MAX when it had none */
 void rpt_roi_file_end(rpt_roi *r, const rpt_data *d, uint32_t last, uint32_t file);
 /* Position in order[] of the ROI point, or dflt when not given; false when
