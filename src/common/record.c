@@ -1,5 +1,6 @@
 /* The record writer and parser, both driven by the field lists of
  * include/rtg/record.h so that what one writes the other reads. */
+#define _GNU_SOURCE /* memmem */
 #include "rtg/record.h"
 
 #include <stdbool.h>
@@ -12,6 +13,7 @@ enum { OPT = 0, REQ = 1 };
 
 typedef struct field_desc {
   const char *key;
+  unsigned char klen; /* strlen(key), so the parser compares lengths first */
   unsigned char style, type, req;
   unsigned short offset; /* within the kind's struct */
 } field_desc;
@@ -19,6 +21,7 @@ typedef struct field_desc {
 typedef struct kind_desc {
   const char *prefix;  /* "HSA" */
   const char *keyword; /* "dispatch", or "" for kinds without one */
+  unsigned char plen, kwlen; /* their lengths */
   const char *name;
   const field_desc *fields;
   int nfields;
@@ -26,13 +29,14 @@ typedef struct kind_desc {
 } kind_desc;
 
 #define FD(K, type, member, key, style, flags)                                                     \
-  {key, style, T_##type, flags, (unsigned short)offsetof(rtg_rec_##K, member)},
+  {key, sizeof(key) - 1, style, T_##type, flags, (unsigned short)offsetof(rtg_rec_##K, member)},
 #define KIND_FIELDS(K, p, k, FIELDS) static const field_desc fields_##K[] = {FIELDS(FD, K)};
 RTG_RECORD_KINDS(KIND_FIELDS)
 
 #define REQBIT(K, type, member, key, style, flags) | ((uint64_t)(flags) << RTG_FIELD(K, member))
 #define KIND_DESC(K, p, k, FIELDS)                                                                 \
-  [RTG_KIND_##K] = {p, k, #K, fields_##K, RTG_NFIELDS_##K, 0 FIELDS(REQBIT, K)},
+  [RTG_KIND_##K] = {p, k, sizeof(p) - 1, sizeof(k) - 1, #K, fields_##K, RTG_NFIELDS_##K,         \
+                    0 FIELDS(REQBIT, K)},
 static const kind_desc kinds[RTG_KIND_COUNT] = {RTG_RECORD_KINDS(KIND_DESC)};
 
 const char *rtg_kind_name(enum rtg_kind kind) {
@@ -207,20 +211,23 @@ typedef struct cursor {
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static bool eat(cursor *c, const char *lit) {
-  size_t n = strlen(lit);
+static inline bool eat_n(cursor *c, const char *lit, size_t n) {
   if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n)) return false;
   c->p += n;
   return true;
 }
+/* literals only: the length is known at compile time, so memcmp inlines */
+#define eat(c, lit) eat_n(c, "" lit, sizeof(lit) - 1)
 
 static bool parse_u64(cursor *c, uint64_t *v) {
   uint64_t x = 0;
   char *s = c->p;
+  /* 19 digits always fit in 64 bits: check for overflow only after them */
+  char *safe = c->end - s > 19 ? s + 19 : c->end;
+  while (c->p < safe && is_digit(*c->p)) x = x * 10 + (unsigned)(*c->p++ - '0');
   while (c->p < c->end && is_digit(*c->p)) {
-    unsigned d = (unsigned)(*c->p - '0');
-    if (x > (UINT64_MAX - d) / 10) return false;
-    x = x * 10 + d;
+    if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*c->p - '0'), &x))
+      return false;
     c->p++;
   }
   *v = x;
@@ -296,6 +303,26 @@ static void skip_value(cursor *c) {
   c->p = word_end(c);
 }
 
+static inline bool key_is(const field_desc *f, const char *key, size_t klen) {
+  if (f->klen != klen || f->style >= FUNC) return false;
+  /* keys are a few bytes: a loop beats a call to memcmp */
+  for (size_t i = 0; i < klen; i++)
+    if (f->key[i] != key[i]) return false;
+  return true;
+}
+
+/* Index of the key-value field named key, or -1.  The search starts at
+ * `next` (fields come in order) and wraps around; no division, since this
+ * runs for every field of every line. */
+static int find_key(const kind_desc *k, int next, const char *key, size_t klen) {
+  if (!klen) return -1;
+  for (int i = next; i < k->nfields; i++)
+    if (key_is(&k->fields[i], key, klen)) return i;
+  for (int i = 0; i < next && i < k->nfields; i++)
+    if (key_is(&k->fields[i], key, klen)) return i;
+  return -1;
+}
+
 /* The key:value fields from c to the end of the line.  `next` remembers
  * where the previous key was found: fields come in order, so the expected
  * key is tried first and the lookup is usually one comparison. */
@@ -310,16 +337,7 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
     char *key = c->p, *colon = key;
     while (colon < c->end && *colon != ':' && *colon != ' ') colon++;
     if (colon >= c->end || *colon != ':') return "expected key:value";
-    size_t klen = (size_t)(colon - key);
-    int idx = -1;
-    for (int n = 0; n < k->nfields; n++) {
-      int i = (next + n) % k->nfields;
-      const field_desc *f = &k->fields[i];
-      if (f->style < FUNC && strlen(f->key) == klen && !memcmp(f->key, key, klen)) {
-        idx = i;
-        break;
-      }
-    }
+    int idx = find_key(k, next, key, (size_t)(colon - key));
     c->p = colon + 1;
     if (idx < 0) {
       skip_value(c);
@@ -353,7 +371,7 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
  * arguments before it are free text, so search for the last such tail. */
 static char *find_api_tail(char *s, char *end) {
   for (char *p = end - 5; p >= s; p--) {
-    if (memcmp(p, " ret=", 5)) continue;
+    if (p[0] != ' ' || p[1] != 'r' || p[2] != 'e' || p[3] != 't' || p[4] != '=') continue;
     cursor c = {p + 5, end};
     c.p = word_end(&c);
     uint64_t v;
@@ -444,18 +462,18 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   while (c.end > c.p && (c.end[-1] == '\n' || c.end[-1] == '\r')) c.end--;
   *c.end = 0;
   /* prefix */
-  const char *prefix = NULL;
-  static const char *const prefixes[] = {"HSA", "HIP", "RTG", "ROCTX"};
-  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-    size_t n = strlen(prefixes[i]);
-    if ((size_t)(c.end - c.p) > n + 1 && !memcmp(c.p, prefixes[i], n) && c.p[n] == ':' &&
-        c.p[n + 1] == ' ') {
-      prefix = prefixes[i];
-      c.p += n + 2;
-      break;
-    }
+  /* the prefix is one of 4 words; the first byte rules most lines out */
+  size_t plen = 0, avail = (size_t)(c.end - c.p);
+  const char *prefix = c.p;
+  if (avail > 4 && (c.p[0] == 'H' || c.p[0] == 'R')) {
+    if (c.p[3] == ':' && c.p[4] == ' ' &&
+        (!memcmp(c.p, "HSA", 3) || !memcmp(c.p, "HIP", 3) || !memcmp(c.p, "RTG", 3)))
+      plen = 3;
+    else if (avail > 6 && !memcmp(c.p, "ROCTX: ", 7))
+      plen = 5;
   }
-  if (!prefix) return RTG_KIND_NONE; /* foreign text, not an error */
+  if (!plen) return RTG_KIND_NONE; /* foreign text, not an error */
+  c.p += plen + 2;
   if (memchr(line, 0, (size_t)(c.end - line))) {
     *why = "binary data (NUL bytes) in record";
     return RTG_KIND_NONE;
@@ -476,11 +494,11 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   /* keyword, or the API kind of this prefix */
   char *kw = c.p, *kw_end = word_end(&c);
   enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
+  size_t kwlen = (size_t)(kw_end - kw);
   for (int i = 1; i < RTG_KIND_COUNT; i++) {
-    if (strcmp(kinds[i].prefix, prefix)) continue;
-    if (!*kinds[i].keyword) fallback = (enum rtg_kind)i;
-    else if (strlen(kinds[i].keyword) == (size_t)(kw_end - kw) &&
-             !memcmp(kinds[i].keyword, kw, (size_t)(kw_end - kw))) {
+    if (kinds[i].plen != plen || memcmp(kinds[i].prefix, prefix, plen)) continue;
+    if (!kinds[i].kwlen) fallback = (enum rtg_kind)i;
+    else if (kinds[i].kwlen == kwlen && !memcmp(kinds[i].keyword, kw, kwlen)) {
       kind = (enum rtg_kind)i;
       break;
     }
@@ -490,14 +508,11 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
     *why = "unknown record keyword";
     return RTG_KIND_NONE;
   }
-  if (*kinds[kind].keyword) c.p = kw_end;
+  if (kinds[kind].kwlen) c.p = kw_end;
   /* host-side and GPU-side dispatch/barrier records share a keyword: only
    * the GPU-side one has start: */
   if (kind == RTG_KIND_DISPATCH_HOST || kind == RTG_KIND_BARRIER_HOST) {
-    bool has_start = false;
-    for (char *p = c.p; p + 7 <= c.end && !has_start; p++)
-      has_start = !memcmp(p, " start:", 7);
-    if (has_start) kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
+    if (memmem(c.p, (size_t)(c.end - c.p), " start:", 7)) kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
   }
   r->kind = kind;
   const char *err = NULL;

@@ -28,8 +28,9 @@ typedef struct chrome {
   rtg_jsonw w;
   bool first;
   tracks ts;
-  corr_table calls;    /* HIP/HSA call -> op, by correlation id */
+  corr_table calls;    /* HIP call -> op, by correlation id */
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
+  rtg_u64map host_dispatch_procs; /* processes with host dispatch records */
   uint64_t next_flow;
   gpu_gaps *gaps;
   uint32_t ngaps;
@@ -52,7 +53,9 @@ static void *chrome_open(cv_ctx *ctx) {
     }
     c->own_f = true;
   }
-  if (!rtg_jsonw_init(&c->w, c->f) || !corr_init(&c->calls) || !corr_init(&c->dispatch)) {
+  size_t slots = corr_slots_setting();
+  if (!rtg_jsonw_init(&c->w, c->f) || !corr_init(&c->calls, slots) ||
+      !corr_init(&c->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);
   }
@@ -198,6 +201,9 @@ static void flow(chrome *c, const char *cat, corr_val host, corr_val op) {
   rtg_jsonw_ch(&c->w, '}');
 }
 
+static void flow_launch(void *arg, corr_val host, corr_val op) { flow(arg, "launch", host, op); }
+static void flow_dispatch(void *arg, corr_val host, corr_val op) { flow(arg, "dispatch", host, op); }
+
 static uint64_t dispatch_key(const cv_event *ev) {
   return rtg_mix64(((uint64_t)ev->proc << 40 | ev->agent) ^ rtg_mix64(ev->queue) ^
                    rtg_mix64(ev->id + 0x9e37)) | 1;
@@ -280,9 +286,11 @@ static void chrome_event(void *st, const cv_event *ev) {
     if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
     arg_stack(&a, ev->proc, ev->stack);
     args_end(&a);
-    if (ctx->opt.flows && ev->has_corr) {
-      corr_val host = {t->cpid, t->ctid, ev->start}, op;
-      if (corr_call(&c->calls, corr_key(ev->proc, ev->corr), host, &op)) flow(c, "launch", host, op);
+    /* arrows start at HIP calls: the HSA calls inside one carry its
+     * correlation id too, but the HIP call is what the user wrote */
+    if (ctx->opt.flows && ev->has_corr && hip) {
+      corr_val host = {t->cpid, t->ctid, ev->start};
+      corr_call(&c->calls, corr_key(ev->proc, ev->corr), host, flow_launch, c);
     }
     return;
   }
@@ -299,8 +307,9 @@ static void chrome_event(void *st, const cv_event *ev) {
     }
     args_end(&a);
     if (ctx->opt.flows) {
-      corr_val host = {t->cpid, t->ctid, ev->start}, op;
-      if (corr_call(&c->dispatch, dispatch_key(ev), host, &op)) flow(c, "dispatch", host, op);
+      rtg_u64map_put(&c->host_dispatch_procs, ev->proc, 1, NULL);
+      corr_val host = {t->cpid, t->ctid, ev->start};
+      corr_call(&c->dispatch, dispatch_key(ev), host, flow_dispatch, c);
     }
     return;
   }
@@ -383,7 +392,9 @@ static void chrome_event(void *st, const cv_event *ev) {
     corr_val op = {t->cpid, t->ctid, ev->start}, host;
     if (ev->has_corr && corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host))
       flow(c, "launch", host, op);
-    else if (ev->type != CV_COPY && corr_op(&c->dispatch, dispatch_key(ev), op, &host))
+    /* only where host dispatches were recorded: otherwise every op would wait */
+    else if (ev->type != CV_COPY && rtg_u64map_get(&c->host_dispatch_procs, ev->proc) &&
+             corr_op(&c->dispatch, dispatch_key(ev), op, &host))
       flow(c, "dispatch", host, op);
   }
 }
@@ -441,17 +452,18 @@ static bool chrome_close(void *st) {
     meta(c, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
   }
   rtg_u64map_free(&seen);
+  /* pairs that were apart by more than the tables hold */
+  corr_finish(&c->calls, flow_launch, c);
+  corr_finish(&c->dispatch, flow_dispatch, c);
   rtg_jsonw_lit(&c->w, "\n]}\n");
-  if (ctx->opt.verbose && c->ctx->opt.flows)
-    fprintf(ctx->report, "flows: %llu arrows, %llu unmatched by table overflow\n",
-            (unsigned long long)c->next_flow,
-            (unsigned long long)(c->calls.lost + c->dispatch.lost));
+  if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
   bool ok = rtg_jsonw_finish(&c->w);
   if (c->own_f && fclose(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);
   corr_free(&c->calls);
   corr_free(&c->dispatch);
+  rtg_u64map_free(&c->host_dispatch_procs);
   free(c);
   return ok;
 }

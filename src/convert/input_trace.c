@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "convert.h"
 #include "hcc_profile.h"
 #include "linereader.h"
+#include "parse_thread.h"
 
 typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
 
@@ -275,48 +277,39 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t
 
 static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) { cv_dispatch(ctx, ev); }
 
-static void progress(reader *r, rtg_linereader *lr, uint64_t *next) {
-  if (lr->bytes_read < *next || !lr->size) return;
-  unsigned pct = (unsigned)(lr->bytes_read * 100 / lr->size);
-  fprintf(stderr, "\rrtg-convert: %s: %3u%%", r->path, pct > 100 ? 100 : pct);
-  *next = lr->bytes_read + lr->size / 100;
-}
-
 static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
-  rtg_linereader lr;
-  if (!rtg_linereader_open(&lr, path)) {
+  /* the size decides whether to show progress: ask before the reader starts */
+  struct stat st;
+  bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
+  bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
+  pt_reader *pt = pt_open(path, show_progress ? path : NULL);
+  if (!pt) {
     if (count) rtg_error("cannot open input: path=%s: %s", path, strerror(errno));
     return false;
   }
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
   r.host = UINT32_MAX;
   r.first_pass = count;
-  bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress
-                                                       : isatty(2) && lr.size > (256u << 20));
-  uint64_t next_progress = 0;
-  size_t len;
-  bool nul;
-  char *line;
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
-  while ((line = rtg_linereader_next(&lr, &len, &nul))) {
+  pt_line *l;
+  while ((l = pt_next(pt))) {
     lines++;
-    if (show_progress && (lines & 0xffff) == 0) progress(&r, &lr, &next_progress);
-    if (nul) {
+    char *line = l->line;
+    size_t len = l->len;
+    if (l->nul) {
       counts[CVC_BINARY]++;
-      rtg_warn_line(&r.df, lr.lineno, "binary data (skipped)");
+      rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
     }
-    rtg_record rec;
-    const char *why;
-    enum rtg_kind k = rtg_record_parse(line, len, &rec, &why);
-    if (k != RTG_KIND_NONE) {
-      counts[k - 1 + CVC_HEADER]++;
-      handle_record(&r, &rec, lr.lineno);
+    if (l->kind != RTG_KIND_NONE) {
+      counts[l->kind - 1 + CVC_HEADER]++;
+      handle_record(&r, &l->rec, l->lineno);
       continue;
     }
+    const char *why = l->why;
     if (why) {
       counts[CVC_BAD]++;
-      rtg_warn_line(&r.df, lr.lineno, "%s (skipped)", why);
+      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why);
       continue;
     }
     if (len > 8 && !memcmp(line, "profile:", 8)) {
@@ -324,35 +317,35 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
       int hs = rtg_hcc_profile_parse(line, len, &h, &why);
       if (hs > 0) {
         counts[CVC_HCC]++;
-        handle_hcc(&r, &h, line, lr.lineno);
+        handle_hcc(&r, &h, line, l->lineno);
         continue;
       }
       if (hs < 0) {
         counts[CVC_BAD]++;
-        rtg_warn_line(&r.df, lr.lineno, "%s (skipped)", why ? why : "bad profile line");
+        rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why ? why : "bad profile line");
         continue;
       }
     }
     if (len && (line[0] >= '0' && line[0] <= '9')) {
       if (!r.strace) r.strace = cv_strace_new();
       cv_event ev;
-      int st = cv_strace_line(ctx, r.strace, proc_of(&r, 0), line, len, &r.df, lr.lineno, &ev);
-      if (st >= 0) {
+      int sst = cv_strace_line(ctx, r.strace, proc_of(&r, 0), line, len, &r.df, l->lineno, &ev);
+      if (sst >= 0) {
         counts[CVC_STRACE]++;
-        if (st) emit(ctx, arg, &ev);
+        if (sst) emit(ctx, arg, &ev);
         continue;
       }
     }
     counts[CVC_FOREIGN]++;
   }
-  if (show_progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
-  counts[CVC_TOO_LONG] += lr.too_long;
-  if (lr.too_long) rtg_warn_line(&r.df, lr.lineno, "%llu lines longer than %u bytes skipped",
-                                 (unsigned long long)lr.too_long, RTG_LINE_MAX);
-  bool ok = !lr.error;
-  if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(errno));
+  uint64_t too_long, lineno;
+  bool ok = pt_close(pt, &too_long, &lineno);
+  int err = errno;
+  counts[CVC_TOO_LONG] += too_long;
+  if (too_long) rtg_warn_line(&r.df, lineno, "%llu lines longer than %u bytes skipped",
+                              (unsigned long long)too_long, RTG_LINE_MAX);
+  if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(err));
   if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
-  rtg_linereader_close(&lr);
   cv_strace_free(r.strace);
   return ok;
 }

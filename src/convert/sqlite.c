@@ -100,7 +100,7 @@ static bool exec(rpd *r, const char *text) {
 
 static void *rpd_open(cv_ctx *ctx) {
   rpd *r = calloc(1, sizeof *r);
-  if (!r || !corr_init(&r->link)) exit(1);
+  if (!r || !corr_init(&r->link, corr_slots_setting())) exit(1);
   r->ctx = ctx;
   unlink(ctx->opt.sqlite_out); /* a new database, not rows added to an old one */
   if (sqlite3_open(ctx->opt.sqlite_out, &r->db) != SQLITE_OK) {
@@ -163,6 +163,17 @@ static void link_rows(rpd *r, int64_t api, int64_t op) {
   sqlite3_bind_int64(st, 1, api);
   sqlite3_bind_int64(st, 2, op);
   step(r, S_LINK);
+}
+
+/* A call and an op that waited for it (in the pending table). */
+static void link_pending(void *arg, corr_val call, corr_val op) {
+  rpd *r = arg;
+  link_rows(r, (int64_t)call.a, (int64_t)op.a);
+  for (int w = S_PEND_K; w <= S_PEND_C; w++) {
+    sqlite3_bind_int64(r->st[w], 1, (int64_t)call.a);
+    sqlite3_bind_int64(r->st[w], 2, (int64_t)op.a);
+    step(r, w);
+  }
 }
 
 static void launch_rows(rpd *r, int64_t api, const cv_event *ev) {
@@ -240,15 +251,8 @@ static void rpd_event(void *stp, const cv_event *ev) {
       cv_stack_frames(r->ctx, ev->proc, ev->stack, put_frame, &f);
     }
     if (ev->has_corr && !marker) {
-      corr_val call = {(uint64_t)id, 0, 0}, op;
-      if (corr_call(&r->link, corr_key(ev->proc, ev->corr), call, &op)) {
-        link_rows(r, id, (int64_t)op.a);
-        for (int w = S_PEND_K; w <= S_PEND_C; w++) {
-          sqlite3_bind_int64(r->st[w], 1, id);
-          sqlite3_bind_int64(r->st[w], 2, (int64_t)op.a);
-          step(r, w);
-        }
-      }
+      corr_val call = {(uint64_t)id, 0, 0};
+      corr_call(&r->link, corr_key(ev->proc, ev->corr), call, link_pending, r);
     }
     return;
   }
@@ -285,6 +289,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
 
 static bool rpd_close(void *stp) {
   rpd *r = stp;
+  if (!r->failed) corr_finish(&r->link, link_pending, r); /* pairs found through a spill */
   for (int i = 0; i < S_N; i++) sqlite3_finalize(r->st[i]);
   if (!r->failed) exec(r, rpd_indexes);
   if (!r->failed) exec(r, rpd_views);
