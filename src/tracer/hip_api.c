@@ -2,9 +2,10 @@
  * release, the filters, and the one record every path writes per call.
  *
  * Paths (DESIGN §4.3), chosen at run time in this order:
- *   dispatch-table   6.2+: rocprofiler-register handed us HipDispatchTable
- *                    (needs LD_PRELOAD + ROCPROFILER_REGISTER_LIBRARY, see
- *                    hip_dispatch_table.c); already active when OnLoad runs.
+ *   dispatch-table   6.2+: rocprofiler-register handed HipDispatchTable to
+ *                    the preloaded rtg_register.so (LD_PRELOAD +
+ *                    ROCPROFILER_REGISTER_LIBRARY, see hip_dispatch_table.c);
+ *                    taken and wrapped here at init.
  *   tracer-callback  5.3.1+: hipRegisterTracerCallback (hip_tracer_cb.c).
  *   callback-5.2     <= 5.3.0: hipRegisterApiCallback + ActivityCallback
  *                    (hip_cb_legacy.c).
@@ -102,8 +103,13 @@ static void setup_ops(void) {
   rtg_log(1, "HIP API: %u of the release's functions traced", kept);
 }
 
+int rtg_hip_callback_active(void) { return stop_path != NULL; }
+
 void rtg_hip_init(void) {
   rtg_bt_setup(rtg_cfg.backtrace);
+  /* 6.2+ tables first: when they are ours, neither HIP nor ROCTx callbacks
+   * are registered (no call traced twice) */
+  rtg_hip_dispatch_table_attach();
   rtg_roctx_init();
   if (rtg_hip_dispatch_table_active()) {
     /* 6.2+ and preloaded: every call already goes through our table. */
@@ -145,6 +151,7 @@ void rtg_hip_init(void) {
 }
 
 void rtg_hip_fini(void) {
+  rtg_hip_dispatch_table_stop();
   if (stop_path && !strcmp(stop_path, "tracer-callback")) rtg_hip_tracer_cb_stop();
   else if (stop_path) rtg_hip_legacy_stop();
   stop_path = NULL;

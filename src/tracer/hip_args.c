@@ -152,10 +152,79 @@ static const char *const kinds[] = {"HostToHost", "HostToDevice", "DeviceToHost"
 
 static size_t align_up(size_t off, size_t a) { return (off + a - 1) & ~(a - 1); }
 
+unsigned rtg_hip_args_find(const char *name) { return find_decoder(name); }
+
 size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args) {
+  return rtg_hip_args_format_dec(buf, cap, op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0,
+                                 args);
+}
+
+/* The size and alignment of a field of type t in the argument union. */
+static void field_size(char t, size_t *size, size_t *al) {
+  *size = *al = 8;
+  switch (t) {
+  case 'i': case 'u': case 'k': *size = *al = 4; break;
+  case 'b': *size = *al = 1; break;
+  case 'h': *size = *al = 2; break;
+  case 'd': *size = 12, *al = 4; break;
+  case 'P': case 'S': case 'E': case 'Z': *size = 16; break;
+  case 'I': case 'F': *size = 12; break; /* T* then a 4-byte __val */
+  default: break;
+  }
+}
+
+/* Rebuild the argument union of decoder d from the registers and stack of a
+ * call (the dispatch-table path sees the call itself, not a
+ * hip_api_data_t), so one formatter serves every path.  Each spec field is
+ * one C parameter, except: "x x" (T** and its __val) is one parameter; a
+ * dim3 is passed by value in two eightbytes, or on the stack when the
+ * registers cannot take both; the hipModuleLaunchKernel family (kernel 2)
+ * passes its grid and block as three separate 32-bit parameters each. */
+size_t rtg_hip_args_marshal(unsigned d, const uint64_t gpr[6], const uint64_t *stack,
+                            unsigned char *image, size_t cap) {
+  if (!d || d >= NDECODERS) return 0;
+  const char *s = decoders[d].spec;
+  unsigned gi = 0, si = 0;
+  size_t off = 0;
+  memset(image, 0, cap);
+#define NEXT() (gi < 6 ? gpr[gi++] : stack[si++])
+  while (*s) {
+    char t = s[0];
+    const char *ne = s + 1;
+    while (*ne && *ne != ' ') ne++;
+    int pair = t == 'x' && ne[0] == ' ' && ne[1] == 'x'; /* T** + __val */
+    s = *ne ? ne + 1 : ne;
+    size_t size, al;
+    field_size(t, &size, &al);
+    off = align_up(off, al);
+    if (off + 16 > cap) break;
+    unsigned char *f = image + off;
+    off += size;
+    if (t == 'd' && decoders[d].kernel == 2) {
+      uint32_t v[3] = {(uint32_t)NEXT(), (uint32_t)NEXT(), (uint32_t)NEXT()};
+      memcpy(f, v, 12);
+    } else if (t == 'd') {
+      uint64_t v[2];
+      if (gi + 2 <= 6) v[0] = gpr[gi], v[1] = gpr[gi + 1], gi += 2;
+      else v[0] = stack[si], v[1] = stack[si + 1], si += 2;
+      memcpy(f, v, 12);
+    } else {
+      uint64_t v = NEXT();
+      memcpy(f, &v, size < 8 ? size : 8);
+    }
+    if (pair) { /* skip the __val */
+      s = s[1] == ' ' ? s + 2 : s + 1;
+      off = align_up(off, 8) + 8;
+    }
+  }
+#undef NEXT
+  return off;
+}
+
+size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *args) {
   if (!cap) return 0;
   out o = {buf, buf + cap - 1};
-  unsigned d = op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0;
+  if (d >= NDECODERS) d = 0;
   const char *s = d ? decoders[d].spec : "";
   const unsigned char *a = args;
   size_t off = 0;
@@ -165,16 +234,8 @@ size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args)
     const char *name = s[1] == ':' ? s + 2 : s + 1, *ne = name; /* "x" has no name */
     while (*ne && *ne != ' ') ne++;
     s = *ne ? ne + 1 : ne;
-    size_t size = 8, al = 8;
-    switch (t) {
-    case 'i': case 'u': case 'k': size = al = 4; break;
-    case 'b': size = al = 1; break;
-    case 'h': size = al = 2; break;
-    case 'd': size = 12, al = 4; break;
-    case 'P': case 'S': case 'E': case 'Z': size = 16; break;
-    case 'I': case 'F': size = 12; break; /* T* then a 4-byte __val */
-    default: break;
-    }
+    size_t size, al;
+    field_size(t, &size, &al);
     off = align_up(off, al);
     const unsigned char *f = a + off;
     off += size;
@@ -249,8 +310,11 @@ size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args)
 /* The kernel a launch starts, by HIP's own lookup (the same name the HSA
  * side sees on the dispatch, and what the original tracer printed). */
 const char *rtg_hip_args_kernel(uint32_t op, const void *args) {
-  unsigned d = op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0;
-  if (!d || !decoders[d].kernel || !args) return NULL;
+  return rtg_hip_args_kernel_dec(op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0, args);
+}
+
+const char *rtg_hip_args_kernel_dec(unsigned d, const void *args) {
+  if (!d || d >= NDECODERS || !decoders[d].kernel || !args) return NULL;
   const unsigned char *a = args;
   const void *f;
   memcpy(&f, a, sizeof f);

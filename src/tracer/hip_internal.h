@@ -113,6 +113,15 @@ RTG_HIDDEN size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const 
 /* The kernel a launch op starts, or NULL for any other op. */
 RTG_HIDDEN const char *rtg_hip_args_kernel(uint32_t op, const void *args);
 
+/* The same by decoder index, for the dispatch-table path (no op ids):
+ * the decoder of a function name (0: none), and the argument union of that
+ * decoder rebuilt from a call's registers and stack arguments. */
+RTG_HIDDEN unsigned rtg_hip_args_find(const char *name);
+RTG_HIDDEN size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned dec, const void *args);
+RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
+RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], const uint64_t *stack,
+                                       unsigned char *image, size_t cap);
+
 /* ----------------------------------------------------------- the paths */
 
 /* Each returns 0 when it took over HIP tracing. */
@@ -120,9 +129,21 @@ RTG_HIDDEN int rtg_hip_legacy_start(void *hip_lib);
 RTG_HIDDEN void rtg_hip_legacy_stop(void);
 RTG_HIDDEN int rtg_hip_tracer_cb_start(void *hip_lib);
 RTG_HIDDEN void rtg_hip_tracer_cb_stop(void);
-/* True when rocprofiler-register already handed us the HipDispatchTable. */
+/* 6.2+: take the tables rocprofiler-register handed to rtg_register.so
+ * (src/tracer/rtg_trace/register.c), now and whenever more arrive; the
+ * settings must be read.  Then: true when HipDispatchTable is wrapped. */
+RTG_HIDDEN void rtg_hip_dispatch_table_attach(void);
 RTG_HIDDEN int rtg_hip_dispatch_table_active(void);
-/* Release of a dispatch-table HIP, from the table size (for the op names). */
+/* The table(s) wrapped, for RTG_VERBOSE. */
 RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
+/* Put the original pointers back (process end). */
+RTG_HIDDEN void rtg_hip_dispatch_table_stop(void);
+/* The tables rocprofiler-register hands a tool (its rocprofiler_set_api_table
+ * contract): "hip", "hip_compiler", "roctx"; others ignored.  Returns 0. */
+RTG_HIDDEN int rtg_hip_set_api_table(const char *name, uint64_t lib_version, uint64_t instance,
+                                     void **tables, uint64_t num_tables);
+/* True once a callback path (5.2 or 5.3.1+) traces HIP: tables arriving
+ * later are then left alone, so no call is traced twice. */
+RTG_HIDDEN int rtg_hip_callback_active(void);
 
 #endif

@@ -10,13 +10,35 @@ $(RTG_TRACE): $(RTG_TRACE_OBJ)
 ALL_TARGETS += $(RTG_TRACE)
 INSTALL_BIN += $(RTG_TRACE)
 
+# rtg_register.so: preloaded on ROCm 6.2+ to receive the dispatch tables
+# from rocprofiler-register (src/tracer/rtg_trace/register.c).
+RTG_REGISTER := $(B)/rtg_register.so
+$(RTG_REGISTER): src/tracer/rtg_trace/register.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+ALL_TARGETS += $(RTG_REGISTER)
+INSTALL_LIB += $(RTG_REGISTER)
+
 # --- ABI tests: the HIP side of the tracer with a stand-in core, driven by
 # stand-in libraries that call it as each ROCm release does.
 HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip_*.c src/tracer/roctx*.c \
                  src/tracer/backtrace*.c)) $(B)/obj/tests/abi/standin_core.o
 ABI_DIR     := $(B)/abi
 ABI_LIBS    := $(ABI_DIR)/libamdhip64.so.6 $(ABI_DIR)/roctx52/libroctx64.so.1 \
-               $(ABI_DIR)/roctx53/libroctx64.so.4
+               $(ABI_DIR)/roctx53/libroctx64.so.4 $(ABI_DIR)/hip62/libamdhip64.so.6 \
+               $(ABI_DIR)/roctx62/libroctx64.so.4
+
+# stand-ins of ROCm 6.2 that hand their tables to rocprofiler_set_api_table
+$(ABI_DIR)/hip62/libamdhip64.so.6: tests/abi/fake_hip62.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libamdhip64.so.6 -o $@ $< $(LDFLAGS) -ldl
+
+$(ABI_DIR)/roctx62/libroctx64.so.4: tests/abi/fake_roctx.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -DFAKE_ROCTX_62 -shared -Wl,-soname,libroctx64.so.4 -o $@ $< $(LDFLAGS) -ldl
 
 $(ABI_DIR)/libamdhip64.so.6: tests/abi/fake_hip.c
 	$(call say,CCLD,$@)
@@ -38,7 +60,10 @@ UNIT_EXTRA_test_hip_abi   := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_abi    := -ldl
 UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_roctx_abi  := -ldl
-$(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi: $(HIPSIDE_OBJ) $(ABI_LIBS)
+UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
+UNIT_LIBS_test_hip_table_abi  := -ldl
+$(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi $(B)/tests/test_hip_table_abi: $(HIPSIDE_OBJ) \
+  $(ABI_LIBS) $(RTG_REGISTER)
 
 # A HIP program with a known call sequence, threads and fork, for the
 # end-to-end tests on simgpu (hipcc is not given sanitizer flags, as in

@@ -35,5 +35,9 @@ RTG_HIDDEN void rtg_roctx_stop_reports(void);
  * RangeStop, GetThreadId).  Returns 0 when wrapped. */
 RTG_HIDDEN int rtg_roctx_wrap_core_table(void *table);
 RTG_HIDDEN int rtg_roctx_table_active(void);
+RTG_HIDDEN void rtg_roctx_table_stop(void);
+/* True once a callback path (<= 6.1) is hooked: a core table arriving later
+ * is then left alone, so no marker is reported twice. */
+RTG_HIDDEN int rtg_roctx_callback_active(void);
 
 #endif

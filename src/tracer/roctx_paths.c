@@ -21,6 +21,7 @@ typedef bool (*register_api_fn)(uint32_t op, void *cb, void *arg);
 typedef void (*register_tracer_fn)(int (*)(uint32_t domain, uint32_t op, void *data));
 
 static volatile int active;
+static int registered; /* a callback path is hooked */
 
 static void legacy_cb(uint32_t domain, uint32_t op, const void *data, void *arg) {
   if (active && domain == RTG_ROCTX_DOMAIN) rtg_roctx_report(op, data);
@@ -63,13 +64,20 @@ void rtg_roctx_init(void) {
   *(void **)&reg_api = dlsym(lib, "RegisterApiCallback");
   if (reg_tracer) {
     reg_tracer(tracer_cb);
+    registered = 1;
     rtg_log(1, "ROCTx: roctxRegisterTracerCallback path (5.3.1+)");
   } else if (reg_api) {
     for (uint32_t op = 0; op < RTG_ROCTX_NOPS; op++) reg_api(op, (void *)legacy_cb, NULL);
+    registered = 1;
     rtg_log(1, "ROCTx: RegisterApiCallback path (<= 5.3.0)");
   } else {
     rtg_log(0, "ROCTx: the roctx library offers no tracing interface; markers not traced");
   }
 }
 
-void rtg_roctx_stop_reports(void) { active = 0; }
+int rtg_roctx_callback_active(void) { return registered; }
+
+void rtg_roctx_stop_reports(void) {
+  active = 0;
+  rtg_roctx_table_stop();
+}

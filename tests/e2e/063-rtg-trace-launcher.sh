@@ -14,7 +14,7 @@ echo "-- environment"
   --buffer-kb=64 --exit-wait-ms=10 -v2 -o out/dir -- env |
   grep -E '^(RTG_|HCC_PROFILE|HSA_TOOLS_LIB)' | sed "s|$B|\$B|" | sort
 "$B/rtg-trace" --no-hip-trace --hip-table -- env | grep -E '^(RTG_HIP_API_FILTER|ROCPROFILER_REGISTER_LIBRARY|LD_PRELOAD|HSA_TOOLS_ROCPROFILER)' |
-  sed -e "s|$B|\$B|g" -e 's|:.*||' | sort
+  sed -e "s|$B|\$B|g" -e 's|=.*:|=|' | sort
 echo "-- a HIP program into -o DIR, converted"
 "$B/rtg-trace" -o traces --convert=run.json -- "$B/abi/hip_calls" 2>/dev/null; echo "status $?"
 ls traces | sed 's/[0-9][0-9]*$/PID/'

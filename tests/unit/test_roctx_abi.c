@@ -1,6 +1,9 @@
 /* ABI test of the ROCTx paths: a stand-in libroctx64 (tests/abi/fake_roctx.c)
- * reporting as roctracer's 5.2 library (RegisterApiCallback) and as 5.3.1+
- * (roctxRegisterTracerCallback).  Checks the ROCTX records: marks, nested
+ * reporting as roctracer's 5.2 library (RegisterApiCallback), as 5.3.1+
+ * (roctxRegisterTracerCallback), and as 6.2's rocprofiler-sdk-roctx (core
+ * table through rocprofiler_set_api_table of the preloaded rtg_register.so,
+ * before the tracer's init -- "62" -- or after it, when the callback path
+ * already reports and the table must be left alone -- "62late").  Checks the ROCTX records: marks, nested
  * push/pop ranges with depth, start/stop ranges across threads, and the
  * innermost range the HSA side would use for RTG_KERNEL_RENAME. */
 #define _GNU_SOURCE
@@ -31,9 +34,11 @@ static void *stopper(void *id) {
   return NULL;
 }
 
-static void child(const char *libdir, const char *out) {
+static void child(const char *libdir, const char *out, int tables_first) {
   char lib[PATH_MAX + 64];
   setenv("RTG_FILENAME", out, 1);
+  snprintf(lib, sizeof lib, "%s/../rtg_register.so", dir); /* as LD_PRELOAD */
+  if (!dlopen(lib, RTLD_NOW | RTLD_GLOBAL)) _exit(3);
   snprintf(lib, sizeof lib, "%s/../abi/%s", dir, libdir);
   void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
   if (!h) {
@@ -45,6 +50,7 @@ static void child(const char *libdir, const char *out) {
   *(void **)&pop = dlsym(h, "roctxRangePop");
   *(void **)&startA = dlsym(h, "roctxRangeStartA");
   *(void **)&stop = dlsym(h, "roctxRangeStop");
+  if (tables_first) markA("before init: not traced");
   rtg_standin_init();
   int bad = 0;
   markA("hello 'marker'");
@@ -63,14 +69,15 @@ static void child(const char *libdir, const char *out) {
   pthread_create(&t, NULL, stopper, (void *)(uintptr_t)id);
   pthread_join(t, NULL);
   rtg_standin_fini();
+  markA("after fini: not traced");
   _exit(bad ? 4 : 0);
 }
 
-static void check_lib(const char *libdir, const char *tag) {
+static void check_lib(const char *libdir, const char *tag, int tables_first) {
   char out[PATH_MAX];
   snprintf(out, sizeof out, "roctx_%d_%s", (int)getpid(), tag);
   pid_t pid = fork();
-  if (pid == 0) child(libdir, out);
+  if (pid == 0) child(libdir, out, tables_first);
   int st = 0;
   waitpid(pid, &st, 0);
   CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -104,7 +111,9 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s", exe);
   char *s = strrchr(dir, '/');
   if (s) *s = 0;
-  check_lib("roctx52/libroctx64.so.1", "52");
-  check_lib("roctx53/libroctx64.so.4", "53");
+  check_lib("roctx52/libroctx64.so.1", "52", 0);
+  check_lib("roctx53/libroctx64.so.4", "53", 0);
+  check_lib("roctx62/libroctx64.so.4", "62", 1);
+  check_lib("roctx62/libroctx64.so.4", "62late", 0);
   return check_done(__FILE__);
 }

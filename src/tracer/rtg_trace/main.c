@@ -57,8 +57,8 @@ static void usage(FILE *f) {
       "                               SUBSTR[,SUBSTR...][:MIN_NS], 'all' for every call\n"
       "                                                        RTG_BACKTRACE\n"
       "      --hip-table              HIP and ROCTx through rocprofiler-register (ROCm\n"
-      "                               6.2+): preloads the tracer and names it in\n"
-      "                               ROCPROFILER_REGISTER_LIBRARY\n"
+      "                               6.2+): preloads rtg_register.so (beside the\n"
+      "                               tracer) and names it in ROCPROFILER_REGISTER_LIBRARY\n"
       "Output:\n"
       "  -o, --output-dir=DIR         write the traces into DIR (created)\n"
       "      --filename=NAME          trace file name before .<pid>  RTG_FILENAME\n"
@@ -255,14 +255,26 @@ int main(int argc, char **argv) {
   set("HSA_TOOLS_LIB", lib);
   if (table) {
     /* 6.2+: HIP hands its dispatch table to rocprofiler-register at the
-     * first HIP call, before hsa_init loads HSA_TOOLS_LIB, so the tracer must
-     * already be in the process and be named as the register library.
+     * first HIP call, before hsa_init loads HSA_TOOLS_LIB, so a tool library
+     * must already be in the process and be named as the register library:
+     * rtg_register.so keeps the tables until the tracer takes them.
+     * Appended to LD_PRELOAD: a sanitizer runtime there must stay first.
      * HSA_TOOLS_ROCPROFILER_V1_TOOLS keeps ROCR loading HSA_TOOLS_LIB (6.1+). */
+    char reg[PATH_MAX + 32];
+    snprintf(reg, sizeof reg, "%s", lib);
+    char *slash = strrchr(reg, '/');
+    snprintf(slash ? slash + 1 : reg, sizeof reg - (size_t)(slash ? slash + 1 - reg : 0),
+             "rtg_register.so");
+    if (!exists(reg)) {
+      fprintf(stderr, "rtg-trace: --hip-table needs rtg_register.so beside the tracer: path=%s\n",
+              reg);
+      return 1;
+    }
     const char *pre = getenv("LD_PRELOAD");
-    char buf[PATH_MAX * 2];
-    snprintf(buf, sizeof buf, "%s%s%s", lib, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+    char buf[PATH_MAX * 3];
+    snprintf(buf, sizeof buf, "%s%s%s", pre && *pre ? pre : "", pre && *pre ? ":" : "", reg);
     set("LD_PRELOAD", buf);
-    set("ROCPROFILER_REGISTER_LIBRARY", lib);
+    set("ROCPROFILER_REGISTER_LIBRARY", reg);
     set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
   }
 
