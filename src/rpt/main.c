@@ -236,6 +236,63 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
   if (o->ninputs == 0) usage_error("the following arguments are required: %s%s", "FILE", "");
 }
 
+static void free_opts(rpt_opts *o) {
+  rpt_roi_free(&o->roi_start);
+  rpt_roi_free(&o->roi_stop);
+  free(o->gaps);
+  free(o->inputs);
+}
+
+/* Read, sort, resolve the ROI, walk it and print; the exit status. */
+static int run(rpt_opts *o, rpt_data *d) {
+  if (!rpt_read_inputs(d, o)) return 1;
+  int status = d->read_error ? 1 : 0;
+  if (d->n == 0) {
+    rtg_warning("no profile records found in %llu lines of input", (unsigned long long)d->lines);
+    return status;
+  }
+
+  uint32_t *order = rpt_sort(d);
+  size_t first, last;
+  if (!rpt_roi_resolve(&o->roi_start, d, order, 0, &first) ||
+      !rpt_roi_resolve(&o->roi_stop, d, order, d->n - 1, &last)) {
+    free(order);
+    return 1;
+  }
+  const rpt_rec *r0 = &d->recs[order[first]], *r1 = &d->recs[order[last]];
+  rpt_print_roi(d, r0, r1);
+  if (first > last) {
+    fflush(stdout);
+    rtg_error("the ROI start (line %u) comes after the ROI stop (line %u) in start time order",
+              r0->line, r1->line);
+    free(order);
+    return 1;
+  }
+  uint64_t roi_ns = r1->stop > r0->start ? r1->stop - r0->start : 0;
+
+  if (o->info) rpt_print_info();
+  if (o->text_trace) rpt_print_trace_header();
+
+  /* The original walks [start, stop): the stop command only closes the ROI. */
+  rpt_resources rs;
+  rpt_resources_init(&rs, d->names, o->gaps, o->ngaps);
+  for (size_t p = first; p < last; p++) {
+    const rpt_rec *r = &d->recs[order[p]];
+    rpt_resource *res = rpt_resource_of(&rs, r);
+    uint64_t gap;
+    uint64_t crit = rpt_resource_add(&rs, res, r, &gap);
+    if (o->text_trace) {
+      if (!o->hide_app_text) rpt_print_text(d, order[p]);
+      rpt_print_trace_line(d, o, r, r0->start, crit, gap);
+    }
+  }
+  if (o->gui_trace && !rpt_gui_trace(o->gui_trace, d, order, first, last)) status = 1;
+  rpt_print_summaries(&rs, d->names, o, roi_ns);
+  rpt_resources_free(&rs);
+  free(order);
+  return status;
+}
+
 int main(int argc, char **argv) {
   rpt_opts o = {0};
   rpt_data d = {0};
@@ -246,60 +303,12 @@ int main(int argc, char **argv) {
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 
-  if (!rpt_read_inputs(&d, &o)) return 1;
-  int status = d.read_error ? 1 : 0;
-  if (d.n == 0) {
-    rtg_warning("no profile records found in %llu lines of input", (unsigned long long)d.lines);
-    rpt_data_free(&d);
-    return status;
-  }
-
-  uint32_t *order = rpt_sort(&d);
-  size_t first, last;
-  if (!rpt_roi_resolve(&o.roi_start, &d, order, 0, &first) ||
-      !rpt_roi_resolve(&o.roi_stop, &d, order, d.n - 1, &last)) {
-    fflush(stdout);
-    return 1;
-  }
-  const rpt_rec *r0 = &d.recs[order[first]], *r1 = &d.recs[order[last]];
-  rpt_print_roi(&d, r0, r1);
-  if (first > last) {
-    fflush(stdout);
-    rtg_error("the ROI start (line %u) comes after the ROI stop (line %u) in start time order",
-              r0->line, r1->line);
-    return 1;
-  }
-  uint64_t roi_ns = r1->stop > r0->start ? r1->stop - r0->start : 0;
-
-  if (o.info) rpt_print_info();
-  if (o.text_trace) rpt_print_trace_header();
-
-  /* The original walks [start, stop): the stop command only closes the ROI. */
-  rpt_resources rs;
-  rpt_resources_init(&rs, d.names, o.gaps, o.ngaps);
-  for (size_t p = first; p < last; p++) {
-    const rpt_rec *r = &d.recs[order[p]];
-    rpt_resource *res = rpt_resource_of(&rs, r);
-    uint64_t gap;
-    uint64_t crit = rpt_resource_add(&rs, res, r, &gap);
-    if (o.text_trace) {
-      if (!o.hide_app_text) rpt_print_text(&d, order[p]);
-      rpt_print_trace_line(&d, &o, r, r0->start, crit, gap);
-    }
-  }
-  if (o.gui_trace && !rpt_gui_trace(o.gui_trace, &d, order, first, last)) status = 1;
-  rpt_print_summaries(&rs, d.names, &o, roi_ns);
-
+  int status = run(&o, &d);
   if (fflush(stdout) != 0) {
     rtg_error("cannot write the report: %s", strerror(errno));
     status = 1;
   }
-  rpt_resources_free(&rs);
-  free(order);
   rpt_data_free(&d);
-  rpt_roi_free(&o.roi_start);
-  rpt_roi_free(&o.roi_stop);
-  free(o.gaps);
-  free(o.inputs);
+  free_opts(&o);
   return status;
 }
