@@ -153,6 +153,7 @@ static const char *const kinds[] = {"HostToHost", "HostToDevice", "DeviceToHost"
 static size_t align_up(size_t off, size_t a) { return (off + a - 1) & ~(a - 1); }
 
 unsigned rtg_hip_args_find(const char *name) { return find_decoder(name); }
+int rtg_hip_args_is_launch(unsigned d) { return d && d < NDECODERS && decoders[d].kernel; }
 
 size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args) {
   return rtg_hip_args_format_dec(buf, cap, op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0,

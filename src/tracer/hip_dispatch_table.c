@@ -112,7 +112,9 @@ static unsigned wrap(void **fns, size_t n, const char *const *names, const unsig
     s->orig = orig;
     s->entry = &fns[i];
     s->name = name;
-    s->decoder = (uint16_t)rtg_hip_args_find(name);
+    /* decode only what is written: arguments, or a launch's kernel name */
+    unsigned dec = rtg_hip_args_find(name);
+    s->decoder = (uint16_t)(rtg_cfg.hip_args || rtg_hip_args_is_launch(dec) ? dec : 0);
     s->noerr = i < nnames ? noerr[i] : 0;
     s->backtrace = rtg_bt_selects(name);
     /* one aligned pointer store: a thread calling meanwhile sees either */

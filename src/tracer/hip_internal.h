@@ -117,6 +117,7 @@ RTG_HIDDEN const char *rtg_hip_args_kernel(uint32_t op, const void *args);
  * the decoder of a function name (0: none), and the argument union of that
  * decoder rebuilt from a call's registers and stack arguments. */
 RTG_HIDDEN unsigned rtg_hip_args_find(const char *name);
+RTG_HIDDEN int rtg_hip_args_is_launch(unsigned dec); /* names a kernel */
 RTG_HIDDEN size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned dec, const void *args);
 RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
 RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], const uint64_t *stack,

@@ -83,3 +83,12 @@ $(HIP_BENCH): tests/abi/hip_bench.cpp
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(HIPCC) --offload-arch=$(or $(OFFLOAD_ARCH),gfx90a) -O2 -w -o $@ $<
 TEST_BINS += $(HIP_BENCH)
+
+# scripts/bench-hip.sh's tracer-only benchmark: stand-in HIP libraries and
+# the real rtg_tracer.so, no GPU
+HIP_BENCH_FAKE := $(ABI_DIR)/hip_bench_fake
+$(HIP_BENCH_FAKE): tests/abi/hip_bench_fake.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+TEST_BINS += $(HIP_BENCH_FAKE)

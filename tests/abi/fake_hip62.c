@@ -27,7 +27,7 @@ enum {
   S_hipApiName = 0, S_hipDeviceSynchronize = 66, S_hipFree = 90, S_hipGetLastError = 109,
   S_hipKernelNameRef = 208, S_hipKernelNameRefByPtr = 209, S_hipLaunchKernel = 214,
   S_hipMalloc = 215, S_hipMemcpy = 259, S_hipMemset3D = 291, S_hipModuleLaunchKernel = 308,
-  S_hipPeekAtLastError = 320, S_hipTexRefSetMipmapLevelClamp = 379,
+  S_hipPeekAtLastError = 320, S_hipSetDevice = 327, S_hipTexRefSetMipmapLevelClamp = 379,
   S_hipCreateChannelDesc = 387, S_hipExtModuleLaunchKernel = 388, S_hipSetValidDevices = 445,
   S_hipArrayCreate = 3 /* left NULL: a retired member */
 };
@@ -150,6 +150,7 @@ static const char *i_name_by_ptr(const void *f, const void *stream) {
 }
 static const char *i_name_ref(const void *f) { return f == (void *)0x3000 ? "module_kernel" : NULL; }
 static int i_last_error(void) { return 0; }
+static int i_set_device(int d) { return d == 0 ? 0 : 1; }
 static int i_push(dim3 g, dim3 b, size_t shmem, void *stream) {
   return g.x == 2 && b.x == 64 && shmem == 0 ? 0 : 1;
 }
@@ -177,6 +178,7 @@ static void init_tables(void) {
   SET(S_hipFree, i_free);
   SET(S_hipGetLastError, i_last_error);
   SET(S_hipPeekAtLastError, i_last_error);
+  SET(S_hipSetDevice, i_set_device);
   SET(S_hipKernelNameRef, i_name_ref);
   SET(S_hipKernelNameRefByPtr, i_name_by_ptr);
   SET(S_hipLaunchKernel, i_launch);
@@ -247,6 +249,13 @@ chan_desc hipCreateChannelDesc(int x, int y, int z, int w, int f) {
 int __hipPushCallConfiguration(dim3 g, dim3 b, size_t sh, void *st) {
   init_tables();
   return ((int (*)(dim3, dim3, size_t, void *))ctable.fn[C_push])(g, b, sh, st);
+}
+int hipSetDevice(int d) { return T(S_hipSetDevice, int (*)(int))(d); }
+/* For scripts/bench-hip.sh: hipSetDevice as it runs with no tool (HIP's
+ * own pointer, called the same way) */
+int fake62_hipSetDevice_notool(int d) {
+  init_tables();
+  return ((int (*)(int))impl[S_hipSetDevice])(d);
 }
 int fake62_unimplemented(void) { return T(S_hipSetValidDevices, int (*)(void))(); }
 
