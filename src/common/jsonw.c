@@ -2,10 +2,104 @@
 #include "jsonw.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CAP (1u << 18)
+#define CAP (1u << 20)
+#define NBUF 4 /* buffers in flight with a writer thread */
+
+/* A queue of full buffers for the writer thread and one of free ones for
+ * the formatting thread; both rings of NBUF pointers. */
+struct rtg_jsonw_async {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  char *full[NBUF], *free_[NBUF];
+  size_t full_len[NBUF];
+  unsigned nfull, full_head, nfree;
+  bool stop, error;
+};
+
+static void *writer_main(void *arg) {
+  rtg_jsonw *w = arg;
+  struct rtg_jsonw_async *a = w->async;
+  pthread_mutex_lock(&a->mu);
+  for (;;) {
+    while (!a->nfull && !a->stop) pthread_cond_wait(&a->cv, &a->mu);
+    if (!a->nfull) break; /* stopped and drained */
+    char *b = a->full[a->full_head];
+    size_t n = a->full_len[a->full_head];
+    a->full_head = (a->full_head + 1) % NBUF;
+    a->nfull--;
+    bool error = a->error;
+    pthread_mutex_unlock(&a->mu);
+    if (!error && fwrite(b, 1, n, w->f) != n) error = true;
+    pthread_mutex_lock(&a->mu);
+    a->error |= error;
+    a->free_[a->nfree++] = b;
+    pthread_cond_broadcast(&a->cv);
+  }
+  pthread_mutex_unlock(&a->mu);
+  return NULL;
+}
+
+bool rtg_jsonw_start_async(rtg_jsonw *w) {
+  struct rtg_jsonw_async *a = calloc(1, sizeof *a);
+  if (!a) return false;
+  for (int i = 0; i < NBUF - 1; i++) {
+    a->free_[i] = malloc(CAP);
+    if (!a->free_[i]) {
+      while (i--) free(a->free_[i]);
+      free(a);
+      return false;
+    }
+  }
+  a->nfree = NBUF - 1; /* the fourth is w->buf */
+  pthread_mutex_init(&a->mu, NULL);
+  pthread_cond_init(&a->cv, NULL);
+  w->async = a;
+  if (pthread_create(&a->thread, NULL, writer_main, w)) {
+    for (unsigned i = 0; i < a->nfree; i++) free(a->free_[i]);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    free(a);
+    w->async = NULL;
+    return false;
+  }
+  return true;
+}
+
+/* Hand w->buf to the writer thread and continue in a free buffer. */
+static void hand_over(rtg_jsonw *w) {
+  struct rtg_jsonw_async *a = w->async;
+  pthread_mutex_lock(&a->mu);
+  a->full[(a->full_head + a->nfull) % NBUF] = w->buf;
+  a->full_len[(a->full_head + a->nfull) % NBUF] = w->len;
+  a->nfull++;
+  pthread_cond_broadcast(&a->cv);
+  while (!a->nfree) pthread_cond_wait(&a->cv, &a->mu);
+  w->buf = a->free_[--a->nfree];
+  pthread_mutex_unlock(&a->mu);
+  w->written += w->len;
+  w->len = 0;
+}
+
+/* Stop the writer thread after it wrote everything handed over. */
+static void stop_async(rtg_jsonw *w) {
+  struct rtg_jsonw_async *a = w->async;
+  pthread_mutex_lock(&a->mu);
+  a->stop = true;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  pthread_join(a->thread, NULL);
+  if (a->error) w->error = true;
+  for (unsigned i = 0; i < a->nfree; i++) free(a->free_[i]);
+  pthread_mutex_destroy(&a->mu);
+  pthread_cond_destroy(&a->cv);
+  free(a);
+  w->async = NULL;
+}
 
 bool rtg_jsonw_init(rtg_jsonw *w, FILE *f) {
   memset(w, 0, sizeof *w);
@@ -16,6 +110,10 @@ bool rtg_jsonw_init(rtg_jsonw *w, FILE *f) {
 }
 
 void rtg_jsonw_flush(rtg_jsonw *w) {
+  if (w->async) {
+    if (w->len) hand_over(w);
+    return;
+  }
   if (w->len && !w->error) {
     if (fwrite(w->buf, 1, w->len, w->f) != w->len) w->error = true;
     w->written += w->len;
@@ -25,6 +123,7 @@ void rtg_jsonw_flush(rtg_jsonw *w) {
 
 bool rtg_jsonw_finish(rtg_jsonw *w) {
   rtg_jsonw_flush(w);
+  if (w->async) stop_async(w);
   if (fflush(w->f)) w->error = true;
   free(w->buf);
   w->buf = NULL;
@@ -139,14 +238,32 @@ void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
 
 void rtg_jsonw_str(rtg_jsonw *w, const char *s) { rtg_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
 
+/* "00".."99": two digits per division halves the chain of dependent
+ * divisions; every event has half a dozen numbers. */
+static const char digit_pairs[201] =
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
 static int fmt_u64(char *out, uint64_t v) {
-  char tmp[20];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+  if (v < 10) {
+    out[0] = (char)('0' + v);
+    return 1;
+  }
+  int n = 1; /* digits */
+  for (uint64_t t = v; t >= 10; t /= 10) n++;
+  char *p = out + n;
+  while (v >= 100) {
+    unsigned d = (unsigned)(v % 100) * 2;
+    v /= 100;
+    *--p = digit_pairs[d + 1];
+    *--p = digit_pairs[d];
+  }
+  if (v >= 10) {
+    *--p = digit_pairs[v * 2 + 1];
+    *--p = digit_pairs[v * 2];
+  } else {
+    *--p = (char)('0' + v);
+  }
   return n;
 }
 
@@ -164,15 +281,13 @@ void rtg_jsonw_i64(rtg_jsonw *w, int64_t v) {
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
   int n = fmt_u64(buf, ns / 1000);
   unsigned frac = (unsigned)(ns % 1000);
-  if (frac) {
-    buf[n++] = '.';
-    buf[n++] = (char)('0' + frac / 100);
-    frac %= 100;
-    if (frac) {
-      buf[n++] = (char)('0' + frac / 10);
-      frac %= 10;
-      if (frac) buf[n++] = (char)('0' + frac);
-    }
+  if (frac) { /* ".fff" by hand, then trailing zeros dropped */
+    buf[n] = '.';
+    buf[n + 1] = (char)('0' + frac / 100);
+    buf[n + 2] = digit_pairs[(frac % 100) * 2];
+    buf[n + 3] = digit_pairs[(frac % 100) * 2 + 1];
+    n += 4;
+    while (buf[n - 1] == '0') n--;
   }
   buf[n] = 0;
   return n;

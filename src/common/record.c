@@ -219,9 +219,31 @@ static inline bool eat_n(cursor *c, const char *lit, size_t n) {
 /* literals only: the length is known at compile time, so memcmp inlines */
 #define eat(c, lit) eat_n(c, "" lit, sizeof(lit) - 1)
 
+/* Eight ASCII digits at p as a number, or -1 when they are not all digits.
+ * Times have 10 to 16 digits, and a multiply-add per digit is a chain of
+ * dependent instructions; this converts 8 at once (pairs, then quads, then
+ * the two halves, each step one multiply on the whole 64-bit word). */
+static inline int64_t eight_digits(const char *p) {
+  uint64_t x;
+  memcpy(&x, p, 8); /* little-endian: p[0] is the low byte */
+  uint64_t lo = x & 0xf0f0f0f0f0f0f0f0ull, hi = (x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull;
+  if (lo != 0x3030303030303030ull || hi != 0x3030303030303030ull) return -1;
+  x &= 0x0f0f0f0f0f0f0f0full;
+  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;      /* 2-digit pairs */
+  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;    /* 4-digit groups */
+  return (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffull);
+}
+
 static bool parse_u64(cursor *c, uint64_t *v) {
   uint64_t x = 0;
   char *s = c->p;
+  /* at most two blocks of 8: 16 digits always fit */
+  for (int b = 0; b < 2 && c->end - c->p >= 8; b++) {
+    int64_t e = eight_digits(c->p);
+    if (e < 0) break;
+    x = x * 100000000u + (uint64_t)e;
+    c->p += 8;
+  }
   /* 19 digits always fit in 64 bits: check for overflow only after them */
   char *safe = c->end - s > 19 ? s + 19 : c->end;
   while (c->p < safe && is_digit(*c->p)) x = x * 10 + (unsigned)(*c->p++ - '0');
@@ -303,12 +325,15 @@ static void skip_value(cursor *c) {
   c->p = word_end(c);
 }
 
-static inline bool key_is(const field_desc *f, const char *key, size_t klen) {
-  if (f->klen != klen || f->style >= FUNC) return false;
-  /* keys are a few bytes: a loop beats a call to memcmp */
-  for (size_t i = 0; i < klen; i++)
-    if (f->key[i] != key[i]) return false;
+/* Short strings: a loop beats a call to memcmp. */
+static inline bool same(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
   return true;
+}
+
+static inline bool key_is(const field_desc *f, const char *key, size_t klen) {
+  return f->klen == klen && f->style < FUNC && same(f->key, key, klen);
 }
 
 /* Index of the key-value field named key, or -1.  The search starts at
@@ -496,9 +521,10 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
   size_t kwlen = (size_t)(kw_end - kw);
   for (int i = 1; i < RTG_KIND_COUNT; i++) {
-    if (kinds[i].plen != plen || memcmp(kinds[i].prefix, prefix, plen)) continue;
+    /* the prefixes differ in their second letter */
+    if (kinds[i].plen != plen || kinds[i].prefix[1] != prefix[1]) continue;
     if (!kinds[i].kwlen) fallback = (enum rtg_kind)i;
-    else if (kinds[i].kwlen == kwlen && !memcmp(kinds[i].keyword, kw, kwlen)) {
+    else if (kinds[i].kwlen == kwlen && same(kinds[i].keyword, kw, kwlen)) {
       kind = (enum rtg_kind)i;
       break;
     }
@@ -512,7 +538,8 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   /* host-side and GPU-side dispatch/barrier records share a keyword: only
    * the GPU-side one has start: */
   if (kind == RTG_KIND_DISPATCH_HOST || kind == RTG_KIND_BARRIER_HOST) {
-    if (memmem(c.p, (size_t)(c.end - c.p), " start:", 7)) kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
+    if (memmem(c.p, (size_t)(c.end - c.p), " start:", 7))
+      kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
   }
   r->kind = kind;
   const char *err = NULL;

@@ -59,6 +59,7 @@ static void *chrome_open(cv_ctx *ctx) {
     rtg_error("out of memory");
     exit(1);
   }
+  rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   tracks_init(&c->ts, ctx);
   rtg_jsonw_lit(&c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
                        "\",\"clock\":\"");

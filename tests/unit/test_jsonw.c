@@ -1,5 +1,7 @@
 /* The JSON writer: escaping of quotes, backslashes and control bytes,
  * invalid UTF-8 replaced, valid UTF-8 kept, exact ns -> us numbers. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "jsonw.h"
 
@@ -49,5 +51,55 @@ int main(void) {
   size_t n = fread(out, 1, sizeof out, f);
   fclose(f);
   CHECK(n == sizeof out && !memchr(out, '\\', n));
+
+  /* numbers (two digits at a time) against printf, every length and the
+   * edges of each; fractions of microseconds with 1-3 decimals */
+  int bad_u64 = 0, bad_us = 0;
+  for (uint64_t p = 1; p; p = p * 10 > p && p <= UINT64_MAX / 10 ? p * 10 : 0) {
+    uint64_t vals[] = {p - 1, p, p + 1, p * 5 + 3, p * 9 + (p - 1)};
+    for (int i = 0; i < 5; i++) {
+      char want[64], got[64];
+      snprintf(want, sizeof want, "%llu", (unsigned long long)vals[i]);
+      f = fopen("num.json", "w");
+      rtg_jsonw_init(&w, f);
+      rtg_jsonw_u64(&w, vals[i]);
+      rtg_jsonw_finish(&w);
+      fclose(f);
+      f = fopen("num.json", "r");
+      got[fread(got, 1, sizeof got - 1, f)] = 0;
+      fclose(f);
+      bad_u64 += strcmp(got, want) != 0;
+      uint64_t ns = vals[i];
+      int fr = (int)(ns % 1000);
+      if (fr == 0) snprintf(want, sizeof want, "%llu", (unsigned long long)(ns / 1000));
+      else {
+        snprintf(want, sizeof want, "%llu.%03d", (unsigned long long)(ns / 1000), fr);
+        while (want[strlen(want) - 1] == '0') want[strlen(want) - 1] = 0;
+      }
+      bad_us += strcmp(us_of(ns), want) != 0;
+    }
+  }
+  CHECK(bad_u64 == 0);
+  CHECK(bad_us == 0);
+  CHECK_STR(us_of(UINT64_MAX), "18446744073709551.615");
+  CHECK_STR(us_of(1010), "1.01");
+  CHECK_STR(us_of(1100), "1.1");
+
+  /* the writer thread: 20 MB through the 1 MB buffers, in order */
+  f = fopen("async.json", "w");
+  rtg_jsonw_init(&w, f);
+  CHECK(rtg_jsonw_start_async(&w));
+  for (uint64_t i = 0; i < 2000000; i++) {
+    rtg_jsonw_u64(&w, i);
+    rtg_jsonw_ch(&w, '\n');
+  }
+  CHECK(rtg_jsonw_finish(&w));
+  fclose(f);
+  f = fopen("async.json", "r");
+  char line[32];
+  uint64_t expect = 0, wrong = 0;
+  while (fgets(line, sizeof line, f)) wrong += strtoull(line, NULL, 10) != expect++;
+  fclose(f);
+  CHECK(expect == 2000000 && wrong == 0);
   return check_done("test_jsonw");
 }
