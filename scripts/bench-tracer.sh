@@ -11,6 +11,8 @@
 set -e
 B=${1:-${B:-build}}
 B=$(cd "$B" && pwd)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$B/progs/tp_bench" ] || make -C "$TOP" --no-print-directory "B=$B" "$B/progs/tp_bench" >&2
 export LD_LIBRARY_PATH="$B/simgpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SIMGPU_KERNEL_NS=${SIMGPU_KERNEL_NS:-1000}
 tmp=$(mktemp -d)
