@@ -168,14 +168,17 @@
   F(K, str, api, "api", KVW, OPT)                                                                     \
   F(K, u64, corr, "corr", KV, OPT)
 
-/* A ROCTx marker (op mark) or a closed range (op push or start). */
+/* A ROCTx marker (op mark) or a closed range (op push or start).  A range
+ * still open when its thread or the process ended is written then, with
+ * that time as stop and unclosed:1. */
 #define RTG_FIELDS_ROCTX(F, K)                                                                        \
   F(K, str, op, "op", KVW, REQ)                                                                       \
   F(K, u64, start, "start", KV, REQ)                                                                  \
   F(K, u64, stop, "stop", KV, REQ)                                                                    \
   F(K, u64, depth, "depth", KV, OPT)                                                                  \
   F(K, u64, id, "id", KV, OPT)                                                                        \
-  F(K, str, message, "message", KVS, OPT)
+  F(K, str, message, "message", KVS, OPT)                                                             \
+  F(K, u64, unclosed, "unclosed", KV, OPT)
 
 /* A host call stack captured for the API record whose stack:ID it is. */
 #define RTG_FIELDS_STACK(F, K)                                                                        \

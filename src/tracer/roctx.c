@@ -5,6 +5,9 @@
  *                                        (0 = outermost) on that thread
  *   roctxRangeStartA/Stop      op:start  written at the stop (any thread),
  *                                        with the range id
+ * A range still open when its thread ends (push) or at process end (push
+ * and start) is written then, stop = that time, with unclosed:1, so it
+ * still shows on the timeline.
  * Messages are interned (copied once, kept until exit), so the innermost
  * pushed range of a thread can be handed to the HSA side for
  * RTG_KERNEL_RENAME (rtg_roctx_current_range) and stay valid however long the
@@ -25,13 +28,29 @@ typedef struct pushed {
   uint64_t start;
 } pushed;
 
-static __thread pushed stack[STACK_DEPTH];
-static __thread int depth;   /* may exceed STACK_DEPTH: deeper ranges not recorded */
+/* One thread's push/pop ranges.  Registered at its first push, so the
+ * ranges still open can be written when the thread ends (key destructor)
+ * or, for threads still running, at process end. */
+typedef struct tstack {
+  pushed stack[STACK_DEPTH];
+  int depth; /* may exceed STACK_DEPTH: deeper ranges not recorded */
+  int registered;
+  uint64_t tid;
+  struct tstack *next;
+} tstack;
+
+static __thread tstack ts;
+static tstack *threads;
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t thread_end_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static volatile int finished;
 
 typedef struct open_range {
   uint64_t id; /* 0: free */
   uint64_t start;
   const char *message;
+  uint64_t tid;
 } open_range;
 
 static open_range open_ranges[OPEN_SLOTS];
@@ -68,17 +87,57 @@ static const char *intern(const char *s) {
   return r ? r : "(too many distinct roctx messages)";
 }
 
-static void emit(const char *op, uint64_t start, uint64_t stop, int64_t d, uint64_t id,
-                 const char *message) {
+static void emit_as(uint64_t tid, const char *op, uint64_t start, uint64_t stop, int64_t d,
+                    uint64_t id, const char *message, int unclosed) {
   rtg_record r;
-  rtg_record_init(&r, RTG_KIND_ROCTX, rtg_pid(), rtg_tid());
+  rtg_record_init(&r, RTG_KIND_ROCTX, rtg_pid(), tid);
   r.u.ROCTX.op = op;
   r.u.ROCTX.start = start;
   r.u.ROCTX.stop = stop;
   if (d >= 0) RTG_SET(&r, ROCTX, depth, (uint64_t)d);
   if (id) RTG_SET(&r, ROCTX, id, id);
   if (message) RTG_SET(&r, ROCTX, message, message);
+  if (unclosed) RTG_SET(&r, ROCTX, unclosed, 1);
   rtg_emit(&r);
+}
+
+static void emit(const char *op, uint64_t start, uint64_t stop, int64_t d, uint64_t id,
+                 const char *message) {
+  emit_as(rtg_tid(), op, start, stop, d, id, message, 0);
+}
+
+/* Write the pushed ranges of t still open, innermost first, as closed at
+ * `now`; they are gone afterwards. */
+static void flush_unclosed(tstack *t, uint64_t now) {
+  int d = t->depth < STACK_DEPTH ? t->depth : STACK_DEPTH;
+  t->depth = 0;
+  while (d-- > 0) emit_as(t->tid, "push", t->stack[d].start, now, d, 0, t->stack[d].message, 1);
+}
+
+/* A thread with pushed ranges ends. */
+static void thread_end(void *arg) {
+  tstack *t = arg;
+  pthread_mutex_lock(&threads_lock);
+  if (!finished) flush_unclosed(t, rtg_now());
+  for (tstack **p = &threads; *p; p = &(*p)->next)
+    if (*p == t) {
+      *p = t->next;
+      break;
+    }
+  pthread_mutex_unlock(&threads_lock);
+}
+
+static void make_key(void) { pthread_key_create(&thread_end_key, thread_end); }
+
+static void register_thread(void) {
+  ts.registered = 1;
+  ts.tid = rtg_tid();
+  pthread_once(&key_once, make_key);
+  pthread_setspecific(thread_end_key, &ts);
+  pthread_mutex_lock(&threads_lock);
+  ts.next = threads;
+  threads = &ts;
+  pthread_mutex_unlock(&threads_lock);
 }
 
 void rtg_roctx_mark(const char *message) {
@@ -88,18 +147,22 @@ void rtg_roctx_mark(const char *message) {
 
 void rtg_roctx_push(const char *message) {
   uint64_t t = rtg_now();
-  if (depth < STACK_DEPTH) {
-    stack[depth].message = intern(message);
-    stack[depth].start = t;
+  if (!ts.registered) register_thread();
+  if (ts.depth < STACK_DEPTH) {
+    ts.stack[ts.depth].message = intern(message);
+    ts.stack[ts.depth].start = t;
   }
-  depth++;
+  ts.depth++;
 }
 
 void rtg_roctx_pop(void) {
   uint64_t t = rtg_now();
-  if (depth <= 0) return; /* a pop without push: roctx reports an error too */
-  depth--;
-  if (depth < STACK_DEPTH) emit("push", stack[depth].start, t, depth, 0, stack[depth].message);
+  if (ts.depth <= 0) return; /* a pop without push: roctx reports an error too */
+  ts.depth--;
+  if (ts.depth < STACK_DEPTH) {
+    const pushed *p = &ts.stack[ts.depth];
+    emit("push", p->start, t, ts.depth, 0, p->message);
+  }
 }
 
 void rtg_roctx_start(const char *message, uint64_t id) {
@@ -113,6 +176,7 @@ void rtg_roctx_start(const char *message, uint64_t id) {
       o->id = id;
       o->start = t;
       o->message = m;
+      o->tid = rtg_tid();
       break;
     }
   }
@@ -122,7 +186,7 @@ void rtg_roctx_start(const char *message, uint64_t id) {
 
 void rtg_roctx_stop(uint64_t id) {
   uint64_t t = rtg_now();
-  open_range found = {0, 0, NULL};
+  open_range found = {0, 0, NULL, 0};
   pthread_mutex_lock(&open_lock);
   for (unsigned i = 0; i < OPEN_SLOTS; i++) {
     open_range *o = &open_ranges[(id + i) & (OPEN_SLOTS - 1)];
@@ -152,8 +216,8 @@ void rtg_roctx_stop(uint64_t id) {
 }
 
 const char *rtg_roctx_current_range(void) {
-  if (depth <= 0) return NULL;
-  return depth <= STACK_DEPTH ? stack[depth - 1].message : stack[STACK_DEPTH - 1].message;
+  if (ts.depth <= 0) return NULL;
+  return ts.stack[(ts.depth <= STACK_DEPTH ? ts.depth : STACK_DEPTH) - 1].message;
 }
 
 void rtg_roctx_report(uint32_t op, const void *data) {
@@ -175,8 +239,29 @@ void rtg_roctx_report(uint32_t op, const void *data) {
 
 void rtg_roctx_fini(void) {
   rtg_roctx_stop_reports();
+  uint64_t now = rtg_now();
+  /* Threads still running may push or pop meanwhile: their reports are
+   * off now, and what is read here is at worst one range early or late. */
+  pthread_mutex_lock(&threads_lock);
+  finished = 1;
+  unsigned pushed_open = 0;
+  for (tstack *t = threads; t; t = t->next) {
+    pushed_open += (unsigned)(t->depth < STACK_DEPTH ? t->depth : STACK_DEPTH);
+    flush_unclosed(t, now);
+  }
+  pthread_mutex_unlock(&threads_lock);
   unsigned open = 0;
-  for (unsigned i = 0; i < OPEN_SLOTS; i++) open += open_ranges[i].id != 0;
-  if (open || lost_ranges)
-    rtg_log(1, "roctx: %u start/stop ranges never stopped, %u not recorded", open, lost_ranges);
+  pthread_mutex_lock(&open_lock);
+  for (unsigned i = 0; i < OPEN_SLOTS; i++) {
+    open_range *o = &open_ranges[i];
+    if (!o->id) continue;
+    emit_as(o->tid, "start", o->start, now, -1, o->id, o->message, 1);
+    o->id = 0;
+    open++;
+  }
+  pthread_mutex_unlock(&open_lock);
+  if (open || pushed_open || lost_ranges)
+    rtg_log(1, "roctx: %u start/stop and %u push ranges still open at exit (written as unclosed), "
+               "%u not recorded",
+            open, pushed_open, lost_ranges);
 }

@@ -51,6 +51,28 @@ static void test_strings_escaped(void) {
   CHECK_STR(p.u.ROCTX.message, "it's a \\ \"range\"\n\twith\x01 ctl and UTF-8 \xc3\xa9");
 }
 
+/* A range still open at exit: unclosed:1 after the older fields, which a
+ * reader that does not know the key skips. */
+static void test_roctx_unclosed(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_ROCTX, 3, 4);
+  r.u.ROCTX.op = "push";
+  r.u.ROCTX.start = 100;
+  r.u.ROCTX.stop = 250;
+  RTG_SET(&r, ROCTX, depth, 0);
+  RTG_SET(&r, ROCTX, message, "outer");
+  RTG_SET(&r, ROCTX, unclosed, 1);
+  rtg_record_format(line, sizeof line, &r);
+  CHECK(strstr(line, " message:'outer' unclosed:1\n") != NULL);
+  CHECK(roundtrip(&r, &p) == RTG_KIND_ROCTX); /* (the parser works in place) */
+  CHECK(RTG_HAS(&p, RTG_FIELD(ROCTX, unclosed)) && p.u.ROCTX.unclosed == 1);
+  CHECK_U64(p.u.ROCTX.stop, 250);
+  CHECK_U64(p.present, r.present);
+  char old[] = "ROCTX: pid:3 tid:4 op:push start:1 stop:2 depth:0 message:'m'";
+  CHECK(rtg_record_parse(old, strlen(old), &p, NULL) == RTG_KIND_ROCTX);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(ROCTX, unclosed)));
+}
+
 static void test_api(void) {
   rtg_record r, p;
   rtg_record_init(&r, RTG_KIND_HSA_API, 10, 11);
@@ -186,6 +208,7 @@ static void test_small_buffer(void) {
 int main(void) {
   test_dispatch();
   test_strings_escaped();
+  test_roctx_unclosed();
   test_api();
   test_all_kinds();
   test_legacy_lines();

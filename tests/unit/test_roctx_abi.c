@@ -5,7 +5,9 @@
  * before the tracer's init -- "62" -- or after it, when the callback path
  * already reports and the table must be left alone -- "62late").  Checks the ROCTX records: marks, nested
  * push/pop ranges with depth, start/stop ranges across threads, and the
- * innermost range the HSA side would use for RTG_KERNEL_RENAME. */
+ * innermost range the HSA side would use for RTG_KERNEL_RENAME, and ranges
+ * left open: written with unclosed:1 when their thread ends (push) or at
+ * the tracer's end (push and start). */
 #define _GNU_SOURCE
 #include "check.h"
 #include "rtg/record.h"
@@ -31,6 +33,11 @@ static void (*stop)(uint64_t);
 
 static void *stopper(void *id) {
   stop((uint64_t)(uintptr_t)id);
+  return NULL;
+}
+
+static void *pusher(void *arg) {
+  pushA("thread range"); /* never popped: written when the thread ends */
   return NULL;
 }
 
@@ -68,6 +75,10 @@ static void child(const char *libdir, const char *out, int tables_first) {
   pthread_t t;
   pthread_create(&t, NULL, stopper, (void *)(uintptr_t)id);
   pthread_join(t, NULL);
+  pthread_create(&t, NULL, pusher, NULL);
+  pthread_join(t, NULL);
+  pushA("left open");
+  startA("never stopped");
   rtg_standin_fini();
   markA("after fini: not traced");
   _exit(bad ? 4 : 0);
@@ -86,22 +97,29 @@ static void check_lib(const char *libdir, const char *tag, int tables_first) {
   FILE *f = popen(cmd, "r");
   char line[4096], got[8][256];
   int n = 0;
+  uint64_t main_tid = 0;
   while (f && fgets(line, sizeof line, f) && n < 8) {
     rtg_record r;
     if (rtg_record_parse(line, strcspn(line, "\n"), &r, NULL) != RTG_KIND_ROCTX) continue;
     CHECK(r.u.ROCTX.start <= r.u.ROCTX.stop);
-    snprintf(got[n++], 256, "%s %s depth=%lld id=%llu", r.u.ROCTX.op,
+    if (n == 0) main_tid = r.tid;
+    snprintf(got[n++], 256, "%s %s depth=%lld id=%llu%s%s", r.u.ROCTX.op,
              RTG_HAS(&r, RTG_FIELD(ROCTX, message)) ? r.u.ROCTX.message : "-",
              RTG_HAS(&r, RTG_FIELD(ROCTX, depth)) ? (long long)r.u.ROCTX.depth : -1LL,
-             RTG_HAS(&r, RTG_FIELD(ROCTX, id)) ? (unsigned long long)r.u.ROCTX.id : 0ULL);
+             RTG_HAS(&r, RTG_FIELD(ROCTX, id)) ? (unsigned long long)r.u.ROCTX.id : 0ULL,
+             RTG_HAS(&r, RTG_FIELD(ROCTX, unclosed)) ? " unclosed" : "",
+             r.tid != main_tid ? " (other thread)" : "");
   }
   if (f) pclose(f);
-  CHECK_U64(n, 4);
-  if (n < 4) return;
+  CHECK_U64(n, 7);
+  if (n < 7) return;
   CHECK_STR(got[0], "mark hello 'marker' depth=-1 id=0");
   CHECK_STR(got[1], "push inner depth=1 id=0");
   CHECK_STR(got[2], "push outer depth=0 id=0");
-  CHECK_STR(got[3], "start async range depth=-1 id=1");
+  CHECK_STR(got[3], "start async range depth=-1 id=1 (other thread)");
+  CHECK_STR(got[4], "push thread range depth=0 id=0 unclosed (other thread)");
+  CHECK_STR(got[5], "push left open depth=0 id=0 unclosed");
+  CHECK_STR(got[6], "start never stopped depth=-1 id=2 unclosed");
 }
 
 int main(void) {
