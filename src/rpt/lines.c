@@ -375,7 +375,13 @@ static void do_chunk(producer *l, size_t g) {
   if (f->map) {
     const char *p = f->map + chunk_start(f, k), *end = f->map + chunk_start(f, k + 1), *line;
     size_t len;
+    const char *from = p;
     while ((line = map_next(&p, end, &len, &lineno, &too_long))) one_line(l, line, len, lineno);
+    /* Everything needed was copied into items: let the chunk's pages go, so
+     * the resident size stays that of the records, not of the input. */
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)from + pg - 1) & ~(pg - 1),
+              b = (uintptr_t)end & ~(pg - 1);
+    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
   } else {
     rtg_linereader lr;
     if (!rtg_linereader_open(&lr, f->path)) {
