@@ -179,6 +179,12 @@ int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
 /* input_*.c: read one file; false when it could not be opened or read. */
 typedef struct cv_reader_state cv_reader_state;
 bool cv_read_trace(cv_ctx *ctx, const char *path);
+/* A STACK or SYMBOL record of a process of host (input_trace.c). */
+void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
+/* input_tail.c: the SYMBOL and STACK records at the end of a file (the
+ * tracer writes symbols when the process exits), so that stacks of events
+ * before them can be symbolized in one pass. */
+void cv_prescan_tail(cv_ctx *ctx, const char *path);
 bool cv_read_json(cv_ctx *ctx, const char *path);
 /* strace/ltrace -tttT: -1 not such a line, 0 consumed (an unfinished
  * call, or warned about), 1 a call in *out (strings valid until the next

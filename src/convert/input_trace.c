@@ -57,6 +57,24 @@ static bool times_ok(reader *r, uint64_t lineno, uint64_t start, uint64_t stop) 
 #define GET(rec, K, m) ((rec)->u.K.m)
 #define HAS(rec, K, m) RTG_HAS(rec, RTG_FIELD(K, m))
 
+void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) {
+  uint32_t ix = cv_proc_get(ctx, host, rec->pid); /* (first: it may move the table) */
+  cv_proc *p = &ctx->procs[ix];
+  if (rec->kind == RTG_KIND_STACK) {
+    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) = cv_intern(ctx, GET(rec, STACK, pcs));
+    return;
+  }
+  if (rec->kind != RTG_KIND_SYMBOL) return;
+  char buf[1024];
+  const char *mod = HAS(rec, SYMBOL, module) ? GET(rec, SYMBOL, module) : NULL;
+  int n = snprintf(buf, sizeof buf, "%s", GET(rec, SYMBOL, name));
+  if (HAS(rec, SYMBOL, offset) && GET(rec, SYMBOL, offset) && n < (int)sizeof buf)
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "+0x%llx",
+                  (unsigned long long)GET(rec, SYMBOL, offset));
+  if (mod && *mod && n < (int)sizeof buf) snprintf(buf + n, sizeof buf - (size_t)n, " (%s)", mod);
+  *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
+}
+
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
   cv_event ev;
@@ -86,24 +104,11 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
       *rtg_u64map_put(&p->agent_names, GET(rec, AGENT, index), 0, NULL) = cv_intern(ctx, buf);
     return;
   }
-  case RTG_KIND_STACK: {
-    cv_proc *p = proc_ptr(r, rec->pid);
-    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) =
-        cv_intern(ctx, GET(rec, STACK, pcs));
+  case RTG_KIND_STACK:
+  case RTG_KIND_SYMBOL:
+    if (r->host == UINT32_MAX) r->host = cv_host(ctx, "");
+    cv_take_stack_or_symbol(ctx, r->host, rec);
     return;
-  }
-  case RTG_KIND_SYMBOL: {
-    cv_proc *p = proc_ptr(r, rec->pid);
-    char buf[1024];
-    const char *mod = HAS(rec, SYMBOL, module) ? GET(rec, SYMBOL, module) : NULL;
-    int n = snprintf(buf, sizeof buf, "%s", GET(rec, SYMBOL, name));
-    if (HAS(rec, SYMBOL, offset) && GET(rec, SYMBOL, offset) && n < (int)sizeof buf)
-      n += snprintf(buf + n, sizeof buf - (size_t)n, "+0x%llx",
-                    (unsigned long long)GET(rec, SYMBOL, offset));
-    if (mod && *mod && n < (int)sizeof buf) snprintf(buf + n, sizeof buf - (size_t)n, " (%s)", mod);
-    *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
-    return;
-  }
   case RTG_KIND_SUMMARY: {
     cv_proc *p = proc_ptr(r, rec->pid);
     if (!r->first_pass) return;
@@ -362,6 +367,8 @@ static bool looks_like_json(const char *path) {
 
 bool cv_read_trace(cv_ctx *ctx, const char *path) {
   if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
+  /* symbols are written at process end: read them before the events */
+  if (strcmp(path, "-")) cv_prescan_tail(ctx, path);
   return read_lines(ctx, path, emit_dispatch, NULL, true);
 }
 
