@@ -12,3 +12,6 @@ INSTALL_BIN += $(CONVERT_BIN)
 
 # tests/unit/test_convert_chrome.c checks the Chrome JSON with cJSON
 UNIT_LIBS_test_convert_chrome := -lcjson
+
+# tests/unit/test_convert_corr.c tests the call/op matching on its own
+UNIT_EXTRA_test_convert_corr := -Isrc/convert src/convert/corr.c
