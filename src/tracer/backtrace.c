@@ -9,7 +9,9 @@
  * "RTG: ... stack id:ID pcs:0xA,0xB,..." record lists its return addresses,
  * innermost first.  Identical stacks share one id.  At process end every
  * distinct address is symbolized once into an "RTG: ... symbol" record
- * (function, offset, module), so the hot path only walks the stack.
+ * (function, offset, module), so the hot path only walks the stack; what
+ * dladdr cannot name (static functions) is looked up in the module's ELF
+ * .symtab (backtrace_elf.c).
  *
  * libunwind (unw_backtrace, libunwind.so.8) is looked up at run time, with
  * glibc's backtrace() as the fallback, so the tracer needs neither at link
@@ -210,14 +212,25 @@ void rtg_bt_symbolize(void) {
       r.u.SYMBOL.name = dem && st == 0 ? dem : info.dli_sname;
       RTG_SET(&r, SYMBOL, offset, a - (uintptr_t)info.dli_saddr);
     } else {
-      r.u.SYMBOL.name = "??";
-      if (ok && info.dli_fbase) RTG_SET(&r, SYMBOL, offset, a - (uintptr_t)info.dli_fbase);
+      /* not exported: the module's .symtab may still name it */
+      uint64_t off = 0;
+      const char *sn = ok ? rtg_bt_symtab_lookup(info.dli_fname, info.dli_fbase, a - 1, &off) : NULL;
+      if (sn) {
+        int st = -1;
+        if (demangle && sn[0] == '_' && sn[1] == 'Z') dem = demangle(sn, NULL, NULL, &st);
+        r.u.SYMBOL.name = dem && st == 0 ? dem : sn;
+        RTG_SET(&r, SYMBOL, offset, off + 1);
+      } else {
+        r.u.SYMBOL.name = "??";
+        if (ok && info.dli_fbase) RTG_SET(&r, SYMBOL, offset, a - (uintptr_t)info.dli_fbase);
+      }
     }
     if (ok && info.dli_fname) RTG_SET(&r, SYMBOL, module, info.dli_fname);
     rtg_emit(&r);
     free(dem);
     written++;
   }
+  rtg_bt_symtab_free();
   if (atomic_load(&dropped))
     rtg_log(0, "backtraces: %llu stacks or addresses did not fit the tables",
             (unsigned long long)atomic_load(&dropped));

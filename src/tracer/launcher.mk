@@ -60,6 +60,11 @@ UNIT_EXTRA_test_hip_abi   := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_abi    := -ldl
 UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_roctx_abi  := -ldl
+# the .symtab reader of the backtrace symbolizer, alone
+UNIT_EXTRA_test_hip_bt_elf := $(B)/obj/src/tracer/backtrace_elf.o
+UNIT_LIBS_test_hip_bt_elf  := -ldl
+$(B)/tests/test_hip_bt_elf: $(B)/obj/src/tracer/backtrace_elf.o
+
 UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_table_abi  := -ldl
 $(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi $(B)/tests/test_hip_table_abi: $(HIPSIDE_OBJ) \

@@ -17,6 +17,9 @@ grep '^RTG:.* symbol addr:' "$t" | sed 's/.* addr:\([0-9]*\).*/\1/' | sort >syms
 echo "distinct addresses: $(test -s pcs.txt && echo some), each symbolized exactly once: $(cmp -s pcs.txt syms.txt && echo yes)"
 grep -q "^RTG:.* symbol .*name:'hipMemcpy' .*module:'[^']*libamdhip64" "$t" && echo "hipMemcpy symbolized in libamdhip64"
 grep -q "^RTG:.* symbol .*module:'[^']*hip_calls'" "$t" && echo "frames of the program itself"
+# main is not exported (no -rdynamic): named from the executable's .symtab
+grep -q "^RTG:.* symbol .*name:'main' offset:[0-9]* module:'[^']*hip_calls'" "$t" &&
+  echo "main named from the program's .symtab"
 rm -f rtg_trace.txt.*
 echo "-- min duration"
 RTG_BACKTRACE=all:1000000000 HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls"
