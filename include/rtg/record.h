@@ -39,170 +39,170 @@
  * type: u64, i64, str, dim3.  flags: REQ or OPT. */
 
 /* First line of every trace: format version, process, host and clock. */
-#define RTG_FIELDS_HEADER(F, K)                                                                       \
-  F(K, u64, format, "format", KV, REQ)                                                                \
-  F(K, str, host, "host", KVW, REQ)                                                                   \
-  F(K, str, clock, "clock", KVW, REQ)                                                                 \
-  F(K, u64, ppid, "ppid", KV, OPT)                                                                    \
-  F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                              \
-  F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                      \
-  F(K, str, rank, "rank", KVW, OPT)                                                                   \
-  F(K, str, version, "version", KVW, OPT)                                                             \
+#define RTG_FIELDS_HEADER(F, K)                                                                    \
+  F(K, u64, format, "format", KV, REQ)                                                             \
+  F(K, str, host, "host", KVW, REQ)                                                                \
+  F(K, str, clock, "clock", KVW, REQ)                                                              \
+  F(K, u64, ppid, "ppid", KV, OPT)                                                                 \
+  F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                           \
+  F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \
+  F(K, str, rank, "rank", KVW, OPT)                                                                \
+  F(K, str, version, "version", KVW, OPT)                                                          \
   F(K, str, exe, "exe", KVS, OPT)
 
 /* An agent the runtime reported, so tools can name GPU tracks. */
-#define RTG_FIELDS_AGENT(F, K)                                                                        \
-  F(K, u64, index, "index", KV, REQ)                                                                  \
-  F(K, str, type, "type", KVW, REQ)                                                                   \
-  F(K, str, name, "name", KVS, OPT)                                                                   \
-  F(K, str, product, "product", KVS, OPT)                                                             \
-  F(K, u64, node, "node", KV, OPT)                                                                    \
+#define RTG_FIELDS_AGENT(F, K)                                                                     \
+  F(K, u64, index, "index", KV, REQ)                                                               \
+  F(K, str, type, "type", KVW, REQ)                                                                \
+  F(K, str, name, "name", KVS, OPT)                                                                \
+  F(K, str, product, "product", KVS, OPT)                                                          \
+  F(K, u64, node, "node", KV, OPT)                                                                 \
   F(K, u64, handle, "handle", KV, OPT)
 
 /* A queue the tracer intercepts: queue index -> agent index. */
-#define RTG_FIELDS_QUEUE(F, K)                                                                        \
-  F(K, u64, index, "index", KV, REQ)                                                                  \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, size, "size", KV, OPT)                                                                    \
+#define RTG_FIELDS_QUEUE(F, K)                                                                     \
+  F(K, u64, index, "index", KV, REQ)                                                               \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, size, "size", KV, OPT)                                                                 \
   F(K, u64, hw_id, "hw_id", KV, OPT)
 
 /* An HSA API call: HSA: pid:P tid:T FUNC (ARGS) ret=R @START +DUR */
-#define RTG_FIELDS_HSA_API(F, K)                                                                      \
-  F(K, str, func, "", FUNC, REQ)                                                                      \
-  F(K, str, args, "", ARGS, REQ)                                                                      \
-  F(K, str, ret, "", RET, REQ)                                                                        \
-  F(K, u64, start, "", AT, REQ)                                                                       \
-  F(K, u64, dur, "", PLUS, REQ)                                                                       \
-  F(K, u64, corr, "corr", KV, OPT)                                                                    \
+#define RTG_FIELDS_HSA_API(F, K)                                                                   \
+  F(K, str, func, "", FUNC, REQ)                                                                   \
+  F(K, str, args, "", ARGS, REQ)                                                                   \
+  F(K, str, ret, "", RET, REQ)                                                                     \
+  F(K, u64, start, "", AT, REQ)                                                                    \
+  F(K, u64, dur, "", PLUS, REQ)                                                                    \
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
   F(K, u64, stack, "stack", KV, OPT)
 
 /* A HIP API call: HIP: pid:P tid:T FUNC[(ARGS)] [KERNEL] ret=R @START +DUR */
-#define RTG_FIELDS_HIP_API(F, K)                                                                      \
-  F(K, str, func, "", FUNC, REQ)                                                                      \
-  F(K, str, args, "", ARGA, OPT)                                                                      \
-  F(K, str, kernel, "", KERN, OPT)                                                                    \
-  F(K, str, ret, "", RET, REQ)                                                                        \
-  F(K, u64, start, "", AT, REQ)                                                                       \
-  F(K, u64, dur, "", PLUS, REQ)                                                                       \
-  F(K, u64, corr, "corr", KV, OPT)                                                                    \
+#define RTG_FIELDS_HIP_API(F, K)                                                                   \
+  F(K, str, func, "", FUNC, REQ)                                                                   \
+  F(K, str, args, "", ARGA, OPT)                                                                   \
+  F(K, str, kernel, "", KERN, OPT)                                                                 \
+  F(K, str, ret, "", RET, REQ)                                                                     \
+  F(K, u64, start, "", AT, REQ)                                                                    \
+  F(K, u64, dur, "", PLUS, REQ)                                                                    \
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
   F(K, u64, stack, "stack", KV, OPT)
 
 /* A kernel dispatch as the host enqueued it (RTG_HSA_HOST_DISPATCH). */
-#define RTG_FIELDS_DISPATCH_HOST(F, K)                                                                \
-  F(K, u64, queue, "queue", KV, REQ)                                                                  \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, signal, "signal", KV, REQ)                                                                \
-  F(K, str, name, "name", KVS, REQ)                                                                   \
-  F(K, u64, tick, "tick", KV, REQ)                                                                    \
-  F(K, u64, id, "id", KV, REQ)                                                                        \
-  F(K, dim3, workgroup, "workgroup", KV3, REQ)                                                        \
-  F(K, dim3, grid, "grid", KV3, REQ)                                                                  \
+#define RTG_FIELDS_DISPATCH_HOST(F, K)                                                             \
+  F(K, u64, queue, "queue", KV, REQ)                                                               \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, signal, "signal", KV, REQ)                                                             \
+  F(K, str, name, "name", KVS, REQ)                                                                \
+  F(K, u64, tick, "tick", KV, REQ)                                                                 \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
+  F(K, dim3, workgroup, "workgroup", KV3, REQ)                                                     \
+  F(K, dim3, grid, "grid", KV3, REQ)                                                               \
   F(K, u64, corr, "corr", KV, OPT)
 
 /* A kernel dispatch as the GPU ran it. */
-#define RTG_FIELDS_DISPATCH(F, K)                                                                     \
-  F(K, u64, queue, "queue", KV, REQ)                                                                  \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, signal, "signal", KV, REQ)                                                                \
-  F(K, str, name, "name", KVS, REQ)                                                                   \
-  F(K, u64, start, "start", KV, REQ)                                                                  \
-  F(K, u64, stop, "stop", KV, REQ)                                                                    \
-  F(K, u64, id, "id", KV, REQ)                                                                        \
-  F(K, dim3, workgroup, "workgroup", KV3, OPT)                                                        \
-  F(K, dim3, grid, "grid", KV3, OPT)                                                                  \
-  F(K, u64, lds, "lds", KV, OPT)                                                                      \
-  F(K, u64, scratch, "scratch", KV, OPT)                                                              \
-  F(K, u64, corr, "corr", KV, OPT)                                                                    \
-  F(K, u64, tick, "tick", KV, OPT)                                                                    \
+#define RTG_FIELDS_DISPATCH(F, K)                                                                  \
+  F(K, u64, queue, "queue", KV, REQ)                                                               \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, signal, "signal", KV, REQ)                                                             \
+  F(K, str, name, "name", KVS, REQ)                                                                \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, stop, "stop", KV, REQ)                                                                 \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
+  F(K, dim3, workgroup, "workgroup", KV3, OPT)                                                     \
+  F(K, dim3, grid, "grid", KV3, OPT)                                                               \
+  F(K, u64, lds, "lds", KV, OPT)                                                                   \
+  F(K, u64, scratch, "scratch", KV, OPT)                                                           \
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
+  F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, demangled, "demangled", KVS, OPT)
 
 /* A barrier packet as the host enqueued it. */
-#define RTG_FIELDS_BARRIER_HOST(F, K)                                                                 \
-  F(K, u64, queue, "queue", KV, REQ)                                                                  \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, signal, "signal", KV, REQ)                                                                \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
-  F(K, u64, tick, "tick", KV, REQ)                                                                    \
-  F(K, u64, id, "id", KV, REQ)                                                                        \
+#define RTG_FIELDS_BARRIER_HOST(F, K)                                                              \
+  F(K, u64, queue, "queue", KV, REQ)                                                               \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, signal, "signal", KV, REQ)                                                             \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  F(K, u64, tick, "tick", KV, REQ)                                                                 \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, op, "op", KVW, OPT)
 
 /* A barrier packet as the GPU ran it; op is "and" or "or". */
-#define RTG_FIELDS_BARRIER(F, K)                                                                      \
-  F(K, u64, queue, "queue", KV, REQ)                                                                  \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, signal, "signal", KV, REQ)                                                                \
-  F(K, u64, start, "start", KV, REQ)                                                                  \
-  F(K, u64, stop, "stop", KV, REQ)                                                                    \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
-  F(K, u64, id, "id", KV, REQ)                                                                        \
-  F(K, str, op, "op", KVW, OPT)                                                                       \
+#define RTG_FIELDS_BARRIER(F, K)                                                                   \
+  F(K, u64, queue, "queue", KV, REQ)                                                               \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, signal, "signal", KV, REQ)                                                             \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, stop, "stop", KV, REQ)                                                                 \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
+  F(K, str, op, "op", KVW, OPT)                                                                    \
   F(K, u64, corr, "corr", KV, OPT)
 
 /* An async copy.  kind: HostToDevice, DeviceToHost, DeviceToDevice,
  * HostToHost; engine: the copy engine index when known. */
-#define RTG_FIELDS_COPY(F, K)                                                                         \
-  F(K, u64, agent, "agent", KV, REQ)                                                                  \
-  F(K, u64, signal, "signal", KV, REQ)                                                                \
-  F(K, u64, start, "start", KV, REQ)                                                                  \
-  F(K, u64, stop, "stop", KV, REQ)                                                                    \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                    \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                    \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                    \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                    \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                    \
-  F(K, u64, bytes, "bytes", KV, OPT)                                                                  \
-  F(K, str, kind, "kind", KVW, OPT)                                                                   \
-  F(K, u64, src_agent, "src_agent", KV, OPT)                                                          \
-  F(K, u64, dst_agent, "dst_agent", KV, OPT)                                                          \
-  F(K, u64, engine, "engine", KV, OPT)                                                                \
-  F(K, u64, id, "id", KV, OPT)                                                                        \
-  F(K, u64, tick, "tick", KV, OPT)                                                                    \
-  F(K, str, api, "api", KVW, OPT)                                                                     \
+#define RTG_FIELDS_COPY(F, K)                                                                      \
+  F(K, u64, agent, "agent", KV, REQ)                                                               \
+  F(K, u64, signal, "signal", KV, REQ)                                                             \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, stop, "stop", KV, REQ)                                                                 \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
+  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  F(K, u64, bytes, "bytes", KV, OPT)                                                               \
+  F(K, str, kind, "kind", KVW, OPT)                                                                \
+  F(K, u64, src_agent, "src_agent", KV, OPT)                                                       \
+  F(K, u64, dst_agent, "dst_agent", KV, OPT)                                                       \
+  F(K, u64, engine, "engine", KV, OPT)                                                             \
+  F(K, u64, id, "id", KV, OPT)                                                                     \
+  F(K, u64, tick, "tick", KV, OPT)                                                                 \
+  F(K, str, api, "api", KVW, OPT)                                                                  \
   F(K, u64, corr, "corr", KV, OPT)
 
 /* A ROCTx marker (op mark) or a closed range (op push or start).  A range
  * still open when its thread or the process ended is written then, with
  * that time as stop and unclosed:1. */
-#define RTG_FIELDS_ROCTX(F, K)                                                                        \
-  F(K, str, op, "op", KVW, REQ)                                                                       \
-  F(K, u64, start, "start", KV, REQ)                                                                  \
-  F(K, u64, stop, "stop", KV, REQ)                                                                    \
-  F(K, u64, depth, "depth", KV, OPT)                                                                  \
-  F(K, u64, id, "id", KV, OPT)                                                                        \
-  F(K, str, message, "message", KVS, OPT)                                                             \
+#define RTG_FIELDS_ROCTX(F, K)                                                                     \
+  F(K, str, op, "op", KVW, REQ)                                                                    \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, stop, "stop", KV, REQ)                                                                 \
+  F(K, u64, depth, "depth", KV, OPT)                                                               \
+  F(K, u64, id, "id", KV, OPT)                                                                     \
+  F(K, str, message, "message", KVS, OPT)                                                          \
   F(K, u64, unclosed, "unclosed", KV, OPT)
 
 /* A host call stack captured for the API record whose stack:ID it is. */
-#define RTG_FIELDS_STACK(F, K)                                                                        \
-  F(K, u64, id, "id", KV, REQ)                                                                        \
+#define RTG_FIELDS_STACK(F, K)                                                                     \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, pcs, "pcs", KVW, REQ)
 
 /* A symbolized return address, written once per address at process end. */
-#define RTG_FIELDS_SYMBOL(F, K)                                                                       \
-  F(K, u64, addr, "addr", KV, REQ)                                                                    \
-  F(K, str, name, "name", KVS, REQ)                                                                   \
-  F(K, u64, offset, "offset", KV, OPT)                                                                \
+#define RTG_FIELDS_SYMBOL(F, K)                                                                    \
+  F(K, u64, addr, "addr", KV, REQ)                                                                 \
+  F(K, str, name, "name", KVS, REQ)                                                                \
+  F(K, u64, offset, "offset", KV, OPT)                                                             \
   F(K, str, module, "module", KVS, OPT)
 
 /* Last record of a trace: what was recorded, and what had to be dropped. */
-#define RTG_FIELDS_SUMMARY(F, K)                                                                      \
-  F(K, u64, dispatches, "dispatches", KV, REQ)                                                        \
-  F(K, u64, barriers, "barriers", KV, REQ)                                                            \
-  F(K, u64, copies, "copies", KV, REQ)                                                                \
-  F(K, u64, hsa_calls, "hsa_calls", KV, REQ)                                                          \
-  F(K, u64, hip_calls, "hip_calls", KV, REQ)                                                          \
-  F(K, u64, lost, "lost", KV, REQ)                                                                    \
-  F(K, u64, lost_gpu, "lost_gpu", KV, OPT)                                                            \
-  F(K, u64, unfinished, "unfinished", KV, OPT)                                                        \
-  F(K, u64, other_packets, "other_packets", KV, OPT)                                                  \
+#define RTG_FIELDS_SUMMARY(F, K)                                                                   \
+  F(K, u64, dispatches, "dispatches", KV, REQ)                                                     \
+  F(K, u64, barriers, "barriers", KV, REQ)                                                         \
+  F(K, u64, copies, "copies", KV, REQ)                                                             \
+  F(K, u64, hsa_calls, "hsa_calls", KV, REQ)                                                       \
+  F(K, u64, hip_calls, "hip_calls", KV, REQ)                                                       \
+  F(K, u64, lost, "lost", KV, REQ)                                                                 \
+  F(K, u64, lost_gpu, "lost_gpu", KV, OPT)                                                         \
+  F(K, u64, unfinished, "unfinished", KV, OPT)                                                     \
+  F(K, u64, other_packets, "other_packets", KV, OPT)                                               \
   F(K, u64, write_errors, "write_errors", KV, OPT)
 
 /* X(KIND, prefix, keyword, FIELDS)

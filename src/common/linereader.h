@@ -17,10 +17,10 @@ typedef struct rtg_linereader {
   char *buf;
   size_t cap, start, end; /* buf[start..end) holds unread bytes */
   bool eof, error;
-  uint64_t lineno;      /* number of the line last returned */
-  uint64_t bytes_read;  /* for progress */
-  uint64_t too_long;    /* lines skipped for exceeding RTG_LINE_MAX */
-  uint64_t size;        /* file size when known, else 0 */
+  uint64_t lineno;     /* number of the line last returned */
+  uint64_t bytes_read; /* for progress */
+  uint64_t too_long;   /* lines skipped for exceeding RTG_LINE_MAX */
+  uint64_t size;       /* file size when known, else 0 */
 } rtg_linereader;
 
 /* Open path ("-" = stdin).  Returns false with errno set. */

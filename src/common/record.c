@@ -19,8 +19,8 @@ typedef struct field_desc {
 } field_desc;
 
 typedef struct kind_desc {
-  const char *prefix;  /* "HSA" */
-  const char *keyword; /* "dispatch", or "" for kinds without one */
+  const char *prefix;        /* "HSA" */
+  const char *keyword;       /* "dispatch", or "" for kinds without one */
   unsigned char plen, kwlen; /* their lengths */
   const char *name;
   const field_desc *fields;
@@ -35,19 +35,19 @@ RTG_RECORD_KINDS(KIND_FIELDS)
 
 #define REQBIT(K, type, member, key, style, flags) | ((uint64_t)(flags) << RTG_FIELD(K, member))
 #define KIND_DESC(K, p, k, FIELDS)                                                                 \
-  [RTG_KIND_##K] = {p, k, sizeof(p) - 1, sizeof(k) - 1, #K, fields_##K, RTG_NFIELDS_##K,         \
-                    0 FIELDS(REQBIT, K)},
+  [RTG_KIND_##K] = {p,  k,          sizeof(p) - 1,   sizeof(k) - 1,                                \
+                    #K, fields_##K, RTG_NFIELDS_##K, 0 FIELDS(REQBIT, K)},
 static const kind_desc kinds[RTG_KIND_COUNT] = {RTG_RECORD_KINDS(KIND_DESC)};
 
 const char *rtg_kind_name(enum rtg_kind kind) {
   static const char *const names[RTG_KIND_COUNT] = {
-      [RTG_KIND_NONE] = "none",          [RTG_KIND_HEADER] = "header",
-      [RTG_KIND_AGENT] = "agent",        [RTG_KIND_QUEUE] = "queue",
-      [RTG_KIND_SUMMARY] = "summary",    [RTG_KIND_STACK] = "stack",
-      [RTG_KIND_SYMBOL] = "symbol",      [RTG_KIND_DISPATCH_HOST] = "dispatch_host",
-      [RTG_KIND_DISPATCH] = "dispatch",  [RTG_KIND_BARRIER_HOST] = "barrier_host",
-      [RTG_KIND_BARRIER] = "barrier",    [RTG_KIND_COPY] = "copy",
-      [RTG_KIND_HSA_API] = "hsa_api",    [RTG_KIND_HIP_API] = "hip_api",
+      [RTG_KIND_NONE] = "none",         [RTG_KIND_HEADER] = "header",
+      [RTG_KIND_AGENT] = "agent",       [RTG_KIND_QUEUE] = "queue",
+      [RTG_KIND_SUMMARY] = "summary",   [RTG_KIND_STACK] = "stack",
+      [RTG_KIND_SYMBOL] = "symbol",     [RTG_KIND_DISPATCH_HOST] = "dispatch_host",
+      [RTG_KIND_DISPATCH] = "dispatch", [RTG_KIND_BARRIER_HOST] = "barrier_host",
+      [RTG_KIND_BARRIER] = "barrier",   [RTG_KIND_COPY] = "copy",
+      [RTG_KIND_HSA_API] = "hsa_api",   [RTG_KIND_HIP_API] = "hip_api",
       [RTG_KIND_ROCTX] = "roctx",
   };
   return (unsigned)kind < RTG_KIND_COUNT && names[kind] ? names[kind] : "?";
@@ -77,8 +77,12 @@ static void put_mem(out *o, const char *s, size_t n) {
   memcpy(o->p, s, n);
   o->p += n;
 }
-static void put_str(out *o, const char *s) { put_mem(o, s, strlen(s)); }
-static void put_ch(out *o, char c) { put_mem(o, &c, 1); }
+static void put_str(out *o, const char *s) {
+  put_mem(o, s, strlen(s));
+}
+static void put_ch(out *o, char c) {
+  put_mem(o, &c, 1);
+}
 
 static void put_u64(out *o, uint64_t v) {
   char tmp[20];
@@ -170,21 +174,49 @@ size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r) {
     const void *v = base + f->offset;
     const char *s = f->type == T_str ? *(const char *const *)v : NULL;
     switch (f->style) {
-    case FUNC: put_ch(&o, ' '); put_word(&o, s); break;
-    case ARGS: put_str(&o, " ("); put_raw(&o, s); put_ch(&o, ')'); break;
-    case ARGA: put_ch(&o, '('); put_balanced(&o, s); put_ch(&o, ')'); break;
-    case KERN: put_str(&o, " ["); put_raw(&o, s); put_ch(&o, ']'); break;
-    case RET: put_str(&o, " ret="); put_word(&o, s); break;
-    case AT: put_str(&o, " @"); put_u64(&o, *(const uint64_t *)v); break;
-    case PLUS: put_str(&o, " +"); put_u64(&o, *(const uint64_t *)v); break;
+    case FUNC:
+      put_ch(&o, ' ');
+      put_word(&o, s);
+      break;
+    case ARGS:
+      put_str(&o, " (");
+      put_raw(&o, s);
+      put_ch(&o, ')');
+      break;
+    case ARGA:
+      put_ch(&o, '(');
+      put_balanced(&o, s);
+      put_ch(&o, ')');
+      break;
+    case KERN:
+      put_str(&o, " [");
+      put_raw(&o, s);
+      put_ch(&o, ']');
+      break;
+    case RET:
+      put_str(&o, " ret=");
+      put_word(&o, s);
+      break;
+    case AT:
+      put_str(&o, " @");
+      put_u64(&o, *(const uint64_t *)v);
+      break;
+    case PLUS:
+      put_str(&o, " +");
+      put_u64(&o, *(const uint64_t *)v);
+      break;
     default:
       put_ch(&o, ' ');
       put_str(&o, f->key);
       put_ch(&o, ':');
-      if (f->style == KV) put_u64(&o, *(const uint64_t *)v);
-      else if (f->style == KVI) put_i64(&o, *(const int64_t *)v);
-      else if (f->style == KVS) put_quoted(&o, s);
-      else if (f->style == KVW) put_word(&o, s);
+      if (f->style == KV)
+        put_u64(&o, *(const uint64_t *)v);
+      else if (f->style == KVI)
+        put_i64(&o, *(const int64_t *)v);
+      else if (f->style == KVS)
+        put_quoted(&o, s);
+      else if (f->style == KVW)
+        put_word(&o, s);
       else if (f->style == KV3) {
         const rtg_dim3 *d = v;
         put_ch(&o, '{');
@@ -209,7 +241,9 @@ typedef struct cursor {
   char *p, *end;
 } cursor;
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 static inline bool eat_n(cursor *c, const char *lit, size_t n) {
   if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n)) return false;
@@ -229,8 +263,8 @@ static inline int64_t eight_digits(const char *p) {
   uint64_t lo = x & 0xf0f0f0f0f0f0f0f0ull, hi = (x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull;
   if (lo != 0x3030303030303030ull || hi != 0x3030303030303030ull) return -1;
   x &= 0x0f0f0f0f0f0f0f0full;
-  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;      /* 2-digit pairs */
-  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;    /* 4-digit groups */
+  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;   /* 2-digit pairs */
+  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull; /* 4-digit groups */
   return (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffull);
 }
 
@@ -372,10 +406,18 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
     void *v = base + f->offset;
     bool ok = true;
     switch (f->style) {
-    case KV: ok = parse_u64(c, v); break;
-    case KVI: ok = parse_i64(c, v); break;
-    case KVS: ok = parse_quoted(c, (const char **)v); break;
-    case KV3: ok = parse_dim3(c, v); break;
+    case KV:
+      ok = parse_u64(c, v);
+      break;
+    case KVI:
+      ok = parse_i64(c, v);
+      break;
+    case KVS:
+      ok = parse_quoted(c, (const char **)v);
+      break;
+    case KV3:
+      ok = parse_dim3(c, v);
+      break;
     case KVW: {
       char *e = word_end(c);
       *(const char **)v = c->p;
@@ -426,8 +468,10 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     if (p < head_end && *p == '(') {
       int depth = 0;
       for (; p < head_end; p++) {
-        if (*p == '(') depth++;
-        else if (*p == ')' && --depth == 0) break;
+        if (*p == '(')
+          depth++;
+        else if (*p == ')' && --depth == 0)
+          break;
       }
       if (p < head_end) p++;
     }
@@ -523,7 +567,8 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   for (int i = 1; i < RTG_KIND_COUNT; i++) {
     /* the prefixes differ in their second letter */
     if (kinds[i].plen != plen || kinds[i].prefix[1] != prefix[1]) continue;
-    if (!kinds[i].kwlen) fallback = (enum rtg_kind)i;
+    if (!kinds[i].kwlen)
+      fallback = (enum rtg_kind)i;
     else if (kinds[i].kwlen == kwlen && same(kinds[i].keyword, kw, kwlen)) {
       kind = (enum rtg_kind)i;
       break;

@@ -127,18 +127,41 @@ static void test_all_kinds(void) {
     for (size_t i = 0; i < sizeof r.u / sizeof *s; i++) s[i] = NULL;
     memset(&r.u, 0, sizeof r.u);
     switch (k) {
-    case RTG_KIND_HEADER: r.u.HEADER.host = "h"; r.u.HEADER.clock = "boottime"; break;
-    case RTG_KIND_AGENT: r.u.AGENT.type = "gpu"; break;
-    case RTG_KIND_STACK: r.u.STACK.pcs = "1,2,3"; break;
-    case RTG_KIND_SYMBOL: r.u.SYMBOL.name = "main"; break;
-    case RTG_KIND_DISPATCH_HOST: r.u.DISPATCH_HOST.name = "k"; break;
-    case RTG_KIND_DISPATCH: r.u.DISPATCH.name = "k"; break;
-    case RTG_KIND_HSA_API: r.u.HSA_API.func = "f"; r.u.HSA_API.args = ""; r.u.HSA_API.ret = "void"; break;
-    case RTG_KIND_HIP_API: r.u.HIP_API.func = "f"; r.u.HIP_API.ret = "0"; break;
-    case RTG_KIND_ROCTX: r.u.ROCTX.op = "mark"; break;
+    case RTG_KIND_HEADER:
+      r.u.HEADER.host = "h";
+      r.u.HEADER.clock = "boottime";
+      break;
+    case RTG_KIND_AGENT:
+      r.u.AGENT.type = "gpu";
+      break;
+    case RTG_KIND_STACK:
+      r.u.STACK.pcs = "1,2,3";
+      break;
+    case RTG_KIND_SYMBOL:
+      r.u.SYMBOL.name = "main";
+      break;
+    case RTG_KIND_DISPATCH_HOST:
+      r.u.DISPATCH_HOST.name = "k";
+      break;
+    case RTG_KIND_DISPATCH:
+      r.u.DISPATCH.name = "k";
+      break;
+    case RTG_KIND_HSA_API:
+      r.u.HSA_API.func = "f";
+      r.u.HSA_API.args = "";
+      r.u.HSA_API.ret = "void";
+      break;
+    case RTG_KIND_HIP_API:
+      r.u.HIP_API.func = "f";
+      r.u.HIP_API.ret = "0";
+      break;
+    case RTG_KIND_ROCTX:
+      r.u.ROCTX.op = "mark";
+      break;
     }
     enum rtg_kind got = roundtrip(&r, &p);
-    if (got != (enum rtg_kind)k) fprintf(stderr, "kind %s: %s", rtg_kind_name((enum rtg_kind)k), line);
+    if (got != (enum rtg_kind)k)
+      fprintf(stderr, "kind %s: %s", rtg_kind_name((enum rtg_kind)k), line);
     CHECK(got == (enum rtg_kind)k);
     CHECK_U64(p.present, r.present);
   }
@@ -147,17 +170,20 @@ static void test_all_kinds(void) {
 /* The original rtg_tracer's lines, as rocm-timeline-generator.py reads them. */
 static void test_legacy_lines(void) {
   rtg_record p;
-  char l1[] = "HSA: pid:100 tid:101 dispatch queue:3 agent:94 signal:5 name:'foo.kd' start:10 stop:20 id:1";
+  char l1[] =
+      "HSA: pid:100 tid:101 dispatch queue:3 agent:94 signal:5 name:'foo.kd' start:10 stop:20 id:1";
   CHECK(rtg_record_parse(l1, strlen(l1), &p, NULL) == RTG_KIND_DISPATCH);
   CHECK_STR(p.u.DISPATCH.name, "foo.kd");
   char l2[] = "HSA: pid:100 tid:101 dispatch queue:3 agent:94 signal:5 name:'foo.kd' tick:10 id:1 "
               "workgroup:{64,1,1} grid:{256,1,1}";
   CHECK(rtg_record_parse(l2, strlen(l2), &p, NULL) == RTG_KIND_DISPATCH_HOST);
   CHECK_U64(p.u.DISPATCH_HOST.workgroup.x, 64);
-  char l3[] = "HSA: pid:1 tid:2 barrier queue:3 agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 "
-              "dep4:0 dep5:0 id:8";
+  char l3[] =
+      "HSA: pid:1 tid:2 barrier queue:3 agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 "
+      "dep4:0 dep5:0 id:8";
   CHECK(rtg_record_parse(l3, strlen(l3), &p, NULL) == RTG_KIND_BARRIER);
-  char l4[] = "HSA: pid:1 tid:2 copy agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0";
+  char l4[] =
+      "HSA: pid:1 tid:2 copy agent:4 signal:5 start:6 stop:7 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0";
   CHECK(rtg_record_parse(l4, strlen(l4), &p, NULL) == RTG_KIND_COPY);
   char l5[] = "HIP: pid:1 tid:2 hipMemcpy ret=0 @5 +6";
   CHECK(rtg_record_parse(l5, strlen(l5), &p, NULL) == RTG_KIND_HIP_API);
@@ -180,7 +206,8 @@ static void test_bad_lines(void) {
       "HIP: pid:1 tid:2 hipFree ret=0 @99999999999999999999999 +1",
       "RTG: pid:1 tid:2 nosuchkind a:1",
       "HSA: pid:1 tid:2 copy agent:4 signal:5 start:6 stop:7x dep1:0 dep2:0 dep3:0 dep4:0 dep5:0",
-      "HSA: pid:1 tid:2 barrier queue:1 agent:1 signal:1 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0 tick:1 id:{",
+      "HSA: pid:1 tid:2 barrier queue:1 agent:1 signal:1 dep1:0 dep2:0 dep3:0 dep4:0 dep5:0 tick:1 "
+      "id:{",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char buf[512];
