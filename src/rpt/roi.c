@@ -23,7 +23,7 @@ static void roi_usage(const char *opt, const char *arg, const char *why) {
 static bool parse_time(const char *s, uint64_t *ns) {
   char *e;
   double v = strtod(s, &e);
-  if (e == s || v < 0) return false;
+  if (e == s || !(v >= 0)) return false; /* also NaN */
   double scale = 1e6;
   if (!strcmp(e, "ns")) scale = 1;
   else if (!strcmp(e, "us")) scale = 1e3;
