@@ -11,7 +11,33 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
                 -Iinclude -Isrc/common -DRTG_VERSION='"$(VERSION)"'
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
+# Per target: FUZZ_SRC_<name> the sources compiled into the libFuzzer build
+# (with coverage), FUZZ_OBJ_<name> the objects linked into the replay
+# program (besides the common library), FUZZ_LIBS_<name> libraries for both.
 FUZZ_SRC_record := src/common/record.c
+
+FUZZ_SRC_hcc_profile := src/common/hcc_profile.c
+
+# linereader.c is compiled into the target itself (see fuzz_linereader.c)
+FUZZ_SRC_linereader :=
+
+FUZZ_RPT_SRC := src/rpt/roi.c src/rpt/sort.c src/common/diag.c src/common/strtab.c
+FUZZ_SRC_roi := $(FUZZ_RPT_SRC)
+FUZZ_OBJ_roi := $(filter %/roi.o %/sort.o,$(RPT_OBJ))
+
+# rtg-convert without its main(), and the common code it uses
+FUZZ_CV_SRC := $(filter-out src/convert/main.c,$(wildcard src/convert/*.c)) $(wildcard src/common/*.c)
+FUZZ_CV_OBJ := $(filter-out %/main.o,$(CONVERT_OBJ))
+FUZZ_SRC_json := $(FUZZ_CV_SRC)
+FUZZ_OBJ_json := $(FUZZ_CV_OBJ)
+FUZZ_LIBS_json := -lsqlite3 -lcjson -lm
+FUZZ_SRC_convert := $(FUZZ_CV_SRC)
+FUZZ_OBJ_convert := $(FUZZ_CV_OBJ)
+FUZZ_LIBS_convert := -lsqlite3 -lcjson -lm
+
+$(B)/fuzz/fuzz_roi $(B)/fuzz/replay_roi: $(wildcard src/rpt/*.c src/rpt/*.h) $(FUZZ_OBJ_roi)
+$(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard src/convert/*.c src/convert/*.h) tests/fuzz/fuzz_cv.h
+$(B)/fuzz/replay_json $(B)/fuzz/replay_convert: $(FUZZ_CV_OBJ) tests/fuzz/fuzz_cv.h
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/common/*.c src/common/*.h include/rtg/*.h)
 	$(call say,FUZZCC,$@)
@@ -22,7 +48,7 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(B)/fuzz/corpus-$$t tests/data/fuzz/$$t; \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS)s"; \
-	  $(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  $(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -close_fd_mask=3 \
 	    -artifact_prefix=tests/data/fuzz/$$t/crash- \
 	    $(B)/fuzz/corpus-$$t tests/data/fuzz/$$t 2>&1 | \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY)|ERROR' || true; \
@@ -36,5 +62,5 @@ FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 $(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(COMMON_LIB)
 	$(call say,CCLD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(COMMON_LIB) $(LDFLAGS) $(FUZZ_LIBS_$*) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(FUZZ_OBJ_$*) $(COMMON_LIB) $(LDFLAGS) $(FUZZ_LIBS_$*) -lm
 TEST_BINS += $(FUZZ_REPLAY)

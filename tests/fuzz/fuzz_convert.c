@@ -1,0 +1,62 @@
+/* libFuzzer target: the whole of rtg-convert on one trace text (rtg
+ * records, profile: lines, strace lines, anything): every output at once
+ * (Chrome JSON with flows, gap events and kernel names, statistics CSVs,
+ * the terminal summary, the gap report with its second pass over the
+ * input, workgroups, -v counts), as main.c wires them.  Inputs whose size
+ * is odd also get -p (tracks by process) and an RPD SQLite database.
+ * Oracles: no crash, no sanitizer report; every sink closes successfully;
+ * the Chrome JSON is valid JSON, every event has a "ph", and complete
+ * events ("X") have a non-negative "dur"; the statistics files begin with
+ * rocprof's header. */
+#include "fuzz_cv.h"
+
+static char fz_stats[128];
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
+  fz_setup();
+  if (!fz_stats[0]) snprintf(fz_stats, sizeof fz_stats, "%s", fz_dir);
+  if (size && (data[0] == '{' || data[0] == '[')) return 0; /* JSON: fuzz_json's */
+  fz_write(fz_in, data, size);
+  cv_ctx ctx;
+  fz_ctx_init(&ctx);
+  bool odd = size & 1;
+  ctx.opt.json_out = fz_json;
+  ctx.opt.flows = ctx.opt.gap_events = ctx.opt.kernel_names = true;
+  ctx.opt.by_process = odd;
+  ctx.opt.stats_dir = fz_stats;
+  ctx.opt.summary = true;
+  ctx.opt.gaps_out = fz_gaps;
+  ctx.opt.workgroups = true;
+  ctx.opt.verbose = true;
+  if (odd) {
+    unlink(fz_db);
+    ctx.opt.sqlite_out = fz_db;
+  }
+  const char *inputs[1] = {fz_in};
+  ctx.inputs = inputs;
+  ctx.ninputs = 1;
+  bool ok = fz_add_sink(&ctx, &cv_chrome_sink) && fz_add_sink(&ctx, &cv_stats_sink) &&
+            fz_add_sink(&ctx, &cv_gaps_sink) && fz_add_sink(&ctx, &cv_workgroups_sink) &&
+            (!odd || fz_add_sink(&ctx, &cv_sqlite_sink));
+  if (!ok) abort();
+  if (!cv_read_trace(&ctx, fz_in)) abort(); /* a readable file is never refused */
+  if (!fz_ctx_finish(&ctx)) abort();
+
+  cJSON *root, *evs = fz_check_chrome(fz_json, &root), *ev;
+  cJSON_ArrayForEach(ev, evs) {
+    cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
+    if (!cJSON_IsString(ph)) abort();
+    if (!strcmp(ph->valuestring, "X")) {
+      cJSON *dur = cJSON_GetObjectItemCaseSensitive(ev, "dur");
+      if (!cJSON_IsNumber(dur) || dur->valuedouble < 0) abort();
+    }
+  }
+  cJSON_Delete(root);
+  char path[256];
+  snprintf(path, sizeof path, "%s/kernel_stats.csv", fz_stats);
+  char *csv = fz_slurp(path, NULL);
+  if (!csv || strncmp(csv, "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"", 54))
+    abort();
+  free(csv);
+  return 0;
+}
