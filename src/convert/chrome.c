@@ -30,7 +30,6 @@ typedef struct chrome {
   tracks ts;
   corr_table calls;    /* HIP call -> op, by correlation id */
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
-  rtg_u64map host_dispatch_procs; /* processes with host dispatch records */
   uint64_t next_flow;
   gpu_gaps *gaps;
   uint32_t ngaps;
@@ -308,7 +307,6 @@ static void chrome_event(void *st, const cv_event *ev) {
     }
     args_end(&a);
     if (ctx->opt.flows) {
-      rtg_u64map_put(&c->host_dispatch_procs, ev->proc, 1, NULL);
       corr_val host = {t->cpid, t->ctid, ev->start};
       corr_call(&c->dispatch, dispatch_key(ev), host, flow_dispatch, c);
     }
@@ -393,9 +391,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     corr_val op = {t->cpid, t->ctid, ev->start}, host;
     if (ev->has_corr && corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host))
       flow(c, "launch", host, op);
-    /* only where host dispatches were recorded: otherwise every op would wait */
-    else if (ev->type != CV_COPY && rtg_u64map_get(&c->host_dispatch_procs, ev->proc) &&
-             corr_op(&c->dispatch, dispatch_key(ev), op, &host))
+    else if (ev->type != CV_COPY && corr_op(&c->dispatch, dispatch_key(ev), op, &host))
       flow(c, "dispatch", host, op);
   }
 }
@@ -464,7 +460,6 @@ static bool chrome_close(void *st) {
   tracks_free(&c->ts);
   corr_free(&c->calls);
   corr_free(&c->dispatch);
-  rtg_u64map_free(&c->host_dispatch_procs);
   free(c);
   return ok;
 }

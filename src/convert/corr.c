@@ -133,6 +133,12 @@ static void calls_make_room(corr_table *t) {
 static void ops_make_room(corr_table *t) {
   corr_map *m = &t->ops;
   if (m->slots < t->max_slots && map_rebuild(m, m->slots * 2, NULL, t)) return;
+  if (!t->calls_seen) { /* nothing to wait for, so far: see corr.h */
+    t->dropped_ops += m->n;
+    memset(m->e, 0, m->slots * sizeof *m->e);
+    m->n = 0;
+    return;
+  }
   for (size_t i = 0; i < m->slots; i++)
     if (m->e[i].key) spill(t, &t->ops_spill, &m->e[i], &t->spilled_ops);
   memset(m->e, 0, m->slots * sizeof *m->e);
@@ -142,6 +148,7 @@ static void ops_make_room(corr_table *t) {
 /* ------------------------------------------------------------ matching */
 
 int corr_call(corr_table *t, uint64_t key, corr_val call, corr_fn fn, void *arg) {
+  t->calls_seen++;
   size_t i = map_find(&t->calls, key);
   corr_entry *c;
   if (i != SIZE_MAX) {
@@ -249,8 +256,12 @@ void corr_report(FILE *f, const corr_table *calls, const corr_table *dispatch) {
   if (spilled)
     fprintf(f, ", %llu waited in a temporary file, %llu of them matched at the end",
             (unsigned long long)spilled, (unsigned long long)late);
+  /* ops wait for a call whether or not the input has such calls (records
+   * of different threads come in any order): count them only if it has */
+  uint64_t by_corr = calls->calls_seen ? calls->unmatched_ops + calls->dropped_ops : 0;
+  uint64_t by_id = dispatch->calls_seen ? dispatch->unmatched_ops + dispatch->dropped_ops : 0;
   fprintf(f, "; GPU ops whose call was not in the input: %llu by correlation id, %llu by packet id",
-          (unsigned long long)calls->unmatched_ops, (unsigned long long)dispatch->unmatched_ops);
+          (unsigned long long)by_corr, (unsigned long long)by_id);
   if (calls->spill_failed || dispatch->spill_failed)
     fprintf(f, " (no temporary file could be written: some arrows may be missing)");
   fputc('\n', f);

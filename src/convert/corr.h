@@ -9,7 +9,10 @@
  * table is compacted when it fills: calls matched longer ago than a
  * grace period are dropped (their arrow is drawn; a further op of them is
  * counted as unmatched), and when it is still large at its size limit the
- * unmatched calls are spilled to a temporary file.  Ops spill the same way.
+ * unmatched calls are spilled to a temporary file.  Ops spill the same way,
+ * except while no call at all has been seen: then the input probably has
+ * none (host dispatch records are optional), and the ops are dropped and
+ * counted instead of filling a file.
  * corr_finish matches what waited against what was spilled, so every pair
  * is found whatever the distance between call and op in the input. */
 #ifndef RTG_CONVERT_CORR_H
@@ -44,6 +47,8 @@ typedef struct corr_table {
   uint64_t matched_late;    /* of those, found at corr_finish through a spill */
   uint64_t spilled_calls, spilled_ops;
   uint64_t unmatched_ops;   /* ops whose call never came: set by corr_finish */
+  uint64_t calls_seen;      /* 0: this input has no calls of this kind at all */
+  uint64_t dropped_ops;     /* ops that waited while no call had been seen yet */
   bool spill_failed;        /* no temporary file: pairs across it were lost (counted) */
 } corr_table;
 

@@ -3,7 +3,8 @@
  * pair up (s then f with "bp":"e"), a thread_name for every track used, and
  * X slices that nest on each track (what Perfetto needs).
  *   test_convert_chrome            convert the test inputs and check them
- *   test_convert_chrome FILE.json  check one file */
+ *   test_convert_chrome FILE.json  check one file
+ *   test_convert_chrome --facts FILE.json  print facts for golden tests */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -145,7 +146,104 @@ static int check_file(const char *path) {
   return 0;
 }
 
+/* ------------------------------------------------------------ --facts */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Print the lines of a cJSON object used as a counter, sorted by key. */
+static void print_counts(const char *title, cJSON *counts) {
+  int n = cJSON_GetArraySize(counts), i = 0;
+  char **keys = calloc((size_t)n + 1, sizeof *keys);
+  const cJSON *c;
+  cJSON_ArrayForEach(c, counts) keys[i++] = c->string;
+  qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+  printf("%s:\n", title);
+  for (i = 0; i < n; i++) printf("  %s: %.0f\n", keys[i], get(counts, keys[i])->valuedouble);
+  free(keys);
+}
+
+static void count(cJSON *counts, const char *key) {
+  cJSON *c = cJSON_GetObjectItemCaseSensitive(counts, key);
+  if (c) cJSON_SetNumberValue(c, c->valuedouble + 1);
+  else cJSON_AddNumberToObject(counts, key, 1);
+}
+
+/* Facts that stay the same for a given input (golden tests): events by
+ * phase and category, slice names by category, track and process names,
+ * launches with an arrow, stacks and their unsymbolized frames. */
+static int print_facts(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  buf[fread(buf, 1, (size_t)n, f)] = 0;
+  fclose(f);
+  cJSON *root = cJSON_Parse(buf);
+  free(buf);
+  if (!root) return 1;
+  cJSON *phases = cJSON_CreateObject(), *names = cJSON_CreateObject(), *tracks = cJSON_CreateObject();
+  cJSON *starts = cJSON_CreateObject(); /* "pid/tid/ts" of flow starts */
+  const cJSON *e, *evs = get(root, "traceEvents");
+  cJSON_ArrayForEach(e, evs) {
+    const char *ph = cJSON_GetStringValue(get(e, "ph")), *cat = cJSON_GetStringValue(get(e, "cat"));
+    const char *name = cJSON_GetStringValue(get(e, "name"));
+    char key[1200];
+    snprintf(key, sizeof key, "%s %s", ph ? ph : "?", cat ? cat : "-");
+    count(phases, key);
+    if (ph && !strcmp(ph, "M") && name && strstr(name, "_name")) {
+      snprintf(key, sizeof key, "%s %s", name, cJSON_GetStringValue(get(get(e, "args"), "name")) ?: "?");
+      count(tracks, key);
+    } else if (ph && (!strcmp(ph, "X") || !strcmp(ph, "i")) && name) {
+      snprintf(key, sizeof key, "%s %.1000s", cat ? cat : "-", name);
+      count(names, key);
+    } else if (ph && !strcmp(ph, "s")) {
+      snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble, get(e, "tid")->valuedouble,
+               get(e, "ts")->valuedouble);
+      count(starts, key);
+    }
+  }
+  int launches = 0, with_arrow = 0, stacks = 0, frames = 0, raw_frames = 0;
+  cJSON_ArrayForEach(e, evs) {
+    const char *cat = cJSON_GetStringValue(get(e, "cat")), *name = cJSON_GetStringValue(get(e, "name"));
+    const cJSON *args = get(e, "args"), *st = args ? get(args, "stack") : NULL, *fr;
+    if (cJSON_IsArray(st)) {
+      stacks++;
+      cJSON_ArrayForEach(fr, st) {
+        frames++;
+        const char *s = cJSON_GetStringValue(fr);
+        raw_frames += s && !strncmp(s, "0x", 2);
+      }
+    }
+    if (!cat || strcmp(cat, "hip") || !name) continue;
+    /* a launch: the call names a kernel (args.kernel, or -k renamed it) */
+    if (!(args && get(args, "kernel")) && !(args && get(args, "api"))) continue;
+    launches++;
+    char key[128];
+    snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble, get(e, "tid")->valuedouble,
+             get(e, "ts")->valuedouble);
+    with_arrow += get(starts, key) != NULL;
+  }
+  print_counts("events by phase and category", phases);
+  print_counts("slices by category and name", names);
+  print_counts("names of processes and tracks", tracks);
+  printf("kernel launches with an arrow: %d of %d\n", with_arrow, launches);
+  printf("stacks: %d, frames: %d, unsymbolized frames: %d\n", stacks, frames, raw_frames);
+  cJSON_Delete(phases);
+  cJSON_Delete(names);
+  cJSON_Delete(tracks);
+  cJSON_Delete(starts);
+  cJSON_Delete(root);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 2 && !strcmp(argv[1], "--facts")) {
+    int st = 0;
+    for (int i = 2; i < argc; i++) st |= print_facts(argv[i]);
+    return st;
+  }
   if (argc > 1) {
     for (int i = 1; i < argc; i++) check_file(argv[i]);
     return check_done("test_convert_chrome");
