@@ -1,7 +1,7 @@
 # Flow arrows without loss: with tables limited to 1024 entries (so calls
 # and ops far apart in the input wait in a temporary file) the arrows are
 # the same as with the default tables, and -v says how they were found.
-cc -O1 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+cc -O1 ${SAN:+-fsanitize=$SAN} -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
 ./gen 3000000 7 2 > t.txt
 # every GPU op after all the calls: far beyond 1024 entries
 grep -v '^HSA: .* \(dispatch\|copy\) ' t.txt > far.txt
