@@ -269,7 +269,7 @@ void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   pthread_mutex_unlock(&w->mu);
 }
 
-void rtg_waiters_finish(int ms) {
+void rtg_waiters_quiesce(int ms) {
   uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
   for (;;) {
     uint32_t busy = 0;
@@ -280,6 +280,10 @@ void rtg_waiters_finish(int ms) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
+}
+
+void rtg_waiters_finish(int ms) {
+  rtg_waiters_quiesce(ms);
   atomic_store(&abandon, 1);
   pthread_mutex_lock(&waiters_mu);
   for (rtg_op_waiter *w = waiters; w; w = w->next) {

@@ -110,8 +110,16 @@ RTG_HIDDEN void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op);
 RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished. */
 RTG_HIDDEN void rtg_waiters_finish(int ms);
+/* Wait for all waiters' ops, at most ms, and leave them running (exec). */
+RTG_HIDDEN void rtg_waiters_quiesce(int ms);
 RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
 RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
+
+/* tables.c: what process exit does (bounded wait, flush, summary); once. */
+RTG_HIDDEN void rtg_finish(void);
+
+/* exec_hook.c: exec* and _exit flush first (GOT patching, got_hook.c). */
+RTG_HIDDEN void rtg_exec_hooks_install(void);
 
 /* hcc_profile.c: the legacy "profile:" line of one finished op. */
 RTG_HIDDEN void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop);

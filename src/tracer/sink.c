@@ -11,6 +11,7 @@
  * loses nothing.  Fork: the child empties the parent's rings (the parent
  * writes them), opens its own rtg_trace.txt.<childpid> and starts its own
  * writer. */
+#include "got_hook.h"
 #include "tracer.h"
 #include "tracer_internal.h"
 
@@ -21,6 +22,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -256,6 +258,7 @@ static void *writer_main(void *arg) {
       atomic_store_explicit(&kick, 0, memory_order_relaxed);
     }
     rtg_sink_flush_all();
+    rtg_got_rescan(); /* exec/_exit hooks into objects dlopen'ed since */
   }
   return NULL;
 }
@@ -306,8 +309,50 @@ static void write_header(void) {
   write_all(out_fd, buf, len);
 }
 
+/* When this process started, CLOCK_BOOTTIME ns (/proc/self/stat field 22,
+ * in clock ticks; exec keeps it). */
+static uint64_t process_start_ns(void) {
+  char buf[1024];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return UINT64_MAX;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return UINT64_MAX;
+  buf[n] = 0;
+  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+  for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
+  if (!p) return UINT64_MAX;
+  long hz = sysconf(_SC_CLK_TCK);
+  return strtoull(p + 1, NULL, 10) * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
+}
+
+/* Was path written by an earlier image of this process (before an exec)?
+ * Its header then names our pid and a boot time after our start; a file
+ * of an earlier process that had our pid started before us. */
+static bool earlier_image(const char *path) {
+  char buf[4096];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return false;
+  buf[n] = 0;
+  char *nl = strchr(buf, '\n');
+  if (nl) *nl = 0;
+  const char *b = strstr(buf, " boot_ns:");
+  unsigned long pid = 0;
+  if (sscanf(buf, "RTG: pid:%lu ", &pid) != 1 || pid != rtg_pid() || !b) return false;
+  return strtoull(b + 9, NULL, 10) >= process_start_ns();
+}
+
 static bool open_output(void) {
   rtg_config_path(rtg_cfg.path, sizeof rtg_cfg.path, rtg_pid());
+  /* exec keeps the pid: never overwrite what the image before wrote */
+  char base[sizeof rtg_cfg.path - 16];
+  memcpy(base, rtg_cfg.path, sizeof base); /* the path ends well before */
+  base[sizeof base - 1] = 0;
+  for (int k = 1; k < 10000 && earlier_image(rtg_cfg.path); k++)
+    snprintf(rtg_cfg.path, sizeof rtg_cfg.path, "%s.exec%d", base, k);
   out_fd = open(rtg_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out_fd < 0) {
     rtg_log(0, "Cannot open the trace file: path=%s: %s", rtg_cfg.path, strerror(errno));
@@ -367,6 +412,23 @@ void rtg_sink_write_summary(int fd) {
   char buf[1024];
   size_t n = rtg_record_format(buf, sizeof buf, &r);
   write_all(fd, buf, n);
+}
+
+static off_t exec_mark = -1;
+
+bool rtg_sink_exec_begin(void) {
+  if (!atomic_load(&sink_open)) return false;
+  pthread_mutex_lock(&drain_mu); /* held until exec replaces us or fails */
+  drain_all_locked(&writer_buf);
+  exec_mark = lseek(out_fd, 0, SEEK_CUR);
+  rtg_sink_write_summary(out_fd);
+  return true;
+}
+
+void rtg_sink_exec_failed(void) {
+  /* the image goes on: its final summary will be written at exit */
+  if (exec_mark >= 0 && ftruncate(out_fd, exec_mark) == 0) lseek(out_fd, exec_mark, SEEK_SET);
+  pthread_mutex_unlock(&drain_mu);
 }
 
 void rtg_sink_close(void) {

@@ -159,7 +159,7 @@ static int finished;
 
 /* Process end (atexit, OnUnload or destructor, whichever comes first):
  * let the GPU work in flight finish (bounded), then write everything. */
-static void finish(void) {
+void rtg_finish(void) {
   if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
   rtg_tls.depth = 1;
   rtg_hip_fini();
@@ -168,7 +168,7 @@ static void finish(void) {
 }
 
 __attribute__((destructor)) static void at_unload(void) {
-  if (root) finish();
+  if (root) rtg_finish();
 }
 
 __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime_version,
@@ -198,12 +198,13 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
     rtg_hsa_api_install();
   }
   rtg_fatal_signals_install();
-  atexit(finish);
+  atexit(rtg_finish);
+  rtg_exec_hooks_install();
   rtg_tls.depth = 0;
   rtg_hip_init();
   return true;
 }
 
 __attribute__((visibility("default"))) void OnUnload(void) {
-  if (root) finish();
+  if (root) rtg_finish();
 }

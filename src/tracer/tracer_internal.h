@@ -47,6 +47,12 @@ RTG_HIDDEN int rtg_sink_fd(void);
 RTG_HIDDEN void rtg_sink_write_summary(int fd);
 RTG_HIDDEN void rtg_sink_flush_from_signal(void);
 
+/* exec: write every buffer and the summary, then keep the writer off the
+ * file until exec either replaces us or fails; on failure cut the summary
+ * off again and resume.  begin returns false when there is no open sink. */
+RTG_HIDDEN bool rtg_sink_exec_begin(void);
+RTG_HIDDEN void rtg_sink_exec_failed(void);
+
 /* fatal_signals.c */
 RTG_HIDDEN void rtg_fatal_signals_install(void);
 

@@ -1,6 +1,8 @@
-/* tp_fork N: N dispatches, then fork; the child only exits (the GPU is the
- * parent's), the parent does N more.  Checks that the parent's records stay
- * in its file and the child writes its own (header and summary). */
+/* tp_fork N [exit|_exit]: N dispatches, then fork; the child makes three
+ * HSA calls that need no GPU (hsa_system_get_info) and ends with exit() or
+ * _exit() (no atexit handlers), the parent does N more.  Checks that the
+ * parent's records stay in its file and the child writes its own (header,
+ * its calls and summary) either way. */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +19,12 @@ int main(int argc, char **argv) {
   CHECK(hsa_signal_create(n, 0, NULL, &s));
   tp_dispatch_n(q, s, n);
   pid_t pid = fork();
-  if (pid == 0) exit(0); /* atexit handlers run: the child writes its summary */
+  if (pid == 0) {
+    uint64_t t;
+    for (int i = 0; i < 3; i++) hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t);
+    if (argc > 2 && !strcmp(argv[2], "_exit")) _exit(0);
+    exit(0);
+  }
   int st = 0;
   waitpid(pid, &st, 0);
   hsa_signal_store_relaxed(s, n);
