@@ -1,0 +1,15 @@
+# The application dies mid-run with 4 dispatches in flight, right after the
+# 25th of its waited dispatches completed: of SIGSEGV or abort() the trace
+# holds all 25 and the summary, which counts the 4 as unfinished, and the
+# process still dies of its signal.  _exit() runs no handler at all: what
+# the writer had written by then (it flushes every 50 ms; the program waits
+# 300 ms) is there, without a summary.
+. "$TOP/tests/e2e/18-fault.inc"
+for how in segv abort _exit; do
+  rm -f rtg_trace.txt.*
+  traced "$FAULT" crash 25 4 $how 2>/dev/null
+  echo "$how: exit status $?"
+  f=$(trace_of)
+  echo "dispatch records: $(records "$f" dispatch), header: $(grep -c '^RTG: .* trace ' "$f")"
+  summary "$f" | sed 's/ hsa_calls.* unfinished:/ ... unfinished:/; s/ other_packets.*//'
+done
