@@ -1,6 +1,7 @@
 /* Async copies: hsa_amd_memory_async_copy, _rect and (5.6+) _on_engine.
  * The copy keeps the application's completion signal, raised by one before
- * the copy is issued; a waiter reads the copy's start and end from it
+ * the copy is issued (or a forwarded tool signal when another op in flight
+ * uses it, sigtrack.c); a waiter reads the copy's start and end from it
  * (hsa_amd_profiling_get_async_copy_time) and takes the one away again, as
  * for packets (gpu_ops.c).  Copy timestamps need
  * hsa_amd_profiling_async_copy_enable(true): the tracer turns it on and keeps
@@ -13,15 +14,6 @@
 static rtg_op_waiter *copy_waiter;
 static bool app_wants_copy_timing;
 RTG_HIDDEN uint64_t rtg_next_op_id(void);
-
-static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
-  hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
-  for (;;) {
-    hsa_signal_value_t seen = rtg_real.hsa_signal_cas_scacq_screl(sig, v, v + 1);
-    if (seen == v) return v + 1;
-    v = seen;
-  }
-}
 
 static const char *copy_kind(hsa_device_type_t src, hsa_device_type_t dst) {
   bool s_cpu = src == HSA_DEVICE_TYPE_CPU, d_cpu = dst == HSA_DEVICE_TYPE_CPU;
@@ -55,7 +47,11 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
   op->corr = rtg_corr_get();
   op->tick = rtg_now();
   for (uint32_t i = 0; i < ndeps && i < 5 && deps; i++) op->deps[i] = deps[i].handle;
-  op->wait_below = raise_signal(sig);
+  if (!rtg_op_bind_signal(op, sig)) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    rtg_op_free(op);
+    return NULL;
+  }
   return op;
 }
 
@@ -65,7 +61,8 @@ static void copy_end(rtg_op *op, hsa_status_t st) {
   if (st == HSA_STATUS_SUCCESS) {
     rtg_waiter_submit(copy_waiter, op);
   } else {
-    rtg_real.hsa_signal_subtract_screlease(op->signal, 1);
+    rtg_op_unbind_signal(op);
+    rtg_op_free(op);
   }
 }
 
@@ -74,7 +71,7 @@ static hsa_status_t hook_copy(void *dst, hsa_agent_t dst_agent, const void *src,
                               const hsa_signal_t *deps, hsa_signal_t sig) {
   rtg_op *op = copy_begin(src_agent, dst_agent, NULL, size, ndeps, deps, sig, "async_copy");
   hsa_status_t st =
-      rtg_real.hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, ndeps, deps, sig);
+      rtg_real.hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, ndeps, deps, op ? op->signal : sig);
   copy_end(op, st);
   return st;
 }
@@ -85,7 +82,8 @@ static hsa_status_t hook_copy_on_engine(void *dst, hsa_agent_t dst_agent, const 
                                         bool force_sdma) {
   rtg_op *op = copy_begin(src_agent, dst_agent, NULL, size, ndeps, deps, sig, "async_copy_on_engine");
   hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_on_engine(dst, dst_agent, src, src_agent,
-                                                                 size, ndeps, deps, sig, engine,
+                                                                 size, ndeps, deps,
+                                                                 op ? op->signal : sig, engine,
                                                                  force_sdma);
   copy_end(op, st);
   return st;
@@ -102,7 +100,8 @@ static hsa_status_t hook_copy_rect(const hsa_pitched_ptr_t *dst, const hsa_dim3_
   uint64_t bytes = range ? (uint64_t)range->x * range->y * (range->z ? range->z : 1) : 0;
   rtg_op *op = copy_begin(copy_agent, copy_agent, kind, bytes, ndeps, deps, sig, "async_copy_rect");
   hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset,
-                                                            range, copy_agent, dir, ndeps, deps, sig);
+                                                            range, copy_agent, dir, ndeps, deps,
+                                                            op ? op->signal : sig);
   copy_end(op, st);
   return st;
 }

@@ -7,7 +7,9 @@
  * and end times the hardware wrote into that signal, and (3) taken the
  * extra one away again.  The application sees the same values and the same
  * timestamps as without the tracer, a little later.  Packets without a
- * signal get a pooled tool signal, recycled only after completion.
+ * signal get a pooled tool signal, recycled only after completion, and so
+ * does a packet whose signal another op in flight already uses (its times
+ * are then forwarded to the application's signal, sigtrack.c).
  *
  * One waiter thread per queue (and one for copies) serves a FIFO of ops, so
  * a slow queue never delays another's completions; the number of ops in
@@ -70,7 +72,7 @@ rtg_op *rtg_op_alloc(void) {
   return op;
 }
 
-static void op_free(rtg_op *op) {
+void rtg_op_free(rtg_op *op) {
   pthread_mutex_lock(&pool_mu);
   op->next = free_ops;
   free_ops = op;
@@ -86,7 +88,7 @@ hsa_signal_t rtg_tool_signal_get(void) {
   return s;
 }
 
-static void tool_signal_put(hsa_signal_t s) {
+void rtg_tool_signal_put(hsa_signal_t s) {
   rtg_real.hsa_signal_store_relaxed(s, 1);
   pthread_mutex_lock(&pool_mu);
   if (n_free_signals == cap_free_signals) {
@@ -96,6 +98,16 @@ static void tool_signal_put(hsa_signal_t s) {
   }
   if (n_free_signals < cap_free_signals) free_signals[n_free_signals++] = s;
   else s.handle = 0; /* leak rather than destroy a signal a stale packet might touch */
+  pthread_mutex_unlock(&pool_mu);
+}
+
+/* Process end, after the waiters stopped: the runtime reports signals
+ * still alive at hsa_shut_down as leaked.  Signals of ops that never
+ * finished are not in the pool and stay (a late packet may still write). */
+void rtg_tool_signals_destroy(void) {
+  pthread_mutex_lock(&pool_mu);
+  for (size_t i = 0; i < n_free_signals; i++) rtg_real.hsa_signal_destroy(free_signals[i]);
+  n_free_signals = 0;
   pthread_mutex_unlock(&pool_mu);
 }
 
@@ -181,9 +193,7 @@ static void complete(rtg_op_waiter *w, rtg_op *op) {
     rtg_count(RTG_CNT_LOST_GPU, 1);
   }
   /* last touch of the application's signal: after this it may destroy it */
-  if (op->tool_signal) tool_signal_put(op->signal);
-  else rtg_real.hsa_signal_subtract_screlease(op->signal, 1);
-  op_free(op);
+  if (!rtg_op_release_signal(op)) rtg_op_free(op);
   atomic_fetch_sub_explicit(&w->inflight, 1, memory_order_release);
   syscall(SYS_futex, &w->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
 }
@@ -299,11 +309,13 @@ void rtg_waiters_finish(int ms) {
 /* Fork child: the parent's waiters and ops are the parent's. */
 void rtg_gpu_ops_after_fork(void) {
   waiters = NULL;
+  n_free_signals = 0; /* the parent's signals: never destroy them here */
   pthread_mutex_init(&waiters_mu, NULL);
   pthread_mutex_init(&pool_mu, NULL);
 }
 
 RTG_HIDDEN void rtg_gpu_ops_init(void) {
+  rtg_sigtrack_init();
   uint64_t freq = 0;
   if (rtg_real.hsa_system_get_info &&
       rtg_real.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq) == HSA_STATUS_SUCCESS &&

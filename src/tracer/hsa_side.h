@@ -86,6 +86,9 @@ typedef struct rtg_op {
   hsa_signal_t signal;   /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
   bool tool_signal;      /* ours (pooled): recycle; else the app's: subtract 1 */
+  bool forward;          /* tool signal standing in for app_signal (sigtrack.c) */
+  uint64_t fwd_start, fwd_end; /* raw times to store in app_signal */
+  const char *rename;    /* RTG_KERNEL_RENAME: the ROCTx range at submit */
   uint32_t agent, queue; /* indexes */
   uint32_t agent_queue;  /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
@@ -112,7 +115,23 @@ RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w);
 RTG_HIDDEN void rtg_waiters_finish(int ms);
 /* Wait for all waiters' ops, at most ms, and leave them running (exec). */
 RTG_HIDDEN void rtg_waiters_quiesce(int ms);
+RTG_HIDDEN void rtg_op_free(rtg_op *op);
 RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
+RTG_HIDDEN void rtg_tool_signal_put(hsa_signal_t s);
+RTG_HIDDEN void rtg_tool_signals_destroy(void); /* at process end */
+
+/* sigtrack.c: choose the signal the hardware completes for op, whose
+ * application signal is app (0: none): app itself, raised by one, unless
+ * another op of app is in flight, then a pooled tool signal forwarded to
+ * app on completion.  false: nothing to track with (op not bound). */
+RTG_HIDDEN bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app);
+/* The op will not run (its submission failed): undo the binding. */
+RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
+/* After the op's times were read: the application's signal as the hardware
+ * would leave it.  true: the op is kept (its forward waits for another op)
+ * and must not be freed by the caller. */
+RTG_HIDDEN bool rtg_op_release_signal(rtg_op *op);
+RTG_HIDDEN void rtg_sigtrack_init(void);
 RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
 
 /* tables.c: what process exit does (bounded wait, flush, summary); once. */

@@ -2,8 +2,9 @@
  * hsa_queue_create becomes an intercept queue with profiling on, and every
  * packet passes through on_packets().  Kernel dispatches and barriers are
  * forwarded unchanged except for the completion signal, which is raised by
- * one (or, when absent, set to a pooled tool signal) so that a waiter can
- * read the GPU times before the application sees completion (gpu_ops.c).
+ * one (or, when absent or shared with another op in flight, replaced by a
+ * pooled tool signal, sigtrack.c) so that a waiter can read the GPU times
+ * before the application sees completion (gpu_ops.c).
  * Other packet types pass through untouched and are counted. */
 #include "hsa_side.h"
 
@@ -25,17 +26,6 @@ static _Atomic uint64_t next_id;
 uint32_t rtg_global_queue_index(void) { return atomic_load(&n_queues); }
 
 RTG_HIDDEN uint64_t rtg_next_op_id(void) { return atomic_fetch_add(&next_id, 1); }
-
-/* Raise sig by one, returning the value after (exactly, with a CAS loop:
- * an earlier packet on the same signal may be decrementing it now). */
-static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
-  hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
-  for (;;) {
-    hsa_signal_value_t seen = rtg_real.hsa_signal_cas_scacq_screl(sig, v, v + 1);
-    if (seen == v) return v + 1;
-    v = seen;
-  }
-}
 
 static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispatch_packet_t *p) {
   rtg_record r;
@@ -97,21 +87,12 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
   }
   /* completion_signal sits at the same offset in dispatch and barrier packets */
-  hsa_signal_t sig = pkt->completion_signal;
-  op->app_signal = sig.handle;
-  if (sig.handle) {
-    op->signal = sig;
-    op->wait_below = raise_signal(sig);
-  } else {
-    op->signal = rtg_tool_signal_get();
-    if (!op->signal.handle) {
-      rtg_count(RTG_CNT_LOST_GPU, 1);
-      return;
-    }
-    op->tool_signal = true;
-    op->wait_below = 1;
-    pkt->completion_signal = op->signal;
+  if (!rtg_op_bind_signal(op, pkt->completion_signal)) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    rtg_op_free(op);
+    return;
   }
+  pkt->completion_signal = op->signal;
   if (rtg_cfg.hsa_host_dispatch && !rtg_cfg.hcc_profile) host_record(q, op, pkt);
   rtg_waiter_submit(q->waiter, op);
 }

@@ -164,6 +164,7 @@ void rtg_finish(void) {
   rtg_tls.depth = 1;
   rtg_hip_fini();
   rtg_waiters_finish(rtg_cfg.exit_wait_ms);
+  if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
   rtg_sink_close();
 }
 
