@@ -1,0 +1,6 @@
+# Broken HCC_PROFILE=2 logs into rpt (and ROI points that select nothing).
+# The table is tests/data/broken/cases.txt (expected exit status and message
+# per input), the inputs come from tests/data/broken/gen.sh; this file
+# checks what was kept of each (events, slices, flows; records; lines
+# skipped).
+sh "$TOP/tests/data/broken/run.sh" rpt rpt-profile-
