@@ -45,3 +45,9 @@ rtg_agent *rtg_agent_find(hsa_agent_t a) {
     if (agents[i].agent.handle == a.handle) return &agents[i];
   return NULL;
 }
+
+rtg_agent *rtg_agent_host(void) {
+  for (uint32_t i = 0; i < n_agents; i++)
+    if (agents[i].type == HSA_DEVICE_TYPE_CPU) return &agents[i];
+  return NULL;
+}

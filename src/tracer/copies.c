@@ -9,9 +9,31 @@
  * toggles it) asks, remembering the application's wish. */
 #include "hsa_side.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
-static rtg_op_waiter *copy_waiter;
+/* One waiter per (source agent, destination agent), made at first use:
+ * ROCR gives each direction of each agent pair its own engine (or blit
+ * queue), so copies on one waiter finish in the order it waits for them,
+ * and a slow copy never holds back the completion the application sees of
+ * a copy on another engine.  More pairs than slots share by hash. */
+enum { COPY_WAITERS = 32 };
+static _Atomic(rtg_op_waiter *) copy_waiters[COPY_WAITERS];
+static pthread_mutex_t copy_waiters_mu = PTHREAD_MUTEX_INITIALIZER;
+static bool copies_on;
+
+static rtg_op_waiter *copy_waiter(uint32_t src, uint32_t dst) {
+  size_t i = (src * 9u + dst) % COPY_WAITERS;
+  rtg_op_waiter *w = atomic_load_explicit(&copy_waiters[i], memory_order_acquire);
+  if (w) return w;
+  pthread_mutex_lock(&copy_waiters_mu);
+  if (!(w = atomic_load(&copy_waiters[i]))) {
+    w = rtg_waiter_create("copies", 1024);
+    atomic_store_explicit(&copy_waiters[i], w, memory_order_release);
+  }
+  pthread_mutex_unlock(&copy_waiters_mu);
+  return w;
+}
 static bool app_wants_copy_timing;
 RTG_HIDDEN uint64_t rtg_next_op_id(void);
 
@@ -24,14 +46,17 @@ static const char *copy_kind(hsa_device_type_t src, hsa_device_type_t dst) {
 static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, uint64_t bytes,
                           uint32_t ndeps, const hsa_signal_t *deps, hsa_signal_t sig,
                           const char *api) {
-  if (!copy_waiter || !sig.handle) return NULL;
+  if (!copies_on || !sig.handle) return NULL;
   rtg_agent *sa = rtg_agent_find(src), *da = rtg_agent_find(dst);
+  rtg_op_waiter *w = copy_waiter(sa ? sa->index : 0, da ? da->index : 0);
+  if (!w) return NULL;
   /* the GPU end names the engine's agent, as the original tracer did */
   rtg_agent *on = sa && sa->type != HSA_DEVICE_TYPE_CPU ? sa : da ? da : sa;
-  rtg_waiter_throttle(copy_waiter);
+  rtg_waiter_throttle(w);
   rtg_op *op = rtg_op_alloc();
   if (!op) return NULL;
   op->kind = RTG_OP_COPY;
+  op->waiter = w;
   op->signal = sig;
   op->app_signal = sig.handle;
   op->hsa_agent = on ? on->agent : src;
@@ -59,7 +84,7 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
 static void copy_end(rtg_op *op, hsa_status_t st) {
   if (!op) return;
   if (st == HSA_STATUS_SUCCESS) {
-    rtg_waiter_submit(copy_waiter, op);
+    rtg_waiter_submit(op->waiter, op);
   } else {
     rtg_op_unbind_signal(op);
     rtg_op_free(op);
@@ -98,7 +123,12 @@ static hsa_status_t hook_copy_rect(const hsa_pitched_ptr_t *dst, const hsa_dim3_
                                       "DeviceToDevice"};
   const char *kind = (unsigned)dir < 4 ? kinds[dir] : "UnknownCopy";
   uint64_t bytes = range ? (uint64_t)range->x * range->y * (range->z ? range->z : 1) : 0;
-  rtg_op *op = copy_begin(copy_agent, copy_agent, kind, bytes, ndeps, deps, sig, "async_copy_rect");
+  /* the direction names the host end; the copy agent is the device end */
+  rtg_agent *host = rtg_agent_host();
+  hsa_agent_t h = host ? host->agent : copy_agent;
+  hsa_agent_t from = dir == hsaHostToDevice || dir == hsaHostToHost ? h : copy_agent;
+  hsa_agent_t to = dir == hsaDeviceToHost || dir == hsaHostToHost ? h : copy_agent;
+  rtg_op *op = copy_begin(from, to, kind, bytes, ndeps, deps, sig, "async_copy_rect");
   hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset,
                                                             range, copy_agent, dir, ndeps, deps,
                                                             op ? op->signal : sig);
@@ -121,8 +151,7 @@ void rtg_copies_init(void) {
     rtg_log(0, "Cannot enable copy timestamps: copies are not traced");
     return;
   }
-  copy_waiter = rtg_waiter_create("copies", 1024);
-  if (!copy_waiter) return;
+  copies_on = true;
   rtg_impl.hsa_amd_profiling_async_copy_enable = hook_copy_enable;
   if (rtg_real.hsa_amd_memory_async_copy) rtg_impl.hsa_amd_memory_async_copy = hook_copy;
   if (rtg_real.hsa_amd_memory_async_copy_rect) rtg_impl.hsa_amd_memory_async_copy_rect = hook_copy_rect;
@@ -131,3 +160,9 @@ void rtg_copies_init(void) {
 }
 
 void rtg_copies_fini(void) {}
+
+/* fork child: the parent's waiter threads are not here */
+void rtg_copies_after_fork(void) {
+  for (int i = 0; i < COPY_WAITERS; i++) atomic_store(&copy_waiters[i], NULL);
+  pthread_mutex_init(&copy_waiters_mu, NULL);
+}

@@ -36,6 +36,7 @@ struct rtg_op_waiter {
   uint32_t limit;
   pthread_t thread;
   bool started;
+  _Atomic int stop; /* its queue is being destroyed */
   char what[32];
 };
 
@@ -203,7 +204,8 @@ static void *waiter_main(void *arg) {
   rtg_tls.depth = 1;
   for (;;) {
     pthread_mutex_lock(&w->mu);
-    while (!w->head && !atomic_load(&abandon)) pthread_cond_wait(&w->cv, &w->mu);
+    while (!w->head && !atomic_load(&abandon) && !atomic_load(&w->stop))
+      pthread_cond_wait(&w->cv, &w->mu);
     rtg_op *op = w->head;
     if (op) {
       w->head = op->next;
@@ -212,7 +214,7 @@ static void *waiter_main(void *arg) {
     pthread_mutex_unlock(&w->mu);
     if (!op) break;
     bool done = false;
-    while (!atomic_load(&abandon)) {
+    while (!atomic_load(&abandon) && !atomic_load(&w->stop)) {
       hsa_signal_value_t v = rtg_real.hsa_signal_wait_scacquire(
           op->signal, HSA_SIGNAL_CONDITION_LT, op->wait_below, wait_timeout_ticks,
           HSA_WAIT_STATE_BLOCKED);
@@ -223,7 +225,7 @@ static void *waiter_main(void *arg) {
     }
     if (done) {
       complete(w, op);
-    } else { /* exit came first: this one and all queued behind it */
+    } else { /* exit or destroy came first: this one and all queued behind it */
       pthread_mutex_lock(&w->mu);
       uint64_t n = 1;
       for (rtg_op *o = w->head; o; o = o->next) n++;
@@ -257,6 +259,30 @@ rtg_op_waiter *rtg_waiter_create(const char *what, uint32_t limit) {
   waiters = w;
   pthread_mutex_unlock(&waiters_mu);
   return w;
+}
+
+/* The queue of w is being destroyed: give its ops at most ms to finish,
+ * then stop the thread (it notices within one wait timeout, 100 ms) and
+ * count what was left as unfinished. */
+void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
+  uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
+  while (atomic_load(&w->inflight) && rtg_now() < deadline) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  pthread_mutex_lock(&waiters_mu);
+  rtg_op_waiter **l = &waiters;
+  while (*l && *l != w) l = &(*l)->next;
+  if (*l) *l = w->next;
+  pthread_mutex_unlock(&waiters_mu);
+  pthread_mutex_lock(&w->mu);
+  atomic_store(&w->stop, 1);
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  if (w->started) pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  free(w);
 }
 
 void rtg_waiter_throttle(rtg_op_waiter *w) {
@@ -310,6 +336,7 @@ void rtg_waiters_finish(int ms) {
 void rtg_gpu_ops_after_fork(void) {
   waiters = NULL;
   n_free_signals = 0; /* the parent's signals: never destroy them here */
+  rtg_copies_after_fork();
   pthread_mutex_init(&waiters_mu, NULL);
   pthread_mutex_init(&pool_mu, NULL);
 }

@@ -59,6 +59,7 @@ typedef struct rtg_agent {
 } rtg_agent;
 RTG_HIDDEN void rtg_agents_init(void);
 RTG_HIDDEN rtg_agent *rtg_agent_find(hsa_agent_t a);
+RTG_HIDDEN rtg_agent *rtg_agent_host(void); /* the first CPU agent, or NULL */
 
 /* kernel_names.c */
 RTG_HIDDEN void rtg_kernel_names_init(void);
@@ -77,6 +78,7 @@ RTG_HIDDEN uint32_t rtg_global_queue_index(void);
 /* copies.c */
 RTG_HIDDEN void rtg_copies_init(void);
 RTG_HIDDEN void rtg_copies_fini(void);
+RTG_HIDDEN void rtg_copies_after_fork(void);
 
 /* A GPU operation waiting for completion (gpu_ops.c). */
 typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_COPY } rtg_op_kind;
@@ -102,6 +104,7 @@ typedef struct rtg_op {
   const char *copy_kind, *api;
   uint32_t src_agent, dst_agent;
   uint64_t app_signal;
+  struct rtg_op_waiter *waiter; /* copies: the one chosen at issue */
 } rtg_op;
 
 /* A FIFO of ops served by one waiter thread. */
@@ -111,6 +114,8 @@ RTG_HIDDEN rtg_op *rtg_op_alloc(void);
 /* Queue op; blocks (sleeping) while `limit` ops are in flight. */
 RTG_HIDDEN void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op);
 RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w);
+/* Stop and free w (its queue is destroyed) after at most ms for its ops. */
+RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished. */
 RTG_HIDDEN void rtg_waiters_finish(int ms);
 /* Wait for all waiters' ops, at most ms, and leave them running (exec). */

@@ -8,11 +8,13 @@
  * Other packet types pass through untouched and are counted. */
 #include "hsa_side.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct qinfo {
+  struct qinfo *next; /* live queues, for hsa_queue_destroy */
   hsa_queue_t *queue;
   rtg_agent *agent;
   uint32_t index;       /* global, in creation order */
@@ -22,6 +24,8 @@ typedef struct qinfo {
 } qinfo;
 
 static _Atomic uint32_t n_queues;
+static qinfo *live;
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint64_t next_id;
 uint32_t rtg_global_queue_index(void) { return atomic_load(&n_queues); }
 
@@ -148,6 +152,10 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
     free(q);
     return st;
   }
+  pthread_mutex_lock(&live_mu);
+  q->next = live;
+  live = q;
+  pthread_mutex_unlock(&live_mu);
   rtg_real.hsa_amd_profiling_set_profiler_enabled(*queue, 1);
   if (rtg_real.hsa_amd_queue_intercept_register(*queue, on_packets, q) != HSA_STATUS_SUCCESS)
     rtg_log(0, "Cannot intercept a queue: its packets are not traced");
@@ -161,6 +169,26 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   return st;
 }
 
+/* The queue's waiter thread ends with it (bounded: its ops get at most
+ * RTG_EXIT_WAIT_MS, the app should have waited for them anyway). */
+static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
+  pthread_mutex_lock(&live_mu);
+  qinfo **l = &live;
+  while (*l && (*l)->queue != queue) l = &(*l)->next;
+  qinfo *q = *l;
+  if (q) *l = q->next;
+  pthread_mutex_unlock(&live_mu);
+  if (q) rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
+  hsa_status_t st = rtg_real.hsa_queue_destroy(queue);
+  free(q);
+  return st;
+}
+
+static void after_fork(void) {
+  pthread_mutex_init(&live_mu, NULL);
+  live = NULL; /* the parent's queues (their waiters are not in the child) */
+}
+
 RTG_HIDDEN void rtg_gpu_ops_init(void);
 
 void rtg_queue_intercept_init(void) {
@@ -172,6 +200,8 @@ void rtg_queue_intercept_init(void) {
     return;
   }
   rtg_impl.hsa_queue_create = hook_queue_create;
+  rtg_impl.hsa_queue_destroy = hook_queue_destroy;
+  pthread_atfork(NULL, NULL, after_fork);
 }
 
 void rtg_queue_intercept_fini(void) {}
