@@ -129,6 +129,9 @@ static void emit_op(const rtg_op *op, uint64_t start, uint64_t stop) {
     d->signal = op->app_signal;
     d->name = n.mangled;
     d->start = start;
+    /* RTG_KERNEL_RENAME: the range names the kernel; its own name (the
+     * demangled one when there is one) moves to demangled: */
+    if (op->rename) d->name = op->rename, n.demangled = n.demangled ? n.demangled : n.mangled;
     d->stop = stop;
     d->id = op->id;
     RTG_SET(&r, DISPATCH, workgroup, op->wg);

@@ -1,6 +1,7 @@
 /* HCC_PROFILE=2: the legacy "profile:" line of each finished GPU op, as
  * the original tracer wrote it for `rpt` (writer in src/common/hcc_profile.c).
- * Kernels are named by their raw symbol (".kd" kept), barriers have no
+ * Kernels are named by their raw symbol (".kd" kept) or, with
+ * RTG_KERNEL_RENAME, by the ROCTx range they were submitted in; barriers have no
  * name, copies are named by direction and carry bytes, MB and GB/s. */
 #include "hcc_profile.h"
 #include "hsa_side.h"
@@ -10,7 +11,7 @@ void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop) {
   const char *type, *name;
   if (op->kind == RTG_OP_DISPATCH) {
     type = "kernel";
-    name = rtg_kernel_name_of(op->kernel_object).symbol;
+    name = op->rename ? op->rename : rtg_kernel_name_of(op->kernel_object).symbol;
   } else if (op->kind == RTG_OP_COPY) {
     type = "copy";
     name = op->copy_kind;

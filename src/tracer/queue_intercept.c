@@ -40,7 +40,7 @@ static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispa
     d->queue = q->index;
     d->agent = q->agent ? q->agent->index : 0;
     d->signal = op->app_signal;
-    d->name = n.mangled;
+    d->name = op->rename ? op->rename : n.mangled;
     d->tick = op->tick;
     d->id = op->id;
     d->workgroup = op->wg;
@@ -86,6 +86,9 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     op->wg = (rtg_dim3){pkt->workgroup_size_x, pkt->workgroup_size_y, pkt->workgroup_size_z};
     op->lds = pkt->group_segment_size;
     op->scratch = pkt->private_segment_size;
+    /* on the submitting thread (ROCR calls on_packets from the doorbell
+     * write); the name stays valid until exit (roctx.c) */
+    if (rtg_cfg.kernel_rename) op->rename = rtg_roctx_current_range();
   } else {
     const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
     for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
