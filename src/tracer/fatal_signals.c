@@ -18,6 +18,8 @@ static void on_fatal(int sig) {
     handling = 1;
     rtg_tls.depth = 1;
     rtg_sink_flush_from_signal();
+    /* what the GPU still had is lost with the process: say how much */
+    rtg_count(RTG_CNT_UNFINISHED, rtg_waiters_inflight());
     rtg_sink_write_summary(rtg_sink_fd());
   }
   /* SA_RESETHAND made the disposition the default again */

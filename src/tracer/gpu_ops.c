@@ -308,6 +308,15 @@ void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   pthread_mutex_unlock(&w->mu);
 }
 
+/* Ops in flight now, for the fatal-signal path: no lock (the process is
+ * dying and a lock holder may never run again); the list is push-front
+ * and waiters are freed only by hsa_queue_destroy. */
+uint64_t rtg_waiters_inflight(void) {
+  uint64_t n = 0;
+  for (rtg_op_waiter *w = waiters; w; w = w->next) n += atomic_load(&w->inflight);
+  return n;
+}
+
 void rtg_waiters_quiesce(int ms) {
   uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
   for (;;) {

@@ -347,12 +347,15 @@ static bool earlier_image(const char *path) {
 
 static bool open_output(void) {
   rtg_config_path(rtg_cfg.path, sizeof rtg_cfg.path, rtg_pid());
-  /* exec keeps the pid: never overwrite what the image before wrote */
-  char base[sizeof rtg_cfg.path - 16];
+  /* exec keeps the pid: never overwrite what the image before wrote; the
+   * k-th exec'ed image writes <base>.exec<k>.<pid> (the pid stays last) */
+  char base[sizeof rtg_cfg.path - 32];
   memcpy(base, rtg_cfg.path, sizeof base); /* the path ends well before */
   base[sizeof base - 1] = 0;
+  char *dot = strrchr(base, '.');
+  if (dot) *dot = 0; /* the ".<pid>" rtg_config_path appended */
   for (int k = 1; k < 10000 && earlier_image(rtg_cfg.path); k++)
-    snprintf(rtg_cfg.path, sizeof rtg_cfg.path, "%s.exec%d", base, k);
+    snprintf(rtg_cfg.path, sizeof rtg_cfg.path, "%s.exec%d.%u", base, k, rtg_pid());
   out_fd = open(rtg_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out_fd < 0) {
     rtg_log(0, "Cannot open the trace file: path=%s: %s", rtg_cfg.path, strerror(errno));

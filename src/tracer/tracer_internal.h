@@ -53,6 +53,9 @@ RTG_HIDDEN void rtg_sink_flush_from_signal(void);
 RTG_HIDDEN bool rtg_sink_exec_begin(void);
 RTG_HIDDEN void rtg_sink_exec_failed(void);
 
+/* gpu_ops.c: GPU ops in flight (lock-free read, for the fatal path) */
+RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
+
 /* fatal_signals.c */
 RTG_HIDDEN void rtg_fatal_signals_install(void);
 

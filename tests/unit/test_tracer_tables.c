@@ -40,6 +40,51 @@ static bool canaries_intact(const table *t, uint32_t minor) {
 
 typedef bool (*onload_fn)(void *, uint64_t, uint64_t, const char *const *);
 
+/* hsa_amd_memory_async_copy_on_engine (5.6+) as the runtime: remembers
+ * what reached it through the tracer's hook */
+typedef struct { uint64_t handle; } sig_t_;
+typedef int (*on_engine_fn)(void *, sig_t_, const void *, sig_t_, size_t, uint32_t,
+                            const sig_t_ *, sig_t_, int, bool);
+static struct {
+  void *dst;
+  size_t size;
+  uint64_t signal;
+  int engine;
+  bool force;
+  int calls;
+} seen;
+static int fake_on_engine(void *dst, sig_t_ da, const void *src, sig_t_ sa, size_t size,
+                          uint32_t ndeps, const sig_t_ *deps, sig_t_ sig, int engine, bool force) {
+  (void)da, (void)src, (void)sa, (void)ndeps, (void)deps;
+  seen.dst = dst, seen.size = size, seen.signal = sig.handle, seen.engine = engine;
+  seen.force = force, seen.calls++;
+  return 0;
+}
+
+/* Call the table's on_engine entry (the hook) once; it must reach the
+ * runtime's with the same arguments, and the copy must be recorded, with
+ * that api, in the file OnUnload completes. */
+static void *lib; /* rtg_tracer.so */
+static int check_on_engine(const table *ext, size_t off) {
+  on_engine_fn f = (on_engine_fn)(uintptr_t)ext->w[off / 8];
+  if ((void *)f == (void *)fake_on_engine) return 60; /* not hooked */
+  char buf[64] = {0};
+  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){0x4000}, 3, true)) return 61;
+  if (seen.calls != 1 || seen.dst != buf || seen.size != 32 || seen.engine != 3 || !seen.force ||
+      seen.signal != 0x4000)
+    return 62;
+  void (*unload)(void) = (void (*)(void))dlsym(lib, "OnUnload");
+  if (unload) unload();
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "tables_trace.%d", (int)getpid());
+  FILE *fp = fopen(path, "r");
+  int found = 0;
+  while (fp && fgets(line, sizeof line, fp))
+    found += strstr(line, " copy ") && strstr(line, " bytes:32 ") && strstr(line, "api:async_copy_on_engine");
+  if (fp) fclose(fp);
+  return found == 1 ? 0 : 63;
+}
+
 /* One case in a child: 0 = all checks passed, else the number of the
  * first failed check. */
 static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor) {
@@ -58,7 +103,13 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
   const char *b = getenv("B");
   char path[4096];
   snprintf(path, sizeof path, "%s/rtg_tracer.so", b ? b : "build");
+  size_t on_engine_off = ext_major == 1 && ext_minor == 456
+                             ? offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_async_copy_on_engine_fn)
+                         : ext_major == 2 ? offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn)
+                                          : 0;
+  if (on_engine_off) ext.w[on_engine_off / 8] = (uint64_t)(uintptr_t)fake_on_engine;
   void *h = dlopen(path, RTLD_NOW);
+  lib = h;
   if (!h) {
     fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
     return 90;
@@ -90,20 +141,18 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
   if (ext_major == 1 && ext_minor == 456) {
     /* copy_on_engine hooked (copies), engine_status untouched, and the
      * entries after them shifted by two */
-    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_async_copy_on_engine_fn))) return 30;
     if (!is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_copy_engine_status_fn))) return 31;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_agent_memory_pool_get_info_fn))) return 32;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_queue_cu_get_mask_fn))) return 33;
   }
   if (ext_major == 2) {
-    if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn))) return 40;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_queue_cu_get_mask_fn))) return 41;
     if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_vmem_map_fn))) return 42;
   }
   if (ext_major == 3) { /* unknown: only the shared prefix is touched */
     if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_agent_memory_pool_get_info_fn))) return 50;
   }
-  return 0;
+  return on_engine_off ? check_on_engine(&ext, on_engine_off) : 0;
 }
 
 int main(void) {
