@@ -1,9 +1,8 @@
 # The application dies mid-run with 4 dispatches in flight, right after the
-# 25th of its waited dispatches completed: of SIGSEGV or abort() the trace
-# holds all 25 and the summary, which counts the 4 as unfinished, and the
-# process still dies of its signal.  _exit() runs no handler at all: what
-# the writer had written by then (it flushes every 50 ms; the program waits
-# 300 ms) is there, without a summary.
+# 25th of its waited dispatches completed: of SIGSEGV, of abort(), or by
+# _exit() (no atexit handler runs).  Each time the trace holds all 25 and
+# the summary, which counts the 4 as unfinished, and the process ends as it
+# would have without the tracer.
 . "$TOP/tests/e2e/18-fault.inc"
 for how in segv abort _exit; do
   rm -f rtg_trace.txt.*

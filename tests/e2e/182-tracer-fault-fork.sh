@@ -1,7 +1,9 @@
 # fork without exec and fork+exec while tracing (HSA API calls too): each
-# process writes its own rtg_trace.txt.<pid>, every record in a file carries
-# that pid, the child that only forked has no record of its parent's, the
-# exec'ed child traces itself, nothing is lost or written twice.
+# process writes its own rtg_trace.txt.<pid> (an exec'ed image its own
+# rtg_trace.txt.exec1.<pid>, after the header and summary of the image that
+# forked), every record in a file carries that pid, the children have no
+# record of their parent's, the exec'ed child traces itself, nothing is
+# lost or written twice.
 . "$TOP/tests/e2e/18-fault.inc"
 RTG_HSA_API_FILTER=all traced "$FAULT" fork 30
 echo "exit status $?"

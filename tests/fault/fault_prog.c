@@ -7,10 +7,8 @@
  *                                   N dispatches each, all waited for
  *   fault_prog inflight N M         N dispatches waited for, then M slow ones
  *                                   submitted, then exit(0) at once
- *   fault_prog crash N M HOW        the same, then die at once: segv, abort;
- *                                   or _exit: after 300 ms (longer than the
- *                                   tracer's 50 ms flush period), _exit(3),
- *                                   which runs no handler at all
+ *   fault_prog crash N M HOW        the same, then die at once: segv, abort,
+ *                                   or _exit(3) (which runs no atexit handler)
  *   fault_prog churn WAVES T C D    WAVES waves of T short-lived threads, each
  *                                   doing C hsa_signal_create/destroy pairs and
  *                                   D dispatches on a shared queue, then
@@ -123,10 +121,7 @@ static void leave_in_flight(int n, int m) {
 static int crash(int n, int m, const char *how) {
   leave_in_flight(n, m);
   if (!strcmp(how, "abort")) abort();
-  if (!strcmp(how, "_exit")) {
-    usleep(300000);
-    _exit(3);
-  }
+  if (!strcmp(how, "_exit")) _exit(3);
   volatile int *p = NULL;
   return *p;
 }
