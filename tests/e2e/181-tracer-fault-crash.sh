@@ -4,6 +4,8 @@
 # the summary, which counts the 4 as unfinished, and the process ends as it
 # would have without the tracer.
 . "$TOP/tests/e2e/18-fault.inc"
+# under ASan, its own SIGSEGV handler would take the signal first
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 for how in segv abort _exit; do
   rm -f rtg_trace.txt.*
   traced "$FAULT" crash 25 4 $how 2>/dev/null

@@ -1,11 +1,9 @@
 # Threads start and exit while tracing: 40 waves of 16 short-lived threads
 # (each 50 hsa_signal_create/destroy pairs and 20 dispatches on a shared
-# queue) beside one long-lived dispatching thread; small per-thread buffers
-# (RTG_BUFFER_KB=64) so exited threads' buffers are reused.  Every record of
-# every thread is there, once.
+# queue) beside one long-lived dispatching thread: exited threads' buffers
+# are reused.  Every record of every thread is there, once.
 . "$TOP/tests/e2e/18-fault.inc"
-RTG_BUFFER_KB=64 RTG_HSA_API_FILTER=hsa_signal_create,hsa_signal_destroy \
-  traced "$FAULT" churn 40 16 50 20 2>err
+RTG_HSA_API_FILTER=hsa_signal_create,hsa_signal_destroy traced "$FAULT" churn 40 16 50 20 2>err
 echo "exit status $?"
 long=$(sed -n 's/^churn: long thread dispatches //p' err)
 f=$(trace_of)
