@@ -56,6 +56,7 @@ include tests/tests.mk
 -include src/tracer/launcher.mk
 -include tests/progs/progs.mk
 -include tests/fuzz/fuzz.mk
+-include tests/fault/fault.mk
 
 build-all: $(ALL_TARGETS)
 
