@@ -11,6 +11,7 @@
  * loses nothing.  Fork: the child empties the parent's rings (the parent
  * writes them), opens its own rtg_trace.txt.<childpid> and starts its own
  * writer. */
+#define _GNU_SOURCE /* memrchr, strerrordesc_np */
 #include "got_hook.h"
 #include "tracer.h"
 #include "tracer_internal.h"
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -170,18 +172,126 @@ typedef struct outbuf {
   size_t n;
 } outbuf;
 
-static void write_all(int fd, const char *p, size_t n) {
-  while (n && fd >= 0) {
+/* ------------------------------------------------------ write failures
+ *
+ * A write past the file size limit raises SIGXFSZ (one into a pipe without
+ * reader SIGPIPE), whose default action kills the application: the trace
+ * must never do that.  With the signal blocked, write() fails with EFBIG
+ * (EPIPE) instead, which is handled as a full disk.  The writer thread
+ * blocks every signal for good; an application thread (the last flush at
+ * exit, exec, a fatal signal, the header after fork) blocks them only
+ * around the tracer's write.  Blocked, the signal the write raised stays
+ * pending and would be delivered at unblocking, so it is consumed then -
+ * unless it was pending before, when it is the application's own. */
+static __thread bool is_writer_thread;
+
+typedef struct sig_guard {
+  sigset_t old, pending_before;
+  bool active;
+} sig_guard;
+
+static void write_signals(sigset_t *s) {
+  sigemptyset(s);
+  sigaddset(s, SIGXFSZ);
+  sigaddset(s, SIGPIPE);
+}
+
+static void guard_begin(sig_guard *g) {
+  g->active = !is_writer_thread;
+  if (!g->active) return;
+  sigset_t s;
+  write_signals(&s);
+  pthread_sigmask(SIG_BLOCK, &s, &g->old);
+  sigpending(&g->pending_before);
+}
+
+static void guard_end(sig_guard *g) {
+  if (!g->active) return;
+  sigset_t now;
+  sigpending(&now);
+  static const int sigs[] = {SIGXFSZ, SIGPIPE};
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    if (!sigismember(&now, sigs[i]) || sigismember(&g->pending_before, sigs[i])) continue;
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sigs[i]);
+    struct timespec zero = {0, 0};
+    sigtimedwait(&one, NULL, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+/* The first failed write (disk full, quota, file size limit, I/O error)
+ * cuts the trace off there: later output is dropped and counted in
+ * write_errors rather than written after a half line, possibly leaving a
+ * silent hole.  The file system accepted the bytes up to cut_end; the last
+ * complete line ends at cut_line_end.  Writes are serialised by drain_mu,
+ * or happen when no other thread writes (open, close, fatal signal). */
+static _Atomic int cut_off;
+static int cut_errno;
+static off_t cut_end = -1, cut_line_end = -1;
+static bool opening; /* open_output reports a failed header itself */
+
+/* Messages without stdio or strerror's locale lookup: the fatal-signal
+ * path may get here. */
+static void say(const char *a, const char *b, const char *c, uint64_t n, const char *d) {
+  char msg[sizeof rtg_cfg.path + 512], *p = msg, *end = msg + sizeof msg - 1;
+  const char *e = strerrordesc_np(cut_errno);
+  p = rtg_fmt_str(p, end, "rtg: ");
+  p = rtg_fmt_str(p, end, a);
+  p = rtg_fmt_str(p, end, rtg_cfg.path);
+  p = rtg_fmt_str(p, end, b);
+  p = rtg_fmt_str(p, end, e ? e : "unknown error");
+  p = rtg_fmt_str(p, end, c);
+  if (d) {
+    p = rtg_fmt_u64(p, end, n);
+    p = rtg_fmt_str(p, end, d);
+  }
+  *p++ = '\n';
+  if (write(2, msg, (size_t)(p - msg)) < 0) return;
+}
+
+static void trace_cut(int fd, const char *start, size_t written, int err) {
+  if (atomic_exchange(&cut_off, 1)) return;
+  cut_errno = err;
+  cut_end = lseek(fd, 0, SEEK_CUR);
+  /* what was written of this buffer ends in a partial line; before it,
+   * the file ends at a line boundary (buffers hold whole lines) */
+  const char *nl = written ? memrchr(start, '\n', written) : NULL;
+  size_t partial = nl ? written - (size_t)(nl + 1 - start) : written;
+  cut_line_end = cut_end >= (off_t)partial ? cut_end - (off_t)partial : -1;
+  if (!opening)
+    say("Cannot write the trace file: path=", ": ", "; the trace is cut off here (its summary record counts the failed writes)", 0,
+        NULL);
+}
+
+/* Writes p[0..n) whole; false (and counted) when it could not. */
+static bool write_all(int fd, const char *p, size_t n) {
+  if (fd < 0 || !n) return fd >= 0;
+  if (atomic_load_explicit(&cut_off, memory_order_relaxed)) {
+    rtg_count(RTG_CNT_WRITE_ERRORS, 1);
+    return false;
+  }
+  sig_guard g;
+  guard_begin(&g);
+  const char *start = p;
+  bool ok = true;
+  while (n) {
     ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
+      trace_cut(fd, start, (size_t)(p - start), w < 0 ? errno : ENOSPC);
       rtg_count(RTG_CNT_WRITE_ERRORS, 1);
-      return;
+      ok = false;
+      break;
     }
     p += w;
     n -= (size_t)w;
   }
+  guard_end(&g);
+  return ok;
 }
+
 static void out_flush(outbuf *o) {
   write_all(out_fd, o->data, o->n);
   o->n = 0;
@@ -251,6 +361,7 @@ void rtg_sink_flush_from_signal(void) {
 static void *writer_main(void *arg) {
   (void)arg;
   rtg_tls.depth = 1; /* nothing the writer does is traced */
+  is_writer_thread = true; /* created with every signal blocked */
   while (!atomic_load(&writer_stop)) {
     struct timespec ts = {0, FLUSH_MS * 1000000L};
     if (!atomic_exchange_explicit(&kick, 0, memory_order_acquire)) {
@@ -282,7 +393,7 @@ static void stop_writer(void) {
 
 /* ------------------------------------------------------ open and close */
 
-static void write_header(void) {
+static bool write_header(void) {
   char host[256] = "unknown";
   gethostname(host, sizeof host - 1);
   host[sizeof host - 1] = 0;
@@ -306,7 +417,7 @@ static void write_header(void) {
   if (exe[0]) RTG_SET(&r, HEADER, exe, exe);
   char buf[4096];
   size_t len = rtg_record_format(buf, sizeof buf, &r);
-  write_all(out_fd, buf, len);
+  return write_all(out_fd, buf, len);
 }
 
 /* When this process started, CLOCK_BOOTTIME ns (/proc/self/stat field 22,
@@ -361,7 +472,19 @@ static bool open_output(void) {
     rtg_log(0, "Cannot open the trace file: path=%s: %s", rtg_cfg.path, strerror(errno));
     return false;
   }
-  write_header();
+  /* not even the header fits (/dev/full, a full disk): tracing would only
+   * cost the application, as when the file cannot be opened */
+  opening = true;
+  bool ok = write_header();
+  opening = false;
+  if (!ok) {
+    say("Cannot write the trace file: path=", ": ", "; not tracing", 0, NULL);
+    close(out_fd);
+    out_fd = -1;
+    atomic_store(&cut_off, 0);
+    atomic_store(&counters[RTG_CNT_WRITE_ERRORS], 0);
+    return false;
+  }
   return true;
 }
 
@@ -377,6 +500,7 @@ static void atfork_child(void) {
   }
   if (rtg_tls.ring) rtg_tls.ring->tid = rtg_tid();
   for (int i = 0; i < RTG_CNT_COUNT; i++) atomic_store(&counters[i], 0);
+  atomic_store(&cut_off, 0); /* the child writes a file of its own */
   writer_running = false;
   if (!atomic_load(&sink_open)) return;
   if (out_fd >= 0) close(out_fd);
@@ -399,7 +523,28 @@ bool rtg_sink_open(void) {
   return true;
 }
 
-void rtg_sink_write_summary(int fd) {
+/* After the trace was cut off, where can the summary still go?  Over the
+ * last lines, inside the bytes the file system accepted (so it needs no
+ * new space and stays under a size limit): at the last line boundary that
+ * leaves it len bytes before cut_end.  -1: nowhere (not a regular file,
+ * nothing but the header). */
+static off_t summary_room(size_t len) {
+  static char tail[2 * LINE_MAX_BYTES]; /* one writer at a time, see cut_off */
+  if (cut_end < 0 || cut_line_end < 0 || (off_t)len > cut_end) return -1;
+  off_t limit = cut_end - (off_t)len;
+  if (cut_line_end <= limit) return cut_line_end;
+  off_t from = limit > (off_t)sizeof tail ? limit - (off_t)sizeof tail : 0;
+  int fd = open(rtg_cfg.path, O_RDONLY | O_CLOEXEC); /* the trace is write-only */
+  if (fd < 0) return -1;
+  ssize_t n = pread(fd, tail, (size_t)(limit - from), from);
+  close(fd);
+  const char *nl = n > 0 ? memrchr(tail, '\n', (size_t)n) : NULL;
+  return nl ? from + (nl + 1 - tail) : -1; /* the header line stays */
+}
+
+/* Writes the summary record last in the trace; returns the offset where it
+ * begins, -1 when it could not be written. */
+static off_t put_summary(int fd) {
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_SUMMARY, rtg_pid(), rtg_tid());
   r.u.SUMMARY.dispatches = rtg_counter_get(RTG_CNT_DISPATCHES);
@@ -414,7 +559,31 @@ void rtg_sink_write_summary(int fd) {
   RTG_SET(&r, SUMMARY, write_errors, rtg_counter_get(RTG_CNT_WRITE_ERRORS));
   char buf[1024];
   size_t n = rtg_record_format(buf, sizeof buf, &r);
-  write_all(fd, buf, n);
+  if (fd < 0 || !n) return -1;
+  if (!atomic_load(&cut_off)) {
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    return write_all(fd, buf, n) ? at : -1;
+  }
+  /* cut off: the summary replaces the last lines, which the reader would
+   * otherwise take for the end of a complete trace */
+  off_t at = summary_room(n);
+  if (at < 0) return -1;
+  sig_guard g;
+  guard_begin(&g);
+  bool ok = pwrite(fd, buf, n, at) == (ssize_t)n && ftruncate(fd, at + (off_t)n) == 0;
+  guard_end(&g);
+  if (!ok) return -1;
+  lseek(fd, at + (off_t)n, SEEK_SET);
+  cut_line_end = at + (off_t)n;
+  return at;
+}
+
+/* The summary; when the trace was cut off and not even the summary could
+ * be written, the count of failed writes goes to stderr instead. */
+void rtg_sink_write_summary(int fd) {
+  if (put_summary(fd) >= 0 || !atomic_load(&cut_off)) return;
+  say("Cannot write the summary record to the trace file: path=", ": ", "; ",
+      rtg_counter_get(RTG_CNT_WRITE_ERRORS), " writes of the trace failed");
 }
 
 static off_t exec_mark = -1;
@@ -423,14 +592,16 @@ bool rtg_sink_exec_begin(void) {
   if (!atomic_load(&sink_open)) return false;
   pthread_mutex_lock(&drain_mu); /* held until exec replaces us or fails */
   drain_all_locked(&writer_buf);
-  exec_mark = lseek(out_fd, 0, SEEK_CUR);
-  rtg_sink_write_summary(out_fd);
+  exec_mark = put_summary(out_fd); /* no message yet: exec may fail */
   return true;
 }
 
 void rtg_sink_exec_failed(void) {
   /* the image goes on: its final summary will be written at exit */
-  if (exec_mark >= 0 && ftruncate(out_fd, exec_mark) == 0) lseek(out_fd, exec_mark, SEEK_SET);
+  if (exec_mark >= 0 && ftruncate(out_fd, exec_mark) == 0) {
+    lseek(out_fd, exec_mark, SEEK_SET);
+    if (atomic_load(&cut_off)) cut_line_end = exec_mark;
+  }
   pthread_mutex_unlock(&drain_mu);
 }
 
