@@ -21,6 +21,7 @@
 #include "backtrace.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
 #include <link.h>
 #include <stdatomic.h>
@@ -70,8 +71,18 @@ bool rtg_bt_setup(const char *spec) {
   spec_buf[n] = 0;
   char *colon = strrchr(spec_buf, ':');
   if (colon) {
+    /* digits only: strtoull alone would take "xyz" as 0 and "-1" as the
+     * largest value, silently */
     *colon = 0;
-    min_ns = strtoull(colon + 1, NULL, 10);
+    const char *v = colon + 1;
+    char *end = NULL;
+    errno = 0;
+    if (*v >= '0' && *v <= '9') min_ns = strtoull(v, &end, 10);
+    if (*v && (!end || *end || errno == ERANGE)) {
+      rtg_log(0, "cannot understand RTG_BACKTRACE=%s (expected SUBSTR[,SUBSTR...][:MIN_NS], MIN_NS a "
+              "number of nanoseconds); using no minimum duration", spec);
+      min_ns = 0;
+    }
   }
   for (char *tok = strtok(spec_buf, ","); tok && nsubstr < MAX_SUBSTR; tok = strtok(NULL, ",")) {
     if (!strcmp(tok, "all")) select_all = true;

@@ -4,6 +4,7 @@
 #include "tracer.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,21 +43,34 @@ static bool env_bool(const char *name, bool dflt) {
   return dflt;
 }
 
-/* Small non-negative integers (levels); the original tracer also took
- * true/yes as 1 for HCC_PROFILE, so do we. */
-static int env_int(const char *name, int dflt, int max) {
+/* Non-negative integers up to max: digits only (no sign, exponent or
+ * trailing text).  A number above max is clamped to it, saying so.  Only
+ * HCC_PROFILE also takes true/yes/on as 1 (and false/no/off as 0), as the
+ * original tracer did: elsewhere a word is garbage, not a 1 ms wait. */
+static int env_int_words(const char *name, int dflt, int max, bool words) {
   const char *v = getenv(name);
   if (!v || !*v) return dflt;
-  char *end;
-  long n = strtol(v, &end, 10);
-  if (*end == 0 && n >= 0 && n <= max) return (int)n;
-  if (*end == 0 && n > max) return max;
-  if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on")) return 1;
-  if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off")) return 0;
+  const char *d = v;
+  while (*d == ' ' || *d == '\t') d++; /* as strtol would */
+  if (*d >= '0' && *d <= '9') {
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(d, &end, 10); /* digits: never negative */
+    if (*end == 0) {
+      if (errno != ERANGE && n <= (unsigned long long)max) return (int)n;
+      fprintf(stderr, "rtg: %s=%s is above the maximum; using %d\n", name, v, max);
+      return max;
+    }
+  }
+  if (words) {
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on")) return 1;
+    if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off")) return 0;
+  }
   fprintf(stderr, "rtg: cannot understand %s=%s (expected a number 0..%d); using %d\n", name, v,
           max, dflt);
   return dflt;
 }
+static int env_int(const char *name, int dflt, int max) { return env_int_words(name, dflt, max, false); }
 
 static const char *env_str(const char *name) {
   const char *v = getenv(name);
@@ -152,7 +166,7 @@ void rtg_config_read(void) {
   c->hsa_host_dispatch = env_bool("RTG_HSA_HOST_DISPATCH", false);
   c->profile = env_bool("RTG_PROFILE", true);
   c->profile_copy = env_bool("RTG_PROFILE_COPY", true);
-  c->hcc_profile = env_int("HCC_PROFILE", 0, 9);
+  c->hcc_profile = env_int_words("HCC_PROFILE", 0, 9, true);
   c->roctx = env_bool("RTG_ROCTX", true);
   c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
   c->backtrace = env_str("RTG_BACKTRACE");
