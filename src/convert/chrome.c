@@ -37,6 +37,8 @@ typedef struct chrome {
   uint64_t events;
 } chrome;
 
+static void op_without_call(void *arg, corr_val op);
+
 static void *chrome_open(cv_ctx *ctx) {
   chrome *c = calloc(1, sizeof *c);
   if (!c) return NULL;
@@ -58,6 +60,7 @@ static void *chrome_open(cv_ctx *ctx) {
     rtg_error("out of memory");
     exit(1);
   }
+  corr_set_unmatched(&c->calls, op_without_call, c);
   rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   tracks_init(&c->ts, ctx);
   rtg_jsonw_lit(&c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
@@ -289,7 +292,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     /* arrows start at HIP calls: the HSA calls inside one carry its
      * correlation id too, but the HIP call is what the user wrote */
     if (ctx->opt.flows && ev->has_corr && hip) {
-      corr_val host = {t->cpid, t->ctid, ev->start};
+      corr_val host = {t->cpid, t->ctid, ev->start, 0};
       corr_call(&c->calls, corr_key(ev->proc, ev->corr), host, flow_launch, c);
     }
     return;
@@ -307,7 +310,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     }
     args_end(&a);
     if (ctx->opt.flows) {
-      corr_val host = {t->cpid, t->ctid, ev->start};
+      corr_val host = {t->cpid, t->ctid, ev->start, 0};
       corr_call(&c->dispatch, dispatch_key(ev), host, flow_dispatch, c);
     }
     return;
@@ -386,14 +389,26 @@ static void chrome_event(void *st, const cv_event *ev) {
     return;
   default: return;
   }
-  /* GPU ops: arrows from the call or host dispatch */
+  /* GPU ops: one arrow each, from the HIP call (by correlation id) when the
+   * input has it, else from the host dispatch (by queue and packet id).
+   * Which one cannot depend on the order of the records: an op whose call
+   * has not been seen waits for it, and goes to the dispatch table only once
+   * the call is known to be absent (op_without_call). */
   if (ctx->opt.flows) {
-    corr_val op = {t->cpid, t->ctid, ev->start}, host;
-    if (ev->has_corr && corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host))
-      flow(c, "launch", host, op);
-    else if (ev->type != CV_COPY && corr_op(&c->dispatch, dispatch_key(ev), op, &host))
+    corr_val op = {t->cpid, t->ctid, ev->start, ev->type != CV_COPY ? dispatch_key(ev) : 0}, host;
+    if (ev->has_corr) {
+      if (corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host)) flow(c, "launch", host, op);
+    } else if (op.d && corr_op(&c->dispatch, op.d, op, &host)) {
       flow(c, "dispatch", host, op);
+    }
   }
+}
+
+/* An op with a correlation id whose HIP call is not in the input. */
+static void op_without_call(void *arg, corr_val op) {
+  chrome *c = arg;
+  corr_val host;
+  if (op.d && corr_op(&c->dispatch, op.d, op, &host)) flow(c, "dispatch", host, op);
 }
 
 /* Merged Chrome JSON events go out as they were (cat_timelines.py). */

@@ -108,9 +108,32 @@ static bool spill(corr_table *t, FILE **f, const corr_entry *e, uint64_t *count)
 }
 
 /* Compaction keeps unmatched calls, and matched ones for a grace period
- * (the last slots/8 matches), in case another op of them follows. */
+ * (the last slots/8 matches), where another op of them finds them soonest;
+ * older matched calls go to the spill file, where corr_finish finds them
+ * for an op that comes later still. */
 static bool keep_call(const corr_table *t, const corr_entry *e) {
   return !e->matched || (uint32_t)(t->seq - e->matched) <= t->calls.slots / 8;
+}
+
+static void spill_old_calls(corr_table *t) {
+  corr_map *m = &t->calls;
+  for (size_t i = 0; i < m->slots; i++)
+    if (m->e[i].key && !keep_call(t, &m->e[i])) spill(t, &t->calls_spill, &m->e[i], &t->spilled_calls);
+}
+
+static void give_up_ops(corr_table *t, uint64_t *count) {
+  corr_map *m = &t->ops;
+  *count += m->n;
+  if (t->unmatched_fn)
+    for (size_t i = 0; i < m->slots; i++)
+      if (m->e[i].key) t->unmatched_fn(t->unmatched_arg, m->e[i].v);
+  memset(m->e, 0, m->slots * sizeof *m->e);
+  m->n = 0;
+}
+
+void corr_set_unmatched(corr_table *t, corr_unmatched_fn fn, void *arg) {
+  t->unmatched_fn = fn;
+  t->unmatched_arg = arg;
 }
 
 static void mark_matched(corr_table *t, corr_entry *e) {
@@ -121,11 +144,12 @@ static void mark_matched(corr_table *t, corr_entry *e) {
 /* The calls table is half full: compact, grow, or spill its unmatched calls. */
 static void calls_make_room(corr_table *t) {
   corr_map *m = &t->calls;
+  spill_old_calls(t);
   map_rebuild(m, m->slots, keep_call, t);
   if (m->n * 4 < m->slots) return; /* compaction was enough */
   if (m->slots < t->max_slots && map_rebuild(m, m->slots * 2, NULL, t)) return;
   for (size_t i = 0; i < m->slots; i++)
-    if (m->e[i].key && !m->e[i].matched) spill(t, &t->calls_spill, &m->e[i], &t->spilled_calls);
+    if (m->e[i].key) spill(t, &t->calls_spill, &m->e[i], &t->spilled_calls);
   memset(m->e, 0, m->slots * sizeof *m->e);
   m->n = 0;
 }
@@ -134,9 +158,7 @@ static void ops_make_room(corr_table *t) {
   corr_map *m = &t->ops;
   if (m->slots < t->max_slots && map_rebuild(m, m->slots * 2, NULL, t)) return;
   if (!t->calls_seen) { /* nothing to wait for, so far: see corr.h */
-    t->dropped_ops += m->n;
-    memset(m->e, 0, m->slots * sizeof *m->e);
-    m->n = 0;
+    give_up_ops(t, &t->dropped_ops);
     return;
   }
   for (size_t i = 0; i < m->slots; i++)
@@ -216,9 +238,7 @@ static void match_chunk(corr_table *t, bool check_table, corr_fn fn, void *arg) 
       map_del(&t->ops, i); /* slot i now holds a moved entry (or none): look again */
       t->matched++, t->matched_late++;
     }
-  t->unmatched_ops += t->ops.n;
-  memset(t->ops.e, 0, t->ops.slots * sizeof *t->ops.e);
-  t->ops.n = 0;
+  give_up_ops(t, &t->unmatched_ops);
 }
 
 void corr_finish(corr_table *t, corr_fn fn, void *arg) {

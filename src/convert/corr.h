@@ -7,14 +7,17 @@
  * written when it completes, which can be before its call returns).  Most
  * calls never get an op (hipMalloc has a correlation id too), so the calls
  * table is compacted when it fills: calls matched longer ago than a
- * grace period are dropped (their arrow is drawn; a further op of them is
- * counted as unmatched), and when it is still large at its size limit the
- * unmatched calls are spilled to a temporary file.  Ops spill the same way,
+ * grace period move to a temporary file (a further op of them still finds
+ * them there at the end), and when it is still large at its size limit the
+ * unmatched calls are spilled to that file too.  Ops spill the same way,
  * except while no call at all has been seen: then the input probably has
- * none (host dispatch records are optional), and the ops are dropped and
- * counted instead of filling a file.
+ * none (host dispatch records are optional), and the ops are handed to
+ * the unmatched callback (counted) instead of filling a file.
  * corr_finish matches what waited against what was spilled, so every pair
- * is found whatever the distance between call and op in the input. */
+ * is found whatever the distance between call and op in the input, and
+ * whatever the order of the records (the result does not depend on it,
+ * but for the case above: over 2^17 ops before the first call).  An op is
+ * "unmatched" only once the whole input is known not to hold its call. */
 #ifndef RTG_CONVERT_CORR_H
 #define RTG_CONVERT_CORR_H
 
@@ -25,6 +28,7 @@
 
 typedef struct corr_val {
   uint64_t a, b, c; /* the sink's data: track, time, row id... */
+  uint64_t d;       /* ops: the sink's own use (chrome: the fallback key) */
 } corr_val;
 
 typedef struct corr_entry {
@@ -38,6 +42,9 @@ typedef struct corr_map {
   size_t slots, n;
 } corr_map;
 
+typedef void (*corr_fn)(void *arg, corr_val call, corr_val op);
+typedef void (*corr_unmatched_fn)(void *arg, corr_val op);
+
 typedef struct corr_table {
   corr_map calls, ops;
   size_t max_slots;         /* per table; beyond it, spill */
@@ -50,9 +57,9 @@ typedef struct corr_table {
   uint64_t calls_seen;      /* 0: this input has no calls of this kind at all */
   uint64_t dropped_ops;     /* ops that waited while no call had been seen yet */
   bool spill_failed;        /* no temporary file: pairs across it were lost (counted) */
+  corr_unmatched_fn unmatched_fn; /* ops whose call is not in the input (or NULL) */
+  void *unmatched_arg;
 } corr_table;
-
-typedef void (*corr_fn)(void *arg, corr_val call, corr_val op);
 
 /* max_slots: table size limit (a power of two, 0 = the default 2^17 slots,
  * 5 MB per table); tests pass small values to exercise spilling. */
@@ -72,8 +79,13 @@ int corr_call(corr_table *t, uint64_t key, corr_val call, corr_fn fn, void *arg)
  * waits for it. */
 bool corr_op(corr_table *t, uint64_t key, corr_val op, corr_val *call);
 /* End of input: ops still waiting meet the calls that were spilled (fn for
- * each pair); the rest are counted in unmatched_ops. */
+ * each pair); the rest are counted in unmatched_ops and handed to the
+ * unmatched callback. */
 void corr_finish(corr_table *t, corr_fn fn, void *arg);
+
+/* Ops that turn out to have no call go to fn (e.g. to be matched some
+ * other way); set before the first corr_op. */
+void corr_set_unmatched(corr_table *t, corr_unmatched_fn fn, void *arg);
 
 /* The size limit from RTG_CONVERT_CORR_SLOTS (tests), or 0 = default. */
 size_t corr_slots_setting(void);

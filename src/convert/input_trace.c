@@ -26,12 +26,19 @@ typedef struct reader {
   emit_fn emit;
   void *arg;
   bool first_pass; /* false when rescanning: no counts, no messages */
+  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see header_hosts) */
 } reader;
 
-static uint32_t proc_of(reader *r, uint32_t pid) {
+static uint32_t host_of(reader *r, uint32_t pid) {
+  uint64_t *h = r->pid_host.n ? rtg_u64map_get(&r->pid_host, pid) : NULL;
+  if (h) return (uint32_t)(*h - 1);
   if (r->host == UINT32_MAX) r->host = cv_host(r->ctx, ""); /* no header line */
+  return r->host;
+}
+
+static uint32_t proc_of(reader *r, uint32_t pid) {
   if (!r->have_last || r->last_pid != pid) {
-    r->last_proc = cv_proc_get(r->ctx, r->host, pid);
+    r->last_proc = cv_proc_get(r->ctx, host_of(r, pid), pid);
     r->last_pid = pid;
     r->have_last = true;
   }
@@ -106,8 +113,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   }
   case RTG_KIND_STACK:
   case RTG_KIND_SYMBOL:
-    if (r->host == UINT32_MAX) r->host = cv_host(ctx, "");
-    cv_take_stack_or_symbol(ctx, r->host, rec);
+    cv_take_stack_or_symbol(ctx, host_of(r, rec->pid), rec);
     return;
   case RTG_KIND_SUMMARY: {
     cv_proc *p = proc_ptr(r, rec->pid);
@@ -282,6 +288,40 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t
 
 static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) { cv_dispatch(ctx, ev); }
 
+/* The host of a record comes from its process's header line.  In a file
+ * written by the tracer that is the first line, but in a reordered file
+ * (sorted by time, shuffled, reversed) records come before it, and would
+ * land in another process (host unknown): then the file is scanned for its
+ * header lines first, for the host of each pid.  A file that starts with a
+ * header line costs nothing. */
+static void header_hosts(reader *r, const char *path) {
+  if (!strcmp(path, "-")) return;
+  rtg_linereader lr;
+  if (!rtg_linereader_open(&lr, path)) return;
+  char *line;
+  size_t len;
+  bool nul, first = true;
+  rtg_record rec;
+  const char *why;
+  while ((line = rtg_linereader_next(&lr, &len, &nul))) {
+    if (nul || !len) continue;
+    bool header = len > 5 && !memcmp(line, "RTG: ", 5) && strstr(line, " trace format:") &&
+                  rtg_record_parse(line, len, &rec, &why) == RTG_KIND_HEADER;
+    if (first && !header) {
+      size_t i = 0;
+      while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) i++;
+      if (i == len) continue; /* blank */
+    }
+    if (first && header) break; /* in order: nothing to do */
+    first = false;
+    if (header) {
+      uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
+      if (v) *v = (uint64_t)cv_host(r->ctx, GET(&rec, HEADER, host)) + 1;
+    }
+  }
+  rtg_linereader_close(&lr);
+}
+
 static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
   /* the size decides whether to show progress: ask before the reader starts */
   struct stat st;
@@ -295,6 +335,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
   r.host = UINT32_MAX;
   r.first_pass = count;
+  header_hosts(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   pt_line *l;
   while ((l = pt_next(pt))) {
@@ -352,6 +393,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
   if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(err));
   if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
   cv_strace_free(r.strace);
+  rtg_u64map_free(&r.pid_host);
   return ok;
 }
 

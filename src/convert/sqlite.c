@@ -251,7 +251,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
       cv_stack_frames(r->ctx, ev->proc, ev->stack, put_frame, &f);
     }
     if (ev->has_corr && !marker) {
-      corr_val call = {(uint64_t)id, 0, 0};
+      corr_val call = {(uint64_t)id, 0, 0, 0};
       corr_call(&r->link, corr_key(ev->proc, ev->corr), call, link_pending, r);
     }
     return;
@@ -273,7 +273,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
     sqlite3_bind_int64(st, 8, k ? r->kernel_exec : string_id(r, type));
     step(r, S_OP);
     if (ev->has_corr) {
-      corr_val op = {(uint64_t)id, 0, 0}, call;
+      corr_val op = {(uint64_t)id, 0, 0, 0}, call;
       if (corr_op(&r->link, corr_key(ev->proc, ev->corr), op, &call)) {
         link_rows(r, (int64_t)call.a, id);
         launch_rows(r, (int64_t)call.a, ev);

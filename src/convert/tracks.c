@@ -30,7 +30,11 @@ void tracks_init(tracks *ts, cv_ctx *ctx) {
 }
 
 void tracks_free(tracks *ts) {
-  for (uint32_t i = 0; i < ts->n; i++) free(ts->t[i].lane_end);
+  for (uint32_t i = 0; i < ts->n; i++) {
+    if (!ts->t[i].lanes) continue;
+    for (uint32_t l = 0; l < ts->t[i].nlanes; l++) free(ts->t[i].lanes[l].span);
+    free(ts->t[i].lanes);
+  }
   free(ts->t);
   free(ts->next);
   rtg_u64map_free(&ts->index);
@@ -102,23 +106,77 @@ track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint
   return &ts->t[ts->n++];
 }
 
+/* Index of the first span of l ending after t (l->n when none). */
+static uint32_t span_after(const tk_lane *l, uint64_t t) {
+  uint32_t lo = 0, hi = l->n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (l->span[mid][1] > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+static bool lane_free(const tk_lane *l, uint64_t start, uint64_t end) {
+  uint32_t i = span_after(l, start);
+  return i == l->n || l->span[i][0] >= end;
+}
+
+/* Mark [start, end) busy, merging the spans it overlaps or touches. */
+static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
+  uint32_t i = span_after(l, start);
+  if (i > 0 && l->span[i - 1][1] == start) i--; /* touches the span before */
+  uint32_t j = i; /* spans [i, j) merge with the new one */
+  while (j < l->n && l->span[j][0] <= end) {
+    if (l->span[j][0] < start) start = l->span[j][0];
+    if (l->span[j][1] > end) end = l->span[j][1];
+    j++;
+  }
+  if (j > i) { /* replace spans [i, j) by one */
+    l->span[i][0] = start, l->span[i][1] = end;
+    memmove(&l->span[i + 1], &l->span[j], (l->n - j) * sizeof *l->span);
+    l->n -= j - i - 1;
+    return;
+  }
+  if (l->n == l->cap) {
+    uint32_t nc = l->cap ? l->cap * 2 : 4;
+    if (nc > TK_LANE_SPANS + 1) nc = TK_LANE_SPANS + 1;
+    void *ns = realloc(l->span, nc * sizeof *l->span);
+    if (!ns) exit(1);
+    l->span = ns, l->cap = nc;
+  }
+  memmove(&l->span[i + 1], &l->span[i], (l->n - i) * sizeof *l->span);
+  l->span[i][0] = start, l->span[i][1] = end;
+  l->n++;
+  if (l->n > TK_LANE_SPANS) { /* full: merge the two closest spans */
+    uint32_t best = 0;
+    uint64_t gap = UINT64_MAX;
+    for (uint32_t k = 0; k + 1 < l->n; k++)
+      if (l->span[k + 1][0] - l->span[k][1] < gap) gap = l->span[k + 1][0] - l->span[k][1], best = k;
+    l->span[best][1] = l->span[best + 1][1];
+    memmove(&l->span[best + 1], &l->span[best + 2], (l->n - best - 2) * sizeof *l->span);
+    l->n--;
+  }
+}
+
 track *tracks_lane(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
                    uint64_t start, uint64_t end) {
   track *base = tracks_get(ts, proc, kind, a, b, 0);
-  if (!base->lane_end) {
-    base->lane_end = calloc(TK_MAX_LANES, sizeof *base->lane_end);
-    if (!base->lane_end) exit(1);
+  if (!base->lanes) {
+    base->lanes = calloc(TK_MAX_LANES, sizeof *base->lanes);
+    if (!base->lanes) exit(1);
   }
   uint32_t lane = UINT32_MAX, best = 0;
   for (uint32_t i = 0; i < base->nlanes; i++) {
-    if (base->lane_end[i] <= start) {
+    const tk_lane *l = &base->lanes[i];
+    if (lane_free(l, start, end)) {
       lane = i;
       break;
     }
-    if (base->lane_end[i] < base->lane_end[best]) best = i;
+    if (l->span[l->n - 1][1] < base->lanes[best].span[base->lanes[best].n - 1][1]) best = i;
   }
   if (lane == UINT32_MAX) lane = base->nlanes < TK_MAX_LANES ? base->nlanes++ : best;
-  if (end > base->lane_end[lane]) base->lane_end[lane] = end;
+  lane_add(&base->lanes[lane], start, end);
   return lane ? tracks_get(ts, proc, kind, a, b, lane) : base;
 }
 

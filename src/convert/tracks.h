@@ -9,6 +9,13 @@
 enum tk_kind { TK_HIP, TK_HSA, TK_DISPATCH, TK_ROCTX, TK_SYSCALL, TK_QUEUE, TK_COPY, TK_GAPS };
 
 #define TK_MAX_LANES 32
+#define TK_LANE_SPANS 64 /* per lane; see tracks_lane */
+
+/* The busy time of a lane: disjoint [start, end) spans in time order. */
+typedef struct tk_lane {
+  uint64_t (*span)[2];
+  uint32_t n, cap;
+} tk_lane;
 
 typedef struct track {
   uint32_t proc;
@@ -16,7 +23,7 @@ typedef struct track {
   uint64_t a, b;   /* thread; or agent and queue/engine */
   uint32_t lane;
   uint64_t cpid, ctid, sort;
-  uint64_t *lane_end; /* lane 0 of a lane group: end time of each lane */
+  struct tk_lane *lanes; /* lane 0 of a lane group: what each lane holds */
   uint32_t nlanes;
 } track;
 
@@ -35,8 +42,12 @@ void tracks_init(tracks *ts, cv_ctx *ctx);
 void tracks_free(tracks *ts);
 track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
                   uint32_t lane);
-/* The track of an op [start, end) on a lane group: the first lane free at
- * start, or a new one. */
+/* The track of an op [start, end) on a lane group: the first lane free
+ * during [start, end), or a new one.  A lane remembers the spans it is busy
+ * (up to TK_LANE_SPANS: beyond that, the two closest spans merge, the time
+ * between them counting as busy), not just its last end, so that ops in
+ * any order (a reversed or shuffled file, threads' records interleaved)
+ * take as few lanes as in time order, in bounded memory. */
 track *tracks_lane(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
                    uint64_t start, uint64_t end);
 /* Chrome process of a track kind of a process (for process-level names). */
