@@ -36,13 +36,18 @@ bool cv_read_json(cv_ctx *ctx, const char *path) {
   }
   fclose(f);
   buf[size] = 0;
-  cJSON *root = cJSON_ParseWithLength(buf, (size_t)size);
-  free(buf);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(buf, (size_t)size, &end, 0);
   if (!root) {
-    rtg_error("cannot parse JSON: path=%s: near byte %ld", path,
-              (long)(cJSON_GetErrorPtr() ? 0 : 0));
+    /* where cJSON stopped: byte offset (from 0) and line (from 1) */
+    size_t off = end && end >= buf && end <= buf + size ? (size_t)(end - buf) : 0;
+    unsigned long long line = 1;
+    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + off - p))); p++) line++;
+    rtg_error("cannot parse JSON: path=%s: near byte %zu (line %llu)", path, off, line);
+    free(buf);
     return false;
   }
+  free(buf);
   cJSON *events = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
   if (!cJSON_IsArray(events)) {
     rtg_error("cannot merge JSON: path=%s: no traceEvents array", path);
