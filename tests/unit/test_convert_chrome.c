@@ -93,7 +93,9 @@ static int check_file(const char *path) {
     if (!cJSON_IsNumber(pid) || !cJSON_IsNumber(tid) || !cJSON_IsNumber(ts) || ts->valuedouble < 0 ||
         !cJSON_IsString(get(e, "name")) || !cJSON_IsString(get(e, "cat"))) {
       bad++;
-      fprintf(stderr, "bad event: %s\n", cJSON_PrintUnformatted(e));
+      char *text = cJSON_PrintUnformatted(e);
+      fprintf(stderr, "bad event: %s\n", text ? text : "?");
+      free(text);
       continue;
     }
     if (!get(used, key)) cJSON_AddTrueToObject(used, key);

@@ -52,8 +52,7 @@ while IFS='|' read -r name t args want msg; do
       *json*) what='\1 events, \2 slices, \3 flows' ;;
       *) what='\2 slices, \3 flows' ;;
       esac
-      # (no leak check: under ASan it would end the checker before it prints)
-      j=$(ASAN_OPTIONS=detect_leaks=0 "$B/tests/test_convert_chrome" "$O/out.json" 2>&1 | sed -n "s/.*: \([0-9]*\) events, \([0-9]*\) slices, \([0-9]*\) flows/$what/p")
+      j=$("$B/tests/test_convert_chrome" "$O/out.json" 2>&1 | sed -n "s/.*: \([0-9]*\) events, \([0-9]*\) slices, \([0-9]*\) flows/$what/p")
       [ -n "$j" ] || j="INVALID JSON"
       iconv -f UTF-8 -t UTF-8 "$O/out.json" >/dev/null 2>&1 || j="$j, INVALID UTF-8"
       line="$line, kept $j"
