@@ -81,7 +81,10 @@ char *rtg_linereader_next(rtg_linereader *lr, size_t *len, bool *has_nul) {
     char *s = lr->buf + lr->start;
     size_t avail = lr->end - lr->start;
     char *nl = memchr(s + scanned, '\n', avail - scanned);
-    if (!nl && lr->eof && avail > 0) nl = s + avail; /* last line, no '\n' */
+    if (!nl && lr->eof && avail > 0) { /* last line, no '\n' */
+      nl = s + avail;
+      lr->unterminated = true;
+    }
     if (nl) {
       size_t n = (size_t)(nl - s);
       lr->start += n + (nl < lr->buf + lr->end ? 1 : 0);

@@ -21,6 +21,7 @@ typedef struct rtg_linereader {
   uint64_t bytes_read; /* for progress */
   uint64_t too_long;   /* lines skipped for exceeding RTG_LINE_MAX */
   uint64_t size;       /* file size when known, else 0 */
+  bool unterminated;   /* the last line returned had no '\n' (a cut-off file) */
 } rtg_linereader;
 
 /* Open path ("-" = stdin).  Returns false with errno set. */

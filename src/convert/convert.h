@@ -94,6 +94,8 @@ enum cv_count {
   CVC_TOO_LONG,  /* lines over RTG_LINE_MAX */
   CVC_BAD_TIME,  /* stop before start, zero times: skipped */
   CVC_OUTSIDE,   /* outside --start/--end */
+  CVC_TRUNCATED, /* the last line of a file, cut off in the middle of a record */
+  CVC_DUPLICATE, /* records of a trace read before (a file twice, a file concatenated) */
   CVC_COUNT
 };
 
@@ -148,6 +150,9 @@ typedef struct cv_ctx {
   } sinks[8];
   int nsinks;
   bool failed;           /* an input could not be read or an output written */
+  /* duplicate inputs, per pass over the inputs (input_trace.c) */
+  rtg_u64map seen_files;   /* (device, inode) of the inputs read */
+  rtg_u64map seen_headers; /* fingerprints of the header records read */
 } cv_ctx;
 
 /* An output: open it, feed it events, close it (writing the output). */
@@ -176,7 +181,9 @@ void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf,
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
                     void (*fn)(void *arg, const char *frame), void *arg);
 
-/* input_*.c: read one file; false when it could not be opened or read. */
+/* input_*.c: read one file; false when it could not be opened or read.
+ * cv_pass_begin before each pass over all inputs (duplicate detection). */
+void cv_pass_begin(cv_ctx *ctx);
 typedef struct cv_reader_state cv_reader_state;
 bool cv_read_trace(cv_ctx *ctx, const char *path);
 /* A STACK or SYMBOL record of a process of host (input_trace.c). */

@@ -27,7 +27,51 @@ typedef struct reader {
   void *arg;
   bool first_pass; /* false when rescanning: no counts, no messages */
   rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see header_hosts) */
+  rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
+  uint64_t dup_first;  /* line of the first duplicate, for the message */
 } reader;
+
+/* Duplicates.  The same trace read twice (a file given twice, a file
+ * concatenated with itself, a copy of a file) would draw every slice twice
+ * and double every statistic.  A header record names one run of one
+ * process (pid, host, clocks at its start, executable): when the same
+ * header comes again in a pass, the records of that pid are skipped up to
+ * its next, different header (after an exec the header differs), counted
+ * and warned about.  The same file (device and inode) given twice is
+ * skipped whole.  Not caught: a repeated trace without its header line,
+ * and repeated profile logs in separate copies (they have no header). */
+void cv_pass_begin(cv_ctx *ctx) {
+  rtg_u64map_free(&ctx->seen_files);
+  rtg_u64map_free(&ctx->seen_headers);
+  memset(&ctx->seen_files, 0, sizeof ctx->seen_files);
+  memset(&ctx->seen_headers, 0, sizeof ctx->seen_headers);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s) {
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return rtg_mix64(h);
+}
+
+/* true when this header was seen before in this pass */
+static bool header_seen(cv_ctx *ctx, const rtg_record *rec) {
+  uint64_t h = rtg_mix64(rec->pid ^ rtg_mix64(rec->tid));
+  h = hash_str(h, rec->u.HEADER.host);
+  h ^= rtg_mix64(rec->u.HEADER.boot_ns + 1) ^ rtg_mix64(rec->u.HEADER.realtime_ns + 3) * 7 ^
+       rtg_mix64(rec->u.HEADER.ppid + 5) * 13;
+  if (RTG_HAS(rec, RTG_FIELD(HEADER, exe))) h = hash_str(h, rec->u.HEADER.exe);
+  bool added = true;
+  rtg_u64map_put(&ctx->seen_headers, h | 1, 0, &added);
+  return !added;
+}
+
+/* true when path is a regular file read before in this pass */
+static bool file_seen(cv_ctx *ctx, const char *path) {
+  struct stat st;
+  if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode)) return false;
+  bool added = true;
+  rtg_u64map_put(&ctx->seen_files, rtg_mix64((uint64_t)st.st_dev) ^ (uint64_t)st.st_ino, 0, &added);
+  return !added;
+}
 
 static uint32_t host_of(reader *r, uint32_t pid) {
   uint64_t *h = r->pid_host.n ? rtg_u64map_get(&r->pid_host, pid) : NULL;
@@ -87,6 +131,23 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_event ev;
   memset(&ev, 0, sizeof ev);
   ev.tid = rec->tid;
+  if (rec->kind == RTG_KIND_HEADER) {
+    bool dup = header_seen(ctx, rec);
+    uint64_t *d = rtg_u64map_put(&r->dup_pids, rec->pid, 0, NULL);
+    if (d && dup && !*d && r->first_pass)
+      rtg_warn_line(&r->df, lineno,
+                    "the trace of pid %u again (the same header as before: a file read twice or "
+                    "concatenated?): its records are skipped up to its next header",
+                    rec->pid);
+    if (d) *d = dup;
+  }
+  if (r->dup_pids.n) {
+    uint64_t *d = rtg_u64map_get(&r->dup_pids, rec->pid);
+    if (d && *d) {
+      if (r->first_pass) ctx->counts[CVC_DUPLICATE]++;
+      return;
+    }
+  }
   switch (rec->kind) {
   case RTG_KIND_HEADER: {
     r->host = cv_host(ctx, GET(rec, HEADER, host));
@@ -257,6 +318,13 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
  * (the pid of its records; 0 in a file of profile lines only). */
 static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t lineno) {
   if (!(h->flags & RTG_HCC_HAS_TIMES)) return; /* nothing to draw */
+  if (r->dup_pids.n && r->have_last) {
+    uint64_t *d = rtg_u64map_get(&r->dup_pids, r->last_pid);
+    if (d && *d) {
+      if (r->first_pass) r->ctx->counts[CVC_DUPLICATE]++;
+      return;
+    }
+  }
   if (!times_ok(r, lineno, h->start, h->stop)) return;
   cv_event ev;
   memset(&ev, 0, sizeof ev);
@@ -347,6 +415,14 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
       rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
     }
+    if (l->unterminated && (l->kind != RTG_KIND_NONE || l->why || (len > 8 && !memcmp(line, "profile:", 8)))) {
+      /* every record ends with '\n': without it, the file was cut while
+       * the record was written, and what is there may parse as a record
+       * with a wrong value (a duration cut short) */
+      counts[CVC_TRUNCATED]++;
+      rtg_warn_line(&r.df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
+      continue;
+    }
     if (l->kind != RTG_KIND_NONE) {
       counts[l->kind - 1 + CVC_HEADER]++;
       handle_record(&r, &l->rec, l->lineno);
@@ -394,6 +470,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
   if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
   cv_strace_free(r.strace);
   rtg_u64map_free(&r.pid_host);
+  rtg_u64map_free(&r.dup_pids);
   return ok;
 }
 
@@ -408,6 +485,10 @@ static bool looks_like_json(const char *path) {
 }
 
 bool cv_read_trace(cv_ctx *ctx, const char *path) {
+  if (file_seen(ctx, path)) {
+    rtg_warning("%s: the same file as an earlier input (skipped)", path);
+    return true;
+  }
   if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
   /* symbols are written at process end: read them before the events */
   if (strcmp(path, "-")) cv_prescan_tail(ctx, path);
@@ -430,8 +511,11 @@ void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg) {
   rescan rs = {fn, arg};
   int quiet = rtg_diag_quiet;
   rtg_diag_quiet = 1;
+  cv_pass_begin(ctx);
   for (int i = 0; i < ctx->ninputs; i++) {
-    if (!strcmp(ctx->inputs[i], "-") || looks_like_json(ctx->inputs[i])) continue;
+    if (!strcmp(ctx->inputs[i], "-") || file_seen(ctx, ctx->inputs[i]) ||
+        looks_like_json(ctx->inputs[i]))
+      continue;
     read_lines(ctx, ctx->inputs[i], emit_host, &rs, false);
   }
   rtg_diag_quiet = quiet;

@@ -19,6 +19,7 @@ static bool add_sink(cv_ctx *ctx, const cv_sink *ops) {
 /* One pass over all inputs; false if any could not be read. */
 static bool read_all(cv_ctx *ctx) {
   bool ok = true;
+  cv_pass_begin(ctx);
   for (int i = 0; i < ctx->ninputs; i++)
     if (!cv_read_trace(ctx, ctx->inputs[i])) ok = false;
   return ok;
@@ -55,11 +56,12 @@ static const char *const count_names[CVC_COUNT] = {
     [CVC_BAD] = "malformed (skipped)", [CVC_FOREIGN] = "other text (ignored)",
     [CVC_BINARY] = "binary (skipped)", [CVC_TOO_LONG] = "too long (skipped)",
     [CVC_BAD_TIME] = "bad times (skipped)", [CVC_OUTSIDE] = "outside --start/--end",
+    [CVC_TRUNCATED] = "cut off (skipped)", [CVC_DUPLICATE] = "duplicates (skipped)",
 };
 
 static uint64_t skipped(const cv_ctx *ctx) {
   return ctx->counts[CVC_BAD] + ctx->counts[CVC_BINARY] + ctx->counts[CVC_TOO_LONG] +
-         ctx->counts[CVC_BAD_TIME];
+         ctx->counts[CVC_BAD_TIME] + ctx->counts[CVC_TRUNCATED] + ctx->counts[CVC_DUPLICATE];
 }
 
 static void print_counts(cv_ctx *ctx) {
@@ -123,6 +125,8 @@ int main(int argc, char **argv) {
     rtg_warning("%llu input lines skipped (see the warnings above; -v counts them by kind)",
                 (unsigned long long)bad);
   rtg_strtab_free(ctx.strs);
+  rtg_u64map_free(&ctx.seen_files);
+  rtg_u64map_free(&ctx.seen_headers);
   if (!read_ok || !ok) return 1;
   if (bad && ctx.opt.strict) {
     rtg_error("--strict: %llu input lines skipped", (unsigned long long)bad);

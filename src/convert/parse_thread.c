@@ -94,6 +94,7 @@ static bool fill(pt_reader *p, batch *b) {
     l->len = len;
     l->lineno = p->lr.lineno;
     l->nul = nul;
+    l->unterminated = p->lr.unterminated; /* (set only once the last line is read) */
     l->why = NULL;
     l->kind = RTG_KIND_NONE;
     if (nul) continue;

@@ -20,6 +20,7 @@ typedef struct pt_line {
   size_t len;
   uint64_t lineno;
   bool nul;          /* held NUL bytes: not parsed */
+  bool unterminated; /* the last line of the input, without its '\n' */
   enum rtg_kind kind;
   const char *why;   /* when kind is NONE: the parser's reason, or NULL */
   rtg_record rec;

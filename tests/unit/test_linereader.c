@@ -23,7 +23,9 @@ int main(void) {
   CHECK_STR(rtg_linereader_next(&lr, &len, &nul), "two");
   char *l = rtg_linereader_next(&lr, &len, &nul);
   CHECK(l && len == 6 && nul);
+  CHECK(!lr.unterminated);
   CHECK_STR(rtg_linereader_next(&lr, &len, &nul), "last");
+  CHECK(lr.unterminated); /* no '\n' after the last line */
   CHECK_U64(lr.lineno, 4);
   CHECK(rtg_linereader_next(&lr, &len, &nul) == NULL);
   rtg_linereader_close(&lr);
@@ -44,6 +46,7 @@ int main(void) {
   CHECK_U64(lr.lineno, 3);
   CHECK_U64(lr.too_long, 1);
   CHECK(rtg_linereader_next(&lr, &len, &nul) == NULL);
+  CHECK(!lr.unterminated); /* ends with '\n' */
   rtg_linereader_close(&lr);
 
   /* many lines crossing buffer refills keep their numbering */
