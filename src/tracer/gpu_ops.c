@@ -196,10 +196,15 @@ static void complete(rtg_op_waiter *w, rtg_op *op) {
   } else {
     rtg_count(RTG_CNT_LOST_GPU, 1);
   }
-  /* last touch of the application's signal: after this it may destroy it */
-  if (!rtg_op_release_signal(op)) rtg_op_free(op);
+  /* No longer in flight before the application can see completion: once
+   * released, it may die at once (fatal signal, _exit), and the summary
+   * must not count as unfinished an op whose record is already written.
+   * The exit and queue-destroy waits still cover the release below: after
+   * inflight reaches 0 they join this thread before going on. */
   atomic_fetch_sub_explicit(&w->inflight, 1, memory_order_release);
   syscall(SYS_futex, &w->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
+  /* last touch of the application's signal: after this it may destroy it */
+  if (!rtg_op_release_signal(op)) rtg_op_free(op);
 }
 
 static void *waiter_main(void *arg) {
