@@ -6,7 +6,7 @@
 
 enum { MAX_AGENTS = 64 };
 static rtg_agent agents[MAX_AGENTS];
-static uint32_t n_agents;
+static uint32_t n_agents, n_gpus;
 
 static hsa_status_t add_agent(hsa_agent_t a, void *data) {
   (void)data;
@@ -17,6 +17,7 @@ static hsa_status_t add_agent(hsa_agent_t a, void *data) {
   char name[64] = "", product[64] = "";
   uint32_t node = 0;
   rtg_real.hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &ag->type);
+  ag->gpu = ag->type == HSA_DEVICE_TYPE_GPU ? n_gpus++ : 0;
   rtg_real.hsa_agent_get_info(a, HSA_AGENT_INFO_NAME, name);
   rtg_real.hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME, product);
   rtg_real.hsa_agent_get_info(a, HSA_AGENT_INFO_NODE, &node);
@@ -36,7 +37,7 @@ static hsa_status_t add_agent(hsa_agent_t a, void *data) {
 }
 
 void rtg_agents_init(void) {
-  n_agents = 0;
+  n_agents = n_gpus = 0;
   if (rtg_real.hsa_iterate_agents) rtg_real.hsa_iterate_agents(add_agent, NULL);
 }
 
@@ -51,3 +52,5 @@ rtg_agent *rtg_agent_host(void) {
     if (agents[i].type == HSA_DEVICE_TYPE_CPU) return &agents[i];
   return NULL;
 }
+
+uint32_t rtg_agent_hcc_device(uint32_t index) { return index < n_agents ? agents[index].gpu : 0; }

@@ -54,12 +54,18 @@ typedef struct rtg_agent {
   hsa_agent_t agent;
   hsa_device_type_t type;
   uint32_t index;
+  uint32_t gpu;    /* position among the GPU agents (HCC_PROFILE's device), 0 if not a GPU */
   uint32_t queues; /* queues created so far, for queue indexes */
   uint32_t copies; /* copies so far (HCC_PROFILE sequence) */
 } rtg_agent;
 RTG_HIDDEN void rtg_agents_init(void);
 RTG_HIDDEN rtg_agent *rtg_agent_find(hsa_agent_t a);
 RTG_HIDDEN rtg_agent *rtg_agent_host(void); /* the first CPU agent, or NULL */
+/* HCC_PROFILE's device number of the agent of that index: its position
+ * among the GPUs (the original counted devices, not HSA agents, so the first
+ * GPU is 0 although the CPU agent comes first); 0 for other agents, the
+ * default device host-only work went to there. */
+RTG_HIDDEN uint32_t rtg_agent_hcc_device(uint32_t index);
 
 /* kernel_names.c */
 RTG_HIDDEN void rtg_kernel_names_init(void);
