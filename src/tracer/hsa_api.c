@@ -11,6 +11,11 @@
 
 #include <string.h>
 
+/* Every entry of the list, also those whose rtg_hsa_fns pointer hsa_side.h
+ * declares by hand (RTG_API_HAND). */
+#define RTG_API_HAND RTG_API
+#define RTG_API_HAND_VOID RTG_API_VOID
+
 enum {
 #define RTG_API(T, name, ...) FN_##name,
 #define RTG_API_VOID(T, name, ...) FN_##name,
@@ -23,11 +28,12 @@ enum {
 /* how an argument word or return value is printed */
 enum {
   K_PTR, K_HANDLE, K_OPAQUE, K_U32, K_I32, K_U64, K_I64, K_BOOL, K_STATUS, K_VOID,
+  K_E_FIRST, /* enums printed by name (generated, one per enum type of an argument) */
+  K_E_BEFORE_FIRST_ = K_E_FIRST - 1,
 #define RTG_ENUM_KIND(t) K_E_##t,
-  K_E_hsa_agent_info_t, K_E_hsa_system_info_t, K_E_hsa_signal_condition_t, K_E_hsa_wait_state_t,
-  K_E_hsa_amd_memory_pool_info_t, K_E_hsa_region_info_t, K_E_hsa_executable_symbol_info_t,
-  K_E_hsa_amd_agent_memory_pool_info_t, K_E_hsa_amd_copy_direction_t, K_E_hsa_device_type_t,
-  K_E_hsa_status_t, K_E_hsa_queue_info_attribute_t,
+#include "hsa_enum_names.h"
+#undef RTG_ENUM_KIND
+  K_COUNT
 };
 
 enum { MAX_ARGS = 12 };
@@ -37,6 +43,8 @@ typedef struct fn_info {
   const char *table; /* "core", "ext", "image", "finalizer" */
   int tbl;
   size_t table_off; /* offset of the entry in the normalized mirror */
+  size_t fn_off;    /* offset of its pointer in rtg_hsa_fns */
+  uint8_t since;    /* the release whose table first has it (52: 5.2), for the tests */
   uint8_t ret_kind;
   uint8_t nargs;
   uint8_t kinds[MAX_ARGS];
@@ -55,13 +63,15 @@ typedef struct fn_info {
 #define RK_U64 K_U64
 #define RK_U32 K_U32
 #define RK_I64 K_I64
-#define ARGKIND(K, a) K_##K,
-#define ARGNAME(K, a) #a,
+#define ARGKIND(K, a, t) K_##K,
+#define ARGNAME(K, a, t) #a,
 #define INFO(T, name, rk, args)                                                                    \
   [FN_##name] = {#name,                                                                            \
                  TBLNAME_##T,                                                                      \
                  RTG_TBL_##T,                                                                      \
                  offsetof(TBLSTRUCT_##T, name##_fn),                                               \
+                 offsetof(rtg_hsa_fns, name),                                                      \
+                 RTG_SINCE_##name,                                                                 \
                  rk,                                                                               \
                  sizeof((uint8_t[]){args(ARGKIND) 0}) - 1,                                         \
                  {args(ARGKIND)},                                                                  \
@@ -93,7 +103,7 @@ typedef struct api_entry {
 #define W_U64(x) ((uint64_t)(x))
 #define W_I64(x) ((uint64_t)(x))
 #define W_BOOL(x) ((uint64_t)(x))
-#define ARGWORD(K, a) e.args[n++] = RTG_W_##K(a);
+#define ARGWORD(K, a, t) e.args[n++] = RTG_W_##K(a);
 
 static void push_api(api_entry *e, int nargs) {
   rtg_count(RTG_CNT_HSA_CALLS, 1);
@@ -140,18 +150,7 @@ static void push_api(api_entry *e, int nargs) {
 #define RTG_W_U64 W_U64
 #define RTG_W_I64 W_I64
 #define RTG_W_BOOL W_BOOL
-#define RTG_W_E_hsa_agent_info_t W_U64
-#define RTG_W_E_hsa_system_info_t W_U64
-#define RTG_W_E_hsa_signal_condition_t W_U64
-#define RTG_W_E_hsa_wait_state_t W_U64
-#define RTG_W_E_hsa_amd_memory_pool_info_t W_U64
-#define RTG_W_E_hsa_region_info_t W_U64
-#define RTG_W_E_hsa_executable_symbol_info_t W_U64
-#define RTG_W_E_hsa_amd_agent_memory_pool_info_t W_U64
-#define RTG_W_E_hsa_amd_copy_direction_t W_U64
-#define RTG_W_E_hsa_device_type_t W_U64
-#define RTG_W_E_hsa_status_t W_U64
-#define RTG_W_E_hsa_queue_info_attribute_t W_U64
+/* RTG_W_E_<enum>: in hsa_api_args.h */
 #include "hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
@@ -169,15 +168,21 @@ static const rtg_hsa_fn wrappers[FN_COUNT] = {
 /* hsa.h's calling-convention macro would eat the record member's name */
 #undef HSA_API
 
+/* grouped by kind, as generated */
 static const struct enum_name {
   uint8_t kind;
-  int value;
+  int64_t value;
   const char *name;
 } enum_names[] = {
-#define RTG_ENUM(t, c) {K_E_##t, (int)c, #c},
+#define RTG_ENUM(t, c) {K_E_##t, (int64_t)(c), #c},
+#define RTG_ENUM_V(t, v, c) {K_E_##t, (int64_t)(v), #c},
 #include "hsa_enum_names.h"
 #undef RTG_ENUM
+#undef RTG_ENUM_V
 };
+enum { N_ENUM_NAMES = sizeof enum_names / sizeof *enum_names };
+/* per kind: its first entry in enum_names and how many (set by init) */
+static uint16_t enum_first[K_COUNT], enum_count[K_COUNT];
 
 static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
   switch (kind) {
@@ -191,9 +196,10 @@ static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
   case K_U64:
   case K_STATUS: return rtg_fmt_u64(p, end, v);
   default:
-    for (size_t i = 0; i < sizeof enum_names / sizeof *enum_names; i++)
-      if (enum_names[i].kind == kind && (uint64_t)(int64_t)enum_names[i].value == v)
-        return rtg_fmt_str(p, end, enum_names[i].name);
+    if (kind < K_COUNT)
+      for (int i = enum_first[kind], n = enum_count[kind]; n > 0; i++, n--)
+        if ((uint64_t)enum_names[i].value == v || (uint32_t)enum_names[i].value == v)
+          return rtg_fmt_str(p, end, enum_names[i].name);
     return rtg_fmt_u64(p, end, v);
   }
 }
@@ -231,30 +237,35 @@ static size_t decode_api(char *out, size_t cap, const void *payload, size_t len,
   return rtg_record_format(out, cap, &r);
 }
 
-void rtg_hsa_api_init(void) { rtg_sink_set_decoder(RTG_ENTRY_HSA_API, decode_api); }
+void rtg_hsa_api_init(void) {
+  for (int i = N_ENUM_NAMES - 1; i >= 0; i--) {
+    enum_first[enum_names[i].kind] = (uint16_t)i;
+    enum_count[enum_names[i].kind]++;
+  }
+  rtg_sink_set_decoder(RTG_ENTRY_HSA_API, decode_api);
+}
 
 /* Put into the runtime's tables: the tracing wrapper for every function the
  * filter selects, a tracer hook where one is needed without tracing. */
 void rtg_hsa_api_install(void) {
-  const rtg_hsa_fn *real = (const rtg_hsa_fn *)&rtg_real;
-  const rtg_hsa_fn *impl = (const rtg_hsa_fn *)&rtg_impl;
   int traced = 0;
   for (int i = 0; i < FN_COUNT; i++) {
     const fn_info *f = &fns[i];
-    if (!real[i]) continue; /* this runtime's table lacks it */
+    rtg_hsa_fn real, impl;
+    memcpy(&real, (const char *)&rtg_real + f->fn_off, sizeof real);
+    memcpy(&impl, (const char *)&rtg_impl + f->fn_off, sizeof impl);
+    /* absent: this runtime's table lacks it (an older release, or an entry
+     * past its minor_id); rtg_table_set checks the layout again */
+    if (!real) continue;
     /* hsa_init/hsa_shut_down load and unload the tools (this library):
      * a wrapper would run while that happens, so they are never wrapped */
     if (i == FN_hsa_init || i == FN_hsa_shut_down) continue;
     bool trace = rtg_cfg.hsa_api &&
                  rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name,
                                       f->table, true);
-    rtg_hsa_fn fn = trace ? wrappers[i] : impl[i] != real[i] ? impl[i] : NULL;
+    rtg_hsa_fn fn = trace ? wrappers[i] : impl != real ? impl : NULL;
     if (fn && rtg_table_set(f->tbl, f->table_off, fn) && trace) traced++;
     if (rtg_cfg.verbose >= 2) rtg_log(2, "HSA API %s %s", trace ? "trace" : "skip", f->name);
   }
-  /* hooks outside the generated list (5.6+ entries) */
-  if (rtg_impl.hsa_amd_memory_async_copy_on_engine != rtg_real.hsa_amd_memory_async_copy_on_engine)
-    rtg_table_set(RTG_TBL_EXT, offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn),
-                  (rtg_hsa_fn)rtg_impl.hsa_amd_memory_async_copy_on_engine);
   rtg_log(1, "tracing %d HSA API functions", traced);
 }

@@ -4,7 +4,14 @@
  * never read or write past a table's minor_id.  Each case runs OnLoad of
  * $B/rtg_tracer.so in a child process with RTG_HSA_API_FILTER=all, on
  * tables whose entries all point at a function returning 0 and whose
- * words past minor_id are canaries. */
+ * words past minor_id are canaries.
+ *
+ * The AMD-extension entries ROCm added after 5.2 (src/tracer/hsa_api_list.h,
+ * RTG_SINCE_ > 52) get typed runtime functions of their own, generated here
+ * from the same list: each one present in the case's layout must be wrapped,
+ * reach its runtime function with the arguments it was called with and
+ * return what that returned, and leave an HSA API record with its name,
+ * every argument name and the return value in the file the tracer writes. */
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,8 +21,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_finalize.h>
+#include <hsa/hsa_ext_image.h>
+
 #include "check.h"
 #include "rtg/hsa_table.h"
+
+/* the types of the list's signatures (this one is declared by hsa_side.h) */
+typedef void (*hsa_amd_runtime_queue_notifier)(const hsa_queue_t *queue, hsa_agent_t agent,
+                                               void *data);
+#include "../../src/tracer/hsa_api_list.h"
+#include "../../src/tracer/hsa_api_args.h"
 
 static long fake(void) { return 0; }
 #define CANARY 0x5a5a5a5a5a5a5a5aull
@@ -61,28 +79,299 @@ static int fake_on_engine(void *dst, sig_t_ da, const void *src, sig_t_ sa, size
   return 0;
 }
 
-/* Call the table's on_engine entry (the hook) once; it must reach the
- * runtime's with the same arguments, and the copy must be recorded, with
- * that api, in the file OnUnload completes. */
+/* ---------------------------------------- generated from the tracer's list */
+
+/* how the tracer turns an argument into a word (as hsa_api.c) */
+#define W_OPAQUE(x) ((void)(x), (uint64_t)0)
+#define W_PTR(x) ((uint64_t)(uintptr_t)(x))
+#define W_HANDLE(x) ((x).handle)
+#define W_U32(x) ((uint64_t)(x))
+#define W_I32(x) ((uint64_t)(int64_t)(x))
+#define W_U64(x) ((uint64_t)(x))
+#define W_I64(x) ((uint64_t)(x))
+#define W_BOOL(x) ((uint64_t)(x))
+#define RTG_W_PTR W_PTR
+#define RTG_W_OPAQUE W_OPAQUE
+#define RTG_W_HANDLE W_HANDLE
+#define RTG_W_U32 W_U32
+#define RTG_W_I32 W_I32
+#define RTG_W_U64 W_U64
+#define RTG_W_I64 W_I64
+#define RTG_W_BOOL W_BOOL
+
+enum {
+#define RTG_API(T, name, ...) X_##name,
+#define RTG_API_VOID(T, name, ...) X_##name,
+#define RTG_API_HAND RTG_API
+#include "../../src/tracer/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+#undef RTG_API_HAND
+  X_COUNT
+};
+#define ONLY_CORE(x)
+#define ONLY_EXT(x) x
+#define ONLY_IMAGE(x)
+#define ONLY_FINALIZER(x)
+
+static const struct xinfo {
+  const char *name;
+  int since;
+  const char *args; /* its argument names, space-separated */
+} xinfo[X_COUNT] = {
+#define ARGNAME(K, a, t) " " #a
+#define RTG_API(T, name, ret, rk, params, call, args)                                              \
+  [X_##name] = {#name, RTG_SINCE_##name, "" RTG_ARGS_##name(ARGNAME)},
+#define RTG_API_VOID(T, name, params, call, args)                                                  \
+  [X_##name] = {#name, RTG_SINCE_##name, "" RTG_ARGS_##name(ARGNAME)},
+#include "../../src/tracer/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* what the last runtime function called saw */
+enum { MAXW = 16 };
+static struct {
+  int fn, n;
+  uint64_t w[MAXW];
+} got;
+
+/* the runtime's functions: record the argument words, return 0x40 + id */
+#define REC(K, a, t) got.w[got.n++] = RTG_W_##K(a);
+#define DEF_FAKE(name, ret, params)                                                                \
+  static ret fake_##name params {                                                                  \
+    got.n = 0;                                                                                     \
+    got.fn = X_##name;                                                                             \
+    RTG_ARGS_##name(REC) return (ret)(0x40 + X_##name);                                            \
+  }
+#define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(DEF_FAKE(name, ret, params))
+#define RTG_API_VOID(T, name, params, call, args)
+#include "../../src/tracer/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+
+/* argument k of a call: distinct words, except where the test wants an
+ * enumerator (printed by name) */
+static uint64_t arg_value(int x, int k) {
+  if (x == X_hsa_amd_queue_get_info && k == 1) return 1; /* HSA_AMD_QUEUE_INFO_DOORBELL_ID */
+  if (x == X_hsa_amd_vmem_handle_create && k == 2) return 1; /* MEMORY_TYPE_PINNED */
+  if (x == X_hsa_amd_signal_wait_all && k == 5) return HSA_WAIT_STATE_ACTIVE;
+  return 0x7000 + 0x100 * (uint64_t)x + 8 * (uint64_t)k;
+}
+static void set_arg(void *a, size_t size, uint64_t v) {
+  memset(a, 0, size);
+  if (size == 1) v = v & 1 ? 1 : 0; /* bool */
+  memcpy(a, &v, size < 8 ? size : 8);
+}
+
+/* call f (a table entry) as function `name` with arg_value()s; the words
+ * the tracer would record are put in want */
+#define SETARG(K, a, t)                                                                            \
+  t a;                                                                                             \
+  set_arg(&a, sizeof a, arg_value(q_x, q_k++));                                                    \
+  q_want[q_nw++] = RTG_W_##K(a);
+#define DEF_CALL(name, ret, params, call)                                                          \
+  static uint64_t call_##name(rtg_hsa_fn q_f, uint64_t *q_want, int *q_nwant) {                   \
+    int q_k = 0, q_nw = 0, q_x = X_##name;                                                         \
+    (void)q_k, (void)q_x, (void)q_want;                                                            \
+    RTG_ARGS_##name(SETARG) *q_nwant = q_nw;                                                       \
+    return (uint64_t)((ret(*) params)q_f)call;                                                     \
+  }
+#define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(DEF_CALL(name, ret, params, call))
+#define RTG_API_VOID(T, name, params, call, args)
+#include "../../src/tracer/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+
+typedef uint64_t (*caller_fn)(rtg_hsa_fn, uint64_t *, int *);
+static const struct {
+  rtg_hsa_fn fake;
+  caller_fn call;
+} ext_fns[X_COUNT] = {
+#define XFN(name) [X_##name] = {(rtg_hsa_fn)fake_##name, call_##name},
+#define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(XFN(name))
+#define RTG_API_VOID(T, name, params, call, args)
+#include "../../src/tracer/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* The AMD-extension table's entries in the newest order, and per 5.x
+ * layout whether it has them (include/rtg/hsa_table.h). */
+static const struct {
+  const char *name;
+  unsigned char in[3]; /* 5.2, 5.5, 5.6 */
+} ext_order[] = {
+#define EXTF(name, a, b, c, since) {#name, {a, b, c}},
+    RTG_AMD_EXT_TABLE_FIELDS(EXTF)};
+enum { N_EXT_ORDER = sizeof ext_order / sizeof *ext_order };
+
+/* byte offset of `name` in an AMD-extension table of that version, -1 if
+ * the layout lacks it or the table is too small */
+static long ext_offset(const char *name, uint32_t major, uint32_t minor) {
+  int col = major != 1 ? -1 : minor <= 400 ? 0 : minor <= 424 ? 1 : 2;
+  long k = 0;
+  for (int i = 0; i < N_EXT_ORDER; i++) {
+    if (col >= 0 && !ext_order[i].in[col]) continue;
+    if (!strcmp(ext_order[i].name, name)) return 16 + 8 * k + 8 <= (long)minor ? 16 + 8 * k : -1;
+    k++;
+  }
+  return -1;
+}
+
+/* Before OnLoad: the typed runtime functions in the slots of the entries
+ * added after 5.2 that this layout has (not on_engine: its own check) */
+static int new_entries_place(table *ext, uint32_t major, uint32_t minor) {
+  int n = 0;
+  for (int x = 0; x < X_COUNT; x++) {
+    if (!ext_fns[x].fake || xinfo[x].since <= 52) continue;
+    long o = ext_offset(xinfo[x].name, major, minor);
+    if (o < 0) continue;
+    ext->w[o / 8] = (uint64_t)(uintptr_t)ext_fns[x].fake;
+    n++;
+  }
+  return n;
+}
+
+static uint64_t new_ret[X_COUNT]; /* what each call returned, for the records */
+
+/* After OnLoad: each such entry is wrapped and passes its call through. */
+static int new_entries_call(const table *ext, uint32_t major, uint32_t minor, int release) {
+  for (int x = 0; x < X_COUNT; x++) {
+    if (!ext_fns[x].fake || xinfo[x].since <= 52) continue;
+    long o = ext_offset(xinfo[x].name, major, minor);
+    /* the table has the entry exactly when its release does */
+    if ((o >= 0) != (xinfo[x].since <= release)) {
+      fprintf(stderr, "%s: in table %d.%u: %d, since %d\n", xinfo[x].name, major, minor, o >= 0,
+              xinfo[x].since);
+      return 70;
+    }
+    if (o < 0) continue;
+    rtg_hsa_fn f = (rtg_hsa_fn)(uintptr_t)ext->w[o / 8];
+    if (f == ext_fns[x].fake) {
+      fprintf(stderr, "%s: not wrapped\n", xinfo[x].name);
+      return 71;
+    }
+    uint64_t want[MAXW];
+    int nwant = 0;
+    memset(&got, 0, sizeof got);
+    got.fn = -1;
+    uint64_t r = ext_fns[x].call(f, want, &nwant);
+    if (got.fn != x || got.n != nwant || memcmp(got.w, want, 8 * (size_t)nwant)) {
+      fprintf(stderr, "%s: the runtime's function saw other arguments\n", xinfo[x].name);
+      return 72;
+    }
+    if ((uint32_t)r != 0x40u + (uint32_t)x) return 73;
+    new_ret[x] = (uint32_t)r;
+  }
+  return 0;
+}
+
+/* After OnUnload: one HSA API record per call, with its argument names
+ * and return value; the enumerators asked for by name. */
+static int new_entries_records(uint32_t major, uint32_t minor, int release) {
+  char path[64], line[4096];
+  snprintf(path, sizeof path, "tables_trace.%d", (int)getpid());
+  static int count[X_COUNT];
+  int enum_names = 0;
+  FILE *fp = fopen(path, "r");
+  if (!fp) return 80;
+  while (fgets(line, sizeof line, fp)) {
+    if (strncmp(line, "HSA: ", 5)) continue;
+    for (int x = 0; x < X_COUNT; x++) {
+      if (!ext_fns[x].fake || xinfo[x].since <= 52 || !new_ret[x]) continue;
+      char key[128], ret[64];
+      snprintf(key, sizeof key, " %s (", xinfo[x].name);
+      snprintf(ret, sizeof ret, ") ret=%llu @", (unsigned long long)new_ret[x]);
+      if (!strstr(line, key) || !strstr(line, ret)) continue;
+      const char *a = xinfo[x].args;
+      bool all = true;
+      while (*a == ' ') {
+        char an[64];
+        int len = (int)strcspn(a + 1, " ");
+        snprintf(an, sizeof an, "%.*s=", len, a + 1);
+        all &= strstr(line, an) != NULL;
+        a += 1 + len;
+      }
+      if (all) count[x]++;
+    }
+    enum_names += strstr(line, "attribute=HSA_AMD_QUEUE_INFO_DOORBELL_ID") != NULL;
+    enum_names += strstr(line, "type=MEMORY_TYPE_PINNED") != NULL;
+    enum_names += strstr(line, "wait_hint=HSA_WAIT_STATE_ACTIVE") != NULL;
+    enum_names += strstr(line, "attribute=HSA_AMD_AGENT_INFO_NUM_XCC") != NULL;
+    enum_names += strstr(line, "extension=HSA_EXTENSION_AMD_PROFILER") != NULL;
+  }
+  fclose(fp);
+  for (int x = 0; x < X_COUNT; x++) {
+    if (!ext_fns[x].fake || xinfo[x].since <= 52 || !new_ret[x]) continue;
+    if (count[x] != 1) {
+      fprintf(stderr, "%s: %d records\n", xinfo[x].name, count[x]);
+      return 81;
+    }
+  }
+  int want = 2 + (release >= 60) + (release >= 62) + (release >= 70);
+  (void)major, (void)minor;
+  if (enum_names != want) {
+    fprintf(stderr, "%d enumerators printed by name, not %d\n", enum_names, want);
+    return 82;
+  }
+  return 0;
+}
+
+/* Call the table's on_engine entry (the hook, wrapped) once; it must
+ * reach the runtime's with the same arguments. */
 static void *lib; /* rtg_tracer.so */
-static int check_on_engine(const table *ext, size_t off) {
+static int call_on_engine(const table *ext, size_t off) {
   on_engine_fn f = (on_engine_fn)(uintptr_t)ext->w[off / 8];
   if ((void *)f == (void *)fake_on_engine) return 60; /* not hooked */
   char buf[64] = {0};
-  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){0x4000}, 3, true)) return 61;
-  if (seen.calls != 1 || seen.dst != buf || seen.size != 32 || seen.engine != 3 || !seen.force ||
+  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){0x4000}, 2, true)) return 61;
+  if (seen.calls != 1 || seen.dst != buf || seen.size != 32 || seen.engine != 2 || !seen.force ||
       seen.signal != 0x4000)
     return 62;
-  void (*unload)(void) = (void (*)(void))dlsym(lib, "OnUnload");
-  if (unload) unload();
-  char path[64], line[1024];
+  return 0;
+}
+/* In the file OnUnload completed: the copy, with that api, and the API
+ * record of the call, its engine by name. */
+static int check_on_engine_records(void) {
+  char path[64], line[4096];
   snprintf(path, sizeof path, "tables_trace.%d", (int)getpid());
   FILE *fp = fopen(path, "r");
-  int found = 0;
-  while (fp && fgets(line, sizeof line, fp))
+  int found = 0, api = 0;
+  while (fp && fgets(line, sizeof line, fp)) {
     found += strstr(line, " copy ") && strstr(line, " bytes:32 ") && strstr(line, "api:async_copy_on_engine");
+    api += !strncmp(line, "HSA: ", 5) && strstr(line, " hsa_amd_memory_async_copy_on_engine (") &&
+           strstr(line, " size=32,") && strstr(line, "engine_id=HSA_AMD_SDMA_ENGINE_1,") &&
+           strstr(line, "force_copy_on_sdma=true)");
+  }
   if (fp) fclose(fp);
-  return found == 1 ? 0 : 63;
+  return found != 1 ? 63 : api != 1 ? 64 : 0;
+}
+
+/* The release of an AMD-extension table version (52: 5.2), 0: unknown. */
+static int release_of(uint32_t major, uint32_t minor) {
+  static const struct {
+    uint32_t major, minor;
+    int release;
+  } r[] = {{1, 400, 52}, {1, 424, 55}, {1, 456, 56}, {2, 552, 60},
+           {2, 560, 61}, {2, 576, 62}, {2, 584, 63}, {2, 608, 70}};
+  for (size_t i = 0; i < sizeof r / sizeof *r; i++)
+    if (r[i].major == major && r[i].minor == minor) return r[i].release;
+  return 0;
+}
+
+/* Core entries whose arguments print enumerators the 5.2 headers lack or
+ * that are not of the argument's declared type. */
+static int call_core_enums(const table *core) {
+  hsa_status_t (*gi)(hsa_agent_t, hsa_agent_info_t, void *) = (hsa_status_t(*)(
+      hsa_agent_t, hsa_agent_info_t, void *))(uintptr_t)core->w[offsetof(rtg_core_table, hsa_agent_get_info_fn) / 8];
+  hsa_status_t (*es)(uint16_t, uint16_t, uint16_t, bool *) = (hsa_status_t(*)(
+      uint16_t, uint16_t, uint16_t, bool *))(uintptr_t)core->w[offsetof(rtg_core_table, hsa_system_extension_supported_fn) / 8];
+  uint32_t v = 0;
+  bool b = false;
+  gi((hsa_agent_t){1}, (hsa_agent_info_t)0xA111 /* HSA_AMD_AGENT_INFO_NUM_XCC, 6.x */, &v);
+  es(HSA_EXTENSION_AMD_PROFILER, 1, 0, &b);
+  return 0;
 }
 
 /* One case in a child: 0 = all checks passed, else the number of the
@@ -108,6 +397,7 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
                          : ext_major == 2 ? offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn)
                                           : 0;
   if (on_engine_off) ext.w[on_engine_off / 8] = (uint64_t)(uintptr_t)fake_on_engine;
+  if (release_of(ext_major, ext_minor)) new_entries_place(&ext, ext_major, ext_minor);
   void *h = dlopen(path, RTLD_NOW);
   lib = h;
   if (!h) {
@@ -134,25 +424,34 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_2, hsa_amd_agent_memory_pool_get_info_fn))) return 11;
   }
   if (ext_major == 1 && ext_minor == 424) {
-    /* spm_* are not wrapped: still the runtime's; cu_get_mask moved after them */
-    if (!is_fake(&ext, offsetof(rtg_amd_ext_table_5_5, hsa_amd_spm_acquire_fn))) return 20;
+    /* spm_* wrapped (5.5 entries); cu_get_mask moved after them */
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_5, hsa_amd_spm_acquire_fn))) return 20;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_5, hsa_amd_queue_cu_get_mask_fn))) return 21;
   }
   if (ext_major == 1 && ext_minor == 456) {
-    /* copy_on_engine hooked (copies), engine_status untouched, and the
-     * entries after them shifted by two */
-    if (!is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_copy_engine_status_fn))) return 31;
+    /* copy_on_engine hooked (copies), both wrapped, and the entries after
+     * them shifted by two */
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_copy_engine_status_fn))) return 31;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_agent_memory_pool_get_info_fn))) return 32;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_queue_cu_get_mask_fn))) return 33;
   }
   if (ext_major == 2) {
     if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_queue_cu_get_mask_fn))) return 41;
-    if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_vmem_map_fn))) return 42;
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_vmem_map_fn))) return 42;
   }
   if (ext_major == 3) { /* unknown: only the shared prefix is touched */
     if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_agent_memory_pool_get_info_fn))) return 50;
   }
-  return on_engine_off ? check_on_engine(&ext, on_engine_off) : 0;
+  int rc = on_engine_off ? call_on_engine(&ext, on_engine_off) : 0;
+  int release = release_of(ext_major, ext_minor);
+  if (!rc && release) rc = new_entries_call(&ext, ext_major, ext_minor, release);
+  if (!rc && release) rc = call_core_enums(&core);
+  if (rc) return rc;
+  void (*unload)(void) = (void (*)(void))dlsym(lib, "OnUnload");
+  if (unload) unload();
+  if (on_engine_off && (rc = check_on_engine_records())) return rc;
+  if (release && (rc = new_entries_records(ext_major, ext_minor, release))) return rc;
+  return 0;
 }
 
 int main(void) {
