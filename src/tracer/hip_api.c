@@ -15,6 +15,7 @@
 #include "backtrace.h"
 #include "hip_internal.h"
 #include "roctx.h"
+#include "tracer_internal.h"
 
 #include <dlfcn.h>
 #include <string.h>
@@ -105,7 +106,11 @@ static void setup_ops(void) {
 
 int rtg_hip_callback_active(void) { return stop_path != NULL; }
 
+static size_t decode_hip(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid);
+
 void rtg_hip_init(void) {
+  rtg_sink_set_decoder(RTG_ENTRY_HIP_API, decode_hip); /* before any path can record */
   rtg_bt_setup(rtg_cfg.backtrace);
   /* 6.2+ tables first: when they are ours, neither HIP nor ROCTx callbacks
    * are registered (no call traced twice) */
@@ -176,32 +181,86 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
   c->op = op;
 }
 
-void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
-  uint64_t end = rtg_now();
-  rtg_corr_set(c->prev_corr);
-  rtg_record r;
-  rtg_record_init(&r, RTG_KIND_HIP_API, rtg_pid(), rtg_tid());
+/* The HIP record travels as a binary entry, formatted by the writer thread
+ * (decode_hip), so that the application's thread only fills this and
+ * copies it: formatting the numbers was most of the cost of a traced call.
+ * The function name is static (our op tables, HIP's hipApiName strings, the
+ * dispatch-table slot names), the argument text and the kernel name are
+ * not: they follow the header, each with its NUL. */
+typedef struct hip_entry {
+  const char *func;
+  uint64_t start, dur, corr, stack; /* stack 0: none */
+  int64_t ret;                      /* < 0: unknown, written "?" */
+  uint16_t args_len, kernel_len;    /* with the NUL; 0: absent */
+} hip_entry;
+
+enum { HIP_ENTRY_MAX = 8192 }; /* the sink's limit on one entry */
+
+static size_t decode_hip(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  hip_entry e;
+  if (len < sizeof e) return 0;
+  memcpy(&e, payload, sizeof e);
+  const char *text = (const char *)payload + sizeof e;
+  if (sizeof e + (size_t)e.args_len + e.kernel_len > len) return 0;
+  if ((e.args_len && text[e.args_len - 1]) || (e.kernel_len && text[e.args_len + e.kernel_len - 1]))
+    return 0; /* not ours */
   char retbuf[24];
   char *p = retbuf + sizeof retbuf;
   *--p = 0;
-  if (ret < 0) {
+  if (e.ret < 0) {
     *--p = '?';
   } else {
-    uint64_t v = (uint64_t)ret;
+    uint64_t v = (uint64_t)e.ret;
     do *--p = (char)('0' + v % 10); while ((v /= 10));
   }
-  r.u.HIP_API.func = c->name;
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_HIP_API, pid, tid);
+  r.u.HIP_API.func = e.func;
   r.u.HIP_API.ret = p;
-  r.u.HIP_API.start = c->start;
-  r.u.HIP_API.dur = end - c->start;
-  if (args) RTG_SET(&r, HIP_API, args, args);
-  if (kernel) RTG_SET(&r, HIP_API, kernel, kernel);
-  RTG_SET(&r, HIP_API, corr, c->corr);
-  if (c->backtrace && rtg_bt_long_enough(end - c->start)) {
-    uint64_t id = rtg_bt_capture(2);
-    if (id) RTG_SET(&r, HIP_API, stack, id);
+  r.u.HIP_API.start = e.start;
+  r.u.HIP_API.dur = e.dur;
+  if (e.args_len) RTG_SET(&r, HIP_API, args, text);
+  if (e.kernel_len) RTG_SET(&r, HIP_API, kernel, text + e.args_len);
+  RTG_SET(&r, HIP_API, corr, e.corr);
+  if (e.stack) RTG_SET(&r, HIP_API, stack, e.stack);
+  size_t n = rtg_record_format(out, cap, &r);
+  if (!n) rtg_count(RTG_CNT_LOST, 1); /* too long for a line, as rtg_emit counts it */
+  return n;
+}
+
+/* Appends s with its NUL at *n, if it fits; its length with the NUL, or 0. */
+static uint16_t put_text(char *buf, size_t *n, const char *s) {
+  if (!s) return 0;
+  size_t l = strlen(s) + 1;
+  if (*n + l > HIP_ENTRY_MAX) return 0;
+  memcpy(buf + *n, s, l);
+  *n += l;
+  return (uint16_t)l;
+}
+
+void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
+  uint64_t end = rtg_now();
+  rtg_corr_set(c->prev_corr);
+  union {
+    hip_entry e;
+    char bytes[HIP_ENTRY_MAX];
+  } u;
+  u.e.func = c->name;
+  u.e.start = c->start;
+  u.e.dur = end - c->start;
+  u.e.corr = c->corr;
+  u.e.stack = 0;
+  u.e.ret = ret;
+  if (c->backtrace && rtg_bt_long_enough(end - c->start)) u.e.stack = rtg_bt_capture(2);
+  size_t n = sizeof u.e;
+  u.e.args_len = put_text(u.bytes, &n, args);
+  u.e.kernel_len = put_text(u.bytes, &n, kernel);
+  if ((args && !u.e.args_len) || (kernel && !u.e.kernel_len)) {
+    rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
+  } else {
+    rtg_sink_push(RTG_ENTRY_HIP_API, u.bytes, n);
   }
-  rtg_emit(&r);
   rtg_count(RTG_CNT_HIP_CALLS, 1);
 }
 
