@@ -34,6 +34,8 @@ typedef struct file_state {
   bool mixed_seen;  /* warned about the other kind */
   uint64_t base;    /* lines of the chunks before */
   uint64_t too_long;
+  int err;           /* the first read error of a chunk, 0 = none */
+  uint64_t err_line; /* lines before it */
   /* traces: agent values of the records (handles or indexes) -> slots,
    * renumbered as GPU numbers at the end of the file */
   rtg_u64map slot_of;
@@ -191,6 +193,11 @@ static void number_gpus(rpt_data *d, file_state *fs) {
   for (size_t a = 0; a < fs->nagents; a++)
     if (fs->agents[a].gpu) gpu_idx[ngpu++] = fs->agents[a].index;
   qsort(gpu_idx, ngpu, sizeof *gpu_idx, cmp_u64);
+  /* the same agent twice (a trace concatenated with itself) is one GPU */
+  size_t nu = 0;
+  for (size_t g = 0; g < ngpu; g++)
+    if (!nu || gpu_idx[nu - 1] != gpu_idx[g]) gpu_idx[nu++] = gpu_idx[g];
+  ngpu = nu;
 
   uint16_t *num = xrealloc(NULL, (fs->nslots + 1) * sizeof *num);
   uint64_t *unknown = xrealloc(NULL, (fs->nslots + 1) * sizeof *unknown);
@@ -226,9 +233,11 @@ static void number_gpus(rpt_data *d, file_state *fs) {
 static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it) {
   const char *path = fs->diag.path;
   uint64_t lines = fs->base;
-  if (it->flags & IF_READ_ERROR) {
-    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)lines,
-              strerror(it->err));
+  (void)it;
+  if (fs->err) {
+    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)fs->err_line,
+              fs->err == RPT_ERR_SHRANK ? "the file shrank while it was read (the rest is missing)"
+                                        : strerror(fs->err));
     d->read_error = true;
   }
   if (fs->too_long) {
@@ -287,6 +296,7 @@ static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b
       add_text(d, o, raw, it->raw_len, lineno); /* agent lines stay text */
       break;
     case IT_CHUNK_END:
+      if ((it->flags & IF_READ_ERROR) && !fs->err) fs->err = it->err, fs->err_line = fs->base + it->lineno;
       fs->base += it->lineno;
       fs->too_long += it->too_long;
       if (!(it->flags & IF_FILE_END)) break;
@@ -298,9 +308,14 @@ static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b
 }
 
 bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
-  /* Every input must open before any is read: no half report. */
+  /* An input that cannot be opened is reported and left out; the others
+   * are read (as rtg-convert does), and the exit status is 1. */
+  int kept = 0;
   for (int i = 0; i < o->ninputs; i++) {
-    if (!strcmp(o->inputs[i], "-")) continue;
+    if (!strcmp(o->inputs[i], "-")) {
+      o->inputs[kept++] = o->inputs[i];
+      continue;
+    }
     int fd = open(o->inputs[i], O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -310,10 +325,14 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
     }
     if (fd < 0) {
       rtg_error("cannot open file: path=%s: %s", o->inputs[i], strerror(errno));
-      return false;
+      d->read_error = true;
+      continue;
     }
     close(fd);
+    o->inputs[kept++] = o->inputs[i];
   }
+  if (!kept) return false;
+  o->ninputs = kept;
   if (o->ninputs > UINT16_MAX) {
     rtg_error("too many input files (at most %u)", UINT16_MAX);
     return false;

@@ -26,6 +26,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -55,6 +57,8 @@ typedef struct producer {
   bool started;
   pthread_mutex_t mu;
   pthread_cond_t cv;
+  char *copy;       /* the chunk being parsed, copied out of the map */
+  size_t copy_cap;
   rpt_batch batch[NBATCH];
   size_t head, nfull; /* full batches: NBATCH slots from head, counted */
   rpt_batch *cur;
@@ -366,6 +370,62 @@ static size_t chunk_start(const plan_file *f, size_t k) {
   return nl ? (size_t)(nl - f->map) + 1 : f->size;
 }
 
+/* Mapped files and SIGBUS.  Reading a page of a mapping past the end of
+ * its file (the file was truncated after it was mapped: a trace still
+ * being rewritten, a log rotated) raises SIGBUS.  The producers touch a
+ * map only to copy a chunk out of it, under a guard: the handler jumps
+ * back out of the copy, and the chunk ends with a read error
+ * (RPT_ERR_SHRANK) instead of the process dying.  Parsing works on the
+ * copy, so no half-made item is left behind by the jump. */
+static __thread sigjmp_buf *volatile bus_guard; /* volatile: memcpy and memchr are builtins that the stores must not move across */
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc) {
+  (void)si, (void)uc;
+  sigjmp_buf *g = bus_guard;
+  if (g) siglongjmp(*g, 1);
+  signal(sig, SIG_DFL); /* not ours: die of it as before */
+  raise(sig);
+}
+
+static void init_sigbus(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigbus;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGBUS, &sa, NULL);
+}
+
+static void install_sigbus(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_sigbus);
+}
+
+/* Copy chunk k of f into l->copy; false when the file shrank under it. */
+static bool copy_chunk(producer *l, const plan_file *f, size_t k, size_t *from_off, size_t *n) {
+  sigjmp_buf jb;
+  if (sigsetjmp(jb, 1)) {
+    bus_guard = NULL;
+    return false;
+  }
+  bus_guard = &jb;
+  __asm__ volatile("" ::: "memory");
+  size_t s = chunk_start(f, k), e = chunk_start(f, k + 1);
+  if (e - s + 1 > l->copy_cap) {
+    bus_guard = NULL;
+    free(l->copy);
+    l->copy_cap = e - s + 1;
+    l->copy = xmalloc(l->copy_cap);
+    bus_guard = &jb;
+  }
+  memcpy(l->copy, f->map + s, e - s);
+  __asm__ volatile("" ::: "memory");
+  bus_guard = NULL;
+  *from_off = s;
+  *n = e - s;
+  return true;
+}
+
 static void do_chunk(producer *l, size_t g) {
   const plan_file *f = l->l->files;
   while (g >= f->first_chunk + f->nchunks) f++;
@@ -373,15 +433,20 @@ static void do_chunk(producer *l, size_t g) {
   uint64_t lineno = 0, too_long = 0;
   int err = 0;
   if (f->map) {
-    const char *p = f->map + chunk_start(f, k), *end = f->map + chunk_start(f, k + 1), *line;
-    size_t len;
-    const char *from = p;
-    while ((line = map_next(&p, end, &len, &lineno, &too_long))) one_line(l, line, len, lineno);
-    /* Everything needed was copied into items: let the chunk's pages go, so
-     * the resident size stays that of the records, not of the input. */
-    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)from + pg - 1) & ~(pg - 1),
-              b = (uintptr_t)end & ~(pg - 1);
-    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    size_t off = 0, n = 0;
+    if (copy_chunk(l, f, k, &off, &n)) {
+      const char *p = l->copy, *end = l->copy + n, *line;
+      size_t len;
+      while ((line = map_next(&p, end, &len, &lineno, &too_long))) one_line(l, line, len, lineno);
+      /* Everything needed was copied: let the chunk's pages go, so the
+       * resident size stays that of the records, not of the input. */
+      const char *from = f->map + off, *mend = from + n;
+      uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)from + pg - 1) & ~(pg - 1),
+                b = (uintptr_t)mend & ~(pg - 1);
+      if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    } else {
+      err = RPT_ERR_SHRANK;
+    }
   } else {
     rtg_linereader lr;
     if (!rtg_linereader_open(&lr, f->path)) {
@@ -429,6 +494,7 @@ static void plan(rpt_lines *ls) {
         (uint64_t)st.st_size < SIZE_MAX / 2) {
       void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
       if (m != MAP_FAILED) {
+        install_sigbus();
         madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
         f->map = m;
         f->size = (size_t)st.st_size;
@@ -484,6 +550,7 @@ void rpt_lines_finish(rpt_lines *ls) {
     pthread_mutex_destroy(&l->mu);
     pthread_cond_destroy(&l->cv);
     free(l->scratch);
+    free(l->copy);
   }
   for (int i = 0; i < ls->o.npaths; i++)
     if (ls->files[i].map) munmap((void *)ls->files[i].map, ls->files[i].size);

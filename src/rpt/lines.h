@@ -33,6 +33,10 @@ enum rpt_item_flags {
   IF_READ_ERROR = 1 << 9 /* CHUNK_END: the file could not be read to its end */
 };
 
+/* A mapped file became shorter while it was read (its pages past the new
+ * end raise SIGBUS, which the producers catch: see lines.c). */
+#define RPT_ERR_SHRANK (-1)
+
 typedef struct rpt_item {
   uint16_t what, flags;
   uint8_t type; /* CMD: enum rpt_type */
@@ -42,7 +46,7 @@ typedef struct rpt_item {
   uint64_t agent;  /* CMD from a trace: agent value; AGENT: index; profile: device */
   uint64_t handle; /* AGENT */
   uint64_t too_long; /* CHUNK_END: lines over RTG_LINE_MAX */
-  int err;           /* CHUNK_END with IF_READ_ERROR: errno */
+  int err;           /* CHUNK_END with IF_READ_ERROR: errno, or RPT_ERR_SHRANK */
   const char *why;   /* SKIP: a static message */
   uint32_t name, name_len; /* CMD: offsets in the batch arena */
   uint32_t raw, raw_len;   /* IF_RAW: the line, in the arena */
