@@ -153,6 +153,9 @@ typedef struct cv_ctx {
   /* duplicate inputs, per pass over the inputs (input_trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */
+  /* -k: strtab id of a mangled kernel name -> id of its demangled name,
+   * from the dispatch records' demangled: fields (input_trace.c) */
+  rtg_u64map demangled;
 } cv_ctx;
 
 /* An output: open it, feed it events, close it (writing the output). */

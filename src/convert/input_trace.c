@@ -126,6 +126,46 @@ void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) 
   *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
 }
 
+/* -k names launch slices by kernel: HIP records carry the kernel's mangled
+ * symbol, the GPU dispatch records of the same kernel its demangled name.
+ * Names are matched by the mangled symbol (a kernel has one demangled
+ * name; the map is as large as the number of kernels, where a map by
+ * correlation id would grow with every launch), and only for mangled
+ * names ("_Z..."): under RTG_KERNEL_RENAME the dispatch name is a ROCTx
+ * range, shared by many kernels.  cv_read_trace reads the dispatch records
+ * of a file first (prescan_demangled), since a launch's HIP record usually
+ * comes before its kernel completes; without a dispatch record of the
+ * kernel, the mangled name stays. */
+static void learn_demangled(cv_ctx *ctx, const char *mangled, const char *demangled) {
+  if (strncmp(mangled, "_Z", 2)) return;
+  uint64_t *v = rtg_u64map_put(&ctx->demangled, cv_intern(ctx, mangled), 0, NULL);
+  if (v && !*v) *v = (uint64_t)cv_intern(ctx, demangled) + 1;
+}
+
+static const char *demangled_name(cv_ctx *ctx, const char *kernel) {
+  if (strncmp(kernel, "_Z", 2) || !ctx->demangled.n) return kernel;
+  const uint64_t *v = rtg_u64map_get(&ctx->demangled, cv_intern(ctx, kernel));
+  return v && *v ? cv_str(ctx, (uint32_t)(*v - 1)) : kernel;
+}
+
+static void prescan_demangled(cv_ctx *ctx, const char *path) {
+  rtg_linereader lr;
+  if (!rtg_linereader_open(&lr, path)) return;
+  char *line;
+  size_t len;
+  bool nul;
+  rtg_record rec;
+  const char *why;
+  while ((line = rtg_linereader_next(&lr, &len, &nul))) {
+    if (nul || len < 5 || memcmp(line, "HSA: ", 5) || !strstr(line, " demangled:'") ||
+        rtg_record_parse(line, len, &rec, &why) != RTG_KIND_DISPATCH)
+      continue;
+    if (HAS(&rec, DISPATCH, demangled) && *GET(&rec, DISPATCH, demangled))
+      learn_demangled(ctx, GET(&rec, DISPATCH, name), GET(&rec, DISPATCH, demangled));
+  }
+  rtg_linereader_close(&lr);
+}
+
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
   cv_event ev;
@@ -194,6 +234,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
       ev.name = GET(rec, HIP_API, func);
       ev.args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
       ev.kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
+      if (ev.kernel && ctx->opt.kernel_names) ev.kernel = demangled_name(ctx, ev.kernel);
       ev.ret = GET(rec, HIP_API, ret);
       ev.start = GET(rec, HIP_API, start);
       ev.end = ev.start + GET(rec, HIP_API, dur);
@@ -237,6 +278,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     if (HAS(rec, DISPATCH, demangled) && *GET(rec, DISPATCH, demangled)) {
       ev.mangled = ev.name;
       ev.name = GET(rec, DISPATCH, demangled);
+      if (ctx->opt.kernel_names) learn_demangled(ctx, ev.mangled, ev.name);
     }
     ev.start = GET(rec, DISPATCH, start);
     ev.end = GET(rec, DISPATCH, stop);
@@ -492,6 +534,7 @@ bool cv_read_trace(cv_ctx *ctx, const char *path) {
   if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
   /* symbols are written at process end: read them before the events */
   if (strcmp(path, "-")) cv_prescan_tail(ctx, path);
+  if (strcmp(path, "-") && ctx->opt.kernel_names && !ctx->prepass) prescan_demangled(ctx, path);
   return read_lines(ctx, path, emit_dispatch, NULL, true);
 }
 

@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
   rtg_strtab_free(ctx.strs);
   rtg_u64map_free(&ctx.seen_files);
   rtg_u64map_free(&ctx.seen_headers);
+  rtg_u64map_free(&ctx.demangled);
   if (!read_ok || !ok) return 1;
   if (bad && ctx.opt.strict) {
     rtg_error("--strict: %llu input lines skipped", (unsigned long long)bad);
