@@ -53,7 +53,9 @@ typedef struct entry_hdr {
 
 static _Atomic(rtg_ring *) rings;
 static _Atomic uint64_t counters[RTG_CNT_COUNT];
-static rtg_entry_decoder decoders[RTG_ENTRY_TYPES];
+static size_t decode_deferred(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                              uint64_t tid);
+static rtg_entry_decoder decoders[RTG_ENTRY_TYPES] = {[RTG_ENTRY_DEFERRED] = decode_deferred};
 static int out_fd = -1;
 static pthread_mutex_t drain_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t writer;
@@ -131,13 +133,16 @@ static void ring_copy_out(const rtg_ring *r, uint64_t pos, void *dst, size_t n) 
   }
 }
 
-void rtg_sink_push(int type, const void *payload, size_t len) {
+/* One entry of two parts (b may be empty), so that a caller need not copy
+ * them together first. */
+static void push2(int type, const void *a, size_t alen, const void *b, size_t blen) {
   if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
   rtg_ring *r = rtg_tls.ring;
   if (!r && !(r = ring_attach())) {
     rtg_count(RTG_CNT_LOST, 1);
     return;
   }
+  size_t len = alen + blen;
   size_t need = sizeof(entry_hdr) + ((len + 7) & ~(size_t)7);
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
@@ -148,9 +153,29 @@ void rtg_sink_push(int type, const void *payload, size_t len) {
   }
   entry_hdr h = {(uint32_t)len, (uint16_t)type, 0};
   ring_copy_in(r, head, &h, sizeof h);
-  ring_copy_in(r, head + sizeof h, payload, len);
+  ring_copy_in(r, head + sizeof h, a, alen);
+  if (blen) ring_copy_in(r, head + sizeof h + alen, b, blen);
   atomic_store_explicit(&r->head, head + need, memory_order_release);
   if (head + need - tail > r->size / 2) wake_writer();
+}
+
+void rtg_sink_push(int type, const void *payload, size_t len) { push2(type, payload, len, NULL, 0); }
+
+/* A deferred record's entry: the fill function, then its payload. */
+void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len) {
+  push2(RTG_ENTRY_DEFERRED, &fill, sizeof fill, payload, len);
+}
+
+static size_t decode_deferred(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                              uint64_t tid) {
+  rtg_record_fill fill;
+  if (len < sizeof fill) return 0;
+  memcpy(&fill, payload, sizeof fill);
+  rtg_record r;
+  if (!fill(&r, (const char *)payload + sizeof fill, len - sizeof fill, pid, tid)) return 0;
+  size_t n = rtg_record_format(out, cap, &r);
+  if (!n) rtg_count(RTG_CNT_LOST, 1); /* too long for a line, as rtg_emit counts it */
+  return n;
 }
 
 void rtg_emit_text(const char *line, size_t len) { rtg_sink_push(RTG_ENTRY_TEXT, line, len); }

@@ -74,6 +74,15 @@ RTG_HIDDEN uint64_t rtg_now(void);
  * including ROCR's and HIP's internal threads. */
 RTG_HIDDEN void rtg_emit(const rtg_record *r);
 
+/* The same record made later: the calling thread only copies len bytes of
+ * payload; `fill` turns them into the record on the writer thread (or in
+ * the fatal-signal path: no stdio, malloc or locks there), with the pid and
+ * thread id of the thread that emitted.  What the record points to must be
+ * in the payload or live until process end.  For hot paths (HIP calls). */
+typedef bool (*rtg_record_fill)(rtg_record *r, const void *payload, size_t len, uint32_t pid,
+                                uint64_t tid);
+RTG_HIDDEN void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len);
+
 /* pid and kernel thread id of the caller, cached per thread. */
 RTG_HIDDEN uint32_t rtg_pid(void);
 RTG_HIDDEN uint64_t rtg_tid(void);

@@ -26,7 +26,7 @@ RTG_HIDDEN void rtg_thread_state_after_fork(void);
 /* ---- sink entries.  Records are either text (RTG_ENTRY_TEXT, a formatted
  * line) or binary payloads formatted later by the writer thread, so that
  * the application's thread pays only for a memcpy. */
-enum { RTG_ENTRY_TEXT = 1, RTG_ENTRY_HSA_API = 2, RTG_ENTRY_HIP_API = 3, RTG_ENTRY_TYPES = 4 };
+enum { RTG_ENTRY_TEXT = 1, RTG_ENTRY_HSA_API = 2, RTG_ENTRY_DEFERRED = 3, RTG_ENTRY_TYPES = 4 };
 
 /* Format a binary payload as one or more text lines into out (cap bytes);
  * returns the length (0: nothing).  Runs on the writer thread, or in the
