@@ -108,6 +108,9 @@ static bool fz_ctx_finish(cv_ctx *ctx) {
   free(ctx->procs);
   free(ctx->hosts);
   rtg_u64map_free(&ctx->proc_index);
+  rtg_u64map_free(&ctx->seen_files); /* duplicate detection, -k names (input_trace.c) */
+  rtg_u64map_free(&ctx->seen_headers);
+  rtg_u64map_free(&ctx->demangled);
   rtg_strtab_free(ctx->strs);
   return ok;
 }
