@@ -111,13 +111,17 @@ static void process(sim_queue_t *q, uint64_t rd, uint64_t t0) {
     SIM_LOG("q%u: unknown packet type %u consumed\n", q->id, type);
     break;
   }
-  complete(done, t0, t1);
   q->last_end = t1;
-  /* Release the slot before moving the read index past it. */
+  /* Release the slot before moving the read index past it, and both before
+   * the completion signal: as on hardware, where the packet processor has
+   * consumed a packet long before it ends, a host that sees the signal
+   * complete also sees the read index past the packet. `done` was copied
+   * out of the slot, which the host may now reuse. */
   __atomic_store_n(slot, (uint16_t)(HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE),
                    __ATOMIC_RELEASE);
   __atomic_store_n(q->rptr, rd + 1, __ATOMIC_RELEASE);
   q->npackets++;
+  complete(done, t0, t1);
 }
 
 void *sim_aql_worker(void *arg) {
