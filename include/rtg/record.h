@@ -116,16 +116,21 @@
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, demangled, "demangled", KVS, OPT)
 
+/* The five dependency signals of a barrier packet (0 when unused); copies
+ * write the same five for the signals they waited on. */
+#define RTG_FIELDS_DEPS(F, K)                                                                      \
+  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
+  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
+  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
+  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
+  F(K, u64, dep5, "dep5", KV, REQ)
+
 /* A barrier packet as the host enqueued it. */
 #define RTG_FIELDS_BARRIER_HOST(F, K)                                                              \
   F(K, u64, queue, "queue", KV, REQ)                                                               \
   F(K, u64, agent, "agent", KV, REQ)                                                               \
   F(K, u64, signal, "signal", KV, REQ)                                                             \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  RTG_FIELDS_DEPS(F, K)                                                                            \
   F(K, u64, tick, "tick", KV, REQ)                                                                 \
   F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, op, "op", KVW, OPT)
@@ -137,11 +142,7 @@
   F(K, u64, signal, "signal", KV, REQ)                                                             \
   F(K, u64, start, "start", KV, REQ)                                                               \
   F(K, u64, stop, "stop", KV, REQ)                                                                 \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  RTG_FIELDS_DEPS(F, K)                                                                            \
   F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, op, "op", KVW, OPT)                                                                    \
   F(K, u64, corr, "corr", KV, OPT)
@@ -153,11 +154,7 @@
   F(K, u64, signal, "signal", KV, REQ)                                                             \
   F(K, u64, start, "start", KV, REQ)                                                               \
   F(K, u64, stop, "stop", KV, REQ)                                                                 \
-  F(K, u64, dep1, "dep1", KV, REQ)                                                                 \
-  F(K, u64, dep2, "dep2", KV, REQ)                                                                 \
-  F(K, u64, dep3, "dep3", KV, REQ)                                                                 \
-  F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
-  F(K, u64, dep5, "dep5", KV, REQ)                                                                 \
+  RTG_FIELDS_DEPS(F, K)                                                                            \
   F(K, u64, bytes, "bytes", KV, OPT)                                                               \
   F(K, str, kind, "kind", KVW, OPT)                                                                \
   F(K, u64, src_agent, "src_agent", KV, OPT)                                                       \
