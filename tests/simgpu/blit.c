@@ -68,19 +68,27 @@ static int in_bounds(const void *dst, uint64_t len) {
 
 #define ARG(type, off) (*(type *)((char *)pkt->kernarg_address + (off)))
 
+/* ROCclr's fill kernels take four buffer arguments (uchar, ushort, uint,
+ * ulong) of which exactly one is set: it is the target and chooses the
+ * element size. */
+static char *fill_target(const hsa_kernel_dispatch_packet_t *pkt, size_t *es) {
+  static const size_t esize[4] = {1, 2, 4, 8};
+  *es = 1;
+  for (int i = 3; i >= 0; i--)
+    if (ARG(char *, i * 8)) {
+      *es = esize[i];
+      return ARG(char *, i * 8);
+    }
+  return NULL;
+}
+
 /* (bufUChar, bufUShort, bufUInt, bufULong, pattern, uint patternSize,
  *  ulong offset, ulong size): exactly one buffer is set and chooses the
  * element size; offset and patternSize count elements; work-item i writes
  * the pattern at offset + i * patternSize. */
 static void fill_buffer_aligned(const hsa_kernel_dispatch_packet_t *pkt) {
-  static const size_t esize[4] = {1, 2, 4, 8};
-  char *buf = NULL;
-  size_t es = 1;
-  for (int i = 3; i >= 0 && !buf; i--)
-    if (ARG(char *, i * 8)) {
-      buf = ARG(char *, i * 8);
-      es = esize[i];
-    }
+  size_t es;
+  char *buf = fill_target(pkt, &es);
   const char *pattern = ARG(const char *, 32);
   uint64_t psize = ARG(uint32_t, 40) * es, offset = ARG(uint64_t, 48) * es;
   uint64_t count = ARG(uint64_t, 56);
@@ -94,14 +102,8 @@ static void fill_buffer_aligned(const hsa_kernel_dispatch_packet_t *pkt) {
 /* (bufs x4, pattern, uint patternSize, ulong origin, ulong width, ulong height,
  *  ulong pitch): work-item (x, y) writes the pattern at origin + y*pitch + x. */
 static void fill_buffer_aligned_2d(const hsa_kernel_dispatch_packet_t *pkt) {
-  static const size_t esize[4] = {1, 2, 4, 8};
-  char *buf = NULL;
-  size_t es = 1;
-  for (int i = 3; i >= 0 && !buf; i--)
-    if (ARG(char *, i * 8)) {
-      buf = ARG(char *, i * 8);
-      es = esize[i];
-    }
+  size_t es;
+  char *buf = fill_target(pkt, &es);
   const char *pattern = ARG(const char *, 32);
   uint64_t psize = ARG(uint32_t, 40) * es, origin = ARG(uint64_t, 48);
   uint64_t width = ARG(uint64_t, 56), height = ARG(uint64_t, 64), pitch = ARG(uint64_t, 72);
