@@ -110,37 +110,35 @@ static void push_api(api_entry *e, int nargs) {
   rtg_sink_push(RTG_ENTRY_HSA_API, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
 }
 
+/* The entry both wrapper kinds push: times, return value, correlation id
+ * and the argument words. */
+#define RECORD_CALL(name, t0, t1, ret)                                                             \
+  do {                                                                                             \
+    uint64_t t1_ = (t1);                                                                           \
+    api_entry e;                                                                                   \
+    int n = 0;                                                                                     \
+    e.fn = FN_##name;                                                                              \
+    e.start = t0;                                                                                  \
+    e.dur = t1_ - t0;                                                                              \
+    e.retval = (ret);                                                                              \
+    e.corr = rtg_tls.corr;                                                                         \
+    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
+    push_api(&e, n);                                                                               \
+  } while (0)
+
 /* the wrappers */
 #define RTG_API(T, name, ret, rk, params, call, ...)                                               \
   static ret w_##name params {                                                                     \
     uint64_t t0 = rtg_now();                                                                       \
     ret r = rtg_impl.name call;                                                                    \
-    uint64_t t1 = rtg_now();                                                                       \
-    api_entry e;                                                                                   \
-    int n = 0;                                                                                     \
-    e.fn = FN_##name;                                                                              \
-    e.start = t0;                                                                                  \
-    e.dur = t1 - t0;                                                                               \
-    e.retval = (uint64_t)r;                                                                           \
-    e.corr = rtg_tls.corr;                                                                         \
-    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
-    push_api(&e, n);                                                                               \
+    RECORD_CALL(name, t0, rtg_now(), (uint64_t)r);                                                 \
     return r;                                                                                      \
   }
 #define RTG_API_VOID(T, name, params, call, ...)                                                   \
   static void w_##name params {                                                                    \
     uint64_t t0 = rtg_now();                                                                       \
     rtg_impl.name call;                                                                            \
-    uint64_t t1 = rtg_now();                                                                       \
-    api_entry e;                                                                                   \
-    int n = 0;                                                                                     \
-    e.fn = FN_##name;                                                                              \
-    e.start = t0;                                                                                  \
-    e.dur = t1 - t0;                                                                               \
-    e.retval = 0;                                                                                     \
-    e.corr = rtg_tls.corr;                                                                         \
-    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
-    push_api(&e, n);                                                                               \
+    RECORD_CALL(name, t0, rtg_now(), 0);                                                           \
   }
 #define RTG_W_PTR W_PTR
 #define RTG_W_OPAQUE W_OPAQUE
