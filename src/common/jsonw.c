@@ -207,11 +207,27 @@ size_t rtg_json_escape(char *out, const char *str, size_t n) {
   return (size_t)(o - out);
 }
 
+/* Whether any of the 8 bytes in x is a control character, '"', '\\' or not
+ * ASCII.  (v - 1) & ~v has the high bit set in a byte where v's byte is 0
+ * (the borrow can flag bytes above a zero too, but "any" stays exact). */
+static inline bool needs_escape8(uint64_t x) {
+  const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
+  uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+  uint64_t control = (x - ones * 0x20) & ~x; /* bytes < 0x20 (for bytes < 0x80) */
+  return ((control | ((q - ones) & ~q) | ((b - ones) & ~b) | x) & high) != 0;
+}
+
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
   rtg_jsonw_ch(w, '"');
   /* the common case: short plain ASCII, nothing to escape */
   if (n < 256 && w->cap - w->len > n + 1) {
     size_t i = 0;
+    /* eight bytes at a time: names are long, and almost never need escaping */
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x;
+      memcpy(&x, s + i, 8);
+      if (needs_escape8(x)) break;
+    }
     while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
            s[i] != '\\')
       i++;

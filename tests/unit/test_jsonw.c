@@ -32,6 +32,20 @@ int main(void) {
   CHECK_STR(json_of("\xed\xa0\x80", 3), "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
   CHECK_STR(json_of("\xc0\xaf", 2), "\"\\ufffd\\ufffd\"");         /* overlong */
   CHECK_STR(json_of("\xf0\x9f\x98\x80", 4), "\"\xf0\x9f\x98\x80\"");
+  /* the fast path reads eight bytes at a time: every byte value at every
+   * position of a plain string must come out as the escaper writes it */
+  int bad_pos = 0;
+  for (int pos = 0; pos < 40; pos++)
+    for (int b = 1; b < 256; b++) {
+      char s[40], want[300];
+      memset(s, 'a', sizeof s);
+      s[pos] = (char)b;
+      want[0] = '"';
+      size_t k = rtg_json_escape(want + 1, s, sizeof s);
+      memcpy(want + 1 + k, "\"", 2);
+      bad_pos += strcmp(json_of(s, sizeof s), want) != 0;
+    }
+  CHECK(bad_pos == 0);
   CHECK_STR(us_of(0), "0");
   CHECK_STR(us_of(1500), "1.5");
   CHECK_STR(us_of(1234567), "1234.567");
