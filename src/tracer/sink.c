@@ -372,11 +372,15 @@ void rtg_sink_flush_all(void) {
   pthread_mutex_unlock(&drain_mu);
 }
 
-/* Fatal-signal path: the writer may hold the lock forever (the process is
- * dying), so try for a while, then drain anyway with a buffer of our own. */
+/* Fatal-signal path: the writer may hold the lock forever (it crashed
+ * itself, or the process is dying around it), so try for a while, then
+ * drain anyway with a buffer of our own.  The while is generous: on a
+ * loaded machine the writer can sit preempted in the middle of a drain for
+ * hundreds of milliseconds, and draining beside it risks the records it is
+ * writing; a dying process can spare two seconds. */
 void rtg_sink_flush_from_signal(void) {
   static outbuf sig_buf;
-  for (int i = 0; i < 200 && pthread_mutex_trylock(&drain_mu) != 0; i++) {
+  for (int i = 0; i < 2000 && pthread_mutex_trylock(&drain_mu) != 0; i++) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
