@@ -260,27 +260,28 @@ static const char digit_pairs[201] =
     "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
     "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-static int fmt_u64(char *out, uint64_t v) {
+/* Two digits at a time from the end into a scratch buffer, then one copy:
+ * no pass to count the digits first. */
+static inline int fmt_u64(char *out, uint64_t v) {
   if (v < 10) {
     out[0] = (char)('0' + v);
     return 1;
   }
-  int n = 1; /* digits */
-  for (uint64_t t = v; t >= 10; t /= 10) n++;
-  char *p = out + n;
+  char tmp[24], *e = tmp + sizeof tmp, *p = e;
   while (v >= 100) {
     unsigned d = (unsigned)(v % 100) * 2;
     v /= 100;
-    *--p = digit_pairs[d + 1];
-    *--p = digit_pairs[d];
+    p -= 2;
+    memcpy(p, digit_pairs + d, 2);
   }
   if (v >= 10) {
-    *--p = digit_pairs[v * 2 + 1];
-    *--p = digit_pairs[v * 2];
+    p -= 2;
+    memcpy(p, digit_pairs + v * 2, 2);
   } else {
     *--p = (char)('0' + v);
   }
-  return n;
+  memcpy(out, p, (size_t)(e - p));
+  return (int)(e - p);
 }
 
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) { w->len += (size_t)fmt_u64(room(w, 20), v); }

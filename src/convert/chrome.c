@@ -63,8 +63,9 @@ static void *chrome_open(cv_ctx *ctx) {
   corr_set_unmatched(&c->calls, op_without_call, c);
   rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   tracks_init(&c->ts, ctx);
-  rtg_jsonw_lit(&c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
-                       "\",\"clock\":\"");
+  rtg_jsonw_lit(
+      &c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+             "\",\"clock\":\"");
   rtg_jsonw_lit(&c->w, ctx->opt.zero_time ? "CLOCK_BOOTTIME, relative" : "CLOCK_BOOTTIME");
   rtg_jsonw_lit(&c->w, "\"},\n\"traceEvents\":[\n");
   c->first = true;
@@ -81,31 +82,21 @@ static inline void ev_begin(chrome *c, const char *ph) {
   c->events++;
 }
 
-static inline void put_key(chrome *c, const char *key) {
-  rtg_jsonw_lit(&c->w, ",\"");
-  rtg_jsonw_lit(&c->w, key);
-  rtg_jsonw_lit(&c->w, "\":");
-}
+/* Keys are literals: each ,"key": is one copy of a size known at compile
+ * time (this runs for every field of millions of events). */
+#define KEY(key) ",\"" key "\":"
+#define put_key(c, key) rtg_jsonw_raw(&(c)->w, KEY(key), sizeof KEY(key) - 1)
+#define put_str(c, key, v) (put_key(c, key), rtg_jsonw_str(&(c)->w, v))
+#define put_u64(c, key, v) (put_key(c, key), rtg_jsonw_u64(&(c)->w, v))
+#define put_ts(c, key, ns) (put_key(c, key), put_time(c, ns))
 
-static inline void put_str(chrome *c, const char *key, const char *v) {
-  put_key(c, key);
-  rtg_jsonw_str(&c->w, v);
-}
-
-static inline void put_u64(chrome *c, const char *key, uint64_t v) {
-  put_key(c, key);
-  rtg_jsonw_u64(&c->w, v);
-}
-
-static inline void put_ts(chrome *c, const char *key, uint64_t ns) {
-  put_key(c, key);
+static inline void put_time(chrome *c, uint64_t ns) {
   uint64_t base = c->ctx->time_base;
   rtg_jsonw_ns_as_us(&c->w, ns > base ? ns - base : 0);
 }
 
 static inline void put_where(chrome *c, const track *t) {
-  put_u64(c, "pid", t->cpid);
-  put_u64(c, "tid", t->ctid);
+  rtg_jsonw_raw(&c->w, t->where, t->where_len);
 }
 
 /* {"ph":"X","name":..,"cat":..,"ts":..,"dur":..,"pid":..,"tid":.. (args follow) */
@@ -126,23 +117,25 @@ typedef struct args {
   bool open;
 } args;
 
-static inline void arg_key(args *a, const char *key) {
-  rtg_jsonw_lit(&a->c->w, a->open ? ",\"" : ",\"args\":{\"");
+static inline void arg_open(args *a) {
+  if (!a->open)
+    rtg_jsonw_raw(&a->c->w, ",\"args\":{", 9);
+  else
+    rtg_jsonw_ch(&a->c->w, ',');
   a->open = true;
-  rtg_jsonw_lit(&a->c->w, key);
-  rtg_jsonw_lit(&a->c->w, "\":");
 }
-static inline void arg_str(args *a, const char *key, const char *v) {
+#define AKEY(key) "\"" key "\":"
+#define arg_key(a, key) (arg_open(a), rtg_jsonw_raw(&(a)->c->w, AKEY(key), sizeof AKEY(key) - 1))
+#define arg_str(a, key, v) arg_str_(a, AKEY(key), sizeof AKEY(key) - 1, v)
+#define arg_u64(a, key, v) (arg_key(a, key), rtg_jsonw_u64(&(a)->c->w, v))
+#define arg_dim3(a, key, d) (arg_key(a, key), put_dim3(a, d))
+static inline void arg_str_(args *a, const char *qkey, size_t n, const char *v) {
   if (!v) return;
-  arg_key(a, key);
+  arg_open(a);
+  rtg_jsonw_raw(&a->c->w, qkey, n);
   rtg_jsonw_str(&a->c->w, v);
 }
-static inline void arg_u64(args *a, const char *key, uint64_t v) {
-  arg_key(a, key);
-  rtg_jsonw_u64(&a->c->w, v);
-}
-static void arg_dim3(args *a, const char *key, rtg_dim3 d) {
-  arg_key(a, key);
+static void put_dim3(args *a, rtg_dim3 d) {
   rtg_jsonw_ch(&a->c->w, '[');
   rtg_jsonw_u64(&a->c->w, d.x);
   rtg_jsonw_ch(&a->c->w, ',');
@@ -204,12 +197,17 @@ static void flow(chrome *c, const char *cat, corr_val host, corr_val op) {
   rtg_jsonw_ch(&c->w, '}');
 }
 
-static void flow_launch(void *arg, corr_val host, corr_val op) { flow(arg, "launch", host, op); }
-static void flow_dispatch(void *arg, corr_val host, corr_val op) { flow(arg, "dispatch", host, op); }
+static void flow_launch(void *arg, corr_val host, corr_val op) {
+  flow(arg, "launch", host, op);
+}
+static void flow_dispatch(void *arg, corr_val host, corr_val op) {
+  flow(arg, "dispatch", host, op);
+}
 
 static uint64_t dispatch_key(const cv_event *ev) {
   return rtg_mix64(((uint64_t)ev->proc << 40 | ev->agent) ^ rtg_mix64(ev->queue) ^
-                   rtg_mix64(ev->id + 0x9e37)) | 1;
+                   rtg_mix64(ev->id + 0x9e37)) |
+         1;
 }
 
 /* ------------------------------------------------------------ gaps (-g) */
@@ -232,8 +230,10 @@ static const char *gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t ca
   const uint64_t *b = ctx->opt.gap_buckets_us;
   int n = ctx->opt.ngap_buckets;
   uint64_t us = ns / 1000;
-  if (us < b[0]) snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (us >= b[n - 1]) snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
+  if (us < b[0])
+    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
+  else if (us >= b[n - 1])
+    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
   else
     for (int i = 1; i < n; i++)
       if (us < b[i]) {
@@ -265,8 +265,10 @@ static void gap_add(chrome *c, const cv_event *ev) {
 /* ------------------------------------------------------------ events */
 
 static const char *copy_name(const cv_event *ev, char *buf, size_t cap) {
-  if (ev->has_bytes) snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);
-  else snprintf(buf, cap, "%s", ev->name);
+  if (ev->has_bytes)
+    snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);
+  else
+    snprintf(buf, cap, "%s", ev->name);
   return buf;
 }
 
@@ -282,8 +284,10 @@ static void chrome_event(void *st, const cv_event *ev) {
     t = tracks_get(&c->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
     bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
     slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
-    if (rename) arg_str(&a, "api", ev->name);
-    else arg_str(&a, "kernel", ev->kernel);
+    if (rename)
+      arg_str(&a, "api", ev->name);
+    else
+      arg_str(&a, "kernel", ev->kernel);
     arg_str(&a, "args", ev->args);
     arg_str(&a, "ret", ev->ret);
     if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
@@ -387,7 +391,8 @@ static void chrome_event(void *st, const cv_event *ev) {
     arg_str(&a, "ret", ev->ret);
     args_end(&a);
     return;
-  default: return;
+  default:
+    return;
   }
   /* GPU ops: one arrow each, from the HIP call (by correlation id) when the
    * input has it, else from the host dispatch (by queue and packet id).
@@ -434,8 +439,10 @@ static void meta(chrome *c, const char *what, uint64_t pid, const uint64_t *tid,
   rtg_jsonw_lit(&c->w, ",\"args\":{\"");
   rtg_jsonw_lit(&c->w, key);
   rtg_jsonw_lit(&c->w, "\":");
-  if (sval) rtg_jsonw_str(&c->w, sval);
-  else rtg_jsonw_u64(&c->w, uval);
+  if (sval)
+    rtg_jsonw_str(&c->w, sval);
+  else
+    rtg_jsonw_u64(&c->w, uval);
   rtg_jsonw_lit(&c->w, "}}");
 }
 

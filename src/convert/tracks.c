@@ -15,12 +15,17 @@ enum { DOM_GPU = 1, DOM_HSA, DOM_HIP, DOM_ROCTX, DOM_SYSCALL };
 
 static int domain_of(enum tk_kind k) {
   switch (k) {
-  case TK_HIP: return DOM_HIP;
+  case TK_HIP:
+    return DOM_HIP;
   case TK_HSA:
-  case TK_DISPATCH: return DOM_HSA;
-  case TK_ROCTX: return DOM_ROCTX;
-  case TK_SYSCALL: return DOM_SYSCALL;
-  default: return DOM_GPU;
+  case TK_DISPATCH:
+    return DOM_HSA;
+  case TK_ROCTX:
+    return DOM_ROCTX;
+  case TK_SYSCALL:
+    return DOM_SYSCALL;
+  default:
+    return DOM_GPU;
   }
 }
 
@@ -84,6 +89,8 @@ track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint
   t->cpid = tracks_cpid(ts, proc, kind);
   uint64_t *tid = rtg_u64map_put(&ts->next_tid, t->cpid, 1, NULL);
   t->ctid = (*tid)++;
+  t->where_len = (uint32_t)snprintf(t->where, sizeof t->where, ",\"pid\":%llu,\"tid\":%llu",
+                                    (unsigned long long)t->cpid, (unsigned long long)t->ctid);
   /* sort: by process (in the domain layout), class, then agent/queue/lane */
   uint64_t cls = ts->ctx->opt.by_process ? (uint64_t)kind : 0;
   uint64_t sub;
@@ -111,8 +118,10 @@ static uint32_t span_after(const tk_lane *l, uint64_t t) {
   uint32_t lo = 0, hi = l->n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (l->span[mid][1] > t) hi = mid;
-    else lo = mid + 1;
+    if (l->span[mid][1] > t)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   return lo;
 }
@@ -126,7 +135,7 @@ static bool lane_free(const tk_lane *l, uint64_t start, uint64_t end) {
 static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
   uint32_t i = span_after(l, start);
   if (i > 0 && l->span[i - 1][1] == start) i--; /* touches the span before */
-  uint32_t j = i; /* spans [i, j) merge with the new one */
+  uint32_t j = i;                               /* spans [i, j) merge with the new one */
   while (j < l->n && l->span[j][0] <= end) {
     if (l->span[j][0] < start) start = l->span[j][0];
     if (l->span[j][1] > end) end = l->span[j][1];
@@ -152,7 +161,8 @@ static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
     uint32_t best = 0;
     uint64_t gap = UINT64_MAX;
     for (uint32_t k = 0; k + 1 < l->n; k++)
-      if (l->span[k + 1][0] - l->span[k][1] < gap) gap = l->span[k + 1][0] - l->span[k][1], best = k;
+      if (l->span[k + 1][0] - l->span[k][1] < gap)
+        gap = l->span[k + 1][0] - l->span[k][1], best = k;
     l->span[best][1] = l->span[best + 1][1];
     memmove(&l->span[best + 1], &l->span[best + 2], (l->n - best - 2) * sizeof *l->span);
     l->n--;
@@ -202,8 +212,8 @@ void tracks_process_name(const tracks *ts, uint64_t cpid, uint32_t proc, enum tk
     }
     return;
   }
-  static const char *const names[] = {"", "GPU Activity", "HSA API Activity", "HIP API Activity",
-                                      "ROCTx Markers", "strace/ltrace"};
+  static const char *const names[] = {
+      "", "GPU Activity", "HSA API Activity", "HIP API Activity", "ROCTx Markers", "strace/ltrace"};
   (void)cpid;
   snprintf(buf, cap, "%s%s", hp, names[domain_of(kind)]);
 }
@@ -217,15 +227,21 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
   char agent[300], lane[32] = "";
   if (t->lane) snprintf(lane, sizeof lane, " (lane %u)", t->lane + 1);
   switch (t->kind) {
-  case TK_HIP: snprintf(buf, cap, "%sHIP %llu", pre, (unsigned long long)t->a); break;
-  case TK_HSA: snprintf(buf, cap, "%sHSA %llu", pre, (unsigned long long)t->a); break;
+  case TK_HIP:
+    snprintf(buf, cap, "%sHIP %llu", pre, (unsigned long long)t->a);
+    break;
+  case TK_HSA:
+    snprintf(buf, cap, "%sHSA %llu", pre, (unsigned long long)t->a);
+    break;
   case TK_DISPATCH:
     snprintf(buf, cap, "%sHSA %llu dispatches", pre, (unsigned long long)t->a);
     break;
   case TK_ROCTX:
     snprintf(buf, cap, "%sROCTx %llu%s", pre, (unsigned long long)t->a, lane);
     break;
-  case TK_SYSCALL: snprintf(buf, cap, "%scalls %llu", pre, (unsigned long long)t->a); break;
+  case TK_SYSCALL:
+    snprintf(buf, cap, "%scalls %llu", pre, (unsigned long long)t->a);
+    break;
   case TK_QUEUE: {
     cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);
     uint64_t key = rtg_mix64(((uint64_t)t->proc << 32 | t->a) ^ rtg_mix64(t->b));
@@ -236,8 +252,10 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
   }
   case TK_COPY:
     cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);
-    if (t->b == UINT64_MAX) snprintf(buf, cap, "%s%s copies%s", pre, agent, lane);
-    else snprintf(buf, cap, "%s%s copy engine %llu%s", pre, agent, (unsigned long long)t->b, lane);
+    if (t->b == UINT64_MAX)
+      snprintf(buf, cap, "%s%s copies%s", pre, agent, lane);
+    else
+      snprintf(buf, cap, "%s%s copy engine %llu%s", pre, agent, (unsigned long long)t->b, lane);
     break;
   case TK_GAPS:
     cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);

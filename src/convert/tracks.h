@@ -20,9 +20,12 @@ typedef struct tk_lane {
 typedef struct track {
   uint32_t proc;
   enum tk_kind kind;
-  uint64_t a, b;   /* thread; or agent and queue/engine */
+  uint64_t a, b; /* thread; or agent and queue/engine */
   uint32_t lane;
   uint64_t cpid, ctid, sort;
+  /* ,"pid":P,"tid":T as the JSON of every event on the track carries it */
+  char where[48];
+  uint32_t where_len;
   struct tk_lane *lanes; /* lane 0 of a lane group: what each lane holds */
   uint32_t nlanes;
 } track;
@@ -31,9 +34,9 @@ typedef struct tracks {
   cv_ctx *ctx;
   track *t;
   uint32_t n, cap;
-  rtg_u64map index;    /* hash of the key -> track index + 1 chain head */
-  uint32_t *next;      /* collision chain */
-  rtg_u64map next_tid; /* cpid -> next ctid */
+  rtg_u64map index;     /* hash of the key -> track index + 1 chain head */
+  uint32_t *next;       /* collision chain */
+  rtg_u64map next_tid;  /* cpid -> next ctid */
   rtg_u64map queue_ord; /* (proc, agent, queue) -> ordinal within the agent */
   rtg_u64map nqueues;   /* (proc, agent) -> queues seen */
 } tracks;
