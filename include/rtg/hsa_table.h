@@ -38,252 +38,252 @@ typedef struct rtg_table_version {
 } rtg_table_version;
 
 /* Core table: 125 entries, unchanged from ROCm 5.2 to 7.0. */
-#define RTG_CORE_TABLE_FIELDS(F) \
-  F(hsa_init) \
-  F(hsa_shut_down) \
-  F(hsa_system_get_info) \
-  F(hsa_system_extension_supported) \
-  F(hsa_system_get_extension_table) \
-  F(hsa_iterate_agents) \
-  F(hsa_agent_get_info) \
-  F(hsa_queue_create) \
-  F(hsa_soft_queue_create) \
-  F(hsa_queue_destroy) \
-  F(hsa_queue_inactivate) \
-  F(hsa_queue_load_read_index_scacquire) \
-  F(hsa_queue_load_read_index_relaxed) \
-  F(hsa_queue_load_write_index_scacquire) \
-  F(hsa_queue_load_write_index_relaxed) \
-  F(hsa_queue_store_write_index_relaxed) \
-  F(hsa_queue_store_write_index_screlease) \
-  F(hsa_queue_cas_write_index_scacq_screl) \
-  F(hsa_queue_cas_write_index_scacquire) \
-  F(hsa_queue_cas_write_index_relaxed) \
-  F(hsa_queue_cas_write_index_screlease) \
-  F(hsa_queue_add_write_index_scacq_screl) \
-  F(hsa_queue_add_write_index_scacquire) \
-  F(hsa_queue_add_write_index_relaxed) \
-  F(hsa_queue_add_write_index_screlease) \
-  F(hsa_queue_store_read_index_relaxed) \
-  F(hsa_queue_store_read_index_screlease) \
-  F(hsa_agent_iterate_regions) \
-  F(hsa_region_get_info) \
-  F(hsa_agent_get_exception_policies) \
-  F(hsa_agent_extension_supported) \
-  F(hsa_memory_register) \
-  F(hsa_memory_deregister) \
-  F(hsa_memory_allocate) \
-  F(hsa_memory_free) \
-  F(hsa_memory_copy) \
-  F(hsa_memory_assign_agent) \
-  F(hsa_signal_create) \
-  F(hsa_signal_destroy) \
-  F(hsa_signal_load_relaxed) \
-  F(hsa_signal_load_scacquire) \
-  F(hsa_signal_store_relaxed) \
-  F(hsa_signal_store_screlease) \
-  F(hsa_signal_wait_relaxed) \
-  F(hsa_signal_wait_scacquire) \
-  F(hsa_signal_and_relaxed) \
-  F(hsa_signal_and_scacquire) \
-  F(hsa_signal_and_screlease) \
-  F(hsa_signal_and_scacq_screl) \
-  F(hsa_signal_or_relaxed) \
-  F(hsa_signal_or_scacquire) \
-  F(hsa_signal_or_screlease) \
-  F(hsa_signal_or_scacq_screl) \
-  F(hsa_signal_xor_relaxed) \
-  F(hsa_signal_xor_scacquire) \
-  F(hsa_signal_xor_screlease) \
-  F(hsa_signal_xor_scacq_screl) \
-  F(hsa_signal_exchange_relaxed) \
-  F(hsa_signal_exchange_scacquire) \
-  F(hsa_signal_exchange_screlease) \
-  F(hsa_signal_exchange_scacq_screl) \
-  F(hsa_signal_add_relaxed) \
-  F(hsa_signal_add_scacquire) \
-  F(hsa_signal_add_screlease) \
-  F(hsa_signal_add_scacq_screl) \
-  F(hsa_signal_subtract_relaxed) \
-  F(hsa_signal_subtract_scacquire) \
-  F(hsa_signal_subtract_screlease) \
-  F(hsa_signal_subtract_scacq_screl) \
-  F(hsa_signal_cas_relaxed) \
-  F(hsa_signal_cas_scacquire) \
-  F(hsa_signal_cas_screlease) \
-  F(hsa_signal_cas_scacq_screl) \
-  F(hsa_isa_from_name) \
-  F(hsa_isa_get_info) \
-  F(hsa_isa_compatible) \
-  F(hsa_code_object_serialize) \
-  F(hsa_code_object_deserialize) \
-  F(hsa_code_object_destroy) \
-  F(hsa_code_object_get_info) \
-  F(hsa_code_object_get_symbol) \
-  F(hsa_code_symbol_get_info) \
-  F(hsa_code_object_iterate_symbols) \
-  F(hsa_executable_create) \
-  F(hsa_executable_destroy) \
-  F(hsa_executable_load_code_object) \
-  F(hsa_executable_freeze) \
-  F(hsa_executable_get_info) \
-  F(hsa_executable_global_variable_define) \
-  F(hsa_executable_agent_global_variable_define) \
-  F(hsa_executable_readonly_variable_define) \
-  F(hsa_executable_validate) \
-  F(hsa_executable_get_symbol) \
-  F(hsa_executable_symbol_get_info) \
-  F(hsa_executable_iterate_symbols) \
-  F(hsa_status_string) \
-  F(hsa_extension_get_name) \
-  F(hsa_system_major_extension_supported) \
-  F(hsa_system_get_major_extension_table) \
-  F(hsa_agent_major_extension_supported) \
-  F(hsa_cache_get_info) \
-  F(hsa_agent_iterate_caches) \
-  F(hsa_signal_silent_store_relaxed) \
-  F(hsa_signal_silent_store_screlease) \
-  F(hsa_signal_group_create) \
-  F(hsa_signal_group_destroy) \
-  F(hsa_signal_group_wait_any_scacquire) \
-  F(hsa_signal_group_wait_any_relaxed) \
-  F(hsa_agent_iterate_isas) \
-  F(hsa_isa_get_info_alt) \
-  F(hsa_isa_get_exception_policies) \
-  F(hsa_isa_get_round_method) \
-  F(hsa_wavefront_get_info) \
-  F(hsa_isa_iterate_wavefronts) \
-  F(hsa_code_object_get_symbol_from_name) \
-  F(hsa_code_object_reader_create_from_file) \
-  F(hsa_code_object_reader_create_from_memory) \
-  F(hsa_code_object_reader_destroy) \
-  F(hsa_executable_create_alt) \
-  F(hsa_executable_load_program_code_object) \
-  F(hsa_executable_load_agent_code_object) \
-  F(hsa_executable_validate_alt) \
-  F(hsa_executable_get_symbol_by_name) \
-  F(hsa_executable_iterate_agent_symbols) \
+#define RTG_CORE_TABLE_FIELDS(F)                                                                   \
+  F(hsa_init)                                                                                      \
+  F(hsa_shut_down)                                                                                 \
+  F(hsa_system_get_info)                                                                           \
+  F(hsa_system_extension_supported)                                                                \
+  F(hsa_system_get_extension_table)                                                                \
+  F(hsa_iterate_agents)                                                                            \
+  F(hsa_agent_get_info)                                                                            \
+  F(hsa_queue_create)                                                                              \
+  F(hsa_soft_queue_create)                                                                         \
+  F(hsa_queue_destroy)                                                                             \
+  F(hsa_queue_inactivate)                                                                          \
+  F(hsa_queue_load_read_index_scacquire)                                                           \
+  F(hsa_queue_load_read_index_relaxed)                                                             \
+  F(hsa_queue_load_write_index_scacquire)                                                          \
+  F(hsa_queue_load_write_index_relaxed)                                                            \
+  F(hsa_queue_store_write_index_relaxed)                                                           \
+  F(hsa_queue_store_write_index_screlease)                                                         \
+  F(hsa_queue_cas_write_index_scacq_screl)                                                         \
+  F(hsa_queue_cas_write_index_scacquire)                                                           \
+  F(hsa_queue_cas_write_index_relaxed)                                                             \
+  F(hsa_queue_cas_write_index_screlease)                                                           \
+  F(hsa_queue_add_write_index_scacq_screl)                                                         \
+  F(hsa_queue_add_write_index_scacquire)                                                           \
+  F(hsa_queue_add_write_index_relaxed)                                                             \
+  F(hsa_queue_add_write_index_screlease)                                                           \
+  F(hsa_queue_store_read_index_relaxed)                                                            \
+  F(hsa_queue_store_read_index_screlease)                                                          \
+  F(hsa_agent_iterate_regions)                                                                     \
+  F(hsa_region_get_info)                                                                           \
+  F(hsa_agent_get_exception_policies)                                                              \
+  F(hsa_agent_extension_supported)                                                                 \
+  F(hsa_memory_register)                                                                           \
+  F(hsa_memory_deregister)                                                                         \
+  F(hsa_memory_allocate)                                                                           \
+  F(hsa_memory_free)                                                                               \
+  F(hsa_memory_copy)                                                                               \
+  F(hsa_memory_assign_agent)                                                                       \
+  F(hsa_signal_create)                                                                             \
+  F(hsa_signal_destroy)                                                                            \
+  F(hsa_signal_load_relaxed)                                                                       \
+  F(hsa_signal_load_scacquire)                                                                     \
+  F(hsa_signal_store_relaxed)                                                                      \
+  F(hsa_signal_store_screlease)                                                                    \
+  F(hsa_signal_wait_relaxed)                                                                       \
+  F(hsa_signal_wait_scacquire)                                                                     \
+  F(hsa_signal_and_relaxed)                                                                        \
+  F(hsa_signal_and_scacquire)                                                                      \
+  F(hsa_signal_and_screlease)                                                                      \
+  F(hsa_signal_and_scacq_screl)                                                                    \
+  F(hsa_signal_or_relaxed)                                                                         \
+  F(hsa_signal_or_scacquire)                                                                       \
+  F(hsa_signal_or_screlease)                                                                       \
+  F(hsa_signal_or_scacq_screl)                                                                     \
+  F(hsa_signal_xor_relaxed)                                                                        \
+  F(hsa_signal_xor_scacquire)                                                                      \
+  F(hsa_signal_xor_screlease)                                                                      \
+  F(hsa_signal_xor_scacq_screl)                                                                    \
+  F(hsa_signal_exchange_relaxed)                                                                   \
+  F(hsa_signal_exchange_scacquire)                                                                 \
+  F(hsa_signal_exchange_screlease)                                                                 \
+  F(hsa_signal_exchange_scacq_screl)                                                               \
+  F(hsa_signal_add_relaxed)                                                                        \
+  F(hsa_signal_add_scacquire)                                                                      \
+  F(hsa_signal_add_screlease)                                                                      \
+  F(hsa_signal_add_scacq_screl)                                                                    \
+  F(hsa_signal_subtract_relaxed)                                                                   \
+  F(hsa_signal_subtract_scacquire)                                                                 \
+  F(hsa_signal_subtract_screlease)                                                                 \
+  F(hsa_signal_subtract_scacq_screl)                                                               \
+  F(hsa_signal_cas_relaxed)                                                                        \
+  F(hsa_signal_cas_scacquire)                                                                      \
+  F(hsa_signal_cas_screlease)                                                                      \
+  F(hsa_signal_cas_scacq_screl)                                                                    \
+  F(hsa_isa_from_name)                                                                             \
+  F(hsa_isa_get_info)                                                                              \
+  F(hsa_isa_compatible)                                                                            \
+  F(hsa_code_object_serialize)                                                                     \
+  F(hsa_code_object_deserialize)                                                                   \
+  F(hsa_code_object_destroy)                                                                       \
+  F(hsa_code_object_get_info)                                                                      \
+  F(hsa_code_object_get_symbol)                                                                    \
+  F(hsa_code_symbol_get_info)                                                                      \
+  F(hsa_code_object_iterate_symbols)                                                               \
+  F(hsa_executable_create)                                                                         \
+  F(hsa_executable_destroy)                                                                        \
+  F(hsa_executable_load_code_object)                                                               \
+  F(hsa_executable_freeze)                                                                         \
+  F(hsa_executable_get_info)                                                                       \
+  F(hsa_executable_global_variable_define)                                                         \
+  F(hsa_executable_agent_global_variable_define)                                                   \
+  F(hsa_executable_readonly_variable_define)                                                       \
+  F(hsa_executable_validate)                                                                       \
+  F(hsa_executable_get_symbol)                                                                     \
+  F(hsa_executable_symbol_get_info)                                                                \
+  F(hsa_executable_iterate_symbols)                                                                \
+  F(hsa_status_string)                                                                             \
+  F(hsa_extension_get_name)                                                                        \
+  F(hsa_system_major_extension_supported)                                                          \
+  F(hsa_system_get_major_extension_table)                                                          \
+  F(hsa_agent_major_extension_supported)                                                           \
+  F(hsa_cache_get_info)                                                                            \
+  F(hsa_agent_iterate_caches)                                                                      \
+  F(hsa_signal_silent_store_relaxed)                                                               \
+  F(hsa_signal_silent_store_screlease)                                                             \
+  F(hsa_signal_group_create)                                                                       \
+  F(hsa_signal_group_destroy)                                                                      \
+  F(hsa_signal_group_wait_any_scacquire)                                                           \
+  F(hsa_signal_group_wait_any_relaxed)                                                             \
+  F(hsa_agent_iterate_isas)                                                                        \
+  F(hsa_isa_get_info_alt)                                                                          \
+  F(hsa_isa_get_exception_policies)                                                                \
+  F(hsa_isa_get_round_method)                                                                      \
+  F(hsa_wavefront_get_info)                                                                        \
+  F(hsa_isa_iterate_wavefronts)                                                                    \
+  F(hsa_code_object_get_symbol_from_name)                                                          \
+  F(hsa_code_object_reader_create_from_file)                                                       \
+  F(hsa_code_object_reader_create_from_memory)                                                     \
+  F(hsa_code_object_reader_destroy)                                                                \
+  F(hsa_executable_create_alt)                                                                     \
+  F(hsa_executable_load_program_code_object)                                                       \
+  F(hsa_executable_load_agent_code_object)                                                         \
+  F(hsa_executable_validate_alt)                                                                   \
+  F(hsa_executable_get_symbol_by_name)                                                             \
+  F(hsa_executable_iterate_agent_symbols)                                                          \
   F(hsa_executable_iterate_program_symbols)
 
 /* AMD extension table, newest order.  F(name, in_5_2, in_5_5, in_5_6, since)
  * in_5_x: 1 if the entry is in that 5.x layout; since: the release that
  * added it (52 = present in 5.2). */
-#define RTG_AMD_EXT_TABLE_FIELDS(F) \
-  F(hsa_amd_coherency_get_type, 1, 1, 1, 52) \
-  F(hsa_amd_coherency_set_type, 1, 1, 1, 52) \
-  F(hsa_amd_profiling_set_profiler_enabled, 1, 1, 1, 52) \
-  F(hsa_amd_profiling_async_copy_enable, 1, 1, 1, 52) \
-  F(hsa_amd_profiling_get_dispatch_time, 1, 1, 1, 52) \
-  F(hsa_amd_profiling_get_async_copy_time, 1, 1, 1, 52) \
-  F(hsa_amd_profiling_convert_tick_to_system_domain, 1, 1, 1, 52) \
-  F(hsa_amd_signal_async_handler, 1, 1, 1, 52) \
-  F(hsa_amd_async_function, 1, 1, 1, 52) \
-  F(hsa_amd_signal_wait_any, 1, 1, 1, 52) \
-  F(hsa_amd_queue_cu_set_mask, 1, 1, 1, 52) \
-  F(hsa_amd_memory_pool_get_info, 1, 1, 1, 52) \
-  F(hsa_amd_agent_iterate_memory_pools, 1, 1, 1, 52) \
-  F(hsa_amd_memory_pool_allocate, 1, 1, 1, 52) \
-  F(hsa_amd_memory_pool_free, 1, 1, 1, 52) \
-  F(hsa_amd_memory_async_copy, 1, 1, 1, 52) \
-  F(hsa_amd_memory_async_copy_on_engine, 0, 0, 1, 56) \
-  F(hsa_amd_memory_copy_engine_status, 0, 0, 1, 56) \
-  F(hsa_amd_agent_memory_pool_get_info, 1, 1, 1, 52) \
-  F(hsa_amd_agents_allow_access, 1, 1, 1, 52) \
-  F(hsa_amd_memory_pool_can_migrate, 1, 1, 1, 52) \
-  F(hsa_amd_memory_migrate, 1, 1, 1, 52) \
-  F(hsa_amd_memory_lock, 1, 1, 1, 52) \
-  F(hsa_amd_memory_unlock, 1, 1, 1, 52) \
-  F(hsa_amd_memory_fill, 1, 1, 1, 52) \
-  F(hsa_amd_interop_map_buffer, 1, 1, 1, 52) \
-  F(hsa_amd_interop_unmap_buffer, 1, 1, 1, 52) \
-  F(hsa_amd_image_create, 1, 1, 1, 52) \
-  F(hsa_amd_pointer_info, 1, 1, 1, 52) \
-  F(hsa_amd_pointer_info_set_userdata, 1, 1, 1, 52) \
-  F(hsa_amd_ipc_memory_create, 1, 1, 1, 52) \
-  F(hsa_amd_ipc_memory_attach, 1, 1, 1, 52) \
-  F(hsa_amd_ipc_memory_detach, 1, 1, 1, 52) \
-  F(hsa_amd_signal_create, 1, 1, 1, 52) \
-  F(hsa_amd_ipc_signal_create, 1, 1, 1, 52) \
-  F(hsa_amd_ipc_signal_attach, 1, 1, 1, 52) \
-  F(hsa_amd_register_system_event_handler, 1, 1, 1, 52) \
-  F(hsa_amd_queue_intercept_create, 1, 1, 1, 52) \
-  F(hsa_amd_queue_intercept_register, 1, 1, 1, 52) \
-  F(hsa_amd_queue_set_priority, 1, 1, 1, 52) \
-  F(hsa_amd_memory_async_copy_rect, 1, 1, 1, 52) \
-  F(hsa_amd_runtime_queue_create_register, 1, 1, 1, 52) \
-  F(hsa_amd_memory_lock_to_pool, 1, 1, 1, 52) \
-  F(hsa_amd_register_deallocation_callback, 1, 1, 1, 52) \
-  F(hsa_amd_deregister_deallocation_callback, 1, 1, 1, 52) \
-  F(hsa_amd_signal_value_pointer, 1, 1, 1, 52) \
-  F(hsa_amd_svm_attributes_set, 1, 1, 1, 52) \
-  F(hsa_amd_svm_attributes_get, 1, 1, 1, 52) \
-  F(hsa_amd_svm_prefetch_async, 1, 1, 1, 52) \
-  F(hsa_amd_spm_acquire, 0, 1, 1, 55) \
-  F(hsa_amd_spm_release, 0, 1, 1, 55) \
-  F(hsa_amd_spm_set_dest_buffer, 0, 1, 1, 55) \
-  F(hsa_amd_queue_cu_get_mask, 1, 1, 1, 52) \
-  F(hsa_amd_portable_export_dmabuf, 0, 0, 1, 56) \
-  F(hsa_amd_portable_close_dmabuf, 0, 0, 1, 56) \
-  F(hsa_amd_vmem_address_reserve, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_address_free, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_handle_create, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_handle_release, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_map, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_unmap, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_set_access, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_get_access, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_export_shareable_handle, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_import_shareable_handle, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_retain_alloc_handle, 0, 0, 0, 60) \
-  F(hsa_amd_vmem_get_alloc_properties_from_handle, 0, 0, 0, 60) \
-  F(hsa_amd_agent_set_async_scratch_limit, 0, 0, 0, 61) \
-  F(hsa_amd_queue_get_info, 0, 0, 0, 62) \
-  F(hsa_amd_vmem_address_reserve_align, 0, 0, 0, 62) \
-  F(hsa_amd_enable_logging, 0, 0, 0, 63) \
-  F(hsa_amd_signal_wait_all, 0, 0, 0, 70) \
-  F(hsa_amd_memory_get_preferred_copy_engine, 0, 0, 0, 70) \
+#define RTG_AMD_EXT_TABLE_FIELDS(F)                                                                \
+  F(hsa_amd_coherency_get_type, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_coherency_set_type, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_profiling_set_profiler_enabled, 1, 1, 1, 52)                                           \
+  F(hsa_amd_profiling_async_copy_enable, 1, 1, 1, 52)                                              \
+  F(hsa_amd_profiling_get_dispatch_time, 1, 1, 1, 52)                                              \
+  F(hsa_amd_profiling_get_async_copy_time, 1, 1, 1, 52)                                            \
+  F(hsa_amd_profiling_convert_tick_to_system_domain, 1, 1, 1, 52)                                  \
+  F(hsa_amd_signal_async_handler, 1, 1, 1, 52)                                                     \
+  F(hsa_amd_async_function, 1, 1, 1, 52)                                                           \
+  F(hsa_amd_signal_wait_any, 1, 1, 1, 52)                                                          \
+  F(hsa_amd_queue_cu_set_mask, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_memory_pool_get_info, 1, 1, 1, 52)                                                     \
+  F(hsa_amd_agent_iterate_memory_pools, 1, 1, 1, 52)                                               \
+  F(hsa_amd_memory_pool_allocate, 1, 1, 1, 52)                                                     \
+  F(hsa_amd_memory_pool_free, 1, 1, 1, 52)                                                         \
+  F(hsa_amd_memory_async_copy, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_memory_async_copy_on_engine, 0, 0, 1, 56)                                              \
+  F(hsa_amd_memory_copy_engine_status, 0, 0, 1, 56)                                                \
+  F(hsa_amd_agent_memory_pool_get_info, 1, 1, 1, 52)                                               \
+  F(hsa_amd_agents_allow_access, 1, 1, 1, 52)                                                      \
+  F(hsa_amd_memory_pool_can_migrate, 1, 1, 1, 52)                                                  \
+  F(hsa_amd_memory_migrate, 1, 1, 1, 52)                                                           \
+  F(hsa_amd_memory_lock, 1, 1, 1, 52)                                                              \
+  F(hsa_amd_memory_unlock, 1, 1, 1, 52)                                                            \
+  F(hsa_amd_memory_fill, 1, 1, 1, 52)                                                              \
+  F(hsa_amd_interop_map_buffer, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_interop_unmap_buffer, 1, 1, 1, 52)                                                     \
+  F(hsa_amd_image_create, 1, 1, 1, 52)                                                             \
+  F(hsa_amd_pointer_info, 1, 1, 1, 52)                                                             \
+  F(hsa_amd_pointer_info_set_userdata, 1, 1, 1, 52)                                                \
+  F(hsa_amd_ipc_memory_create, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_ipc_memory_attach, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_ipc_memory_detach, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_signal_create, 1, 1, 1, 52)                                                            \
+  F(hsa_amd_ipc_signal_create, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_ipc_signal_attach, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_register_system_event_handler, 1, 1, 1, 52)                                            \
+  F(hsa_amd_queue_intercept_create, 1, 1, 1, 52)                                                   \
+  F(hsa_amd_queue_intercept_register, 1, 1, 1, 52)                                                 \
+  F(hsa_amd_queue_set_priority, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_memory_async_copy_rect, 1, 1, 1, 52)                                                   \
+  F(hsa_amd_runtime_queue_create_register, 1, 1, 1, 52)                                            \
+  F(hsa_amd_memory_lock_to_pool, 1, 1, 1, 52)                                                      \
+  F(hsa_amd_register_deallocation_callback, 1, 1, 1, 52)                                           \
+  F(hsa_amd_deregister_deallocation_callback, 1, 1, 1, 52)                                         \
+  F(hsa_amd_signal_value_pointer, 1, 1, 1, 52)                                                     \
+  F(hsa_amd_svm_attributes_set, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_svm_attributes_get, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_svm_prefetch_async, 1, 1, 1, 52)                                                       \
+  F(hsa_amd_spm_acquire, 0, 1, 1, 55)                                                              \
+  F(hsa_amd_spm_release, 0, 1, 1, 55)                                                              \
+  F(hsa_amd_spm_set_dest_buffer, 0, 1, 1, 55)                                                      \
+  F(hsa_amd_queue_cu_get_mask, 1, 1, 1, 52)                                                        \
+  F(hsa_amd_portable_export_dmabuf, 0, 0, 1, 56)                                                   \
+  F(hsa_amd_portable_close_dmabuf, 0, 0, 1, 56)                                                    \
+  F(hsa_amd_vmem_address_reserve, 0, 0, 0, 60)                                                     \
+  F(hsa_amd_vmem_address_free, 0, 0, 0, 60)                                                        \
+  F(hsa_amd_vmem_handle_create, 0, 0, 0, 60)                                                       \
+  F(hsa_amd_vmem_handle_release, 0, 0, 0, 60)                                                      \
+  F(hsa_amd_vmem_map, 0, 0, 0, 60)                                                                 \
+  F(hsa_amd_vmem_unmap, 0, 0, 0, 60)                                                               \
+  F(hsa_amd_vmem_set_access, 0, 0, 0, 60)                                                          \
+  F(hsa_amd_vmem_get_access, 0, 0, 0, 60)                                                          \
+  F(hsa_amd_vmem_export_shareable_handle, 0, 0, 0, 60)                                             \
+  F(hsa_amd_vmem_import_shareable_handle, 0, 0, 0, 60)                                             \
+  F(hsa_amd_vmem_retain_alloc_handle, 0, 0, 0, 60)                                                 \
+  F(hsa_amd_vmem_get_alloc_properties_from_handle, 0, 0, 0, 60)                                    \
+  F(hsa_amd_agent_set_async_scratch_limit, 0, 0, 0, 61)                                            \
+  F(hsa_amd_queue_get_info, 0, 0, 0, 62)                                                           \
+  F(hsa_amd_vmem_address_reserve_align, 0, 0, 0, 62)                                               \
+  F(hsa_amd_enable_logging, 0, 0, 0, 63)                                                           \
+  F(hsa_amd_signal_wait_all, 0, 0, 0, 70)                                                          \
+  F(hsa_amd_memory_get_preferred_copy_engine, 0, 0, 0, 70)                                         \
   F(hsa_amd_portable_export_dmabuf_v2, 0, 0, 0, 70)
 
-#define RTG_IMAGE_TABLE_FIELDS(F) \
-  F(hsa_ext_image_get_capability) \
-  F(hsa_ext_image_data_get_info) \
-  F(hsa_ext_image_create) \
-  F(hsa_ext_image_import) \
-  F(hsa_ext_image_export) \
-  F(hsa_ext_image_copy) \
-  F(hsa_ext_image_clear) \
-  F(hsa_ext_image_destroy) \
-  F(hsa_ext_sampler_create) \
-  F(hsa_ext_sampler_destroy) \
-  F(hsa_ext_image_get_capability_with_layout) \
-  F(hsa_ext_image_data_get_info_with_layout) \
+#define RTG_IMAGE_TABLE_FIELDS(F)                                                                  \
+  F(hsa_ext_image_get_capability)                                                                  \
+  F(hsa_ext_image_data_get_info)                                                                   \
+  F(hsa_ext_image_create)                                                                          \
+  F(hsa_ext_image_import)                                                                          \
+  F(hsa_ext_image_export)                                                                          \
+  F(hsa_ext_image_copy)                                                                            \
+  F(hsa_ext_image_clear)                                                                           \
+  F(hsa_ext_image_destroy)                                                                         \
+  F(hsa_ext_sampler_create)                                                                        \
+  F(hsa_ext_sampler_destroy)                                                                       \
+  F(hsa_ext_image_get_capability_with_layout)                                                      \
+  F(hsa_ext_image_data_get_info_with_layout)                                                       \
   F(hsa_ext_image_create_with_layout)
 
-#define RTG_FINALIZER_TABLE_FIELDS(F) \
-  F(hsa_ext_program_create) \
-  F(hsa_ext_program_destroy) \
-  F(hsa_ext_program_add_module) \
-  F(hsa_ext_program_iterate_modules) \
-  F(hsa_ext_program_get_info) \
+#define RTG_FINALIZER_TABLE_FIELDS(F)                                                              \
+  F(hsa_ext_program_create)                                                                        \
+  F(hsa_ext_program_destroy)                                                                       \
+  F(hsa_ext_program_add_module)                                                                    \
+  F(hsa_ext_program_iterate_modules)                                                               \
+  F(hsa_ext_program_get_info)                                                                      \
   F(hsa_ext_program_finalize)
 
 /* 6.1+: events the runtime reports to tools (scratch allocation). */
-#define RTG_TOOLS_TABLE_FIELDS(F) \
-  F(hsa_amd_tool_scratch_event_alloc_start) \
-  F(hsa_amd_tool_scratch_event_alloc_end) \
-  F(hsa_amd_tool_scratch_event_free_start) \
-  F(hsa_amd_tool_scratch_event_free_end) \
-  F(hsa_amd_tool_scratch_event_async_reclaim_start) \
+#define RTG_TOOLS_TABLE_FIELDS(F)                                                                  \
+  F(hsa_amd_tool_scratch_event_alloc_start)                                                        \
+  F(hsa_amd_tool_scratch_event_alloc_end)                                                          \
+  F(hsa_amd_tool_scratch_event_free_start)                                                         \
+  F(hsa_amd_tool_scratch_event_free_end)                                                           \
+  F(hsa_amd_tool_scratch_event_async_reclaim_start)                                                \
   F(hsa_amd_tool_scratch_event_async_reclaim_end)
 
 /* 6.2+: PC sampling extension. */
-#define RTG_PC_SAMPLING_TABLE_FIELDS(F) \
-  F(hsa_ven_amd_pcs_iterate_configuration) \
-  F(hsa_ven_amd_pcs_create) \
-  F(hsa_ven_amd_pcs_create_from_id) \
-  F(hsa_ven_amd_pcs_destroy) \
-  F(hsa_ven_amd_pcs_start) \
-  F(hsa_ven_amd_pcs_stop) \
+#define RTG_PC_SAMPLING_TABLE_FIELDS(F)                                                            \
+  F(hsa_ven_amd_pcs_iterate_configuration)                                                         \
+  F(hsa_ven_amd_pcs_create)                                                                        \
+  F(hsa_ven_amd_pcs_create_from_id)                                                                \
+  F(hsa_ven_amd_pcs_destroy)                                                                       \
+  F(hsa_ven_amd_pcs_start)                                                                         \
+  F(hsa_ven_amd_pcs_stop)                                                                          \
   F(hsa_ven_amd_pcs_flush)
 
 #define RTG_HSA_TABLE_MEMBER(name, ...) rtg_hsa_fn name##_fn;

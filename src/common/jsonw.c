@@ -146,16 +146,19 @@ void rtg_jsonw_raw_slow(rtg_jsonw *w, const char *s, size_t n) {
   }
 }
 
-
 int rtg_utf8_seq_len(const unsigned char *s, size_t avail) {
   unsigned c = s[0];
   if (c < 0x80) return 1;
   int n;
   unsigned min;
-  if (c >= 0xc2 && c <= 0xdf) n = 2, min = 0x80;
-  else if (c >= 0xe0 && c <= 0xef) n = 3, min = 0x800;
-  else if (c >= 0xf0 && c <= 0xf4) n = 4, min = 0x10000;
-  else return 0;
+  if (c >= 0xc2 && c <= 0xdf)
+    n = 2, min = 0x80;
+  else if (c >= 0xe0 && c <= 0xef)
+    n = 3, min = 0x800;
+  else if (c >= 0xf0 && c <= 0xf4)
+    n = 4, min = 0x10000;
+  else
+    return 0;
   if ((size_t)n > avail) return 0;
   unsigned cp = c & (0x3f >> (n - 1));
   for (int i = 1; i < n; i++) {
@@ -181,11 +184,21 @@ size_t rtg_json_escape(char *out, const char *str, size_t n) {
     if (c < 0x80) {
       *o++ = '\\';
       switch (c) {
-      case '"': *o++ = '"'; break;
-      case '\\': *o++ = '\\'; break;
-      case '\n': *o++ = 'n'; break;
-      case '\t': *o++ = 't'; break;
-      case '\r': *o++ = 'r'; break;
+      case '"':
+        *o++ = '"';
+        break;
+      case '\\':
+        *o++ = '\\';
+        break;
+      case '\n':
+        *o++ = 'n';
+        break;
+      case '\t':
+        *o++ = 't';
+        break;
+      case '\r':
+        *o++ = 'r';
+        break;
       default:
         *o++ = 'u', *o++ = '0', *o++ = '0', *o++ = hex[c >> 4], *o++ = hex[c & 15];
       }
@@ -252,13 +265,16 @@ void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
   rtg_jsonw_ch(w, '"');
 }
 
-void rtg_jsonw_str(rtg_jsonw *w, const char *s) { rtg_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
+void rtg_jsonw_str(rtg_jsonw *w, const char *s) {
+  rtg_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0);
+}
 
 /* "00".."99": two digits per division halves the chain of dependent
  * divisions; every event has half a dozen numbers. */
-static const char digit_pairs[201] =
-    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
-    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293"
+                                     "031323334353637383940414243444546474849"
+                                     "5051525354555657585960616263646566676869707172737475767778798"
+                                     "081828384858687888990919293949596979899";
 
 /* Two digits at a time from the end into a scratch buffer, then one copy:
  * no pass to count the digits first. */
@@ -284,7 +300,9 @@ static inline int fmt_u64(char *out, uint64_t v) {
   return (int)(e - p);
 }
 
-void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) { w->len += (size_t)fmt_u64(room(w, 20), v); }
+void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {
+  w->len += (size_t)fmt_u64(room(w, 20), v);
+}
 
 void rtg_jsonw_i64(rtg_jsonw *w, int64_t v) {
   if (v < 0) {

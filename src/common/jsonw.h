@@ -18,8 +18,8 @@ typedef struct rtg_jsonw {
   FILE *f;
   char *buf;
   size_t len, cap;
-  bool error;      /* a write failed (disk full...) */
-  uint64_t written; /* bytes handed to f */
+  bool error;                    /* a write failed (disk full...) */
+  uint64_t written;              /* bytes handed to f */
   struct rtg_jsonw_async *async; /* the writer thread, if started */
 } rtg_jsonw;
 
@@ -45,7 +45,9 @@ static inline void rtg_jsonw_raw(rtg_jsonw *w, const char *s, size_t n) {
     rtg_jsonw_raw_slow(w, s, n);
   }
 }
-static inline void rtg_jsonw_lit(rtg_jsonw *w, const char *s) { rtg_jsonw_raw(w, s, strlen(s)); }
+static inline void rtg_jsonw_lit(rtg_jsonw *w, const char *s) {
+  rtg_jsonw_raw(w, s, strlen(s));
+}
 static inline void rtg_jsonw_ch(rtg_jsonw *w, char c) {
   if (w->len == w->cap) rtg_jsonw_flush(w);
   w->buf[w->len++] = c;

@@ -53,4 +53,6 @@ rtg_agent *rtg_agent_host(void) {
   return NULL;
 }
 
-uint32_t rtg_agent_hcc_device(uint32_t index) { return index < n_agents ? agents[index].gpu : 0; }
+uint32_t rtg_agent_hcc_device(uint32_t index) {
+  return index < n_agents ? agents[index].gpu : 0;
+}

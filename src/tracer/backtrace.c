@@ -30,8 +30,8 @@
 
 #define MAX_FRAMES 48
 #define MAX_SUBSTR 16
-#define STACK_SLOTS 4096   /* distinct stacks */
-#define ADDR_SLOTS 65536   /* distinct return addresses */
+#define STACK_SLOTS 4096 /* distinct stacks */
+#define ADDR_SLOTS 65536 /* distinct return addresses */
 
 static char spec_buf[1024];
 static const char *substr[MAX_SUBSTR];
@@ -79,14 +79,18 @@ bool rtg_bt_setup(const char *spec) {
     errno = 0;
     if (*v >= '0' && *v <= '9') min_ns = strtoull(v, &end, 10);
     if (*v && (!end || *end || errno == ERANGE)) {
-      rtg_log(0, "cannot understand RTG_BACKTRACE=%s (expected SUBSTR[,SUBSTR...][:MIN_NS], MIN_NS a "
-              "number of nanoseconds); using no minimum duration", spec);
+      rtg_log(0,
+              "cannot understand RTG_BACKTRACE=%s (expected SUBSTR[,SUBSTR...][:MIN_NS], MIN_NS a "
+              "number of nanoseconds); using no minimum duration",
+              spec);
       min_ns = 0;
     }
   }
   for (char *tok = strtok(spec_buf, ","); tok && nsubstr < MAX_SUBSTR; tok = strtok(NULL, ",")) {
-    if (!strcmp(tok, "all")) select_all = true;
-    else if (*tok) substr[nsubstr++] = tok;
+    if (!strcmp(tok, "all"))
+      select_all = true;
+    else if (*tok)
+      substr[nsubstr++] = tok;
   }
   if (!select_all && !nsubstr) return false;
   void *h = dlopen("libunwind.so.8", RTLD_LAZY | RTLD_LOCAL);
@@ -95,8 +99,9 @@ bool rtg_bt_setup(const char *spec) {
   Dl_info self;
   if (dladdr((void *)rtg_bt_setup, &self) && self.dli_fbase)
     dl_iterate_phdr(find_self, self.dli_fbase);
-  rtg_log(1, "backtraces: %s%s, min %llu ns, via %s", select_all ? "all" : "", select_all ? "" : spec,
-          (unsigned long long)min_ns, unwind == backtrace ? "glibc backtrace" : "libunwind");
+  rtg_log(1, "backtraces: %s%s, min %llu ns, via %s", select_all ? "all" : "",
+          select_all ? "" : spec, (unsigned long long)min_ns,
+          unwind == backtrace ? "glibc backtrace" : "libunwind");
   return true;
 }
 
@@ -107,7 +112,9 @@ bool rtg_bt_selects(const char *name) {
   return false;
 }
 
-bool rtg_bt_long_enough(uint64_t dur_ns) { return dur_ns >= min_ns; }
+bool rtg_bt_long_enough(uint64_t dur_ns) {
+  return dur_ns >= min_ns;
+}
 
 static uint64_t mix(uint64_t h) {
   h ^= h >> 33;
@@ -132,7 +139,8 @@ static void remember_addr(uintptr_t a) {
 static void put_hex(char **p, char *end, uint64_t v) {
   char t[20];
   int n = 0;
-  do t[n++] = "0123456789abcdef"[v & 15]; while ((v >>= 4));
+  do t[n++] = "0123456789abcdef"[v & 15];
+  while ((v >>= 4));
   if (*p + n + 2 >= end) return;
   *(*p)++ = '0';
   *(*p)++ = 'x';
@@ -225,7 +233,8 @@ void rtg_bt_symbolize(void) {
     } else {
       /* not exported: the module's .symtab may still name it */
       uint64_t off = 0;
-      const char *sn = ok ? rtg_bt_symtab_lookup(info.dli_fname, info.dli_fbase, a - 1, &off) : NULL;
+      const char *sn =
+          ok ? rtg_bt_symtab_lookup(info.dli_fname, info.dli_fbase, a - 1, &off) : NULL;
       if (sn) {
         int st = -1;
         if (demangle && sn[0] == '_' && sn[1] == 'Z') dem = demangle(sn, NULL, NULL, &st);

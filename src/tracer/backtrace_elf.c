@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #define MAX_MODULES 32
-#define MAX_SYMS (8u << 20)      /* functions per module */
-#define MAX_TABLE (512u << 20)   /* bytes of .symtab or .strtab */
+#define MAX_SYMS (8u << 20)    /* functions per module */
+#define MAX_TABLE (512u << 20) /* bytes of .symtab or .strtab */
 
 typedef struct fsym {
   uint64_t value, size;
@@ -151,8 +151,10 @@ const char *rtg_bt_symtab_lookup(const char *fname, const void *fbase, uintptr_t
   size_t lo = 0, hi = m->nsyms; /* last symbol with value <= a */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (m->syms[mid].value <= a) lo = mid + 1;
-    else hi = mid;
+    if (m->syms[mid].value <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (!lo) return NULL;
   const fsym *s = &m->syms[lo - 1];

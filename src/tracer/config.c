@@ -38,7 +38,8 @@ static bool env_bool(const char *name, bool dflt) {
     if (!strcasecmp(v, yes[i])) return true;
     if (!strcasecmp(v, no[i])) return false;
   }
-  fprintf(stderr, "rtg: cannot understand %s=%s (expected 1/0, true/false, yes/no, on/off); using %s\n",
+  fprintf(stderr,
+          "rtg: cannot understand %s=%s (expected 1/0, true/false, yes/no, on/off); using %s\n",
           name, v, dflt ? "true" : "false");
   return dflt;
 }
@@ -70,7 +71,9 @@ static int env_int_words(const char *name, int dflt, int max, bool words) {
           max, dflt);
   return dflt;
 }
-static int env_int(const char *name, int dflt, int max) { return env_int_words(name, dflt, max, false); }
+static int env_int(const char *name, int dflt, int max) {
+  return env_int_words(name, dflt, max, false);
+}
 
 static const char *env_str(const char *name) {
   const char *v = getenv(name);
@@ -118,8 +121,10 @@ static void expand_filename(char *dst, size_t cap, const char *src, const char *
   while (*src && o + 1 < cap) {
     const char *rep = NULL;
     size_t skip = 0;
-    if (!strncmp(src, "%hostname%", 10)) rep = host, skip = 10;
-    else if (!strncmp(src, "%rank%", 6)) rep = rank, skip = 6;
+    if (!strncmp(src, "%hostname%", 10))
+      rep = host, skip = 10;
+    else if (!strncmp(src, "%rank%", 6))
+      rep = rank, skip = 6;
     if (rep) {
       size_t n = strlen(rep);
       if (o + n >= cap) n = cap - 1 - o;

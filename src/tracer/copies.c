@@ -39,7 +39,10 @@ RTG_HIDDEN uint64_t rtg_next_op_id(void);
 
 static const char *copy_kind(hsa_device_type_t src, hsa_device_type_t dst) {
   bool s_cpu = src == HSA_DEVICE_TYPE_CPU, d_cpu = dst == HSA_DEVICE_TYPE_CPU;
-  return s_cpu && d_cpu ? "HostToHost" : s_cpu ? "HostToDevice" : d_cpu ? "DeviceToHost" : "DeviceToDevice";
+  return s_cpu && d_cpu ? "HostToHost"
+         : s_cpu        ? "HostToDevice"
+         : d_cpu        ? "DeviceToHost"
+                        : "DeviceToDevice";
 }
 
 /* Before the copy: an op for the waiter, or NULL when not traced. */
@@ -65,7 +68,9 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
   op->dst_agent = da ? da->index : 0;
   op->agent_queue = on ? on->queues : 0;
   op->seq = on ? __atomic_fetch_add(&on->copies, 1, __ATOMIC_RELAXED) : 0;
-  op->copy_kind = kind ? kind : copy_kind(sa ? sa->type : HSA_DEVICE_TYPE_CPU, da ? da->type : HSA_DEVICE_TYPE_CPU);
+  op->copy_kind =
+      kind ? kind
+           : copy_kind(sa ? sa->type : HSA_DEVICE_TYPE_CPU, da ? da->type : HSA_DEVICE_TYPE_CPU);
   op->bytes = bytes;
   op->api = api;
   op->id = rtg_next_op_id();
@@ -95,8 +100,8 @@ static hsa_status_t hook_copy(void *dst, hsa_agent_t dst_agent, const void *src,
                               hsa_agent_t src_agent, size_t size, uint32_t ndeps,
                               const hsa_signal_t *deps, hsa_signal_t sig) {
   rtg_op *op = copy_begin(src_agent, dst_agent, NULL, size, ndeps, deps, sig, "async_copy");
-  hsa_status_t st =
-      rtg_real.hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, ndeps, deps, op ? op->signal : sig);
+  hsa_status_t st = rtg_real.hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, ndeps,
+                                                       deps, op ? op->signal : sig);
   copy_end(op, st);
   return st;
 }
@@ -105,11 +110,10 @@ static hsa_status_t hook_copy_on_engine(void *dst, hsa_agent_t dst_agent, const 
                                         hsa_agent_t src_agent, size_t size, uint32_t ndeps,
                                         const hsa_signal_t *deps, hsa_signal_t sig, int engine,
                                         bool force_sdma) {
-  rtg_op *op = copy_begin(src_agent, dst_agent, NULL, size, ndeps, deps, sig, "async_copy_on_engine");
-  hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_on_engine(dst, dst_agent, src, src_agent,
-                                                                 size, ndeps, deps,
-                                                                 op ? op->signal : sig, engine,
-                                                                 force_sdma);
+  rtg_op *op =
+      copy_begin(src_agent, dst_agent, NULL, size, ndeps, deps, sig, "async_copy_on_engine");
+  hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_on_engine(
+      dst, dst_agent, src, src_agent, size, ndeps, deps, op ? op->signal : sig, engine, force_sdma);
   copy_end(op, st);
   return st;
 }
@@ -129,9 +133,8 @@ static hsa_status_t hook_copy_rect(const hsa_pitched_ptr_t *dst, const hsa_dim3_
   hsa_agent_t from = dir == hsaHostToDevice || dir == hsaHostToHost ? h : copy_agent;
   hsa_agent_t to = dir == hsaDeviceToHost || dir == hsaHostToHost ? h : copy_agent;
   rtg_op *op = copy_begin(from, to, kind, bytes, ndeps, deps, sig, "async_copy_rect");
-  hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset,
-                                                            range, copy_agent, dir, ndeps, deps,
-                                                            op ? op->signal : sig);
+  hsa_status_t st = rtg_real.hsa_amd_memory_async_copy_rect(
+      dst, dst_offset, src, src_offset, range, copy_agent, dir, ndeps, deps, op ? op->signal : sig);
   copy_end(op, st);
   return st;
 }
@@ -143,7 +146,8 @@ static hsa_status_t hook_copy_enable(bool enable) {
 
 void rtg_copies_init(void) {
   if (!rtg_cfg.profile_copy) return;
-  if (!rtg_real.hsa_amd_profiling_async_copy_enable || !rtg_real.hsa_amd_profiling_get_async_copy_time) {
+  if (!rtg_real.hsa_amd_profiling_async_copy_enable ||
+      !rtg_real.hsa_amd_profiling_get_async_copy_time) {
     rtg_log(0, "the runtime lacks copy profiling: copies are not traced");
     return;
   }
@@ -154,7 +158,8 @@ void rtg_copies_init(void) {
   copies_on = true;
   rtg_impl.hsa_amd_profiling_async_copy_enable = hook_copy_enable;
   if (rtg_real.hsa_amd_memory_async_copy) rtg_impl.hsa_amd_memory_async_copy = hook_copy;
-  if (rtg_real.hsa_amd_memory_async_copy_rect) rtg_impl.hsa_amd_memory_async_copy_rect = hook_copy_rect;
+  if (rtg_real.hsa_amd_memory_async_copy_rect)
+    rtg_impl.hsa_amd_memory_async_copy_rect = hook_copy_rect;
   if (rtg_real.hsa_amd_memory_async_copy_on_engine)
     rtg_impl.hsa_amd_memory_async_copy_on_engine = hook_copy_on_engine;
 }

@@ -45,7 +45,9 @@ static int patched; /* slots written so far (for the verbose log) */
 
 /* d_ptr values: glibc relocates them in place on most targets, the vDSO's
  * are raw offsets.  An address below the load bias cannot be relocated. */
-static uintptr_t dyn_addr(ElfW(Addr) base, ElfW(Addr) p) { return p < base ? base + p : p; }
+static uintptr_t dyn_addr(ElfW(Addr) base, ElfW(Addr) p) {
+  return p < base ? base + p : p;
+}
 
 static bool contains_self(const struct dl_phdr_info *info) {
   uintptr_t self = (uintptr_t)&contains_self;
@@ -72,8 +74,8 @@ static void store_slot(void **slot, void *fn, const relro *ro) {
   if (ro_page) mprotect((void *)page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ);
 }
 
-static void patch_relas(ElfW(Addr) base, const ElfW(Rela) *r, size_t bytes,
-                        const ElfW(Sym) *symtab, const char *strtab, size_t strsz,
+static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
+                        const ElfW(Sym) * symtab, const char *strtab, size_t strsz,
                         const relro *ro) {
   for (size_t i = 0; i < bytes / sizeof *r; i++) {
     unsigned type = (unsigned)ELF64_R_TYPE(r[i].r_info);
@@ -113,15 +115,32 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
   bool plt_is_rela = true;
   for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++) {
     switch (d->d_tag) {
-    case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn_addr(base, d->d_un.d_ptr); break;
-    case DT_STRTAB: strtab = (const char *)dyn_addr(base, d->d_un.d_ptr); break;
-    case DT_STRSZ: strsz = d->d_un.d_val; break;
-    case DT_JMPREL: jmprel = (const ElfW(Rela) *)dyn_addr(base, d->d_un.d_ptr); break;
-    case DT_PLTRELSZ: pltsz = d->d_un.d_val; break;
-    case DT_PLTREL: plt_is_rela = d->d_un.d_val == DT_RELA; break;
-    case DT_RELA: rela = (const ElfW(Rela) *)dyn_addr(base, d->d_un.d_ptr); break;
-    case DT_RELASZ: relasz = d->d_un.d_val; break;
-    default: break;
+    case DT_SYMTAB:
+      symtab = (const ElfW(Sym) *)dyn_addr(base, d->d_un.d_ptr);
+      break;
+    case DT_STRTAB:
+      strtab = (const char *)dyn_addr(base, d->d_un.d_ptr);
+      break;
+    case DT_STRSZ:
+      strsz = d->d_un.d_val;
+      break;
+    case DT_JMPREL:
+      jmprel = (const ElfW(Rela) *)dyn_addr(base, d->d_un.d_ptr);
+      break;
+    case DT_PLTRELSZ:
+      pltsz = d->d_un.d_val;
+      break;
+    case DT_PLTREL:
+      plt_is_rela = d->d_un.d_val == DT_RELA;
+      break;
+    case DT_RELA:
+      rela = (const ElfW(Rela) *)dyn_addr(base, d->d_un.d_ptr);
+      break;
+    case DT_RELASZ:
+      relasz = d->d_un.d_val;
+      break;
+    default:
+      break;
     }
   }
   if (!symtab || !strtab) return 0;
@@ -137,7 +156,9 @@ static int read_adds(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 /* fork child: the lock may have been held by a thread the child lacks */
-static void after_fork(void) { pthread_mutex_init(&mu, NULL); }
+static void after_fork(void) {
+  pthread_mutex_init(&mu, NULL);
+}
 
 int rtg_got_install(const rtg_got_hook *h, int n) {
 #if defined(R_JUMP_SLOT)

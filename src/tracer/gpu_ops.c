@@ -97,8 +97,10 @@ void rtg_tool_signal_put(hsa_signal_t s) {
     hsa_signal_t *n = realloc(free_signals, nc * sizeof *n);
     if (n) free_signals = n, cap_free_signals = nc;
   }
-  if (n_free_signals < cap_free_signals) free_signals[n_free_signals++] = s;
-  else s.handle = 0; /* leak rather than destroy a signal a stale packet might touch */
+  if (n_free_signals < cap_free_signals)
+    free_signals[n_free_signals++] = s;
+  else
+    s.handle = 0; /* leak rather than destroy a signal a stale packet might touch */
   pthread_mutex_unlock(&pool_mu);
 }
 
@@ -223,9 +225,9 @@ static void *waiter_main(void *arg) {
     if (!op) break;
     bool done = false;
     while (!atomic_load(&abandon) && !atomic_load(&w->stop)) {
-      hsa_signal_value_t v = rtg_real.hsa_signal_wait_scacquire(
-          op->signal, HSA_SIGNAL_CONDITION_LT, op->wait_below, wait_timeout_ticks,
-          HSA_WAIT_STATE_BLOCKED);
+      hsa_signal_value_t v =
+          rtg_real.hsa_signal_wait_scacquire(op->signal, HSA_SIGNAL_CONDITION_LT, op->wait_below,
+                                             wait_timeout_ticks, HSA_WAIT_STATE_BLOCKED);
       if (v < op->wait_below) {
         done = true;
         break;
@@ -306,8 +308,10 @@ void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   atomic_fetch_add_explicit(&w->inflight, 1, memory_order_relaxed);
   op->next = NULL;
   pthread_mutex_lock(&w->mu);
-  if (w->tail) w->tail->next = op;
-  else w->head = op;
+  if (w->tail)
+    w->tail->next = op;
+  else
+    w->head = op;
   w->tail = op;
   pthread_cond_signal(&w->cv);
   pthread_mutex_unlock(&w->mu);
@@ -362,7 +366,8 @@ RTG_HIDDEN void rtg_gpu_ops_init(void) {
   rtg_sigtrack_init();
   uint64_t freq = 0;
   if (rtg_real.hsa_system_get_info &&
-      rtg_real.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq) == HSA_STATUS_SUCCESS &&
+      rtg_real.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq) ==
+          HSA_STATUS_SUCCESS &&
       freq)
     wait_timeout_ticks = freq / 10; /* 100 ms: how soon a waiter notices exit */
   pthread_atfork(NULL, NULL, rtg_gpu_ops_after_fork);

@@ -20,8 +20,8 @@ void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop) {
     type = "barrier";
     name = "";
   }
-  size_t n = rtg_hcc_profile_format(buf, sizeof buf, type, name, start, stop,
-                                    rtg_agent_hcc_device(op->agent),
-                                    op->agent_queue, op->seq, extra);
+  size_t n =
+      rtg_hcc_profile_format(buf, sizeof buf, type, name, start, stop,
+                             rtg_agent_hcc_device(op->agent), op->agent_queue, op->seq, extra);
   if (n) rtg_emit_text(buf, n);
 }

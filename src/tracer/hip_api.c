@@ -32,7 +32,7 @@ static rtg_hip_release probed_rel;
  * then the sonames of each major release (a framework may have dlopened it
  * RTLD_LOCAL).  RTLD_NOLOAD: never load HIP into a program that has none. */
 static void *find_hip(void) {
-  static const char *const sonames[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+  static const char *const sonames[] = {"libamdhip64.so",   "libamdhip64.so.7", "libamdhip64.so.6",
                                         "libamdhip64.so.5", "libamdhip64.so.4", NULL};
   for (int i = 0; sonames[i]; i++) {
     void *h = dlopen(sonames[i], RTLD_LAZY | RTLD_NOLOAD);
@@ -41,7 +41,8 @@ static void *find_hip(void) {
   /* (RTLD_DEFAULT is NULL, so it cannot be the "found" answer) */
   Dl_info info;
   void *sym = dlsym(RTLD_DEFAULT, "hipApiName");
-  if (sym && dladdr(sym, &info) && info.dli_fname) return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (sym && dladdr(sym, &info) && info.dli_fname)
+    return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   return NULL;
 }
 
@@ -65,8 +66,8 @@ static const rtg_hip_release *probe_release(void *lib) {
       if (r->names[id] && n && strcmp(n, "unknown") != 0 && strcmp(n, r->names[id]) != 0) bad++;
     }
     if (!bad) return r;
-    rtg_log(1, "HIP op table %s differs from hipApiName in %u names; using HIP's names",
-            r->name, bad);
+    rtg_log(1, "HIP op table %s differs from hipApiName in %u names; using HIP's names", r->name,
+            bad);
   }
   /* Unknown release: take the names from HIP itself.  The 5.3.1+ path stays
    * off (the size of hip_api_data_t is unknown), see hip_tracer_cb.c. */
@@ -103,7 +104,9 @@ static void setup_ops(void) {
   rtg_log(1, "HIP API: %u of the release's functions traced", kept);
 }
 
-int rtg_hip_callback_active(void) { return stop_path != NULL; }
+int rtg_hip_callback_active(void) {
+  return stop_path != NULL;
+}
 
 void rtg_hip_init(void) {
   rtg_bt_setup(rtg_cfg.backtrace);
@@ -129,7 +132,9 @@ void rtg_hip_init(void) {
   }
   rtg_hip.rel = probe_release(hip_lib);
   if (!rtg_hip.rel) {
-    rtg_log(0, "HIP API tracing: cannot identify the HIP release (no hipApiName); HIP calls not traced");
+    rtg_log(
+        0,
+        "HIP API tracing: cannot identify the HIP release (no hipApiName); HIP calls not traced");
     return;
   }
   *(void **)&rtg_hip.kernel_name_ref = dlsym(hip_lib, "hipKernelNameRef");
@@ -152,8 +157,10 @@ void rtg_hip_init(void) {
 
 void rtg_hip_fini(void) {
   rtg_hip_dispatch_table_stop();
-  if (stop_path && !strcmp(stop_path, "tracer-callback")) rtg_hip_tracer_cb_stop();
-  else if (stop_path) rtg_hip_legacy_stop();
+  if (stop_path && !strcmp(stop_path, "tracer-callback"))
+    rtg_hip_tracer_cb_stop();
+  else if (stop_path)
+    rtg_hip_legacy_stop();
   stop_path = NULL;
   rtg_roctx_fini();
   rtg_bt_symbolize();
@@ -172,7 +179,8 @@ void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
 }
 
 void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
-  rtg_hip_begin_named(c, rtg_hip_op_name(op), op < sizeof(rtg_hip.backtrace) && rtg_hip.backtrace[op]);
+  rtg_hip_begin_named(c, rtg_hip_op_name(op),
+                      op < sizeof(rtg_hip.backtrace) && rtg_hip.backtrace[op]);
   c->op = op;
 }
 
@@ -184,14 +192,16 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
  * kernel name are not: they follow the header, each with its NUL. */
 typedef struct hip_entry {
   const char *func;
-  uint64_t start, dur, corr, stack; /* stack 0: none */
+  uint64_t start, dur, corr, stack;       /* stack 0: none */
   uint16_t ret_len, args_len, kernel_len; /* with the NUL; 0: absent */
 } hip_entry;
 
 enum { HIP_ENTRY_MAX = 8192 }; /* the sink's limit on one entry */
 
 /* The text of s[0..len) is a string: ends in its NUL. */
-static bool is_str(const char *s, size_t len) { return len && !s[len - 1]; }
+static bool is_str(const char *s, size_t len) {
+  return len && !s[len - 1];
+}
 
 static bool fill_hip(rtg_record *r, const void *payload, size_t len, uint32_t pid, uint64_t tid) {
   hip_entry e;
@@ -216,7 +226,8 @@ static bool fill_hip(rtg_record *r, const void *payload, size_t len, uint32_t pi
 
 /* A core without a deferred sink (the stand-in core of the HIP ABI tests)
  * makes the record at once; the tracer's sink.c overrides this. */
-__attribute__((weak)) void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len) {
+__attribute__((weak)) void rtg_emit_deferred(rtg_record_fill fill, const void *payload,
+                                             size_t len) {
   rtg_record r;
   if (fill(&r, payload, len, rtg_pid(), rtg_tid())) rtg_emit(&r);
 }
@@ -252,7 +263,8 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
     *--p = '?';
   } else {
     uint64_t v = (uint64_t)ret;
-    do *--p = (char)('0' + v % 10); while ((v /= 10));
+    do *--p = (char)('0' + v % 10);
+    while ((v /= 10));
   }
   size_t n = sizeof u.e;
   u.e.ret_len = put_text(u.bytes, &n, p);

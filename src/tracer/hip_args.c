@@ -124,7 +124,8 @@ static void put(out *o, const char *s) {
 static void put_udec(out *o, uint64_t v) {
   char t[24];
   int n = 0;
-  do t[n++] = (char)('0' + v % 10); while ((v /= 10));
+  do t[n++] = (char)('0' + v % 10);
+  while ((v /= 10));
   while (n && o->p < o->end) *o->p++ = t[--n];
 }
 static void put_dec(out *o, int64_t v) {
@@ -150,10 +151,16 @@ static void put_hex(out *o, uint64_t v) {
 static const char *const kinds[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice",
                                     "Default"};
 
-static size_t align_up(size_t off, size_t a) { return (off + a - 1) & ~(a - 1); }
+static size_t align_up(size_t off, size_t a) {
+  return (off + a - 1) & ~(a - 1);
+}
 
-unsigned rtg_hip_args_find(const char *name) { return find_decoder(name); }
-int rtg_hip_args_is_launch(unsigned d) { return d && d < NDECODERS && decoders[d].kernel; }
+unsigned rtg_hip_args_find(const char *name) {
+  return find_decoder(name);
+}
+int rtg_hip_args_is_launch(unsigned d) {
+  return d && d < NDECODERS && decoders[d].kernel;
+}
 
 size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args) {
   return rtg_hip_args_format_dec(buf, cap, op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0,
@@ -164,13 +171,32 @@ size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args)
 static void field_size(char t, size_t *size, size_t *al) {
   *size = *al = 8;
   switch (t) {
-  case 'i': case 'u': case 'k': *size = *al = 4; break;
-  case 'b': *size = *al = 1; break;
-  case 'h': *size = *al = 2; break;
-  case 'd': *size = 12, *al = 4; break;
-  case 'P': case 'S': case 'E': case 'Z': *size = 16; break;
-  case 'I': case 'F': *size = 12; break; /* T* then a 4-byte __val */
-  default: break;
+  case 'i':
+  case 'u':
+  case 'k':
+    *size = *al = 4;
+    break;
+  case 'b':
+    *size = *al = 1;
+    break;
+  case 'h':
+    *size = *al = 2;
+    break;
+  case 'd':
+    *size = 12, *al = 4;
+    break;
+  case 'P':
+  case 'S':
+  case 'E':
+  case 'Z':
+    *size = 16;
+    break;
+  case 'I':
+  case 'F':
+    *size = 12;
+    break; /* T* then a 4-byte __val */
+  default:
+    break;
   }
 }
 
@@ -206,8 +232,10 @@ size_t rtg_hip_args_marshal(unsigned d, const uint64_t gpr[6], const uint64_t *s
       memcpy(f, v, 12);
     } else if (t == 'd') {
       uint64_t v[2];
-      if (gi + 2 <= 6) v[0] = gpr[gi], v[1] = gpr[gi + 1], gi += 2;
-      else v[0] = stack[si], v[1] = stack[si + 1], si += 2;
+      if (gi + 2 <= 6)
+        v[0] = gpr[gi], v[1] = gpr[gi + 1], gi += 2;
+      else
+        v[0] = stack[si], v[1] = stack[si + 1], si += 2;
       memcpy(f, v, 12);
     } else {
       uint64_t v = NEXT();
@@ -248,17 +276,42 @@ size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *ar
     uint64_t u8;
     memcpy(&u8, f, 8); /* the fields are not aligned in our char view */
     switch (t) {
-    case 'p': case 's': case 'e': put_hex(&o, u8); break;
-    case 'z': put_udec(&o, u8); break;
-    case 'i': { int32_t v; memcpy(&v, f, 4); put_dec(&o, v); break; }
-    case 'u': { uint32_t v; memcpy(&v, f, 4); put_udec(&o, v); break; }
-    case 'b': put_udec(&o, f[0]); break;
-    case 'h': { uint16_t v; memcpy(&v, f, 2); put_udec(&o, v); break; }
+    case 'p':
+    case 's':
+    case 'e':
+      put_hex(&o, u8);
+      break;
+    case 'z':
+      put_udec(&o, u8);
+      break;
+    case 'i': {
+      int32_t v;
+      memcpy(&v, f, 4);
+      put_dec(&o, v);
+      break;
+    }
+    case 'u': {
+      uint32_t v;
+      memcpy(&v, f, 4);
+      put_udec(&o, v);
+      break;
+    }
+    case 'b':
+      put_udec(&o, f[0]);
+      break;
+    case 'h': {
+      uint16_t v;
+      memcpy(&v, f, 2);
+      put_udec(&o, v);
+      break;
+    }
     case 'k': {
       uint32_t v;
       memcpy(&v, f, 4);
-      if (v < sizeof(kinds) / sizeof(kinds[0])) put(&o, kinds[v]);
-      else put_udec(&o, v);
+      if (v < sizeof(kinds) / sizeof(kinds[0]))
+        put(&o, kinds[v]);
+      else
+        put_udec(&o, v);
       break;
     }
     case 'd': {
@@ -272,7 +325,12 @@ size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *ar
       put(&o, "}");
       break;
     }
-    case 'P': case 'S': case 'E': case 'Z': case 'I': case 'F': {
+    case 'P':
+    case 'S':
+    case 'E':
+    case 'Z':
+    case 'I':
+    case 'F': {
       /* the caller's output pointer, read now that the call has returned */
       if (!u8) {
         put(&o, "NULL");
@@ -296,12 +354,15 @@ size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *ar
       } else {
         uint64_t v;
         memcpy(&v, ptr, 8);
-        if (t == 'Z') put_udec(&o, v);
-        else put_hex(&o, v);
+        if (t == 'Z')
+          put_udec(&o, v);
+        else
+          put_hex(&o, v);
       }
       break;
     }
-    default: break;
+    default:
+      break;
     }
   }
   *o.p = 0;

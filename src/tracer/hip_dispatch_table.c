@@ -29,8 +29,8 @@
 #include <string.h>
 
 typedef struct slot {
-  void *orig;      /* HIP's function */
-  void **entry;    /* where it sits in HIP's table */
+  void *orig;   /* HIP's function */
+  void **entry; /* where it sits in HIP's table */
   const char *name;
   uint16_t decoder; /* hip_args.c decoder, 0: none */
   uint8_t noerr;    /* does not return hipError_t */
@@ -40,15 +40,19 @@ typedef struct slot {
 static slot slots[RTG_TRAMP_STUBS];
 static unsigned nstubs;
 static char extra_names[RTG_TRAMP_STUBS][32];
-static int runtime_tables;       /* HipDispatchTables wrapped */
+static int runtime_tables; /* HipDispatchTables wrapped */
 static volatile int stopped;
 static char described[160];
 /* the original kernel-name lookups of the first runtime table */
 static const char *(*name_by_ptr)(const void *, const void *);
 static const char *(*name_ref)(const void *);
 
-int rtg_hip_dispatch_table_active(void) { return runtime_tables > 0; }
-const char *rtg_hip_dispatch_table_describe(void) { return described[0] ? described : "none"; }
+int rtg_hip_dispatch_table_active(void) {
+  return runtime_tables > 0;
+}
+const char *rtg_hip_dispatch_table_describe(void) {
+  return described[0] ? described : "none";
+}
 
 /* ------------------------------------------------------------- per call */
 
@@ -182,8 +186,9 @@ int rtg_hip_set_api_table(const char *name, uint64_t version, uint64_t instance,
       rtg_log(1, "HIP API tracing: %s", described);
     } else {
       size_t n = table_slots(tables[0]);
-      unsigned kept = wrap((void **)((char *)tables[0] + 8), n, rtg_hip_compiler_names,
-                           rtg_hip_compiler_noerr, RTG_HIP_COMPILER_SLOTS, "HipCompilerDispatchTable");
+      unsigned kept =
+          wrap((void **)((char *)tables[0] + 8), n, rtg_hip_compiler_names, rtg_hip_compiler_noerr,
+               RTG_HIP_COMPILER_SLOTS, "HipCompilerDispatchTable");
       rtg_log(1, "HIP API tracing: HipCompilerDispatchTable of %zu functions, %u traced", n, kept);
     }
   } else if (!strcmp(name, "roctx")) {

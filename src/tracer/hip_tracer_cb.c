@@ -57,7 +57,7 @@ static int report(uint32_t domain, uint32_t op, void *data) {
   memcpy(d, &zero, sizeof zero); /* api_data.correlation_id: HIP's own, unused */
   memcpy(d + RTG_HIP_DATA_PHASE_OFF, &zero, 4);
   memcpy(d + tail_off, &zero, sizeof zero);
-  memcpy(d + tail_off + 8, &slot, sizeof slot);      /* phase_data: our frame */
+  memcpy(d + tail_off + 8, &slot, sizeof slot); /* phase_data: our frame */
   memcpy(d + tail_off + 16, &enter, sizeof enter);
   memcpy(d + tail_off + 24, &exit_, sizeof exit_);
   return 0;
@@ -67,8 +67,9 @@ int rtg_hip_tracer_cb_start(void *lib) {
   *(void **)&reg = dlsym(lib, "hipRegisterTracerCallback");
   if (!reg) return -1;
   if (!rtg_hip.rel->data_size) {
-    rtg_log(0, "HIP release with last op %u is unknown: the layout of its trace data is not, "
-               "so HIP calls are not traced",
+    rtg_log(0,
+            "HIP release with last op %u is unknown: the layout of its trace data is not, "
+            "so HIP calls are not traced",
             rtg_hip.rel->last_op);
     return -1;
   }

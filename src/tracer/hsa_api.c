@@ -27,7 +27,16 @@ enum {
 
 /* how an argument word or return value is printed */
 enum {
-  K_PTR, K_HANDLE, K_OPAQUE, K_U32, K_I32, K_U64, K_I64, K_BOOL, K_STATUS, K_VOID,
+  K_PTR,
+  K_HANDLE,
+  K_OPAQUE,
+  K_U32,
+  K_I32,
+  K_U64,
+  K_I64,
+  K_BOOL,
+  K_STATUS,
+  K_VOID,
   K_E_FIRST, /* enums printed by name (generated, one per enum type of an argument) */
   K_E_BEFORE_FIRST_ = K_E_FIRST - 1,
 #define RTG_ENUM_KIND(t) K_E_##t,
@@ -77,8 +86,7 @@ typedef struct fn_info {
                  {args(ARGKIND)},                                                                  \
                  {args(ARGNAME)}},
 static const fn_info fns[FN_COUNT] = {
-#define RTG_API(T, name, ret, rk, params, call, ...)                                               \
-  INFO(T, name, RK_##rk, RTG_ARGS_##name)
+#define RTG_API(T, name, ret, rk, params, call, ...) INFO(T, name, RK_##rk, RTG_ARGS_##name)
 #define RTG_API_VOID(T, name, params, call, ...) INFO(T, name, K_VOID, RTG_ARGS_##name)
 #include "hsa_api_args.h"
 #include "hsa_api_list.h"
@@ -185,14 +193,20 @@ static uint16_t enum_first[K_COUNT], enum_count[K_COUNT];
 static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
   switch (kind) {
   case K_PTR:
-  case K_HANDLE: return v ? rtg_fmt_hex(p, end, v) : rtg_fmt_str(p, end, "0");
-  case K_OPAQUE: return rtg_fmt_str(p, end, "{...}");
-  case K_I32: return rtg_fmt_i64(p, end, (int32_t)v);
-  case K_I64: return rtg_fmt_i64(p, end, (int64_t)v);
-  case K_BOOL: return rtg_fmt_str(p, end, v ? "true" : "false");
+  case K_HANDLE:
+    return v ? rtg_fmt_hex(p, end, v) : rtg_fmt_str(p, end, "0");
+  case K_OPAQUE:
+    return rtg_fmt_str(p, end, "{...}");
+  case K_I32:
+    return rtg_fmt_i64(p, end, (int32_t)v);
+  case K_I64:
+    return rtg_fmt_i64(p, end, (int64_t)v);
+  case K_BOOL:
+    return rtg_fmt_str(p, end, v ? "true" : "false");
   case K_U32:
   case K_U64:
-  case K_STATUS: return rtg_fmt_u64(p, end, v);
+  case K_STATUS:
+    return rtg_fmt_u64(p, end, v);
   default:
     if (kind < K_COUNT)
       for (int i = enum_first[kind], n = enum_count[kind]; n > 0; i++, n--)
@@ -258,9 +272,9 @@ void rtg_hsa_api_install(void) {
     /* hsa_init/hsa_shut_down load and unload the tools (this library):
      * a wrapper would run while that happens, so they are never wrapped */
     if (i == FN_hsa_init || i == FN_hsa_shut_down) continue;
-    bool trace = rtg_cfg.hsa_api &&
-                 rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name,
-                                      f->table, true);
+    bool trace =
+        rtg_cfg.hsa_api &&
+        rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name, f->table, true);
     rtg_hsa_fn fn = trace ? wrappers[i] : impl != real ? impl : NULL;
     if (fn && rtg_table_set(f->tbl, f->table_off, fn) && trace) traced++;
     if (rtg_cfg.verbose >= 2) rtg_log(2, "HSA API %s %s", trace ? "trace" : "skip", f->name);

@@ -33,8 +33,8 @@ typedef struct rtg_hsa_fns {
                                                       const void *src, hsa_agent_t src_agent,
                                                       size_t size, uint32_t num_dep_signals,
                                                       const hsa_signal_t *dep_signals,
-                                                      hsa_signal_t completion_signal,
-                                                      int engine_id, bool force_copy_on_sdma);
+                                                      hsa_signal_t completion_signal, int engine_id,
+                                                      bool force_copy_on_sdma);
 } rtg_hsa_fns;
 
 RTG_HIDDEN extern rtg_hsa_fns rtg_real; /* the runtime's, from OnLoad */
@@ -91,14 +91,14 @@ typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_CO
 typedef struct rtg_op {
   struct rtg_op *next;
   rtg_op_kind kind;
-  hsa_signal_t signal;   /* the signal the hardware decrements */
+  hsa_signal_t signal;           /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
-  bool tool_signal;      /* ours (pooled): recycle; else the app's: subtract 1 */
-  bool forward;          /* tool signal standing in for app_signal (sigtrack.c) */
-  uint64_t fwd_start, fwd_end; /* raw times to store in app_signal */
-  const char *rename;    /* RTG_KERNEL_RENAME: the ROCTx range at submit */
-  uint32_t agent, queue; /* indexes */
-  uint32_t agent_queue;  /* per-agent queue index (HCC_PROFILE) */
+  bool tool_signal;              /* ours (pooled): recycle; else the app's: subtract 1 */
+  bool forward;                  /* tool signal standing in for app_signal (sigtrack.c) */
+  uint64_t fwd_start, fwd_end;   /* raw times to store in app_signal */
+  const char *rename;            /* RTG_KERNEL_RENAME: the ROCTx range at submit */
+  uint32_t agent, queue;         /* indexes */
+  uint32_t agent_queue;          /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
   uint64_t id, seq, corr, tick;
   uint64_t kernel_object;

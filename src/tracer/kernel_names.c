@@ -20,7 +20,9 @@ static size_t cap, count;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 static char *(*demangle)(const char *, char *, size_t *, int *);
 
-static size_t slot(uint64_t k) { return (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull); }
+static size_t slot(uint64_t k) {
+  return (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull);
+}
 
 static void insert(uint64_t kobj, rtg_kernel_name n) {
   if ((count + 1) * 2 > cap) {
@@ -97,7 +99,8 @@ static hsa_status_t hook_freeze(hsa_executable_t exec, const char *options) {
 }
 
 void rtg_kernel_names_init(void) {
-  demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  demangle =
+      (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
   if (rtg_cfg.profile && rtg_real.hsa_executable_freeze && rtg_real.hsa_executable_iterate_symbols)
     rtg_impl.hsa_executable_freeze = hook_freeze;
 }

@@ -27,9 +27,13 @@ static _Atomic uint32_t n_queues;
 static qinfo *live;
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint64_t next_id;
-uint32_t rtg_global_queue_index(void) { return atomic_load(&n_queues); }
+uint32_t rtg_global_queue_index(void) {
+  return atomic_load(&n_queues);
+}
 
-RTG_HIDDEN uint64_t rtg_next_op_id(void) { return atomic_fetch_add(&next_id, 1); }
+RTG_HIDDEN uint64_t rtg_next_op_id(void) {
+  return atomic_fetch_add(&next_id, 1);
+}
 
 static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispatch_packet_t *p) {
   rtg_record r;

@@ -127,7 +127,9 @@ static void thread_end(void *arg) {
   pthread_mutex_unlock(&threads_lock);
 }
 
-static void make_key(void) { pthread_key_create(&thread_end_key, thread_end); }
+static void make_key(void) {
+  pthread_key_create(&thread_end_key, thread_end);
+}
 
 static void register_thread(void) {
   ts.registered = 1;
@@ -228,12 +230,23 @@ void rtg_roctx_report(uint32_t op, const void *data) {
     memcpy(&id, (const char *)data + sizeof message, sizeof id);
   }
   switch (op) {
-  case RTG_ROCTX_MARK: rtg_roctx_mark(message); break;
-  case RTG_ROCTX_PUSH: rtg_roctx_push(message); break;
-  case RTG_ROCTX_POP: rtg_roctx_pop(); break;
-  case RTG_ROCTX_START: rtg_roctx_start(message, id); break;
-  case RTG_ROCTX_STOP: rtg_roctx_stop(id); break;
-  default: break;
+  case RTG_ROCTX_MARK:
+    rtg_roctx_mark(message);
+    break;
+  case RTG_ROCTX_PUSH:
+    rtg_roctx_push(message);
+    break;
+  case RTG_ROCTX_POP:
+    rtg_roctx_pop();
+    break;
+  case RTG_ROCTX_START:
+    rtg_roctx_start(message, id);
+    break;
+  case RTG_ROCTX_STOP:
+    rtg_roctx_stop(id);
+    break;
+  default:
+    break;
   }
 }
 
@@ -261,7 +274,8 @@ void rtg_roctx_fini(void) {
   }
   pthread_mutex_unlock(&open_lock);
   if (open || pushed_open || lost_ranges)
-    rtg_log(1, "roctx: %u start/stop and %u push ranges still open at exit (written as unclosed), "
-               "%u not recorded",
+    rtg_log(1,
+            "roctx: %u start/stop and %u push ranges still open at exit (written as unclosed), "
+            "%u not recorded",
             open, pushed_open, lost_ranges);
 }

@@ -8,8 +8,14 @@
 #include <stdint.h>
 
 /* roctx_api_id_t (ROCm/roctracer inc/roctracer_roctx.h, 5.2..6.2) */
-enum { RTG_ROCTX_MARK = 0, RTG_ROCTX_PUSH = 1, RTG_ROCTX_POP = 2, RTG_ROCTX_START = 3,
-       RTG_ROCTX_STOP = 4, RTG_ROCTX_NOPS };
+enum {
+  RTG_ROCTX_MARK = 0,
+  RTG_ROCTX_PUSH = 1,
+  RTG_ROCTX_POP = 2,
+  RTG_ROCTX_START = 3,
+  RTG_ROCTX_STOP = 4,
+  RTG_ROCTX_NOPS
+};
 /* activity_domain_t of ROCTx */
 #define RTG_ROCTX_DOMAIN 6
 

@@ -75,7 +75,9 @@ void rtg_roctx_init(void) {
   }
 }
 
-int rtg_roctx_callback_active(void) { return registered; }
+int rtg_roctx_callback_active(void) {
+  return registered;
+}
 
 void rtg_roctx_stop_reports(void) {
   active = 0;

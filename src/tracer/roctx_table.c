@@ -64,6 +64,10 @@ int rtg_roctx_wrap_core_table(void *table) {
   return 0;
 }
 
-int rtg_roctx_table_active(void) { return wrapped != NULL; }
+int rtg_roctx_table_active(void) {
+  return wrapped != NULL;
+}
 
-void rtg_roctx_table_stop(void) { on = 0; }
+void rtg_roctx_table_stop(void) {
+  on = 0;
+}

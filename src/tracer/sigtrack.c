@@ -29,9 +29,9 @@
 typedef struct sig_entry {
   struct sig_entry *next;
   uint64_t handle;
-  uint32_t inflight;   /* ops of this signal not yet forwarded/released */
-  bool owner_busy;     /* the op that raised the signal is in flight */
-  rtg_op *deferred;    /* forwards waiting for the owner, in completion order */
+  uint32_t inflight; /* ops of this signal not yet forwarded/released */
+  bool owner_busy;   /* the op that raised the signal is in flight */
+  rtg_op *deferred;  /* forwards waiting for the owner, in completion order */
   rtg_op *deferred_tail;
 } sig_entry;
 
@@ -164,8 +164,10 @@ bool rtg_op_release_signal(rtg_op *op) {
   sig_entry *e = find(b, op->app_signal, NULL);
   if (op->forward && e && e->owner_busy) { /* after the owner's decrement */
     op->next = NULL;
-    if (e->deferred_tail) e->deferred_tail->next = op;
-    else e->deferred = op;
+    if (e->deferred_tail)
+      e->deferred_tail->next = op;
+    else
+      e->deferred = op;
     e->deferred_tail = op;
     kept = true;
   } else {

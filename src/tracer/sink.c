@@ -69,9 +69,15 @@ static _Atomic int sink_open;
 void rtg_count(rtg_counter c, uint64_t n) {
   atomic_fetch_add_explicit(&counters[c], n, memory_order_relaxed);
 }
-uint64_t rtg_counter_get(int c) { return atomic_load_explicit(&counters[c], memory_order_relaxed); }
-void rtg_sink_set_decoder(int type, rtg_entry_decoder fn) { decoders[type] = fn; }
-int rtg_sink_fd(void) { return out_fd; }
+uint64_t rtg_counter_get(int c) {
+  return atomic_load_explicit(&counters[c], memory_order_relaxed);
+}
+void rtg_sink_set_decoder(int type, rtg_entry_decoder fn) {
+  decoders[type] = fn;
+}
+int rtg_sink_fd(void) {
+  return out_fd;
+}
 
 static void wake_writer(void) {
   if (atomic_exchange_explicit(&kick, 1, memory_order_release) == 0)
@@ -84,7 +90,9 @@ static void thread_exit(void *arg) {
   atomic_store_explicit(&r->state, RING_DEAD, memory_order_release);
   if (rtg_tls.ring == r) rtg_tls.ring = NULL;
 }
-static void make_key(void) { pthread_key_create(&exit_key, thread_exit); }
+static void make_key(void) {
+  pthread_key_create(&exit_key, thread_exit);
+}
 
 static rtg_ring *ring_attach(void) {
   rtg_ring *r;
@@ -159,7 +167,9 @@ static void push2(int type, const void *a, size_t alen, const void *b, size_t bl
   if (head + need - tail > r->size / 2) wake_writer();
 }
 
-void rtg_sink_push(int type, const void *payload, size_t len) { push2(type, payload, len, NULL, 0); }
+void rtg_sink_push(int type, const void *payload, size_t len) {
+  push2(type, payload, len, NULL, 0);
+}
 
 /* A deferred record's entry: the fill function, then its payload. */
 void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len) {
@@ -178,7 +188,9 @@ static size_t decode_deferred(char *out, size_t cap, const void *payload, size_t
   return n;
 }
 
-void rtg_emit_text(const char *line, size_t len) { rtg_sink_push(RTG_ENTRY_TEXT, line, len); }
+void rtg_emit_text(const char *line, size_t len) {
+  rtg_sink_push(RTG_ENTRY_TEXT, line, len);
+}
 
 void rtg_emit(const rtg_record *rec) {
   char buf[LINE_MAX_BYTES];
@@ -286,8 +298,8 @@ static void trace_cut(int fd, const char *start, size_t written, int err) {
   size_t partial = nl ? written - (size_t)(nl + 1 - start) : written;
   cut_line_end = cut_end >= (off_t)partial ? cut_end - (off_t)partial : -1;
   if (!opening)
-    say("Cannot write the trace file: path=", ": ", "; the trace is cut off here (its summary record counts the failed writes)", 0,
-        NULL);
+    say("Cannot write the trace file: path=", ": ",
+        "; the trace is cut off here (its summary record counts the failed writes)", 0, NULL);
 }
 
 /* Writes p[0..n) whole; false (and counted) when it could not. */
@@ -389,7 +401,7 @@ void rtg_sink_flush_from_signal(void) {
 
 static void *writer_main(void *arg) {
   (void)arg;
-  rtg_tls.depth = 1; /* nothing the writer does is traced */
+  rtg_tls.depth = 1;       /* nothing the writer does is traced */
   is_writer_thread = true; /* created with every signal blocked */
   while (!atomic_load(&writer_stop)) {
     struct timespec ts = {0, FLUSH_MS * 1000000L};
@@ -517,8 +529,12 @@ static bool open_output(void) {
   return true;
 }
 
-static void atfork_prepare(void) { pthread_mutex_lock(&drain_mu); }
-static void atfork_parent(void) { pthread_mutex_unlock(&drain_mu); }
+static void atfork_prepare(void) {
+  pthread_mutex_lock(&drain_mu);
+}
+static void atfork_parent(void) {
+  pthread_mutex_unlock(&drain_mu);
+}
 static void atfork_child(void) {
   pthread_mutex_init(&drain_mu, NULL);
   rtg_thread_state_after_fork();
@@ -642,7 +658,9 @@ void rtg_sink_close(void) {
   uint64_t lost = rtg_counter_get(RTG_CNT_LOST), lost_gpu = rtg_counter_get(RTG_CNT_LOST_GPU),
            unfinished = rtg_counter_get(RTG_CNT_UNFINISHED);
   if (lost || lost_gpu || unfinished)
-    rtg_log(0, "%s: %lu records lost (buffers full), %lu GPU times unreadable, %lu GPU ops unfinished at exit",
+    rtg_log(0,
+            "%s: %lu records lost (buffers full), %lu GPU times unreadable, %lu GPU ops unfinished "
+            "at exit",
             rtg_cfg.path, (unsigned long)lost, (unsigned long)lost_gpu, (unsigned long)unfinished);
   close(out_fd);
   out_fd = -1;

@@ -64,9 +64,12 @@ static void ext_offsets(rtg_amd_ext_layout layout, int *off) {
   int k = 0;
   size_t shared = (offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_fn) - 16) / 8;
   for (size_t i = 0; i < N_EXT; i++) {
-    if (layout == RTG_AMD_EXT_6_0) off[i] = 16 + 8 * (int)i;
-    else if (layout == RTG_AMD_EXT_UNKNOWN) off[i] = i <= shared ? 16 + 8 * (int)i : -1;
-    else off[i] = in[i] ? 16 + 8 * k++ : -1;
+    if (layout == RTG_AMD_EXT_6_0)
+      off[i] = 16 + 8 * (int)i;
+    else if (layout == RTG_AMD_EXT_UNKNOWN)
+      off[i] = i <= shared ? 16 + 8 * (int)i : -1;
+    else
+      off[i] = in[i] ? 16 + 8 * k++ : -1;
   }
 }
 
@@ -144,7 +147,8 @@ static bool read_tables(void) {
 #define SAVED_FINALIZER finalizer_saved
 #define RTG_API(T, name, ret, rk, params, call, args)                                              \
   rtg_real.name = (ret(*) params)SAVED_##T.name##_fn;
-#define RTG_API_VOID(T, name, params, call, args) rtg_real.name = (void(*) params)SAVED_##T.name##_fn;
+#define RTG_API_VOID(T, name, params, call, args)                                                  \
+  rtg_real.name = (void(*) params)SAVED_##T.name##_fn;
 #include "hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID

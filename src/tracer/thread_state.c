@@ -36,16 +36,26 @@ void rtg_thread_state_after_fork(void) {
   rtg_tls.tid = 0;
 }
 
-uint64_t rtg_corr_next(void) { return atomic_fetch_add_explicit(&corr_counter, 1, memory_order_relaxed) + 1; }
-void rtg_corr_set(uint64_t id) { rtg_tls.corr = id; }
-uint64_t rtg_corr_get(void) { return rtg_tls.corr; }
+uint64_t rtg_corr_next(void) {
+  return atomic_fetch_add_explicit(&corr_counter, 1, memory_order_relaxed) + 1;
+}
+void rtg_corr_set(uint64_t id) {
+  rtg_tls.corr = id;
+}
+uint64_t rtg_corr_get(void) {
+  return rtg_tls.corr;
+}
 
 bool rtg_enter(void) {
   if (rtg_tls.depth) return false;
   rtg_tls.depth = 1;
   return true;
 }
-void rtg_leave(void) { rtg_tls.depth = 0; }
+void rtg_leave(void) {
+  rtg_tls.depth = 0;
+}
 
 /* Until the HIP/ROCTx side provides the real one (roctx.c). */
-__attribute__((weak)) const char *rtg_roctx_current_range(void) { return NULL; }
+__attribute__((weak)) const char *rtg_roctx_current_range(void) {
+  return NULL;
+}

@@ -27,29 +27,49 @@ __attribute__((constructor)) static void pick(void) {
   const char *r = getenv("RTG_FAKE_HIP_RELEASE");
   if (!r) return;
   if (!strcmp(r, "5.3")) last = 348, size = 840, last_name = "hipGraphReleaseUserObject";
-  if (!strcmp(r, "6.0")) last = 378, size = 1520, last_name = "hipGraphExternalSemaphoresWaitNodeSetParams";
+  if (!strcmp(r, "6.0"))
+    last = 378, size = 1520, last_name = "hipGraphExternalSemaphoresWaitNodeSetParams";
   if (!strcmp(r, "future")) last = 450, size = 1600, last_name = "hipFutureCall";
 }
 
 /* ids 48, 107, 108, 125 are the same in every release 5.2..6.2 */
-enum { OP_SYNC = 48, OP_LAUNCH = 107, OP_MALLOC = 108, OP_MEMCPY = 125, OP_PEEK = 181,
-       OP_SETDEV = 186 };
+enum {
+  OP_SYNC = 48,
+  OP_LAUNCH = 107,
+  OP_MALLOC = 108,
+  OP_MEMCPY = 125,
+  OP_PEEK = 181,
+  OP_SETDEV = 186
+};
 
 const char *hipApiName(uint32_t id) {
   switch (id) {
-  case OP_SYNC: return "hipDeviceSynchronize";
-  case OP_LAUNCH: return "hipLaunchKernel";
-  case OP_MALLOC: return "hipMalloc";
-  case OP_MEMCPY: return "hipMemcpy";
-  case OP_PEEK: return "hipPeekAtLastError";
-  case OP_SETDEV: return "hipSetDevice";
-  default: return id == last ? last_name : "unknown";
+  case OP_SYNC:
+    return "hipDeviceSynchronize";
+  case OP_LAUNCH:
+    return "hipLaunchKernel";
+  case OP_MALLOC:
+    return "hipMalloc";
+  case OP_MEMCPY:
+    return "hipMemcpy";
+  case OP_PEEK:
+    return "hipPeekAtLastError";
+  case OP_SETDEV:
+    return "hipSetDevice";
+  default:
+    return id == last ? last_name : "unknown";
   }
 }
 
-void hipRegisterTracerCallback(report_fn f) { report = f; }
-const char *hipKernelNameRefByPtr(const void *f, const void *stream) { return "fake_kernel(int)"; }
-int hipPeekAtLastError(void) { return 0; }
+void hipRegisterTracerCallback(report_fn f) {
+  report = f;
+}
+const char *hipKernelNameRefByPtr(const void *f, const void *stream) {
+  return "fake_kernel(int)";
+}
+int hipPeekAtLastError(void) {
+  return 0;
+}
 
 typedef void (*phase_fn)(uint32_t op, void *data);
 

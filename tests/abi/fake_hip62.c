@@ -24,22 +24,50 @@
 #define NSLOTS 452
 #define NCOMPILER 9
 enum {
-  S_hipApiName = 0, S_hipDeviceSynchronize = 66, S_hipFree = 90, S_hipGetLastError = 109,
-  S_hipKernelNameRef = 208, S_hipKernelNameRefByPtr = 209, S_hipLaunchKernel = 214,
-  S_hipMalloc = 215, S_hipMemcpy = 259, S_hipMemset3D = 291, S_hipModuleLaunchKernel = 308,
-  S_hipPeekAtLastError = 320, S_hipSetDevice = 327, S_hipTexRefSetMipmapLevelClamp = 379,
-  S_hipCreateChannelDesc = 387, S_hipExtModuleLaunchKernel = 388, S_hipSetValidDevices = 445,
+  S_hipApiName = 0,
+  S_hipDeviceSynchronize = 66,
+  S_hipFree = 90,
+  S_hipGetLastError = 109,
+  S_hipKernelNameRef = 208,
+  S_hipKernelNameRefByPtr = 209,
+  S_hipLaunchKernel = 214,
+  S_hipMalloc = 215,
+  S_hipMemcpy = 259,
+  S_hipMemset3D = 291,
+  S_hipModuleLaunchKernel = 308,
+  S_hipPeekAtLastError = 320,
+  S_hipSetDevice = 327,
+  S_hipTexRefSetMipmapLevelClamp = 379,
+  S_hipCreateChannelDesc = 387,
+  S_hipExtModuleLaunchKernel = 388,
+  S_hipSetValidDevices = 445,
   S_hipArrayCreate = 3 /* left NULL: a retired member */
 };
 enum { C_push = 1, C_pop = 0 };
 
-typedef struct { uint32_t x, y, z; } dim3;
-typedef struct { void *ptr; size_t pitch, xsize, ysize; } pitched;
-typedef struct { size_t w, h, d; } extent;
-typedef struct { int x, y, z, w; int f; } chan_desc;
+typedef struct {
+  uint32_t x, y, z;
+} dim3;
+typedef struct {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+} pitched;
+typedef struct {
+  size_t w, h, d;
+} extent;
+typedef struct {
+  int x, y, z, w;
+  int f;
+} chan_desc;
 
-static struct { uint64_t size; void *fn[NSLOTS]; } table;
-static struct { uint64_t size; void *fn[NCOMPILER]; } ctable;
+static struct {
+  uint64_t size;
+  void *fn[NSLOTS];
+} table;
+static struct {
+  uint64_t size;
+  void *fn[NCOMPILER];
+} ctable;
 static void *impl[NSLOTS]; /* what HIP itself put in each slot */
 static int registered;
 int fake62_tracer_callbacks; /* hipRegisterTracerCallback calls, for the test */
@@ -78,15 +106,23 @@ static void cb_call(uint32_t op, int phase_exit, unsigned char *td, int *on) {
 
 /* ----------------------------------------------------------- the runtime */
 
-static int unimplemented(void) { return 98; }
+static int unimplemented(void) {
+  return 98;
+}
 static const char *i_api_name(uint32_t id) {
   switch (id) {
-  case 48: return "hipDeviceSynchronize";
-  case 107: return "hipLaunchKernel";
-  case 108: return "hipMalloc";
-  case 125: return "hipMemcpy";
-  case 399: return "hipSetValidDevices";
-  default: return "unknown";
+  case 48:
+    return "hipDeviceSynchronize";
+  case 107:
+    return "hipLaunchKernel";
+  case 108:
+    return "hipMalloc";
+  case 125:
+    return "hipMemcpy";
+  case 399:
+    return "hipSetValidDevices";
+  default:
+    return "unknown";
   }
 }
 static int i_sync(void) {
@@ -148,13 +184,21 @@ static chan_desc i_channel_desc(int x, int y, int z, int w, int f) {
 static const char *i_name_by_ptr(const void *f, const void *stream) {
   return f == (void *)0x1000 ? "fake_kernel(int)" : NULL;
 }
-static const char *i_name_ref(const void *f) { return f == (void *)0x3000 ? "module_kernel" : NULL; }
-static int i_last_error(void) { return 0; }
-static int i_set_device(int d) { return d == 0 ? 0 : 1; }
+static const char *i_name_ref(const void *f) {
+  return f == (void *)0x3000 ? "module_kernel" : NULL;
+}
+static int i_last_error(void) {
+  return 0;
+}
+static int i_set_device(int d) {
+  return d == 0 ? 0 : 1;
+}
 static int i_push(dim3 g, dim3 b, size_t shmem, void *stream) {
   return g.x == 2 && b.x == 64 && shmem == 0 ? 0 : 1;
 }
-static int i_pop(dim3 *g, dim3 *b, size_t *shmem, void **stream) { return 0; }
+static int i_pop(dim3 *g, dim3 *b, size_t *shmem, void **stream) {
+  return 0;
+}
 
 /* ------------------------------------------ registration (at first call) */
 
@@ -200,34 +244,50 @@ static void init_tables(void) {
 
 /* For the test: does slot i hold HIP's own function (not a wrapper)?
  * -1 before the tables exist. */
-int fake62_slot_is_original(int i) { return registered ? table.fn[i] == impl[i] : -1; }
-int fake62_slots(void) { return NSLOTS; }
+int fake62_slot_is_original(int i) {
+  return registered ? table.fn[i] == impl[i] : -1;
+}
+int fake62_slots(void) {
+  return NSLOTS;
+}
 
 /* ------------------------------------------------------ the public API */
 
 #define T(slot, type) (init_tables(), (type)table.fn[slot])
-const char *hipApiName(uint32_t id) { return i_api_name(id); } /* pure lookup, as in HIP */
+const char *hipApiName(uint32_t id) {
+  return i_api_name(id);
+} /* pure lookup, as in HIP */
 void hipRegisterTracerCallback(report_fn f) {
   report = f;
   fake62_tracer_callbacks++;
 }
-int hipDeviceSynchronize(void) { return T(S_hipDeviceSynchronize, int (*)(void))(); }
-int hipMalloc(void **p, size_t n) { return T(S_hipMalloc, int (*)(void **, size_t))(p, n); }
-int hipFree(void *p) { return T(S_hipFree, int (*)(void *))(p); }
-int hipGetLastError(void) { return T(S_hipGetLastError, int (*)(void))(); }
-int hipPeekAtLastError(void) { return T(S_hipPeekAtLastError, int (*)(void))(); }
+int hipDeviceSynchronize(void) {
+  return T(S_hipDeviceSynchronize, int (*)(void))();
+}
+int hipMalloc(void **p, size_t n) {
+  return T(S_hipMalloc, int (*)(void **, size_t))(p, n);
+}
+int hipFree(void *p) {
+  return T(S_hipFree, int (*)(void *))(p);
+}
+int hipGetLastError(void) {
+  return T(S_hipGetLastError, int (*)(void))();
+}
+int hipPeekAtLastError(void) {
+  return T(S_hipPeekAtLastError, int (*)(void))();
+}
 int hipMemcpy(void *d, const void *s, size_t n, int k) {
   return T(S_hipMemcpy, int (*)(void *, const void *, size_t, int))(d, s, n, k);
 }
 int hipLaunchKernel(const void *f, dim3 g, dim3 b, void **a, size_t sh, void *st) {
-  return T(S_hipLaunchKernel, int (*)(const void *, dim3, dim3, void **, size_t, void *))(f, g, b, a,
-                                                                                          sh, st);
+  return T(S_hipLaunchKernel,
+           int (*)(const void *, dim3, dim3, void **, size_t, void *))(f, g, b, a, sh, st);
 }
 int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                           unsigned bz, unsigned sh, void *st, void **p, void **e) {
-  return T(S_hipModuleLaunchKernel, int (*)(void *, unsigned, unsigned, unsigned, unsigned,
-                                            unsigned, unsigned, unsigned, void *, void **,
-                                            void **))(f, gx, gy, gz, bx, by, bz, sh, st, p, e);
+  return T(S_hipModuleLaunchKernel,
+           int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                   void *, void **, void **))(f, gx, gy, gz, bx, by, bz, sh, st, p, e);
 }
 int hipExtModuleLaunchKernel(void *f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
                              uint32_t ly, uint32_t lz, size_t sh, void *st, void **p, void **e,
@@ -244,20 +304,24 @@ int hipTexRefSetMipmapLevelClamp(void *t, float lo, float hi) {
   return T(S_hipTexRefSetMipmapLevelClamp, int (*)(void *, float, float))(t, lo, hi);
 }
 chan_desc hipCreateChannelDesc(int x, int y, int z, int w, int f) {
-  return T(S_hipCreateChannelDesc, chan_desc (*)(int, int, int, int, int))(x, y, z, w, f);
+  return T(S_hipCreateChannelDesc, chan_desc(*)(int, int, int, int, int))(x, y, z, w, f);
 }
 int __hipPushCallConfiguration(dim3 g, dim3 b, size_t sh, void *st) {
   init_tables();
   return ((int (*)(dim3, dim3, size_t, void *))ctable.fn[C_push])(g, b, sh, st);
 }
-int hipSetDevice(int d) { return T(S_hipSetDevice, int (*)(int))(d); }
+int hipSetDevice(int d) {
+  return T(S_hipSetDevice, int (*)(int))(d);
+}
 /* For scripts/bench-hip.sh: hipSetDevice as it runs with no tool (HIP's
  * own pointer, called the same way) */
 int fake62_hipSetDevice_notool(int d) {
   init_tables();
   return ((int (*)(int))impl[S_hipSetDevice])(d);
 }
-int fake62_unimplemented(void) { return T(S_hipSetValidDevices, int (*)(void))(); }
+int fake62_unimplemented(void) {
+  return T(S_hipSetValidDevices, int (*)(void))();
+}
 
 /* The application: every call checked; returns the number of wrong results. */
 int fake62_app(void) {

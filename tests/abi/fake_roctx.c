@@ -46,7 +46,9 @@ int RegisterApiCallback(uint32_t op, void *cb, void *arg) {
 }
 
 #else
-void roctxRegisterTracerCallback(tracer_cb f) { tracer = f; }
+void roctxRegisterTracerCallback(tracer_cb f) {
+  tracer = f;
+}
 #endif
 
 static void report(uint32_t op, const char *message, uint64_t id) {
@@ -62,15 +64,32 @@ static void report(uint32_t op, const char *message, uint64_t id) {
 #define API(type, name) type name
 #endif
 
-API(void, roctxMarkA)(const char *m) { report(0, m, 0); }
-API(int, roctxRangePushA)(const char *m) { report(1, m, 0); return level++; }
-API(int, roctxRangePop)(void) { report(2, NULL, 0); return level ? --level : -1; }
-API(uint64_t, roctxRangeStartA)(const char *m) { uint64_t id = next_id++; report(3, m, id); return id; }
-API(void, roctxRangeStop)(uint64_t id) { report(4, NULL, id); }
+API(void, roctxMarkA)(const char *m) {
+  report(0, m, 0);
+}
+API(int, roctxRangePushA)(const char *m) {
+  report(1, m, 0);
+  return level++;
+}
+API(int, roctxRangePop)(void) {
+  report(2, NULL, 0);
+  return level ? --level : -1;
+}
+API(uint64_t, roctxRangeStartA)(const char *m) {
+  uint64_t id = next_id++;
+  report(3, m, id);
+  return id;
+}
+API(void, roctxRangeStop)(uint64_t id) {
+  report(4, NULL, id);
+}
 
 #ifdef FAKE_ROCTX_62
 #include <dlfcn.h>
-static int get_tid(uint64_t *t) { *t = 1; return 0; }
+static int get_tid(uint64_t *t) {
+  *t = 1;
+  return 0;
+}
 static struct {
   uint64_t size;
   void (*mark)(const char *);
@@ -80,8 +99,14 @@ static struct {
   void (*stop)(uint64_t);
   int (*tid)(uint64_t *);
 } core;
-static struct { uint64_t size; void *fn[2]; } control;
-static struct { uint64_t size; void *fn[4]; } names;
+static struct {
+  uint64_t size;
+  void *fn[2];
+} control;
+static struct {
+  uint64_t size;
+  void *fn[4];
+} names;
 
 static void init_tables(void) {
   if (core.size) return;
@@ -100,9 +125,24 @@ static void init_tables(void) {
   if (set) set("roctx", 60200, 0, tables, 3);
 }
 
-void roctxMarkA(const char *m) { init_tables(); core.mark(m); }
-int roctxRangePushA(const char *m) { init_tables(); return core.push(m); }
-int roctxRangePop(void) { init_tables(); return core.pop(); }
-uint64_t roctxRangeStartA(const char *m) { init_tables(); return core.start(m); }
-void roctxRangeStop(uint64_t id) { init_tables(); core.stop(id); }
+void roctxMarkA(const char *m) {
+  init_tables();
+  core.mark(m);
+}
+int roctxRangePushA(const char *m) {
+  init_tables();
+  return core.push(m);
+}
+int roctxRangePop(void) {
+  init_tables();
+  return core.pop();
+}
+uint64_t roctxRangeStartA(const char *m) {
+  init_tables();
+  return core.start(m);
+}
+void roctxRangeStop(uint64_t id) {
+  init_tables();
+  core.stop(id);
+}
 #endif

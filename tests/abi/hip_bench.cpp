@@ -11,7 +11,7 @@ static double now() {
   return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 200000, dev;
   hipGetDevice(&dev);
   double best_call = 1e30, best_clock = 1e30;

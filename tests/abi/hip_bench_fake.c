@@ -47,15 +47,18 @@ int main(int argc, char **argv) {
   void *hip = load(argv[6], 1);
   int (*traced)(int), (*untraced)(int), (*filtered)(void);
   *(void **)&traced = dlsym(hip, table ? "hipSetDevice" : "fake_hipSetDevice");
-  *(void **)&untraced = dlsym(hip, table ? "fake62_hipSetDevice_notool" : "fake_hipSetDevice_notool");
+  *(void **)&untraced =
+      dlsym(hip, table ? "fake62_hipSetDevice_notool" : "fake_hipSetDevice_notool");
   *(void **)&filtered = dlsym(hip, table ? "hipPeekAtLastError" : "fake_hipPeekAtLastError");
   if (!traced || !untraced || !filtered) return 2;
   int *fill = dlsym(hip, "fake_hip_fill");
   if (fill) *fill = 0; /* the tests' 0xAB fill of HIP's trace data: not HIP's cost */
-  filtered(); /* HIP's first call: 6.2 hands its tables over here */
+  filtered();          /* HIP's first call: 6.2 hands its tables over here */
   bool (*onload)(void *, uint64_t, uint64_t, const char *const *);
   *(void **)&onload = dlsym(load(argv[4], 0), "OnLoad");
-  struct { uint32_t major, minor, step, reserved; } root = {1, sizeof root, 0, 0};
+  struct {
+    uint32_t major, minor, step, reserved;
+  } root = {1, sizeof root, 0, 0};
   if (!onload || !onload(&root, 0, 0, NULL)) return 2;
   for (long r = 0; r < reps; r++) {
     struct timespec ts;

@@ -11,29 +11,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-__global__ void scale(float* x, int n, float a) {
+__global__ void scale(float *x, int n, float a) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= a;
 }
-__global__ void offset(float* x, int n, float b) {
+__global__ void offset(float *x, int n, float b) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] += b;
 }
 
-#define CK(x)                                                                                     \
-  do {                                                                                            \
-    hipError_t e_ = (x);                                                                          \
-    if (e_ != hipSuccess) {                                                                       \
-      fprintf(stderr, "FAIL %s: %s\n", #x, hipGetErrorString(e_));                                \
-      exit(1);                                                                                    \
-    }                                                                                             \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    hipError_t e_ = (x);                                                                           \
+    if (e_ != hipSuccess) {                                                                        \
+      fprintf(stderr, "FAIL %s: %s\n", #x, hipGetErrorString(e_));                                 \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 static const int N = 4096;
 
 static int basic() {
   hipStream_t s[2];
-  float *d, *h = (float*)calloc(N, sizeof(float));
+  float *d, *h = (float *)calloc(N, sizeof(float));
   CK(hipSetDevice(0));
   CK(hipStreamCreate(&s[0]));
   CK(hipStreamCreateWithFlags(&s[1], hipStreamNonBlocking));
@@ -45,8 +45,10 @@ static int basic() {
   CK(hipEventCreate(&e1));
   CK(hipEventRecord(e0, s[0]));
   for (int i = 0; i < 8; i++) {
-    if (i % 2) hipLaunchKernelGGL(offset, dim3(N / 256), dim3(256), 0, s[i % 2], d, N, 1.0f);
-    else hipLaunchKernelGGL(scale, dim3(N / 256), dim3(256), 0, s[i % 2], d, N, 2.0f);
+    if (i % 2)
+      hipLaunchKernelGGL(offset, dim3(N / 256), dim3(256), 0, s[i % 2], d, N, 1.0f);
+    else
+      hipLaunchKernelGGL(scale, dim3(N / 256), dim3(256), 0, s[i % 2], d, N, 2.0f);
   }
   CK(hipEventRecord(e1, s[0]));
   CK(hipMemcpyAsync(h, d, N * sizeof(float), hipMemcpyDeviceToHost, s[1]));
@@ -65,9 +67,9 @@ static int basic() {
   return 0;
 }
 
-static void* worker(void*) {
+static void *worker(void *) {
   hipStream_t s;
-  float* d;
+  float *d;
   CK(hipStreamCreate(&s));
   CK(hipMalloc(&d, N * sizeof(float)));
   for (int i = 0; i < 4; i++) hipLaunchKernelGGL(scale, dim3(N / 256), dim3(256), 0, s, d, N, 1.5f);
@@ -77,7 +79,7 @@ static void* worker(void*) {
   return nullptr;
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "threads")) {
     int n = argc > 2 ? atoi(argv[2]) : 4;
     CK(hipSetDevice(0));
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n && i < 64; i++) pthread_join(t[i], nullptr);
     CK(hipDeviceSynchronize());
   } else if (argc > 1 && !strcmp(argv[1], "fork")) {
-    float* d;
+    float *d;
     CK(hipMalloc(&d, N * sizeof(float)));
     fflush(stdout);
     pid_t pid = fork();

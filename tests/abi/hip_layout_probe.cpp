@@ -11,17 +11,29 @@
 int main() {
   printf("%s last=%d size=%zu args=%zu", RTG_REL, (int)HIP_API_ID_LAST, sizeof(hip_api_data_t),
          offsetof(hip_api_data_t, args));
-  OFF(hipMalloc, ptr__val); OFF(hipMalloc, size);
+  OFF(hipMalloc, ptr__val);
+  OFF(hipMalloc, size);
   OFF(hipFree, ptr);
-  OFF(hipMemcpy, dst); OFF(hipMemcpy, src); OFF(hipMemcpy, sizeBytes); OFF(hipMemcpy, kind);
-  OFF(hipMemcpyAsync, kind); OFF(hipMemcpyAsync, stream);
-  OFF(hipMemset, dst); OFF(hipMemset, value); OFF(hipMemset, sizeBytes);
+  OFF(hipMemcpy, dst);
+  OFF(hipMemcpy, src);
+  OFF(hipMemcpy, sizeBytes);
+  OFF(hipMemcpy, kind);
+  OFF(hipMemcpyAsync, kind);
+  OFF(hipMemcpyAsync, stream);
+  OFF(hipMemset, dst);
+  OFF(hipMemset, value);
+  OFF(hipMemset, sizeBytes);
   OFF(hipMemsetAsync, stream);
-  OFF(hipLaunchKernel, function_address); OFF(hipLaunchKernel, numBlocks);
-  OFF(hipLaunchKernel, dimBlocks); OFF(hipLaunchKernel, sharedMemBytes); OFF(hipLaunchKernel, stream);
-  OFF(hipModuleLaunchKernel, f); OFF(hipModuleLaunchKernel, stream);
+  OFF(hipLaunchKernel, function_address);
+  OFF(hipLaunchKernel, numBlocks);
+  OFF(hipLaunchKernel, dimBlocks);
+  OFF(hipLaunchKernel, sharedMemBytes);
+  OFF(hipLaunchKernel, stream);
+  OFF(hipModuleLaunchKernel, f);
+  OFF(hipModuleLaunchKernel, stream);
   OFF(hipStreamCreate, stream__val);
-  OFF(hipEventRecord, event); OFF(hipEventRecord, stream);
+  OFF(hipEventRecord, event);
+  OFF(hipEventRecord, stream);
   printf("\n");
   return 0;
 }

@@ -49,8 +49,12 @@ uint64_t rtg_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint32_t rtg_pid(void) { return (uint32_t)getpid(); }
-uint64_t rtg_tid(void) { return (uint64_t)syscall(SYS_gettid); }
+uint32_t rtg_pid(void) {
+  return (uint32_t)getpid();
+}
+uint64_t rtg_tid(void) {
+  return (uint64_t)syscall(SYS_gettid);
+}
 
 void rtg_emit(const rtg_record *r) {
   char buf[8192];
@@ -62,12 +66,24 @@ void rtg_emit(const rtg_record *r) {
   pthread_mutex_unlock(&out_lock);
 }
 
-void rtg_count(rtg_counter c, uint64_t n) { atomic_fetch_add(&counters[c], n); }
-uint64_t rtg_corr_next(void) { return atomic_fetch_add(&corr_counter, 1) + 1; }
-void rtg_corr_set(uint64_t id) { corr_current = id; }
-uint64_t rtg_corr_get(void) { return corr_current; }
-bool rtg_enter(void) { return inside++ == 0; }
-void rtg_leave(void) { inside--; }
+void rtg_count(rtg_counter c, uint64_t n) {
+  atomic_fetch_add(&counters[c], n);
+}
+uint64_t rtg_corr_next(void) {
+  return atomic_fetch_add(&corr_counter, 1) + 1;
+}
+void rtg_corr_set(uint64_t id) {
+  corr_current = id;
+}
+uint64_t rtg_corr_get(void) {
+  return corr_current;
+}
+bool rtg_enter(void) {
+  return inside++ == 0;
+}
+void rtg_leave(void) {
+  inside--;
+}
 
 void rtg_log(int level, const char *fmt, ...) {
   if (level > rtg_cfg.verbose) return;

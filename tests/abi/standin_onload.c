@@ -12,4 +12,6 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t rv, uin
   return true;
 }
 
-__attribute__((visibility("default"))) void OnUnload(void) { rtg_standin_fini(); }
+__attribute__((visibility("default"))) void OnUnload(void) {
+  rtg_standin_fini();
+}

@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   char path[256];
   snprintf(path, sizeof path, "%s/kernel_stats.csv", fz_stats);
   char *csv = fz_slurp(path, NULL);
-  if (!csv || strncmp(csv, "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"", 54))
+  if (!csv ||
+      strncmp(csv, "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"", 54))
     abort();
   free(csv);
   return 0;

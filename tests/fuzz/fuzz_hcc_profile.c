@@ -61,14 +61,16 @@ static void check_line(const char *line, size_t len) {
   if (!n) abort();
   rtg_hcc_profile q;
   if (rtg_hcc_profile_parse(again, n, &q, &why) != 1) abort();
-  if (!same(q.type, q.type_len, p.type, p.type_len) || !same(q.name, q.name_len, p.name, p.name_len) ||
+  if (!same(q.type, q.type_len, p.type, p.type_len) ||
+      !same(q.name, q.name_len, p.name, p.name_len) ||
       !same(q.extra, q.extra_len, p.extra, p.extra_len))
     abort();
   if (q.start != p.start || q.stop != p.stop || q.device != p.device || q.queue != p.queue ||
       q.seq != p.seq || q.bytes != p.bytes)
     abort();
-  if (!(q.flags & RTG_HCC_HAS_TIMES) || !(q.flags & RTG_HCC_HAS_OP) || (q.flags & RTG_HCC_HAS_ENQ) ||
-      (q.flags & RTG_HCC_BAD_OP) || (q.flags & RTG_HCC_HAS_BYTES) != (p.flags & RTG_HCC_HAS_BYTES))
+  if (!(q.flags & RTG_HCC_HAS_TIMES) || !(q.flags & RTG_HCC_HAS_OP) ||
+      (q.flags & RTG_HCC_HAS_ENQ) || (q.flags & RTG_HCC_BAD_OP) ||
+      (q.flags & RTG_HCC_HAS_BYTES) != (p.flags & RTG_HCC_HAS_BYTES))
     abort();
   free(again);
 out:

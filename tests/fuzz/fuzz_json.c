@@ -23,13 +23,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   cJSON *root, *out = fz_check_chrome(fz_json, &root);
   /* the input as the reader saw it */
   cJSON *in_root = cJSON_ParseWithLength((const char *)data, size);
-  if (read_ok != (in_root != NULL && (cJSON_IsArray(in_root) ||
-                                      cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(in_root, "traceEvents")))))
+  if (read_ok != (in_root != NULL &&
+                  (cJSON_IsArray(in_root) ||
+                   cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(in_root, "traceEvents")))))
     abort();
   uint64_t n_out = (uint64_t)cJSON_GetArraySize(out);
   if (n_out != merged) abort();
   if (read_ok) {
-    cJSON *in = cJSON_IsArray(in_root) ? in_root : cJSON_GetObjectItemCaseSensitive(in_root, "traceEvents");
+    cJSON *in =
+        cJSON_IsArray(in_root) ? in_root : cJSON_GetObjectItemCaseSensitive(in_root, "traceEvents");
     cJSON *ev, *o = out->child;
     cJSON_ArrayForEach(ev, in) {
       if (!cJSON_IsObject(ev) || !ev->child) continue;

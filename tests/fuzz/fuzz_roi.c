@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   /* glibc's regcomp takes memory exponential in stacked repetitions
    * ("a++++++++++++++++++++" needs gigabytes): its limit, not rpt's code */
   int reps = 0;
-  for (size_t i = 0; i < sel_len; i++) reps += data[i] == '+' || data[i] == '*' || data[i] == '?' || data[i] == '{';
+  for (size_t i = 0; i < sel_len; i++)
+    reps += data[i] == '+' || data[i] == '*' || data[i] == '?' || data[i] == '{';
   if (reps > 6) return 0;
   char sel[MAX_SEL + 1];
   memcpy(sel, data, sel_len);

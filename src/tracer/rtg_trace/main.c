@@ -29,77 +29,104 @@
 #endif
 
 static void usage(FILE *f) {
-  fputs(
-      "usage: rtg-trace [options] -- PROGRAM [ARGS...]\n"
-      "Runs PROGRAM with the rtg tracer (rtg_tracer.so) and writes one trace file per\n"
-      "process, rtg_trace.txt.<pid>, optionally converted afterwards.\n"
-      "\n"
-      "What to trace (each option sets the variable named after it):\n"
-      "      --hip-trace[=FILTER]     HIP API calls; FILTER: all (default) or substrings\n"
-      "                               separated by commas      RTG_HIP_API_FILTER\n"
-      "      --no-hip-trace           no HIP API calls         RTG_HIP_API_FILTER=\n"
-      "      --hip-filter-out=LIST    leave out HIP calls containing a substring\n"
-      "                                                        RTG_HIP_API_FILTER_OUT\n"
-      "  -a, --args                   decode HIP call arguments RTG_HIP_API_ARGS=1\n"
-      "      --hsa-trace[=FILTER]     HSA API calls; FILTER: all (default), core, ext or\n"
-      "                               substrings               RTG_HSA_API_FILTER\n"
-      "      --hsa-filter-out=LIST    leave out HSA calls      RTG_HSA_API_FILTER_OUT\n"
-      "      --host-dispatch          also record each dispatch when the host enqueues it\n"
-      "                                                        RTG_HSA_HOST_DISPATCH=1\n"
-      "      --no-kernels             no kernel/barrier records RTG_PROFILE=0\n"
-      "      --no-copies              no async-copy records    RTG_PROFILE_COPY=0\n"
-      "      --hcc-profile            legacy HCC_PROFILE=2 'profile:' lines for rpt\n"
-      "                                                        HCC_PROFILE=2\n"
-      "      --no-roctx               ignore ROCTx markers     RTG_ROCTX=0\n"
-      "      --kernel-rename          name kernels after their innermost ROCTx range\n"
-      "                                                        RTG_KERNEL_RENAME=1\n"
-      "      --backtrace=SPEC         record host call stacks of the calls SPEC selects:\n"
-      "                               SUBSTR[,SUBSTR...][:MIN_NS], 'all' for every call\n"
-      "                                                        RTG_BACKTRACE\n"
-      "      --hip-table              HIP and ROCTx through rocprofiler-register (ROCm\n"
-      "                               6.2+): preloads rtg_register.so (beside the\n"
-      "                               tracer) and names it in ROCPROFILER_REGISTER_LIBRARY\n"
-      "Output:\n"
-      "  -o, --output-dir=DIR         write the traces into DIR (created)\n"
-      "      --filename=NAME          trace file name before .<pid>  RTG_FILENAME\n"
-      "      --buffer-kb=N            per-thread buffer size   RTG_BUFFER_KB\n"
-      "      --exit-wait-ms=N         wait at most N ms for GPU work at exit\n"
-      "                                                        RTG_EXIT_WAIT_MS\n"
-      "  -v, --verbose[=N]            tracer messages: 1 settings and paths, 2 also the\n"
-      "                               traced function lists   RTG_VERBOSE\n"
-      "After the run (programs found next to rtg-trace):\n"
-      "  -c, --convert[=FILE]         rtg-convert the traces of this run into FILE\n"
-      "                               (default: rtg_trace.json beside the traces)\n"
-      "  -s, --stats                  print rtg-convert --summary statistics\n"
-      "      --rpt                    print the rpt report (needs --hcc-profile)\n"
-      "      --tracer=PATH            use this rtg_tracer.so\n"
-      "  -h, --help                   this text;  --version  the version\n"
-      "\n"
-      "Exit status: PROGRAM's (a signal that killed it is re-raised); 127 when it\n"
-      "could not be started; 1 when rtg_tracer.so is not found; 2 usage.\n",
-      f);
+  fputs("usage: rtg-trace [options] -- PROGRAM [ARGS...]\n"
+        "Runs PROGRAM with the rtg tracer (rtg_tracer.so) and writes one trace file per\n"
+        "process, rtg_trace.txt.<pid>, optionally converted afterwards.\n"
+        "\n"
+        "What to trace (each option sets the variable named after it):\n"
+        "      --hip-trace[=FILTER]     HIP API calls; FILTER: all (default) or substrings\n"
+        "                               separated by commas      RTG_HIP_API_FILTER\n"
+        "      --no-hip-trace           no HIP API calls         RTG_HIP_API_FILTER=\n"
+        "      --hip-filter-out=LIST    leave out HIP calls containing a substring\n"
+        "                                                        RTG_HIP_API_FILTER_OUT\n"
+        "  -a, --args                   decode HIP call arguments RTG_HIP_API_ARGS=1\n"
+        "      --hsa-trace[=FILTER]     HSA API calls; FILTER: all (default), core, ext or\n"
+        "                               substrings               RTG_HSA_API_FILTER\n"
+        "      --hsa-filter-out=LIST    leave out HSA calls      RTG_HSA_API_FILTER_OUT\n"
+        "      --host-dispatch          also record each dispatch when the host enqueues it\n"
+        "                                                        RTG_HSA_HOST_DISPATCH=1\n"
+        "      --no-kernels             no kernel/barrier records RTG_PROFILE=0\n"
+        "      --no-copies              no async-copy records    RTG_PROFILE_COPY=0\n"
+        "      --hcc-profile            legacy HCC_PROFILE=2 'profile:' lines for rpt\n"
+        "                                                        HCC_PROFILE=2\n"
+        "      --no-roctx               ignore ROCTx markers     RTG_ROCTX=0\n"
+        "      --kernel-rename          name kernels after their innermost ROCTx range\n"
+        "                                                        RTG_KERNEL_RENAME=1\n"
+        "      --backtrace=SPEC         record host call stacks of the calls SPEC selects:\n"
+        "                               SUBSTR[,SUBSTR...][:MIN_NS], 'all' for every call\n"
+        "                                                        RTG_BACKTRACE\n"
+        "      --hip-table              HIP and ROCTx through rocprofiler-register (ROCm\n"
+        "                               6.2+): preloads rtg_register.so (beside the\n"
+        "                               tracer) and names it in ROCPROFILER_REGISTER_LIBRARY\n"
+        "Output:\n"
+        "  -o, --output-dir=DIR         write the traces into DIR (created)\n"
+        "      --filename=NAME          trace file name before .<pid>  RTG_FILENAME\n"
+        "      --buffer-kb=N            per-thread buffer size   RTG_BUFFER_KB\n"
+        "      --exit-wait-ms=N         wait at most N ms for GPU work at exit\n"
+        "                                                        RTG_EXIT_WAIT_MS\n"
+        "  -v, --verbose[=N]            tracer messages: 1 settings and paths, 2 also the\n"
+        "                               traced function lists   RTG_VERBOSE\n"
+        "After the run (programs found next to rtg-trace):\n"
+        "  -c, --convert[=FILE]         rtg-convert the traces of this run into FILE\n"
+        "                               (default: rtg_trace.json beside the traces)\n"
+        "  -s, --stats                  print rtg-convert --summary statistics\n"
+        "      --rpt                    print the rpt report (needs --hcc-profile)\n"
+        "      --tracer=PATH            use this rtg_tracer.so\n"
+        "  -h, --help                   this text;  --version  the version\n"
+        "\n"
+        "Exit status: PROGRAM's (a signal that killed it is re-raised); 127 when it\n"
+        "could not be started; 1 when rtg_tracer.so is not found; 2 usage.\n",
+        f);
 }
 
 enum {
-  O_HIP = 256, O_NOHIP, O_HIPOUT, O_HSA, O_HSAOUT, O_HOSTDISP, O_NOKERN, O_NOCOPY, O_HCC,
-  O_NOROCTX, O_RENAME, O_BT, O_TABLE, O_FILENAME, O_BUFKB, O_EXITWAIT, O_RPT, O_TRACER,
+  O_HIP = 256,
+  O_NOHIP,
+  O_HIPOUT,
+  O_HSA,
+  O_HSAOUT,
+  O_HOSTDISP,
+  O_NOKERN,
+  O_NOCOPY,
+  O_HCC,
+  O_NOROCTX,
+  O_RENAME,
+  O_BT,
+  O_TABLE,
+  O_FILENAME,
+  O_BUFKB,
+  O_EXITWAIT,
+  O_RPT,
+  O_TRACER,
   O_VERSION
 };
 
-static const struct option opts[] = {
-    {"hip-trace", optional_argument, 0, O_HIP},     {"no-hip-trace", no_argument, 0, O_NOHIP},
-    {"hip-filter-out", required_argument, 0, O_HIPOUT}, {"args", no_argument, 0, 'a'},
-    {"hsa-trace", optional_argument, 0, O_HSA},     {"hsa-filter-out", required_argument, 0, O_HSAOUT},
-    {"host-dispatch", no_argument, 0, O_HOSTDISP},  {"no-kernels", no_argument, 0, O_NOKERN},
-    {"no-copies", no_argument, 0, O_NOCOPY},        {"hcc-profile", no_argument, 0, O_HCC},
-    {"no-roctx", no_argument, 0, O_NOROCTX},        {"kernel-rename", no_argument, 0, O_RENAME},
-    {"backtrace", required_argument, 0, O_BT},      {"hip-table", no_argument, 0, O_TABLE},
-    {"output-dir", required_argument, 0, 'o'},      {"filename", required_argument, 0, O_FILENAME},
-    {"buffer-kb", required_argument, 0, O_BUFKB},   {"exit-wait-ms", required_argument, 0, O_EXITWAIT},
-    {"verbose", optional_argument, 0, 'v'},         {"convert", optional_argument, 0, 'c'},
-    {"stats", no_argument, 0, 's'},                 {"rpt", no_argument, 0, O_RPT},
-    {"tracer", required_argument, 0, O_TRACER},     {"help", no_argument, 0, 'h'},
-    {"version", no_argument, 0, O_VERSION},         {0, 0, 0, 0}};
+static const struct option opts[] = {{"hip-trace", optional_argument, 0, O_HIP},
+                                     {"no-hip-trace", no_argument, 0, O_NOHIP},
+                                     {"hip-filter-out", required_argument, 0, O_HIPOUT},
+                                     {"args", no_argument, 0, 'a'},
+                                     {"hsa-trace", optional_argument, 0, O_HSA},
+                                     {"hsa-filter-out", required_argument, 0, O_HSAOUT},
+                                     {"host-dispatch", no_argument, 0, O_HOSTDISP},
+                                     {"no-kernels", no_argument, 0, O_NOKERN},
+                                     {"no-copies", no_argument, 0, O_NOCOPY},
+                                     {"hcc-profile", no_argument, 0, O_HCC},
+                                     {"no-roctx", no_argument, 0, O_NOROCTX},
+                                     {"kernel-rename", no_argument, 0, O_RENAME},
+                                     {"backtrace", required_argument, 0, O_BT},
+                                     {"hip-table", no_argument, 0, O_TABLE},
+                                     {"output-dir", required_argument, 0, 'o'},
+                                     {"filename", required_argument, 0, O_FILENAME},
+                                     {"buffer-kb", required_argument, 0, O_BUFKB},
+                                     {"exit-wait-ms", required_argument, 0, O_EXITWAIT},
+                                     {"verbose", optional_argument, 0, 'v'},
+                                     {"convert", optional_argument, 0, 'c'},
+                                     {"stats", no_argument, 0, 's'},
+                                     {"rpt", no_argument, 0, O_RPT},
+                                     {"tracer", required_argument, 0, O_TRACER},
+                                     {"help", no_argument, 0, 'h'},
+                                     {"version", no_argument, 0, O_VERSION},
+                                     {0, 0, 0, 0}};
 
 static char self_dir[PATH_MAX];
 
@@ -109,9 +136,13 @@ static int usage_error(const char *msg, const char *arg) {
   return 2;
 }
 
-static void set(const char *name, const char *value) { setenv(name, value, 1); }
+static void set(const char *name, const char *value) {
+  setenv(name, value, 1);
+}
 
-static int exists(const char *p) { return access(p, R_OK) == 0; }
+static int exists(const char *p) {
+  return access(p, R_OK) == 0;
+}
 
 /* rtg_tracer.so beside us (build tree) or in ../lib/rtg (installed). */
 static int find_tracer(char *out, size_t cap) {
@@ -211,32 +242,83 @@ int main(int argc, char **argv) {
   /* '+': stop at the first non-option, the program */
   while ((c = getopt_long(argc, argv, "+ao:v::c::sh", opts, NULL)) != -1) {
     switch (c) {
-    case O_HIP: set("RTG_HIP_API_FILTER", optarg ? optarg : "all"); break;
-    case O_NOHIP: set("RTG_HIP_API_FILTER", ""); break;
-    case O_HIPOUT: set("RTG_HIP_API_FILTER_OUT", optarg); break;
-    case 'a': set("RTG_HIP_API_ARGS", "1"); break;
-    case O_HSA: set("RTG_HSA_API_FILTER", optarg ? optarg : "all"); break;
-    case O_HSAOUT: set("RTG_HSA_API_FILTER_OUT", optarg); break;
-    case O_HOSTDISP: set("RTG_HSA_HOST_DISPATCH", "1"); break;
-    case O_NOKERN: set("RTG_PROFILE", "0"); break;
-    case O_NOCOPY: set("RTG_PROFILE_COPY", "0"); break;
-    case O_HCC: set("HCC_PROFILE", "2"); break;
-    case O_NOROCTX: set("RTG_ROCTX", "0"); break;
-    case O_RENAME: set("RTG_KERNEL_RENAME", "1"); break;
-    case O_BT: set("RTG_BACKTRACE", optarg); break;
-    case O_TABLE: table = 1; break;
-    case 'o': outdir = optarg; break;
-    case O_FILENAME: filename = optarg; break;
-    case O_BUFKB: set("RTG_BUFFER_KB", optarg); break;
-    case O_EXITWAIT: set("RTG_EXIT_WAIT_MS", optarg); break;
-    case 'v': set("RTG_VERBOSE", optarg ? optarg : "1"); break;
-    case 'c': convert = optarg ? optarg : ""; break;
-    case 's': stats = 1; break;
-    case O_RPT: rpt = 1; break;
-    case O_TRACER: tracer = optarg; break;
-    case 'h': usage(stdout); return 0;
-    case O_VERSION: printf("rtg-trace %s\n", RTG_VERSION); return 0;
-    default: return usage_error("bad option", NULL);
+    case O_HIP:
+      set("RTG_HIP_API_FILTER", optarg ? optarg : "all");
+      break;
+    case O_NOHIP:
+      set("RTG_HIP_API_FILTER", "");
+      break;
+    case O_HIPOUT:
+      set("RTG_HIP_API_FILTER_OUT", optarg);
+      break;
+    case 'a':
+      set("RTG_HIP_API_ARGS", "1");
+      break;
+    case O_HSA:
+      set("RTG_HSA_API_FILTER", optarg ? optarg : "all");
+      break;
+    case O_HSAOUT:
+      set("RTG_HSA_API_FILTER_OUT", optarg);
+      break;
+    case O_HOSTDISP:
+      set("RTG_HSA_HOST_DISPATCH", "1");
+      break;
+    case O_NOKERN:
+      set("RTG_PROFILE", "0");
+      break;
+    case O_NOCOPY:
+      set("RTG_PROFILE_COPY", "0");
+      break;
+    case O_HCC:
+      set("HCC_PROFILE", "2");
+      break;
+    case O_NOROCTX:
+      set("RTG_ROCTX", "0");
+      break;
+    case O_RENAME:
+      set("RTG_KERNEL_RENAME", "1");
+      break;
+    case O_BT:
+      set("RTG_BACKTRACE", optarg);
+      break;
+    case O_TABLE:
+      table = 1;
+      break;
+    case 'o':
+      outdir = optarg;
+      break;
+    case O_FILENAME:
+      filename = optarg;
+      break;
+    case O_BUFKB:
+      set("RTG_BUFFER_KB", optarg);
+      break;
+    case O_EXITWAIT:
+      set("RTG_EXIT_WAIT_MS", optarg);
+      break;
+    case 'v':
+      set("RTG_VERBOSE", optarg ? optarg : "1");
+      break;
+    case 'c':
+      convert = optarg ? optarg : "";
+      break;
+    case 's':
+      stats = 1;
+      break;
+    case O_RPT:
+      rpt = 1;
+      break;
+    case O_TRACER:
+      tracer = optarg;
+      break;
+    case 'h':
+      usage(stdout);
+      return 0;
+    case O_VERSION:
+      printf("rtg-trace %s\n", RTG_VERSION);
+      return 0;
+    default:
+      return usage_error("bad option", NULL);
     }
   }
   if (optind >= argc) return usage_error("no program given", NULL);
@@ -327,8 +409,10 @@ int main(int argc, char **argv) {
       if (convert || stats) {
         int k = 1;
         char out[PATH_MAX + 16];
-        if (convert && *convert) snprintf(out, sizeof out, "%s", convert);
-        else if (convert) snprintf(out, sizeof out, "%s.json", outdir ? prefix : "rtg_trace");
+        if (convert && *convert)
+          snprintf(out, sizeof out, "%s", convert);
+        else if (convert)
+          snprintf(out, sizeof out, "%s.json", outdir ? prefix : "rtg_trace");
         if (convert) {
           av[k++] = "-o";
           av[k++] = out;
