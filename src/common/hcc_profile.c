@@ -17,18 +17,23 @@ typedef struct span {
 } span;
 
 /* White space as Python's str.strip() (which rpt used) sees it. */
-static const unsigned char ws_tab[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 1,
-                                          ['\n'] = 1, ['\v'] = 1, ['\f'] = 1};
-static inline int is_ws(char c) { return ws_tab[(unsigned char)c]; }
+static const unsigned char ws_tab[256] = {
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1};
+static inline int is_ws(char c) {
+  return ws_tab[(unsigned char)c];
+}
 
 /* The name field is right-aligned in 40 columns: skip its padding eight
  * spaces at a time. */
 static inline span trim(const char *s, const char *e) {
   for (;;) {
     uint64_t w;
-    if (e - s >= 8 && (memcpy(&w, s, 8), w == 0x2020202020202020ull)) s += 8;
-    else if (s < e && is_ws(*s)) s++;
-    else break;
+    if (e - s >= 8 && (memcpy(&w, s, 8), w == 0x2020202020202020ull))
+      s += 8;
+    else if (s < e && is_ws(*s))
+      s++;
+    else
+      break;
   }
   while (e > s && is_ws(e[-1])) e--;
   return (span){s, (size_t)(e - s)};
@@ -102,7 +107,8 @@ static int parse_op(span f, rtg_hcc_profile *p) {
  * one correctly rounded division, the same double strtod gives.  Anything
  * else (exponents, many digits) goes to strtod on a terminated copy. */
 static int parse_dur(span f, double *us) {
-  static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   const char *s = f.s, *e = f.s + f.n;
   if (e - s >= 2 && e[-2] == 'u' && e[-1] == 's') {
     e -= 2;
@@ -323,7 +329,8 @@ int rtg_hcc_profile_parse(const char *line, size_t len, rtg_hcc_profile *p, cons
   if (p->extra_len) {
     const char *s = p->extra, *e = p->extra + p->extra_len, *w = s;
     while (w < e && *w >= '0' && *w <= '9') w++;
-    if (w > s && (w == e || is_ws(*w) || *w == ';') && parse_u64((span){s, (size_t)(w - s)}, &p->bytes))
+    if (w > s && (w == e || is_ws(*w) || *w == ';') &&
+        parse_u64((span){s, (size_t)(w - s)}, &p->bytes))
       p->flags |= RTG_HCC_HAS_BYTES;
   }
   return 1;
@@ -354,7 +361,8 @@ size_t rtg_hcc_profile_format(char *buf, size_t cap, const char *type, const cha
 
 size_t rtg_hcc_profile_copy_extra(char *buf, size_t cap, uint64_t bytes, uint64_t start,
                                   uint64_t stop) {
-  double bw = (double)bytes / ((double)stop - (double)start) * (1000.0 / 1024.0) * (1000.0 / 1024.0);
+  double bw =
+      (double)bytes / ((double)stop - (double)start) * (1000.0 / 1024.0) * (1000.0 / 1024.0);
   int n = snprintf(buf, cap, "\t%llu bytes;\t%g MB;\t%g GB/s;", (unsigned long long)bytes,
                    (double)bytes / 1024.0 / 1024, bw);
   return n > 0 && (size_t)n < cap ? (size_t)n : 0;

@@ -21,7 +21,7 @@ struct rtg_strtab {
   uint32_t nslots; /* power of two */
   char *block;     /* current arena block */
   size_t used, block_cap;
-  char **blocks;   /* all blocks, for freeing */
+  char **blocks; /* all blocks, for freeing */
   size_t nblocks;
   size_t bytes;
 };
@@ -142,6 +142,12 @@ uint32_t rtg_strtab_intern(rtg_strtab *t, const char *s, size_t len) {
 const char *rtg_strtab_get(const rtg_strtab *t, uint32_t id) {
   return id < t->n ? t->ents[id].s : "";
 }
-size_t rtg_strtab_len(const rtg_strtab *t, uint32_t id) { return id < t->n ? t->ents[id].len : 0; }
-uint32_t rtg_strtab_count(const rtg_strtab *t) { return t->n; }
-size_t rtg_strtab_bytes(const rtg_strtab *t) { return t->bytes + (size_t)t->nslots * 4; }
+size_t rtg_strtab_len(const rtg_strtab *t, uint32_t id) {
+  return id < t->n ? t->ents[id].len : 0;
+}
+uint32_t rtg_strtab_count(const rtg_strtab *t) {
+  return t->n;
+}
+size_t rtg_strtab_bytes(const rtg_strtab *t) {
+  return t->bytes + (size_t)t->nslots * 4;
+}

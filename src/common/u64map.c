@@ -33,8 +33,8 @@ uint64_t *rtg_u64map_get(const rtg_u64map *m, uint64_t key) {
 
 static bool grow(rtg_u64map *m) {
   size_t ncap = m->cap ? m->cap * 2 : 64;
-  rtg_u64map n = {malloc(ncap * sizeof(uint64_t)), malloc(ncap * sizeof(uint64_t)),
-                  calloc(ncap, 1), m->n, ncap};
+  rtg_u64map n = {malloc(ncap * sizeof(uint64_t)), malloc(ncap * sizeof(uint64_t)), calloc(ncap, 1),
+                  m->n, ncap};
   if (!n.keys || !n.vals || !n.used) {
     rtg_u64map_free(&n);
     return false;

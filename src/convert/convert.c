@@ -42,8 +42,8 @@ uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid) {
       ctx->procs = np;
       ctx->cap_procs = nc;
     }
-    ctx->procs[ctx->nprocs] = (cv_proc){.host = host, .pid = pid, .exe = UINT32_MAX,
-                                        .rank = UINT32_MAX};
+    ctx->procs[ctx->nprocs] =
+        (cv_proc){.host = host, .pid = pid, .exe = UINT32_MAX, .rank = UINT32_MAX};
     ctx->nprocs++;
   }
   return (uint32_t)*v;

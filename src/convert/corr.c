@@ -31,7 +31,9 @@ static size_t map_find_from(const corr_map *m, uint64_t key, size_t i) {
   }
 }
 
-static size_t map_find(const corr_map *m, uint64_t key) { return map_find_from(m, key, home(m, key)); }
+static size_t map_find(const corr_map *m, uint64_t key) {
+  return map_find_from(m, key, home(m, key));
+}
 
 /* Caller guarantees a free slot (load is kept below 1/2). */
 static corr_entry *map_add(corr_map *m, uint64_t key, corr_val v) {
@@ -61,7 +63,8 @@ static void map_del(corr_map *m, size_t i) {
 }
 
 /* Rebuild into `slots` slots keeping the entries keep() accepts. */
-static bool map_rebuild(corr_map *m, size_t slots, bool (*keep)(const corr_table *t, const corr_entry *e),
+static bool map_rebuild(corr_map *m, size_t slots,
+                        bool (*keep)(const corr_table *t, const corr_entry *e),
                         const corr_table *t) {
   corr_map old = *m;
   if (!map_alloc(m, slots)) {
@@ -69,7 +72,8 @@ static bool map_rebuild(corr_map *m, size_t slots, bool (*keep)(const corr_table
     return false;
   }
   for (size_t i = 0; i < old.slots; i++)
-    if (old.e[i].key && (!keep || keep(t, &old.e[i]))) *map_add(m, old.e[i].key, old.e[i].v) = old.e[i];
+    if (old.e[i].key && (!keep || keep(t, &old.e[i])))
+      *map_add(m, old.e[i].key, old.e[i].v) = old.e[i];
   free(old.e);
   return true;
 }
@@ -118,7 +122,8 @@ static bool keep_call(const corr_table *t, const corr_entry *e) {
 static void spill_old_calls(corr_table *t) {
   corr_map *m = &t->calls;
   for (size_t i = 0; i < m->slots; i++)
-    if (m->e[i].key && !keep_call(t, &m->e[i])) spill(t, &t->calls_spill, &m->e[i], &t->spilled_calls);
+    if (m->e[i].key && !keep_call(t, &m->e[i]))
+      spill(t, &t->calls_spill, &m->e[i], &t->spilled_calls);
 }
 
 static void give_up_ops(corr_table *t, uint64_t *count) {
@@ -271,8 +276,8 @@ void corr_report(FILE *f, const corr_table *calls, const corr_table *dispatch) {
           (unsigned long long)(calls->matched + dispatch->matched),
           (unsigned long long)calls->matched, (unsigned long long)dispatch->matched);
   uint64_t late = calls->matched_late + dispatch->matched_late;
-  uint64_t spilled = calls->spilled_calls + calls->spilled_ops + dispatch->spilled_calls +
-                     dispatch->spilled_ops;
+  uint64_t spilled =
+      calls->spilled_calls + calls->spilled_ops + dispatch->spilled_calls + dispatch->spilled_ops;
   if (spilled)
     fprintf(f, ", %llu waited in a temporary file, %llu of them matched at the end",
             (unsigned long long)spilled, (unsigned long long)late);

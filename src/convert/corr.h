@@ -47,16 +47,16 @@ typedef void (*corr_unmatched_fn)(void *arg, corr_val op);
 
 typedef struct corr_table {
   corr_map calls, ops;
-  size_t max_slots;         /* per table; beyond it, spill */
-  uint32_t seq;             /* matches so far (wrapping), for the grace period */
+  size_t max_slots; /* per table; beyond it, spill */
+  uint32_t seq;     /* matches so far (wrapping), for the grace period */
   FILE *calls_spill, *ops_spill;
-  uint64_t matched;         /* pairs found (arrows drawn) */
-  uint64_t matched_late;    /* of those, found at corr_finish through a spill */
+  uint64_t matched;      /* pairs found (arrows drawn) */
+  uint64_t matched_late; /* of those, found at corr_finish through a spill */
   uint64_t spilled_calls, spilled_ops;
-  uint64_t unmatched_ops;   /* ops whose call never came: set by corr_finish */
-  uint64_t calls_seen;      /* 0: this input has no calls of this kind at all */
-  uint64_t dropped_ops;     /* ops that waited while no call had been seen yet */
-  bool spill_failed;        /* no temporary file: pairs across it were lost (counted) */
+  uint64_t unmatched_ops;         /* ops whose call never came: set by corr_finish */
+  uint64_t calls_seen;            /* 0: this input has no calls of this kind at all */
+  uint64_t dropped_ops;           /* ops that waited while no call had been seen yet */
+  bool spill_failed;              /* no temporary file: pairs across it were lost (counted) */
   corr_unmatched_fn unmatched_fn; /* ops whose call is not in the input (or NULL) */
   void *unmatched_arg;
 } corr_table;

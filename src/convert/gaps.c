@@ -65,10 +65,12 @@ static int bucket_index(const cv_ctx *ctx, uint64_t ns) {
 static void bucket_name(const cv_ctx *ctx, int i, char *buf, size_t cap) {
   const uint64_t *b = ctx->opt.gap_buckets_us;
   int n = ctx->opt.ngap_buckets;
-  if (i == 0) snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (i == n) snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
-                (unsigned long long)b[i]);
+  if (i == 0)
+    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
+  else if (i == n)
+    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
+  else
+    snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1], (unsigned long long)b[i]);
 }
 
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
@@ -153,7 +155,9 @@ static void host_call_seen(void *arg, const cv_event *ev) {
   }
 }
 
-static void us(char *buf, size_t cap, uint64_t ns) { snprintf(buf, cap, "%.3f", ns / 1000.0); }
+static void us(char *buf, size_t cap, uint64_t ns) {
+  snprintf(buf, cap, "%.3f", ns / 1000.0);
+}
 
 static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
   fprintf(f, "      Total(%%)    Time(us)    Calls  Avg(us)  Min(us)  Max(us)  Name\n");

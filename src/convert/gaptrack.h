@@ -25,8 +25,7 @@ typedef struct gt_union {
 } gt_union;
 
 /* gap from `start` to `end`, between ops named before/after */
-typedef void (*gt_gap_fn)(void *arg, uint64_t start, uint64_t end, uint32_t before,
-                          uint32_t after);
+typedef void (*gt_gap_fn)(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after);
 
 typedef struct gaptrack {
   gt_item *heap;

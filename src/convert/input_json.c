@@ -48,7 +48,8 @@ bool cv_read_json(cv_ctx *ctx, const char *path) {
     return false;
   }
   free(buf);
-  cJSON *events = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+  cJSON *events =
+      cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
   if (!cJSON_IsArray(events)) {
     rtg_error("cannot merge JSON: path=%s: no traceEvents array", path);
     cJSON_Delete(root);

@@ -21,11 +21,15 @@ typedef struct pending {
 struct cv_strace {
   pending p[PENDING];
   char name[64], text[512]; /* strings of the event handed out */
-  unsigned next; /* round-robin victim when full */
+  unsigned next;            /* round-robin victim when full */
 };
 
-cv_strace *cv_strace_new(void) { return calloc(1, sizeof(cv_strace)); }
-void cv_strace_free(cv_strace *s) { free(s); }
+cv_strace *cv_strace_new(void) {
+  return calloc(1, sizeof(cv_strace));
+}
+void cv_strace_free(cv_strace *s) {
+  free(s);
+}
 
 /* SECS.USECS -> ns; advances *p. */
 static bool parse_stamp(char **p, uint64_t *ns) {

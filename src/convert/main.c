@@ -52,11 +52,17 @@ static const char *const count_names[CVC_COUNT] = {
 #define CN_X(K, p, k, F) [CVC_##K] = #K,
     RTG_RECORD_KINDS(CN_X)
 #undef CN_X
-    [CVC_STRACE] = "strace/ltrace", [CVC_HCC] = "HCC profile", [CVC_JSON_EVENTS] = "JSON events",
-    [CVC_BAD] = "malformed (skipped)", [CVC_FOREIGN] = "other text (ignored)",
-    [CVC_BINARY] = "binary (skipped)", [CVC_TOO_LONG] = "too long (skipped)",
-    [CVC_BAD_TIME] = "bad times (skipped)", [CVC_OUTSIDE] = "outside --start/--end",
-    [CVC_TRUNCATED] = "cut off (skipped)", [CVC_DUPLICATE] = "duplicates (skipped)",
+        [CVC_STRACE] = "strace/ltrace",
+    [CVC_HCC] = "HCC profile",
+    [CVC_JSON_EVENTS] = "JSON events",
+    [CVC_BAD] = "malformed (skipped)",
+    [CVC_FOREIGN] = "other text (ignored)",
+    [CVC_BINARY] = "binary (skipped)",
+    [CVC_TOO_LONG] = "too long (skipped)",
+    [CVC_BAD_TIME] = "bad times (skipped)",
+    [CVC_OUTSIDE] = "outside --start/--end",
+    [CVC_TRUNCATED] = "cut off (skipped)",
+    [CVC_DUPLICATE] = "duplicates (skipped)",
 };
 
 static uint64_t skipped(const cv_ctx *ctx) {
@@ -102,7 +108,8 @@ int main(int argc, char **argv) {
     measure_span(&ctx);
   }
   uint64_t first_ns = ctx.first_ns, last_ns = ctx.last_ns;
-  if (ctx.opt.start_arg) ctx.window_start = window_bound(&ctx, ctx.opt.start_arg, first_ns, last_ns);
+  if (ctx.opt.start_arg)
+    ctx.window_start = window_bound(&ctx, ctx.opt.start_arg, first_ns, last_ns);
   if (ctx.opt.end_arg) ctx.window_end = window_bound(&ctx, ctx.opt.end_arg, first_ns, last_ns);
   if (ctx.opt.zero_time) ctx.time_base = ctx.window_start > first_ns ? ctx.window_start : first_ns;
   ctx.first_ns = ctx.last_ns = 0;

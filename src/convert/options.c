@@ -8,8 +8,19 @@
 #include "convert.h"
 
 enum {
-  OPT_STATS = 256, OPT_SUMMARY, OPT_GAPS, OPT_GAP_BUCKETS, OPT_TOP_GAPS, OPT_SQLITE, OPT_START,
-  OPT_END, OPT_ZERO, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_STRICT, OPT_VERSION
+  OPT_STATS = 256,
+  OPT_SUMMARY,
+  OPT_GAPS,
+  OPT_GAP_BUCKETS,
+  OPT_TOP_GAPS,
+  OPT_SQLITE,
+  OPT_START,
+  OPT_END,
+  OPT_ZERO,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
+  OPT_STRICT,
+  OPT_VERSION
 };
 
 static const struct option long_opts[] = {
@@ -39,38 +50,39 @@ static const struct option long_opts[] = {
 };
 
 void cv_usage(FILE *f) {
-  fputs("usage: rtg-convert [options] FILE...\n"
-        "Converts rtg traces (rtg_trace.txt.<pid>), HCC_PROFILE=2 logs, strace/ltrace -tttT\n"
-        "output and Chrome JSON files into one timeline and reports.\n"
-        "\n"
-        "Chrome/Perfetto JSON:\n"
-        "  -o, --output FILE   write the Chrome trace JSON to FILE (- = stdout)\n"
-        "  -f, --flows         flow arrows from HIP calls / host dispatches to GPU ops\n"
-        "  -g, --gap-events    add GPU idle-gap events\n"
-        "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
-        "  -p, --by-process    group tracks by process instead of by domain\n"
-        "      --zero          timestamps relative to the first event (default: boot time)\n"
-        "Reports:\n"
-        "      --stats[=DIR]   kernel_stats.csv, hip_api_stats.csv, hsa_api_stats.csv,\n"
-        "                      memory_copy_stats.csv in DIR (default .)\n"
-        "      --summary       the statistics as terminal tables\n"
-        "      --gaps[=FILE]   GPU idle-gap report per GPU and queue (default stdout)\n"
-        "      --gap-buckets LIST  gap bucket bounds in us (default 10,20,50,100,1000,10000,100000)\n"
-        "      --top-gaps N    largest gaps listed per GPU (default 5)\n"
-        "      --sqlite FILE   rocmProfileData (RPD) database, schema version 3\n"
-        "  -w, --workgroups    print the kernels' workgroup sizes, sorted\n"
-        "Input selection:\n"
-        "      --start T       drop events starting before T: microseconds or N%\n"
-        "      --end T         drop events starting after T: microseconds or N%\n"
-        "Messages:\n"
-        "  -v, --verbose       counts of parsed and skipped lines per kind\n"
-        "  -q, --quiet         no warnings\n"
-        "      --progress, --no-progress   progress on stderr (default: when a terminal)\n"
-        "      --strict        exit 1 when any input line was skipped\n"
-        "  -h, --help          this text;  --version  the version\n"
-        "With no output option, writes out.json.  Exit status: 0 ok (warnings possible),\n"
-        "1 an input could not be read or an output not written, 2 usage.\n",
-        f);
+  fputs(
+      "usage: rtg-convert [options] FILE...\n"
+      "Converts rtg traces (rtg_trace.txt.<pid>), HCC_PROFILE=2 logs, strace/ltrace -tttT\n"
+      "output and Chrome JSON files into one timeline and reports.\n"
+      "\n"
+      "Chrome/Perfetto JSON:\n"
+      "  -o, --output FILE   write the Chrome trace JSON to FILE (- = stdout)\n"
+      "  -f, --flows         flow arrows from HIP calls / host dispatches to GPU ops\n"
+      "  -g, --gap-events    add GPU idle-gap events\n"
+      "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
+      "  -p, --by-process    group tracks by process instead of by domain\n"
+      "      --zero          timestamps relative to the first event (default: boot time)\n"
+      "Reports:\n"
+      "      --stats[=DIR]   kernel_stats.csv, hip_api_stats.csv, hsa_api_stats.csv,\n"
+      "                      memory_copy_stats.csv in DIR (default .)\n"
+      "      --summary       the statistics as terminal tables\n"
+      "      --gaps[=FILE]   GPU idle-gap report per GPU and queue (default stdout)\n"
+      "      --gap-buckets LIST  gap bucket bounds in us (default 10,20,50,100,1000,10000,100000)\n"
+      "      --top-gaps N    largest gaps listed per GPU (default 5)\n"
+      "      --sqlite FILE   rocmProfileData (RPD) database, schema version 3\n"
+      "  -w, --workgroups    print the kernels' workgroup sizes, sorted\n"
+      "Input selection:\n"
+      "      --start T       drop events starting before T: microseconds or N%\n"
+      "      --end T         drop events starting after T: microseconds or N%\n"
+      "Messages:\n"
+      "  -v, --verbose       counts of parsed and skipped lines per kind\n"
+      "  -q, --quiet         no warnings\n"
+      "      --progress, --no-progress   progress on stderr (default: when a terminal)\n"
+      "      --strict        exit 1 when any input line was skipped\n"
+      "  -h, --help          this text;  --version  the version\n"
+      "With no output option, writes out.json.  Exit status: 0 ok (warnings possible),\n"
+      "1 an input could not be read or an output not written, 2 usage.\n",
+      f);
 }
 
 bool cv_parse_time_arg(const char *s, double *value, bool *percent) {
@@ -95,8 +107,10 @@ static bool parse_buckets(cv_options *o, const char *s) {
     if (end == s || errno || v <= prev || n == 16) return false;
     o->gap_buckets_us[n++] = prev = v;
     s = end;
-    if (*s == ',' || *s == ' ') s++;
-    else if (*s) return false;
+    if (*s == ',' || *s == ' ')
+      s++;
+    else if (*s)
+      return false;
   }
   o->ngap_buckets = n;
   return n > 0;
@@ -112,19 +126,45 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
   opterr = 0;
   while ((c = getopt_long(argc, argv, "o:fgkpvwqh", long_opts, NULL)) != -1) {
     switch (c) {
-    case 'o': o->json_out = optarg; break;
-    case 'f': o->flows = true; break;
-    case 'g': o->gap_events = true; break;
-    case 'k': o->kernel_names = true; break;
-    case 'p': o->by_process = true; break;
-    case 'v': o->verbose = true; break;
-    case 'w': o->workgroups = true; break;
-    case 'q': o->quiet = true; break;
-    case 'h': cv_usage(stdout); return 0;
-    case OPT_VERSION: printf("rtg-convert %s\n", RTG_VERSION); return 0;
-    case OPT_STATS: o->stats_dir = optarg ? optarg : "."; break;
-    case OPT_SUMMARY: o->summary = true; break;
-    case OPT_GAPS: o->gaps_out = optarg ? optarg : "-"; break;
+    case 'o':
+      o->json_out = optarg;
+      break;
+    case 'f':
+      o->flows = true;
+      break;
+    case 'g':
+      o->gap_events = true;
+      break;
+    case 'k':
+      o->kernel_names = true;
+      break;
+    case 'p':
+      o->by_process = true;
+      break;
+    case 'v':
+      o->verbose = true;
+      break;
+    case 'w':
+      o->workgroups = true;
+      break;
+    case 'q':
+      o->quiet = true;
+      break;
+    case 'h':
+      cv_usage(stdout);
+      return 0;
+    case OPT_VERSION:
+      printf("rtg-convert %s\n", RTG_VERSION);
+      return 0;
+    case OPT_STATS:
+      o->stats_dir = optarg ? optarg : ".";
+      break;
+    case OPT_SUMMARY:
+      o->summary = true;
+      break;
+    case OPT_GAPS:
+      o->gaps_out = optarg ? optarg : "-";
+      break;
     case OPT_GAP_BUCKETS:
       if (!parse_buckets(o, optarg)) {
         rtg_error("bad --gap-buckets: %s (increasing microseconds, e.g. 10,100,1000)", optarg);
@@ -141,7 +181,9 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
       o->top_gaps = (int)v;
       break;
     }
-    case OPT_SQLITE: o->sqlite_out = optarg; break;
+    case OPT_SQLITE:
+      o->sqlite_out = optarg;
+      break;
     case OPT_START:
     case OPT_END: {
       double v;
@@ -154,13 +196,23 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
       *(c == OPT_START ? &o->start_arg : &o->end_arg) = optarg;
       break;
     }
-    case OPT_ZERO: o->zero_time = true; break;
-    case OPT_PROGRESS: o->progress = true, o->progress_set = 1; break;
-    case OPT_NO_PROGRESS: o->progress = false, o->progress_set = 1; break;
-    case OPT_STRICT: o->strict = true; break;
+    case OPT_ZERO:
+      o->zero_time = true;
+      break;
+    case OPT_PROGRESS:
+      o->progress = true, o->progress_set = 1;
+      break;
+    case OPT_NO_PROGRESS:
+      o->progress = false, o->progress_set = 1;
+      break;
+    case OPT_STRICT:
+      o->strict = true;
+      break;
     default:
-      if (optopt && optopt < 256) rtg_error("unknown option or missing argument: -%c", optopt);
-      else rtg_error("unknown option or missing argument: %s", argv[optind - 1]);
+      if (optopt && optopt < 256)
+        rtg_error("unknown option or missing argument: -%c", optopt);
+      else
+        rtg_error("unknown option or missing argument: %s", argv[optind - 1]);
       fputs("Try 'rtg-convert --help'.\n", stderr);
       return 2;
     }

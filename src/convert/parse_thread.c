@@ -119,8 +119,10 @@ static void *parser_main(void *arg) {
     pthread_mutex_unlock(&p->mu);
     bool more = !stop && fill(p, b);
     pthread_mutex_lock(&p->mu);
-    if (more) p->tail++;
-    else p->done = true;
+    if (more)
+      p->tail++;
+    else
+      p->done = true;
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     if (!more) return NULL;

@@ -16,13 +16,13 @@
 #include "rtg/record.h"
 
 typedef struct pt_line {
-  char *line;        /* NUL-terminated; modified in place by the parse */
+  char *line; /* NUL-terminated; modified in place by the parse */
   size_t len;
   uint64_t lineno;
   bool nul;          /* held NUL bytes: not parsed */
   bool unterminated; /* the last line of the input, without its '\n' */
   enum rtg_kind kind;
-  const char *why;   /* when kind is NONE: the parser's reason, or NULL */
+  const char *why; /* when kind is NONE: the parser's reason, or NULL */
   rtg_record rec;
 } pt_line;
 

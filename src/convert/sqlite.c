@@ -17,8 +17,20 @@
 #include "corr.h"
 #include "sqlite_schema.h"
 
-enum { S_STR, S_USTR, S_API, S_OP, S_LINK, S_KAPI, S_CAPI, S_FRAME, S_PEND, S_PEND_K, S_PEND_C,
-       S_N };
+enum {
+  S_STR,
+  S_USTR,
+  S_API,
+  S_OP,
+  S_LINK,
+  S_KAPI,
+  S_CAPI,
+  S_FRAME,
+  S_PEND,
+  S_PEND_K,
+  S_PEND_C,
+  S_N
+};
 static const char *const sql[S_N] = {
     "INSERT INTO rocpd_string(id, string) VALUES (?, ?)",
     "INSERT INTO rocpd_ustring(id, string) VALUES (?, ?)",
@@ -54,8 +66,9 @@ typedef struct rpd {
 } rpd;
 
 static void fail(rpd *r, const char *what) {
-  if (!r->failed) rtg_error("cannot write database: path=%s: %s: %s", r->ctx->opt.sqlite_out, what,
-                            sqlite3_errmsg(r->db));
+  if (!r->failed)
+    rtg_error("cannot write database: path=%s: %s: %s", r->ctx->opt.sqlite_out, what,
+              sqlite3_errmsg(r->db));
   r->failed = true;
 }
 
@@ -211,10 +224,21 @@ static void pending(rpd *r, int64_t op, const cv_event *ev) {
   char stream[24];
   snprintf(stream, sizeof stream, "%llu", (unsigned long long)ev->queue);
   bool k = ev->type == CV_KERNEL;
-  int64_t v[] = {op, k ? 1 : 2, 0, ev->grid.x, ev->grid.y, ev->grid.z, ev->wg.x, ev->wg.y,
-                 ev->wg.z, (int64_t)ev->lds, (int64_t)ev->scratch,
-                 k ? string_id(r, ev->name) : 0, (int64_t)ev->bytes,
-                 k ? 0 : copy_kind(ev->name), ev->has_agents ? ev->dst_agent : 0,
+  int64_t v[] = {op,
+                 k ? 1 : 2,
+                 0,
+                 ev->grid.x,
+                 ev->grid.y,
+                 ev->grid.z,
+                 ev->wg.x,
+                 ev->wg.y,
+                 ev->wg.z,
+                 (int64_t)ev->lds,
+                 (int64_t)ev->scratch,
+                 k ? string_id(r, ev->name) : 0,
+                 (int64_t)ev->bytes,
+                 k ? 0 : copy_kind(ev->name),
+                 ev->has_agents ? ev->dst_agent : 0,
                  ev->has_agents ? ev->src_agent : 0,
                  ev->args && strstr(ev->args, "Async") ? 0 : 1};
   for (int i = 0; i < 17; i++) sqlite3_bind_int64(st, i + 1, v[i]);
@@ -242,8 +266,10 @@ static void rpd_event(void *stp, const cv_event *ev) {
     sqlite3_bind_int64(st, 5, (int64_t)ev->end);
     sqlite3_bind_int64(st, 6, marker ? r->marker : string_id(r, ev->name));
     sqlite3_bind_int64(st, 7, r->empty);
-    sqlite3_bind_int64(st, 8, marker ? r->marker : ev->type == CV_HIP_API ? r->dom_hip
-                                                                           : r->dom_hsa);
+    sqlite3_bind_int64(st, 8,
+                       marker                   ? r->marker
+                       : ev->type == CV_HIP_API ? r->dom_hip
+                                                : r->dom_hsa);
     sqlite3_bind_int64(st, 9, ustring_id(r, marker ? ev->name : ev->args));
     step(r, S_API);
     if (ev->stack) {
@@ -283,7 +309,8 @@ static void rpd_event(void *stp, const cv_event *ev) {
     }
     return;
   }
-  default: return;
+  default:
+    return;
   }
 }
 

@@ -5,6 +5,9 @@
 #ifndef RTG_CONVERT_SQLITE_SCHEMA_H
 #define RTG_CONVERT_SQLITE_SCHEMA_H
 
+/* SQL laid out as SQL, not as C: */
+/* clang-format off */
+
 #define RPD_FK(t) " bigint NOT NULL REFERENCES \"" t "\" (\"id\") DEFERRABLE INITIALLY DEFERRED"
 #define RPD_ID "\"id\" integer NOT NULL PRIMARY KEY AUTOINCREMENT"
 
@@ -120,5 +123,7 @@ static const char rpd_views[] =
     " o.sequenceId, o.start, o.end, d.string AS description, t.string AS opType"
     " FROM rocpd_op o JOIN rocpd_string d ON d.id = o.description_id"
     " JOIN rocpd_string t ON t.id = o.opType_id;\n";
+
+/* clang-format on */
 
 #endif

@@ -126,11 +126,20 @@ static void stats_event(void *st, const cv_event *ev) {
   stats *s = st;
   uint64_t dur = ev->end - ev->start;
   switch (ev->type) {
-  case CV_KERNEL: add(s, ST_KERNEL, ev->name, dur); break;
-  case CV_HIP_API: add(s, ST_HIP, ev->name, dur); break;
-  case CV_HSA_API: add(s, ST_HSA, ev->name, dur); break;
-  case CV_COPY: add(s, ST_COPY, ev->name, dur); break;
-  default: break;
+  case CV_KERNEL:
+    add(s, ST_KERNEL, ev->name, dur);
+    break;
+  case CV_HIP_API:
+    add(s, ST_HIP, ev->name, dur);
+    break;
+  case CV_HSA_API:
+    add(s, ST_HSA, ev->name, dur);
+    break;
+  case CV_COPY:
+    add(s, ST_COPY, ev->name, dur);
+    break;
+  default:
+    break;
   }
 }
 

@@ -40,19 +40,16 @@ hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t preferred_agent, size_t siz
                                          uint32_t *timeout, uint32_t *size_copied, void *dest,
                                          bool *is_data_loss);
 RTG_SINCE(5, 6)
-hsa_status_t
-    hsa_amd_memory_async_copy_on_engine(void *dst, hsa_agent_t dst_agent, const void *src,
-                                        hsa_agent_t src_agent, size_t size,
-                                        uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
-                                        hsa_signal_t completion_signal,
-                                        rtg_hsa_amd_sdma_engine_id_t engine_id,
-                                        bool force_copy_on_sdma);
+hsa_status_t hsa_amd_memory_async_copy_on_engine(
+    void *dst, hsa_agent_t dst_agent, const void *src, hsa_agent_t src_agent, size_t size,
+    uint32_t num_dep_signals, const hsa_signal_t *dep_signals, hsa_signal_t completion_signal,
+    rtg_hsa_amd_sdma_engine_id_t engine_id, bool force_copy_on_sdma);
 RTG_SINCE(5, 6)
 hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t dst_agent, hsa_agent_t src_agent,
                                                uint32_t *engine_ids_mask);
 RTG_SINCE(5, 6)
-hsa_status_t
-    hsa_amd_portable_export_dmabuf(const void *ptr, size_t size, int *dmabuf, uint64_t *offset);
+hsa_status_t hsa_amd_portable_export_dmabuf(const void *ptr, size_t size, int *dmabuf,
+                                            uint64_t *offset);
 RTG_SINCE(5, 6) hsa_status_t hsa_amd_portable_close_dmabuf(int dmabuf);
 RTG_SINCE(6, 0)
 hsa_status_t hsa_amd_vmem_address_reserve(void **va, size_t size, uint64_t address, uint64_t flags);
@@ -71,23 +68,23 @@ RTG_SINCE(6, 0)
 hsa_status_t hsa_amd_vmem_set_access(void *va, size_t size,
                                      const rtg_hsa_amd_memory_access_desc_t *desc, size_t desc_cnt);
 RTG_SINCE(6, 0)
-hsa_status_t
-    hsa_amd_vmem_get_access(void *va, hsa_access_permission_t *perms, hsa_agent_t agent_handle);
+hsa_status_t hsa_amd_vmem_get_access(void *va, hsa_access_permission_t *perms,
+                                     hsa_agent_t agent_handle);
+RTG_SINCE(6, 0)
+hsa_status_t hsa_amd_vmem_export_shareable_handle(int *dmabuf_fd,
+                                                  rtg_hsa_amd_vmem_alloc_handle_t handle,
+                                                  uint64_t flags);
+RTG_SINCE(6, 0)
+hsa_status_t hsa_amd_vmem_import_shareable_handle(int dmabuf_fd,
+                                                  rtg_hsa_amd_vmem_alloc_handle_t *handle);
+RTG_SINCE(6, 0)
+hsa_status_t hsa_amd_vmem_retain_alloc_handle(rtg_hsa_amd_vmem_alloc_handle_t *memory_handle,
+                                              void *addr);
 RTG_SINCE(6, 0)
 hsa_status_t
-    hsa_amd_vmem_export_shareable_handle(int *dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t handle,
-                                         uint64_t flags);
-RTG_SINCE(6, 0)
-hsa_status_t
-    hsa_amd_vmem_import_shareable_handle(int dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t *handle);
-RTG_SINCE(6, 0)
-hsa_status_t
-    hsa_amd_vmem_retain_alloc_handle(rtg_hsa_amd_vmem_alloc_handle_t *memory_handle, void *addr);
-RTG_SINCE(6, 0)
-hsa_status_t
-    hsa_amd_vmem_get_alloc_properties_from_handle(rtg_hsa_amd_vmem_alloc_handle_t memory_handle,
-                                                  hsa_amd_memory_pool_t *pool,
-                                                  rtg_hsa_amd_memory_type_t *type);
+hsa_amd_vmem_get_alloc_properties_from_handle(rtg_hsa_amd_vmem_alloc_handle_t memory_handle,
+                                              hsa_amd_memory_pool_t *pool,
+                                              rtg_hsa_amd_memory_type_t *type);
 RTG_SINCE(6, 1)
 hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t agent, size_t threshold);
 RTG_SINCE(6, 2)

@@ -36,7 +36,8 @@ static void fz_cleanup(void) {
 static void fz_setup(void) {
   if (fz_dir[0]) return;
   const char *tmp = getenv("TMPDIR");
-  snprintf(fz_dir, sizeof fz_dir, "%s/rtg-fuzz-XXXXXX", tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+  snprintf(fz_dir, sizeof fz_dir, "%s/rtg-fuzz-XXXXXX",
+           tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
   if (!mkdtemp(fz_dir)) abort();
   atexit(fz_cleanup);
   snprintf(fz_in, sizeof fz_in, "%s/in", fz_dir);

@@ -60,12 +60,12 @@ static int rect(sg_system_t *sys) {
   hsa_dim3_t off = {16, 2, 1}, zero = {0, 0, 0}, range = {64, 8, 2};
   hsa_signal_t s;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
-  CHECK(hsa_amd_memory_async_copy_rect(&dp, &zero, &hp, &off, &range, gpu,
-                                       hsaHostToDevice, 0, NULL, s));
+  CHECK(hsa_amd_memory_async_copy_rect(&dp, &zero, &hp, &off, &range, gpu, hsaHostToDevice, 0, NULL,
+                                       s));
   sg_wait(s);
   hsa_signal_store_screlease(s, 1);
-  CHECK(hsa_amd_memory_async_copy_rect(&bp, &off, &dp, &zero, &range, gpu,
-                                       hsaDeviceToHost, 0, NULL, s));
+  CHECK(hsa_amd_memory_async_copy_rect(&bp, &off, &dp, &zero, &range, gpu, hsaDeviceToHost, 0, NULL,
+                                       s));
   sg_wait(s);
   int bad = 0, outside = 0;
   for (int z = 0; z < SLICES; z++)
@@ -73,8 +73,10 @@ static int rect(sg_system_t *sys) {
       for (int x = 0; x < PITCH; x++) {
         int i = z * SLICE + y * PITCH + x;
         int in = x >= 16 && x < 16 + 64 && y >= 2 && y < 2 + 8 && z >= 1 && z < 1 + 2;
-        if (in) bad += back[i] != h[i];
-        else outside += back[i] != 0;
+        if (in)
+          bad += back[i] != h[i];
+        else
+          outside += back[i] != 0;
       }
   printf("rect copies H2D and D2H of 64x8x2 bytes: %s\n", bad || outside ? "MISMATCH" : "ok");
   CHECK(hsa_signal_destroy(s));

@@ -31,8 +31,7 @@ int main(int argc, char **argv) {
     if (i == 0) before = threads();
   }
   int after = threads();
-  printf("%d queues created and destroyed, threads grew: %s\n", n,
-         after > before ? "YES" : "no");
+  printf("%d queues created and destroyed, threads grew: %s\n", n, after > before ? "YES" : "no");
   if (after > before) fprintf(stderr, "threads %d -> %d\n", before, after);
   CHECK(hsa_signal_destroy(s));
   CHECK(hsa_shut_down());

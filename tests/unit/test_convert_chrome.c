@@ -43,7 +43,9 @@ static int utf8_ok(const cJSON *j) {
   return 1;
 }
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const cJSON *get(const cJSON *o, const char *k) {
+  return cJSON_GetObjectItemCaseSensitive(o, k);
+}
 
 static int check_file(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -83,15 +85,18 @@ static int check_file(const char *path) {
     const cJSON *pid = get(e, "pid"), *tid = get(e, "tid"), *ts = get(e, "ts");
     if (!utf8_ok(e->child)) bad++;
     char key[64];
-    snprintf(key, sizeof key, "%.0f/%.0f", pid ? pid->valuedouble : -1, tid ? tid->valuedouble : -1);
+    snprintf(key, sizeof key, "%.0f/%.0f", pid ? pid->valuedouble : -1,
+             tid ? tid->valuedouble : -1);
     if (!strcmp(ph, "M")) {
       const char *nm = cJSON_GetStringValue(get(e, "name"));
-      if (!nm || !cJSON_IsObject(get(e, "args")) || !cJSON_IsNumber(pid)) bad++;
-      else if (!strcmp(nm, "thread_name") && !get(named, key)) cJSON_AddTrueToObject(named, key);
+      if (!nm || !cJSON_IsObject(get(e, "args")) || !cJSON_IsNumber(pid))
+        bad++;
+      else if (!strcmp(nm, "thread_name") && !get(named, key))
+        cJSON_AddTrueToObject(named, key);
       continue;
     }
-    if (!cJSON_IsNumber(pid) || !cJSON_IsNumber(tid) || !cJSON_IsNumber(ts) || ts->valuedouble < 0 ||
-        !cJSON_IsString(get(e, "name")) || !cJSON_IsString(get(e, "cat"))) {
+    if (!cJSON_IsNumber(pid) || !cJSON_IsNumber(tid) || !cJSON_IsNumber(ts) ||
+        ts->valuedouble < 0 || !cJSON_IsString(get(e, "name")) || !cJSON_IsString(get(e, "cat"))) {
       bad++;
       char *text = cJSON_PrintUnformatted(e);
       fprintf(stderr, "bad event: %s\n", text ? text : "?");
@@ -101,15 +106,21 @@ static int check_file(const char *path) {
     if (!get(used, key)) cJSON_AddTrueToObject(used, key);
     if (!strcmp(ph, "X")) {
       const cJSON *dur = get(e, "dur");
-      if (!cJSON_IsNumber(dur) || dur->valuedouble < 0) bad++;
-      else sl[nsl++] = (slice){pid->valuedouble, tid->valuedouble, ts->valuedouble,
-                               ts->valuedouble + dur->valuedouble};
+      if (!cJSON_IsNumber(dur) || dur->valuedouble < 0)
+        bad++;
+      else
+        sl[nsl++] = (slice){pid->valuedouble, tid->valuedouble, ts->valuedouble,
+                            ts->valuedouble + dur->valuedouble};
     } else if (!strcmp(ph, "s")) {
-      if (!cJSON_IsNumber(get(e, "id"))) bad++;
-      else sids[flows_s++] = get(e, "id")->valuedouble;
+      if (!cJSON_IsNumber(get(e, "id")))
+        bad++;
+      else
+        sids[flows_s++] = get(e, "id")->valuedouble;
     } else if (!strcmp(ph, "f")) {
-      if (!cJSON_IsNumber(get(e, "id")) || strcmp(cJSON_GetStringValue(get(e, "bp")) ?: "", "e")) bad++;
-      else if (flows_f >= flows_s || sids[flows_f] != get(e, "id")->valuedouble) bad++;
+      if (!cJSON_IsNumber(get(e, "id")) || strcmp(cJSON_GetStringValue(get(e, "bp")) ?: "", "e"))
+        bad++;
+      else if (flows_f >= flows_s || sids[flows_f] != get(e, "id")->valuedouble)
+        bad++;
       flows_f++;
     } else if (!strcmp(ph, "i")) {
       if (!cJSON_IsString(get(e, "s"))) bad++;
@@ -150,7 +161,9 @@ static int check_file(const char *path) {
 
 /* ------------------------------------------------------------ --facts */
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Print the lines of a cJSON object used as a counter, sorted by key. */
 static void print_counts(const char *title, cJSON *counts) {
@@ -166,8 +179,10 @@ static void print_counts(const char *title, cJSON *counts) {
 
 static void count(cJSON *counts, const char *key) {
   cJSON *c = cJSON_GetObjectItemCaseSensitive(counts, key);
-  if (c) cJSON_SetNumberValue(c, c->valuedouble + 1);
-  else cJSON_AddNumberToObject(counts, key, 1);
+  if (c)
+    cJSON_SetNumberValue(c, c->valuedouble + 1);
+  else
+    cJSON_AddNumberToObject(counts, key, 1);
 }
 
 /* Facts that stay the same for a given input (golden tests): events by
@@ -185,7 +200,8 @@ static int print_facts(const char *path) {
   cJSON *root = cJSON_Parse(buf);
   free(buf);
   if (!root) return 1;
-  cJSON *phases = cJSON_CreateObject(), *names = cJSON_CreateObject(), *tracks = cJSON_CreateObject();
+  cJSON *phases = cJSON_CreateObject(), *names = cJSON_CreateObject(),
+        *tracks = cJSON_CreateObject();
   cJSON *starts = cJSON_CreateObject(); /* "pid/tid/ts" of flow starts */
   const cJSON *e, *evs = get(root, "traceEvents");
   cJSON_ArrayForEach(e, evs) {
@@ -195,20 +211,22 @@ static int print_facts(const char *path) {
     snprintf(key, sizeof key, "%s %s", ph ? ph : "?", cat ? cat : "-");
     count(phases, key);
     if (ph && !strcmp(ph, "M") && name && strstr(name, "_name")) {
-      snprintf(key, sizeof key, "%s %s", name, cJSON_GetStringValue(get(get(e, "args"), "name")) ?: "?");
+      snprintf(key, sizeof key, "%s %s", name,
+               cJSON_GetStringValue(get(get(e, "args"), "name")) ?: "?");
       count(tracks, key);
     } else if (ph && (!strcmp(ph, "X") || !strcmp(ph, "i")) && name) {
       snprintf(key, sizeof key, "%s %.1000s", cat ? cat : "-", name);
       count(names, key);
     } else if (ph && !strcmp(ph, "s")) {
-      snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble, get(e, "tid")->valuedouble,
-               get(e, "ts")->valuedouble);
+      snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble,
+               get(e, "tid")->valuedouble, get(e, "ts")->valuedouble);
       count(starts, key);
     }
   }
   int launches = 0, with_arrow = 0, stacks = 0, frames = 0, raw_frames = 0;
   cJSON_ArrayForEach(e, evs) {
-    const char *cat = cJSON_GetStringValue(get(e, "cat")), *name = cJSON_GetStringValue(get(e, "name"));
+    const char *cat = cJSON_GetStringValue(get(e, "cat")),
+               *name = cJSON_GetStringValue(get(e, "name"));
     const cJSON *args = get(e, "args"), *st = args ? get(args, "stack") : NULL, *fr;
     if (cJSON_IsArray(st)) {
       stacks++;
@@ -223,8 +241,8 @@ static int print_facts(const char *path) {
     if (!(args && get(args, "kernel")) && !(args && get(args, "api"))) continue;
     launches++;
     char key[128];
-    snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble, get(e, "tid")->valuedouble,
-             get(e, "ts")->valuedouble);
+    snprintf(key, sizeof key, "%.0f/%.0f/%.3f", get(e, "pid")->valuedouble,
+             get(e, "tid")->valuedouble, get(e, "ts")->valuedouble);
     with_arrow += get(starts, key) != NULL;
   }
   print_counts("events by phase and category", phases);
@@ -255,13 +273,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "B and TOP must be set (tests/run.sh sets them)\n");
     return 1;
   }
-  static const char *const variants[] = {"-f -g", "-p -k -f", "-f --zero", "-g --start 1000003% --end 90%"};
+  static const char *const variants[] = {"-f -g", "-p -k -f", "-f --zero",
+                                         "-g --start 1000003% --end 90%"};
   static const char *const inputs[] = {"small.txt", "gen.txt", "hcc_strace.txt", "bad.txt"};
   char cmd[4096];
   for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
     snprintf(cmd, sizeof cmd, "%s/rtg-convert -q %s -o out.json", b, variants[v]);
     for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++)
-      snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s/tests/data/convert/%s", top, inputs[i]);
+      snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s/tests/data/convert/%s", top,
+               inputs[i]);
     int st = system(cmd);
     if (strstr(variants[v], "1000003%")) { /* a bad percentage: usage error */
       CHECK(WEXITSTATUS(st) == 2);

@@ -73,7 +73,8 @@ static void run(size_t max_slots, uint64_t lag) {
   CHECK(twice == 0);
   CHECK(t.unmatched_ops + t.matched == expected_pairs + orphans);
   CHECK(t.unmatched_ops == orphans); /* a later op of a matched call finds it in the spill */
-  CHECK(t.calls.slots <= (max_slots ? max_slots : 1u << 17) && t.ops.slots <= (max_slots ? max_slots : 1u << 17));
+  CHECK(t.calls.slots <= (max_slots ? max_slots : 1u << 17) &&
+        t.ops.slots <= (max_slots ? max_slots : 1u << 17));
   if (missing || wrong || twice)
     fprintf(stderr, "max_slots %zu lag %llu: missing %llu wrong %llu twice %llu\n", max_slots,
             (unsigned long long)lag, (unsigned long long)missing, (unsigned long long)wrong,
@@ -83,9 +84,9 @@ static void run(size_t max_slots, uint64_t lag) {
 }
 
 int main(void) {
-  run(0, 10);         /* default size, ops soon after their calls */
-  run(1024, 10);      /* small table, short distance: compaction only */
-  run(1024, 50000);   /* small table, ops far behind: both sides spill */
+  run(0, 10);       /* default size, ops soon after their calls */
+  run(1024, 10);    /* small table, short distance: compaction only */
+  run(1024, 50000); /* small table, ops far behind: both sides spill */
   run(4096, 150000);
   return check_done("test_convert_corr");
 }

@@ -76,7 +76,8 @@ static void test_variants(void) {
   CHECK(parse("profile: kernel; k; 1.0 us; 5; 10", &p, &why) == 1);
   CHECK(p.flags == RTG_HCC_HAS_TIMES);
   /* #op, no timestamps (RE_HCC_PROF_OP) */
-  CHECK(parse("profile: copy; DeviceToHost; 3.0 us; #0.2.9; 64 bytes; 0 MB; 1 GB/s;", &p, &why) == 1);
+  CHECK(parse("profile: copy; DeviceToHost; 3.0 us; #0.2.9; 64 bytes; 0 MB; 1 GB/s;", &p, &why) ==
+        1);
   CHECK(p.flags == (RTG_HCC_HAS_OP | RTG_HCC_HAS_BYTES));
   CHECK_U64(p.queue, 2);
   CHECK_U64(p.bytes, 64);
@@ -127,7 +128,8 @@ static void test_refused(void) {
 static void test_writer(void) {
   char line[512], extra[128];
   rtg_hcc_profile p;
-  size_t n = rtg_hcc_profile_format(line, sizeof line, "kernel", "vadd.kd", 1000, 5700, 0, 1, 0, NULL);
+  size_t n =
+      rtg_hcc_profile_format(line, sizeof line, "kernel", "vadd.kd", 1000, 5700, 0, 1, 0, NULL);
   CHECK_STR(line, "profile:  kernel;\t                                 vadd.kd;\t   4.7 us;\t"
                   "1000;\t5700;\t#0.1.0;\n");
   CHECK(n == strlen(line));

@@ -60,7 +60,8 @@ int main(void) {
   for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
     put("cut.elf", exe, cuts[i]);
     CHECK(rtg_bt_symtab_lookup("cut.elf", (void *)(0x10000 * (i + 1)), 0x10000 * (i + 1) + 0x1100,
-                               &off) == NULL || cuts[i] == n - 1);
+                               &off) == NULL ||
+          cuts[i] == n - 1);
   }
   /* section headers and the symbol table's entries pointing anywhere */
   char *bad = malloc(n);

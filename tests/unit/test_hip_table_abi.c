@@ -72,10 +72,10 @@ static void child(const char *mode, const char *out) {
     if (*callbacks != 1) _exit(6);
     if (is_orig(215) != 1) _exit(7); /* hipMalloc: left alone */
   } else {
-    if (*callbacks != 0) _exit(6); /* tables active: no callback path */
+    if (*callbacks != 0) _exit(6);                           /* tables active: no callback path */
     if (is_orig(215) != !strcmp(mode, "filtered")) _exit(7); /* hipMalloc */
-    if (is_orig(214) != 0) _exit(8);                          /* hipLaunchKernel */
-    if (is_orig(90) != 1) _exit(9);                           /* hipFree: filtered out */
+    if (is_orig(214) != 0) _exit(8);                         /* hipLaunchKernel */
+    if (is_orig(90) != 1) _exit(9);                          /* hipFree: filtered out */
   }
   rtg_standin_fini();
   for (int i = 0; i < nslots(); i++)
@@ -179,9 +179,9 @@ static void check_late(void) {
   call c[32];
   int n = read_calls(out, c, 32);
   /* the 4 ops fake_hip62.c reports by callback, each once */
-  static const char *const want[] = {
-      "hipMalloc(-) ret=0", "hipDeviceSynchronize(-) ret=0", "hipMemcpy(-) ret=0",
-      "hipLaunchKernel(-) ret=0", "hipDeviceSynchronize(-) ret=0"};
+  static const char *const want[] = {"hipMalloc(-) ret=0", "hipDeviceSynchronize(-) ret=0",
+                                     "hipMemcpy(-) ret=0", "hipLaunchKernel(-) ret=0",
+                                     "hipDeviceSynchronize(-) ret=0"};
   CHECK_U64(n, 5);
   for (int i = 0; i < n && i < 5; i++) CHECK_STR(c[i].text, want[i]);
 }

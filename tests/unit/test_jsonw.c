@@ -28,9 +28,9 @@ int main(void) {
   CHECK_STR(json_of("\n\t\x01", 3), "\"\\n\\t\\u0001\"");
   CHECK_STR(json_of("\xff\xfe", 2), "\"\\ufffd\\ufffd\"");
   CHECK_STR(json_of("\xc3\xa9t\xc3\xa9", 5), "\"\xc3\xa9t\xc3\xa9\"");
-  CHECK_STR(json_of("\xe2\x82", 2), "\"\\ufffd\\ufffd\"");         /* truncated */
+  CHECK_STR(json_of("\xe2\x82", 2), "\"\\ufffd\\ufffd\"");            /* truncated */
   CHECK_STR(json_of("\xed\xa0\x80", 3), "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
-  CHECK_STR(json_of("\xc0\xaf", 2), "\"\\ufffd\\ufffd\"");         /* overlong */
+  CHECK_STR(json_of("\xc0\xaf", 2), "\"\\ufffd\\ufffd\"");            /* overlong */
   CHECK_STR(json_of("\xf0\x9f\x98\x80", 4), "\"\xf0\x9f\x98\x80\"");
   /* the fast path reads eight bytes at a time: every byte value at every
    * position of a plain string must come out as the escaper writes it */
@@ -85,7 +85,8 @@ int main(void) {
       bad_u64 += strcmp(got, want) != 0;
       uint64_t ns = vals[i];
       int fr = (int)(ns % 1000);
-      if (fr == 0) snprintf(want, sizeof want, "%llu", (unsigned long long)(ns / 1000));
+      if (fr == 0)
+        snprintf(want, sizeof want, "%llu", (unsigned long long)(ns / 1000));
       else {
         snprintf(want, sizeof want, "%llu.%03d", (unsigned long long)(ns / 1000), fr);
         while (want[strlen(want) - 1] == '0') want[strlen(want) - 1] = 0;

@@ -3,11 +3,10 @@
  * (roctxRegisterTracerCallback), and as 6.2's rocprofiler-sdk-roctx (core
  * table through rocprofiler_set_api_table of the preloaded rtg_register.so,
  * before the tracer's init -- "62" -- or after it, when the callback path
- * already reports and the table must be left alone -- "62late").  Checks the ROCTX records: marks, nested
- * push/pop ranges with depth, start/stop ranges across threads, and the
- * innermost range the HSA side would use for RTG_KERNEL_RENAME, and ranges
- * left open: written with unclosed:1 when their thread ends (push) or at
- * the tracer's end (push and start). */
+ * already reports and the table must be left alone -- "62late").  Checks the ROCTX records: marks,
+ * nested push/pop ranges with depth, start/stop ranges across threads, and the innermost range the
+ * HSA side would use for RTG_KERNEL_RENAME, and ranges left open: written with unclosed:1 when
+ * their thread ends (push) or at the tracer's end (push and start). */
 #define _GNU_SOURCE
 #include "check.h"
 #include "rtg/record.h"

@@ -17,9 +17,14 @@ int main(void) {
     int n = snprintf(buf, sizeof buf, "name\xff%d", i);
     CHECK_U64(rtg_strtab_intern(t, buf, (size_t)n), (uint64_t)i + 3);
   }
-  CHECK_U64(rtg_strtab_find(t, "name\xff" "777", 8), 780);
+  CHECK_U64(rtg_strtab_find(t,
+                            "name\xff"
+                            "777",
+                            8),
+            780);
   CHECK_U64(rtg_strtab_count(t), 100003);
-  CHECK_STR(rtg_strtab_get(t, 100002), "name\xff" "99999");
+  CHECK_STR(rtg_strtab_get(t, 100002), "name\xff"
+                                       "99999");
   rtg_strtab_free(t);
 
   rtg_u64map m = {0};

@@ -20,28 +20,33 @@ static void same(const char *what, size_t mine, size_t theirs) {
 }
 
 int main() {
-#define CORE(name) same(#name, offsetof(rtg_core_table, name##_fn), offsetof(CoreApiTable, name##_fn));
+#define CORE(name)                                                                                 \
+  same(#name, offsetof(rtg_core_table, name##_fn), offsetof(CoreApiTable, name##_fn));
   RTG_CORE_TABLE_FIELDS(CORE)
   same("sizeof core", sizeof(rtg_core_table), sizeof(CoreApiTable));
 
-#define EXT52_1(name) same(#name, offsetof(rtg_amd_ext_table_5_2, name##_fn), offsetof(AmdExtTable, name##_fn));
+#define EXT52_1(name)                                                                              \
+  same(#name, offsetof(rtg_amd_ext_table_5_2, name##_fn), offsetof(AmdExtTable, name##_fn));
 #define EXT52_0(name)
 #define EXT52(name, a, b, c, since) EXT52_##a(name)
   RTG_AMD_EXT_TABLE_FIELDS(EXT52)
   same("sizeof amd_ext 5.2", sizeof(rtg_amd_ext_table_5_2), sizeof(AmdExtTable));
 
-#define IMAGE(name) same(#name, offsetof(rtg_image_table, name##_fn), offsetof(ImageExtTable, name##_fn));
+#define IMAGE(name)                                                                                \
+  same(#name, offsetof(rtg_image_table, name##_fn), offsetof(ImageExtTable, name##_fn));
   RTG_IMAGE_TABLE_FIELDS(IMAGE)
   same("sizeof image", sizeof(rtg_image_table), sizeof(ImageExtTable));
 
-#define FIN(name) same(#name, offsetof(rtg_finalizer_table, name##_fn), offsetof(FinalizerExtTable, name##_fn));
+#define FIN(name)                                                                                  \
+  same(#name, offsetof(rtg_finalizer_table, name##_fn), offsetof(FinalizerExtTable, name##_fn));
   RTG_FINALIZER_TABLE_FIELDS(FIN)
   same("sizeof finalizer", sizeof(rtg_finalizer_table), sizeof(FinalizerExtTable));
 
   same("version", offsetof(rtg_hsa_api_table, version), offsetof(HsaApiTable, version));
   same("core_", offsetof(rtg_hsa_api_table, core_), offsetof(HsaApiTable, core_));
   same("amd_ext_", offsetof(rtg_hsa_api_table, amd_ext_), offsetof(HsaApiTable, amd_ext_));
-  same("finalizer_ext_", offsetof(rtg_hsa_api_table, finalizer_ext_), offsetof(HsaApiTable, finalizer_ext_));
+  same("finalizer_ext_", offsetof(rtg_hsa_api_table, finalizer_ext_),
+       offsetof(HsaApiTable, finalizer_ext_));
   same("image_ext_", offsetof(rtg_hsa_api_table, image_ext_), offsetof(HsaApiTable, image_ext_));
   same("minor_id", offsetof(rtg_table_version, minor_id), offsetof(ApiTableVersion, minor_id));
 

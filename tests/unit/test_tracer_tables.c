@@ -35,7 +35,9 @@ typedef void (*hsa_amd_runtime_queue_notifier)(const hsa_queue_t *queue, hsa_age
 #include "../../src/tracer/hsa_api_list.h"
 #include "../../src/tracer/hsa_api_args.h"
 
-static long fake(void) { return 0; }
+static long fake(void) {
+  return 0;
+}
 #define CANARY 0x5a5a5a5a5a5a5a5aull
 enum { WORDS = 128 };
 
@@ -49,7 +51,9 @@ static void fill(table *t, uint32_t major, uint32_t minor) {
   rtg_table_version v = {major, minor, 0, 0};
   memcpy(t->w, &v, sizeof v);
 }
-static bool is_fake(const table *t, size_t off) { return t->w[off / 8] == (uint64_t)(uintptr_t)fake; }
+static bool is_fake(const table *t, size_t off) {
+  return t->w[off / 8] == (uint64_t)(uintptr_t)fake;
+}
 static bool canaries_intact(const table *t, uint32_t minor) {
   for (uint32_t o = (minor + 7) / 8 * 8; o < WORDS * 8; o += 8)
     if (t->w[o / 8] != CANARY) return false;
@@ -60,9 +64,11 @@ typedef bool (*onload_fn)(void *, uint64_t, uint64_t, const char *const *);
 
 /* hsa_amd_memory_async_copy_on_engine (5.6+) as the runtime: remembers
  * what reached it through the tracer's hook */
-typedef struct { uint64_t handle; } sig_t_;
-typedef int (*on_engine_fn)(void *, sig_t_, const void *, sig_t_, size_t, uint32_t,
-                            const sig_t_ *, sig_t_, int, bool);
+typedef struct {
+  uint64_t handle;
+} sig_t_;
+typedef int (*on_engine_fn)(void *, sig_t_, const void *, sig_t_, size_t, uint32_t, const sig_t_ *,
+                            sig_t_, int, bool);
 static struct {
   void *dst;
   size_t size;
@@ -153,7 +159,7 @@ static struct {
 /* argument k of a call: distinct words, except where the test wants an
  * enumerator (printed by name) */
 static uint64_t arg_value(int x, int k) {
-  if (x == X_hsa_amd_queue_get_info && k == 1) return 1; /* HSA_AMD_QUEUE_INFO_DOORBELL_ID */
+  if (x == X_hsa_amd_queue_get_info && k == 1) return 1;     /* HSA_AMD_QUEUE_INFO_DOORBELL_ID */
   if (x == X_hsa_amd_vmem_handle_create && k == 2) return 1; /* MEMORY_TYPE_PINNED */
   if (x == X_hsa_amd_signal_wait_all && k == 5) return HSA_WAIT_STATE_ACTIVE;
   return 0x7000 + 0x100 * (uint64_t)x + 8 * (uint64_t)k;
@@ -171,7 +177,7 @@ static void set_arg(void *a, size_t size, uint64_t v) {
   set_arg(&a, sizeof a, arg_value(q_x, q_k++));                                                    \
   q_want[q_nw++] = RTG_W_##K(a);
 #define DEF_CALL(name, ret, params, call)                                                          \
-  static uint64_t call_##name(rtg_hsa_fn q_f, uint64_t *q_want, int *q_nwant) {                   \
+  static uint64_t call_##name(rtg_hsa_fn q_f, uint64_t *q_want, int *q_nwant) {                    \
     int q_k = 0, q_nw = 0, q_x = X_##name;                                                         \
     (void)q_k, (void)q_x, (void)q_want;                                                            \
     RTG_ARGS_##name(SETARG) *q_nwant = q_nw;                                                       \
@@ -339,7 +345,8 @@ static int check_on_engine_records(void) {
   FILE *fp = fopen(path, "r");
   int found = 0, api = 0;
   while (fp && fgets(line, sizeof line, fp)) {
-    found += strstr(line, " copy ") && strstr(line, " bytes:32 ") && strstr(line, "api:async_copy_on_engine");
+    found += strstr(line, " copy ") && strstr(line, " bytes:32 ") &&
+             strstr(line, "api:async_copy_on_engine");
     api += !strncmp(line, "HSA: ", 5) && strstr(line, " hsa_amd_memory_async_copy_on_engine (") &&
            strstr(line, " size=32,") && strstr(line, "engine_id=HSA_AMD_SDMA_ENGINE_1,") &&
            strstr(line, "force_copy_on_sdma=true)");
@@ -363,10 +370,12 @@ static int release_of(uint32_t major, uint32_t minor) {
 /* Core entries whose arguments print enumerators the 5.2 headers lack or
  * that are not of the argument's declared type. */
 static int call_core_enums(const table *core) {
-  hsa_status_t (*gi)(hsa_agent_t, hsa_agent_info_t, void *) = (hsa_status_t(*)(
-      hsa_agent_t, hsa_agent_info_t, void *))(uintptr_t)core->w[offsetof(rtg_core_table, hsa_agent_get_info_fn) / 8];
-  hsa_status_t (*es)(uint16_t, uint16_t, uint16_t, bool *) = (hsa_status_t(*)(
-      uint16_t, uint16_t, uint16_t, bool *))(uintptr_t)core->w[offsetof(rtg_core_table, hsa_system_extension_supported_fn) / 8];
+  hsa_status_t (*gi)(hsa_agent_t, hsa_agent_info_t, void *) =
+      (hsa_status_t(*)(hsa_agent_t, hsa_agent_info_t, void *))(
+          uintptr_t)core->w[offsetof(rtg_core_table, hsa_agent_get_info_fn) / 8];
+  hsa_status_t (*es)(uint16_t, uint16_t, uint16_t, bool *) =
+      (hsa_status_t(*)(uint16_t, uint16_t, uint16_t, bool *))(
+          uintptr_t)core->w[offsetof(rtg_core_table, hsa_system_extension_supported_fn) / 8];
   uint32_t v = 0;
   bool b = false;
   gi((hsa_agent_t){1}, (hsa_agent_info_t)0xA111 /* HSA_AMD_AGENT_INFO_NUM_XCC, 6.x */, &v);
@@ -386,16 +395,18 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
   for (int i = 0; i < 16; i++) root[i] = CANARY;
   rtg_table_version v = {1, root_minor, 0, 0};
   memcpy(root, &v, sizeof v);
-  root[2] = (uintptr_t)&core, root[3] = (uintptr_t)&ext, root[4] = (uintptr_t)&fin, root[5] = (uintptr_t)&image;
+  root[2] = (uintptr_t)&core, root[3] = (uintptr_t)&ext, root[4] = (uintptr_t)&fin,
+  root[5] = (uintptr_t)&image;
   if (root_minor >= 56) root[6] = 0; /* tools_ (6.1+), none here */
   if (root_minor >= 64) root[7] = 0;
   const char *b = getenv("B");
   char path[4096];
   snprintf(path, sizeof path, "%s/rtg_tracer.so", b ? b : "build");
-  size_t on_engine_off = ext_major == 1 && ext_minor == 456
-                             ? offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_async_copy_on_engine_fn)
-                         : ext_major == 2 ? offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn)
-                                          : 0;
+  size_t on_engine_off =
+      ext_major == 1 && ext_minor == 456
+          ? offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_async_copy_on_engine_fn)
+      : ext_major == 2 ? offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_on_engine_fn)
+                       : 0;
   if (on_engine_off) ext.w[on_engine_off / 8] = (uint64_t)(uintptr_t)fake_on_engine;
   if (release_of(ext_major, ext_minor)) new_entries_place(&ext, ext_major, ext_minor);
   void *h = dlopen(path, RTLD_NOW);
@@ -414,14 +425,16 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
   if (!is_fake(&core, offsetof(rtg_core_table, hsa_init_fn))) {
     Dl_info di;
     dladdr((void *)(uintptr_t)core.w[2], &di);
-    fprintf(stderr, "hsa_init entry %s+%#lx\n", di.dli_fname, (unsigned long)((uintptr_t)core.w[2] - (uintptr_t)di.dli_fbase));
+    fprintf(stderr, "hsa_init entry %s+%#lx\n", di.dli_fname,
+            (unsigned long)((uintptr_t)core.w[2] - (uintptr_t)di.dli_fbase));
     return 5;
   }
   /* entries shared by every layout */
   if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_memory_async_copy_fn))) return 6;
   if (ext_major == 1 && ext_minor == 400) {
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_2, hsa_amd_queue_cu_get_mask_fn))) return 10;
-    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_2, hsa_amd_agent_memory_pool_get_info_fn))) return 11;
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_2, hsa_amd_agent_memory_pool_get_info_fn)))
+      return 11;
   }
   if (ext_major == 1 && ext_minor == 424) {
     /* spm_* wrapped (5.5 entries); cu_get_mask moved after them */
@@ -431,8 +444,10 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
   if (ext_major == 1 && ext_minor == 456) {
     /* copy_on_engine hooked (copies), both wrapped, and the entries after
      * them shifted by two */
-    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_copy_engine_status_fn))) return 31;
-    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_agent_memory_pool_get_info_fn))) return 32;
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_memory_copy_engine_status_fn)))
+      return 31;
+    if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_agent_memory_pool_get_info_fn)))
+      return 32;
     if (is_fake(&ext, offsetof(rtg_amd_ext_table_5_6, hsa_amd_queue_cu_get_mask_fn))) return 33;
   }
   if (ext_major == 2) {
@@ -440,7 +455,8 @@ static int run_case(uint32_t root_minor, uint32_t ext_major, uint32_t ext_minor)
     if (is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_vmem_map_fn))) return 42;
   }
   if (ext_major == 3) { /* unknown: only the shared prefix is touched */
-    if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_agent_memory_pool_get_info_fn))) return 50;
+    if (!is_fake(&ext, offsetof(rtg_amd_ext_table, hsa_amd_agent_memory_pool_get_info_fn)))
+      return 50;
   }
   int rc = on_engine_off ? call_on_engine(&ext, on_engine_off) : 0;
   int release = release_of(ext_major, ext_minor);
@@ -459,9 +475,10 @@ int main(void) {
     uint32_t root_minor, ext_major, ext_minor;
     const char *what;
   } cases[] = {
-      {48, 1, 400, "5.2-5.4"}, {48, 1, 424, "5.5"}, {48, 1, 456, "5.6/5.7"}, {48, 2, 552, "6.0"},
-      {56, 2, 560, "6.1"},     {64, 2, 576, "6.2"}, {64, 2, 584, "6.3"},     {64, 2, 608, "7.0"},
-      {64, 3, 700, "unknown major"}, {48, 1, 200, "truncated 5.x"},
+      {48, 1, 400, "5.2-5.4"},       {48, 1, 424, "5.5"}, {48, 1, 456, "5.6/5.7"},
+      {48, 2, 552, "6.0"},           {56, 2, 560, "6.1"}, {64, 2, 576, "6.2"},
+      {64, 2, 584, "6.3"},           {64, 2, 608, "7.0"}, {64, 3, 700, "unknown major"},
+      {48, 1, 200, "truncated 5.x"},
   };
   setenv("RTG_HSA_API_FILTER", "all", 1);
   setenv("RTG_FILENAME", "tables_trace", 1);
@@ -472,7 +489,9 @@ int main(void) {
     int st = 0;
     waitpid(pid, &st, 0);
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (code) fprintf(stderr, "OnLoad with the %s AMD-extension table: check %d failed\n", cases[i].what, code);
+    if (code)
+      fprintf(stderr, "OnLoad with the %s AMD-extension table: check %d failed\n", cases[i].what,
+              code);
     CHECK_U64(code, 0);
   }
   return check_done("test_tracer_tables");
