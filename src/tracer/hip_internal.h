@@ -1,6 +1,6 @@
 /* Interfaces between the parts of the HIP side of rtg_tracer.so:
  *   hip_api.c           settings, path choice, the per-call bookkeeping
- *   hip_ops.c           per-release op id -> name tables (hip_ops_*.h data)
+ *   hip_ops.c           per-release op id -> name tables (hip_ops_table.h data)
  *   hip_args.c          decoding of the hip_api_data_t argument union
  *   hip_cb_legacy.c     ROCm <= 5.3.0: hipRegisterApiCallback/ActivityCallback
  *   hip_tracer_cb.c     ROCm 5.3.1+:   hipRegisterTracerCallback
@@ -28,10 +28,10 @@
 
 /* One family of ROCm releases that share the HIP op id table. */
 typedef struct rtg_hip_release {
-  const char *name;           /* "5.2", "5.3-5.4", ... */
-  uint32_t last_op;           /* HIP_API_ID_LAST: unique per family */
-  uint32_t data_size;         /* sizeof(hip_api_data_t) on the 5.3.1+ path */
-  const char *const *names;   /* [0..last_op], NULL where no op */
+  const char *name;         /* "5.2", "5.3-5.4", ... */
+  uint32_t last_op;         /* HIP_API_ID_LAST: unique per family */
+  uint32_t data_size;       /* sizeof(hip_api_data_t) on the 5.3.1+ path */
+  const char *const *names; /* [0..last_op], NULL where no op */
 } rtg_hip_release;
 
 /* The family whose last op id is `last`, or NULL. */
@@ -46,10 +46,10 @@ RTG_HIDDEN const rtg_hip_release *const *rtg_hip_releases(void);
 /* The tables chosen at init: names of ops, and which are traced. */
 typedef struct rtg_hip_state {
   const rtg_hip_release *rel;
-  const char *path;           /* "callback-5.2", "tracer-callback", "dispatch-table" */
-  uint8_t enabled[1024];      /* per op id: traced (filter passed) */
-  uint8_t decoder[1024];      /* per op id: argument decoder (hip_args.c) */
-  uint8_t backtrace[1024];    /* per op id: RTG_BACKTRACE selected it */
+  const char *path;        /* "callback-5.2", "tracer-callback", "dispatch-table" */
+  uint8_t enabled[1024];   /* per op id: traced (filter passed) */
+  uint8_t decoder[1024];   /* per op id: argument decoder (hip_args.c) */
+  uint8_t backtrace[1024]; /* per op id: RTG_BACKTRACE selected it */
   /* HIP helpers resolved with dlsym, NULL when absent */
   const char *(*kernel_name_ref)(const void *hip_function);
   const char *(*kernel_name_by_ptr)(const void *host_function, const void *stream);

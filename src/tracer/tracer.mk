@@ -25,3 +25,5 @@ $(B)/tests/test_tracer_hsa_table: tests/unit/test_tracer_hsa_table.cpp include/r
 
 TEST_BINS += $(B)/tests/test_tracer_hsa_table $(TRACER_SO)
 UNIT_LIBS_test_tracer_tables := -ldl
+# test_hip_ops includes hip_ops.c itself.
+$(B)/tests/test_hip_ops: src/tracer/hip_ops.c src/tracer/hip_ops_table.h src/tracer/hip_internal.h
