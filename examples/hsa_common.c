@@ -9,13 +9,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static hsa_status_t pool_cb(hsa_amd_memory_pool_t p, void *data) {
-  ex_hsa_t *h = data;
+uint32_t ex_global_pool_flags(hsa_amd_memory_pool_t p) {
   hsa_amd_segment_t seg;
   uint32_t flags = 0;
   CHECK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &seg));
-  if (seg != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
+  if (seg != HSA_AMD_SEGMENT_GLOBAL) return 0;
   CHECK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  return flags;
+}
+
+static hsa_status_t pool_cb(hsa_amd_memory_pool_t p, void *data) {
+  ex_hsa_t *h = data;
+  uint32_t flags = ex_global_pool_flags(p);
   if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)
     h->kernarg = p;
   else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)
@@ -34,6 +39,31 @@ static hsa_status_t agent_cb(hsa_agent_t a, void *data) {
   return HSA_STATUS_SUCCESS;
 }
 
+uint64_t ex_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
+                        uint32_t *kernarg_size) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) {
+    perror(path);
+    exit(1);
+  }
+  hsa_code_object_reader_t rd;
+  hsa_executable_t ex;
+  CHECK(hsa_code_object_reader_create_from_file(fd, &rd));
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                  &ex));
+  CHECK(hsa_executable_load_agent_code_object(ex, gpu, rd, NULL, NULL));
+  CHECK(hsa_executable_freeze(ex, NULL));
+  hsa_executable_symbol_t sym;
+  CHECK(hsa_executable_get_symbol_by_name(ex, symbol, &gpu, &sym));
+  uint64_t kobj;
+  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kobj));
+  if (kernarg_size)
+    CHECK(hsa_executable_symbol_get_info(
+        sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, kernarg_size));
+  close(fd);
+  return kobj;
+}
+
 static uint64_t load_vadd(hsa_agent_t gpu, const char *argv0) {
   char path[PATH_MAX];
   const char *env = getenv("EX_HSACO");
@@ -48,24 +78,7 @@ static uint64_t load_vadd(hsa_agent_t gpu, const char *argv0) {
       exe[n] = 0;
     snprintf(path, sizeof path, "%s/vadd.hsaco", dirname(exe));
   }
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) {
-    perror(path);
-    exit(1);
-  }
-  hsa_code_object_reader_t rd;
-  hsa_executable_t ex;
-  hsa_executable_symbol_t sym;
-  uint64_t kobj;
-  CHECK(hsa_code_object_reader_create_from_file(fd, &rd));
-  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
-                                  &ex));
-  CHECK(hsa_executable_load_agent_code_object(ex, gpu, rd, NULL, NULL));
-  CHECK(hsa_executable_freeze(ex, NULL));
-  CHECK(hsa_executable_get_symbol_by_name(ex, "vadd.kd", &gpu, &sym));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kobj));
-  close(fd);
-  return kobj;
+  return ex_load_kernel(gpu, path, "vadd.kd", NULL);
 }
 
 void ex_init(ex_hsa_t *h, const char *argv0) {
@@ -106,8 +119,8 @@ static uint16_t header(hsa_packet_type_t type) {
                     (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
-void ex_vadd_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg, uint32_t n,
-                    hsa_signal_t done) {
+void ex_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg, uint32_t n,
+                        hsa_signal_t done) {
   memset(d, 0, sizeof *d);
   d->header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH);
   d->setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;

@@ -27,7 +27,7 @@ static int run_dispatches(ex_hsa_t *h, hsa_queue_t *q, int count) {
     for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = (float)it, c[i] = 0;
     hsa_signal_store_relaxed(done, 1);
     hsa_kernel_dispatch_packet_t d;
-    ex_vadd_packet(&d, h->vadd, args, N, done);
+    ex_dispatch_packet(&d, h->vadd, args, N, done);
     ex_submit(q, &d);
     ex_wait(done);
     for (int i = 0; i < N; i++) bad += c[i] != (float)(i + it);

@@ -27,7 +27,7 @@ static void *worker(void *arg) {
     for (int i = 0; i < N; i++) a[i] = (float)(i + it), b[i] = (float)id, c[i] = -1;
     hsa_signal_store_relaxed(done, 1);
     hsa_kernel_dispatch_packet_t d;
-    ex_vadd_packet(&d, h.vadd, args, N, done);
+    ex_dispatch_packet(&d, h.vadd, args, N, done);
     ex_submit(q, &d);
     ex_wait(done);
     for (int i = 0; i < N; i++) bad += c[i] != (float)(i + it) + (float)id;

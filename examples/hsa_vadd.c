@@ -67,13 +67,13 @@ int main(int argc, char **argv) {
     hsa_signal_t deps[2] = {ca, cb};
     ex_barrier_packet(&bar, 0, deps, 2, b0);
     ex_submit(q[0], &bar);
-    ex_vadd_packet(&k, h.vadd, args0, N, k0);
+    ex_dispatch_packet(&k, h.vadd, args0, N, k0);
     ex_submit(q[0], &k);
     barriers_and++, dispatches++;
 
     ex_barrier_packet(&bar, 1, &k0, 1, b1);
     ex_submit(q[1], &bar);
-    ex_vadd_packet(&k, h.vadd, args1, N, k1);
+    ex_dispatch_packet(&k, h.vadd, args1, N, k1);
     ex_submit(q[1], &k);
     barriers_or++, dispatches++;
 

@@ -7,6 +7,6 @@ $(B)/progs/tp_%: tests/progs/tp_%.c tests/progs/tp_common.h $(SIMGPU_PROG_LIB)
 	$(call say,CCLD,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -Itests/simgpu -Itests/simgpu/progs -o $@ $< $(SIMGPU_PROG_LIB) \
-	  $(LDFLAGS) -lhsa-runtime64
+	  $(LDFLAGS) -lhsa-runtime64 -ldl
 
 TEST_BINS += $(TP_PROGS)

@@ -16,7 +16,8 @@ $(SIMGPU_SO): $(SIMGPU_OBJ) $(SIMGPU_MAP)
 # the simulated GPU, plus one HIP program and a code object built from OpenCL C.
 SIMGPU_PROG_SRC := $(wildcard tests/simgpu/progs/sg_*.c)
 SIMGPU_PROGS    := $(SIMGPU_PROG_SRC:tests/simgpu/progs/%.c=$(SIMGPU_DIR)/%)
-SIMGPU_PROG_LIB := $(B)/obj/tests/simgpu/progs/common.o
+# (their helpers build on the examples' HSA plumbing, examples/hsa_common.c)
+SIMGPU_PROG_LIB := $(B)/obj/tests/simgpu/progs/common.o $(B)/obj/examples/hsa_common.o
 SIMGPU_HSACO    := $(SIMGPU_DIR)/kernels.hsaco
 SIMGPU_HIP      := $(SIMGPU_DIR)/sg_hip
 CLANG_CL        ?= clang-14

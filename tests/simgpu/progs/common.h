@@ -2,22 +2,9 @@
 #ifndef SG_COMMON_H
 #define SG_COMMON_H
 
-#include <hsa/hsa.h>
-#include <hsa/hsa_ext_amd.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    hsa_status_t s_ = (x);                                                                         \
-    if (s_ != HSA_STATUS_SUCCESS) {                                                                \
-      const char *m_ = "?";                                                                        \
-      hsa_status_string(s_, &m_);                                                                  \
-      fprintf(stderr, "%s:%d: %s failed: %#x %s\n", __FILE__, __LINE__, #x, s_, m_);               \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+/* CHECK, and the plumbing that is the same in any HSA program (code
+ * objects, packets, queues), come from the examples' helpers. */
+#include "../../../examples/hsa_common.h"
 
 #define SG_MAX_GPUS 8
 
@@ -39,17 +26,25 @@ void sg_init(sg_system_t *sys);
 
 /* Loads a code object file for one GPU; returns the kernel object of
  * `symbol` (e.g. "vadd.kd") and its kernarg size. */
-uint64_t sg_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
-                        uint32_t *kernarg_size);
+static inline uint64_t sg_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
+                                      uint32_t *kernarg_size) {
+  return ex_load_kernel(gpu, path, symbol, kernarg_size);
+}
 
 /* Writes a packet into the queue, header last, and rings the doorbell. */
-void sg_submit(hsa_queue_t *q, const void *packet);
+static inline void sg_submit(hsa_queue_t *q, const void *packet) {
+  ex_submit(q, packet);
+}
 
 /* Packet builders: a 1-D dispatch and barriers (dep signals may be {0}). */
-void sg_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg,
-                        uint32_t grid, hsa_signal_t done);
-void sg_barrier_packet(hsa_barrier_and_packet_t *b, int is_or, const hsa_signal_t *deps, int ndeps,
-                       hsa_signal_t done);
+static inline void sg_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg,
+                                      uint32_t grid, hsa_signal_t done) {
+  ex_dispatch_packet(d, kobj, kernarg, grid, done);
+}
+static inline void sg_barrier_packet(hsa_barrier_and_packet_t *b, int is_or,
+                                     const hsa_signal_t *deps, int ndeps, hsa_signal_t done) {
+  ex_barrier_packet(b, is_or, deps, ndeps, done);
+}
 
 /* Waits until the signal's value is below 1 (5 s limit, then exit 1). */
 void sg_wait(hsa_signal_t s);
