@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "dedup.h"
 #include "hcc_profile.h"
 #include "linereader.h"
 #include "parse_thread.h"
@@ -31,15 +32,10 @@ typedef struct reader {
   uint64_t dup_first;  /* line of the first duplicate, for the message */
 } reader;
 
-/* Duplicates.  The same trace read twice (a file given twice, a file
- * concatenated with itself, a copy of a file) would draw every slice twice
- * and double every statistic.  A header record names one run of one
- * process (pid, host, clocks at its start, executable): when the same
- * header comes again in a pass, the records of that pid are skipped up to
- * its next, different header (after an exec the header differs), counted
- * and warned about.  The same file (device and inode) given twice is
- * skipped whole.  Not caught: a repeated trace without its header line,
- * and repeated profile logs in separate copies (they have no header). */
+/* Duplicates (the fingerprints are in src/common/dedup.c, shared with
+ * rpt): when the same header comes again in a pass, the records of that pid
+ * are skipped up to its next, different header, counted and warned about;
+ * the same file (device and inode) given twice is skipped whole. */
 void cv_pass_begin(cv_ctx *ctx) {
   rtg_u64map_free(&ctx->seen_files);
   rtg_u64map_free(&ctx->seen_headers);
@@ -47,30 +43,14 @@ void cv_pass_begin(cv_ctx *ctx) {
   memset(&ctx->seen_headers, 0, sizeof ctx->seen_headers);
 }
 
-static uint64_t hash_str(uint64_t h, const char *s) {
-  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-  return rtg_mix64(h);
-}
-
 /* true when this header was seen before in this pass */
 static bool header_seen(cv_ctx *ctx, const rtg_record *rec) {
-  uint64_t h = rtg_mix64(rec->pid ^ rtg_mix64(rec->tid));
-  h = hash_str(h, rec->u.HEADER.host);
-  h ^= rtg_mix64(rec->u.HEADER.boot_ns + 1) ^ rtg_mix64(rec->u.HEADER.realtime_ns + 3) * 7 ^
-       rtg_mix64(rec->u.HEADER.ppid + 5) * 13;
-  if (RTG_HAS(rec, RTG_FIELD(HEADER, exe))) h = hash_str(h, rec->u.HEADER.exe);
-  bool added = true;
-  rtg_u64map_put(&ctx->seen_headers, h | 1, 0, &added);
-  return !added;
+  return rtg_seen_header(&ctx->seen_headers, rtg_header_fingerprint(rec));
 }
 
 /* true when path is a regular file read before in this pass */
 static bool file_seen(cv_ctx *ctx, const char *path) {
-  struct stat st;
-  if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode)) return false;
-  bool added = true;
-  rtg_u64map_put(&ctx->seen_files, rtg_mix64((uint64_t)st.st_dev) ^ (uint64_t)st.st_ino, 0, &added);
-  return !added;
+  return rtg_seen_file(&ctx->seen_files, path, 0, NULL);
 }
 
 static uint32_t host_of(reader *r, uint32_t pid) {
