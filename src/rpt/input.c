@@ -3,7 +3,16 @@
  * interned names, text for the spool and the ROI watchers, and file:line
  * warnings.  A bad line is warned about, counted, and then treated as text,
  * as the original did.  Trace records carry agent values until their file
- * ends; then the GPU agents are numbered GPU0, GPU1... by agent index. */
+ * ends; then the GPU agents are numbered GPU0, GPU1... by agent index.
+ *
+ * Duplicates, as rtg-convert finds them (src/common/dedup.c): a file given
+ * twice is read once (its second time is warned about with the count of
+ * its lines); in an rtg trace, a header record seen before (a trace
+ * concatenated with itself, or a copy of a file) starts a run of
+ * duplicates: every record of its pid up to its next, different header is
+ * skipped, and counted (warned once per run).  profile: lines in such a
+ * run (an HCC_PROFILE=2 trace) belong to the pid of the record before. */
+#include "dedup.h"
 #include "diag.h"
 #include "lines.h"
 #include "linereader.h"
@@ -29,6 +38,7 @@ typedef struct file_state {
   uint16_t file;
   uint32_t first, last; /* its records in rpt_data, UINT32_MAX when none */
   uint64_t skipped;
+  uint64_t dups, cut; /* of the skipped lines: duplicates, a last line cut off */
   bool trace;       /* its records came from an rtg trace */
   int kind;         /* 0 not known yet, 1 profile: lines, 2 rtg trace */
   bool mixed_seen;  /* warned about the other kind */
@@ -44,6 +54,11 @@ typedef struct file_state {
   size_t nslots;
   agent_info *agents;
   size_t nagents;
+  /* duplicates: pid -> 1 while its records repeat a trace read before */
+  rtg_u64map dup_pids;
+  bool any_dup;  /* some pid of dup_pids is 1 */
+  bool have_pid; /* cur_pid: the pid of the last record line */
+  uint32_t cur_pid;
 } file_state;
 
 static void *xrealloc(void *p, size_t n) {
@@ -58,6 +73,42 @@ static void *xrealloc(void *p, size_t n) {
 static void skip(file_state *fs, uint64_t lineno, const char *why) {
   fs->skipped++;
   rtg_warn_line(&fs->diag, lineno, "%s (skipped)", why);
+}
+
+/* A line of an rtg record of pid, or (pid < 0) a profile: line, which
+ * belongs to the pid of the record line before: true when it repeats a
+ * trace read before (then it is counted, and to be left out). */
+static bool duplicate(file_state *fs, int64_t pid, uint64_t lines) {
+  if (pid >= 0) {
+    fs->cur_pid = (uint32_t)pid;
+    fs->have_pid = true;
+  } else if (!fs->have_pid) {
+    return false;
+  }
+  if (!fs->any_dup) return false;
+  uint64_t *v = rtg_u64map_get(&fs->dup_pids, fs->cur_pid);
+  if (!v || !*v) return false;
+  fs->dups += lines;
+  fs->skipped += lines;
+  return true;
+}
+
+/* A header record: the start of a run of duplicates when seen before. */
+static bool header(rpt_data *d, file_state *fs, const rpt_item *it, uint64_t lineno) {
+  bool dup = rtg_seen_header(&d->seen_headers, it->handle);
+  uint64_t *v = rtg_u64map_put(&fs->dup_pids, it->pid, 0, NULL);
+  if (!v) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  if (dup && !*v)
+    rtg_warn_line(&fs->diag, lineno,
+                  "the trace of pid %u again (the same header as before: a file read twice or "
+                  "concatenated?): its records are skipped up to its next header",
+                  it->pid);
+  *v = dup;
+  fs->any_dup |= dup;
+  return duplicate(fs, it->pid, 1);
 }
 
 /* Names repeat on almost every line, so a small direct-mapped cache of
@@ -136,6 +187,9 @@ static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
 static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it, const char *arena,
                     uint64_t lineno) {
   const char *raw = it->flags & IF_RAW ? arena + it->raw : NULL;
+  if ((fs->any_dup || it->flags & IF_PID) &&
+      duplicate(fs, it->flags & IF_PID ? (int64_t)it->pid : -1, 1))
+    return;
   /* A file is of the first kind it shows; the other kind is text there,
    * so a trace written with HCC_PROFILE=2 does not count twice. */
   int kind = it->flags & IF_TRACE ? 2 : 1;
@@ -256,11 +310,29 @@ static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *i
   }
   rpt_roi_file_end(&o->roi_start, d, fs->last, fs->file);
   rpt_roi_file_end(&o->roi_stop, d, fs->last, fs->file);
-  if (fs->skipped)
-    rtg_warning("%s: %llu of %llu lines skipped", path, (unsigned long long)fs->skipped,
-                (unsigned long long)lines);
+  if (fs->skipped) {
+    char why[96] = "";
+    if (fs->dups && fs->cut)
+      snprintf(why, sizeof why, " (%llu duplicates, 1 cut off)", (unsigned long long)fs->dups);
+    else if (fs->dups)
+      snprintf(why, sizeof why, " (%llu duplicates)", (unsigned long long)fs->dups);
+    else if (fs->cut)
+      snprintf(why, sizeof why, " (1 cut off)");
+    rtg_warning("%s: %llu of %llu lines skipped%s", path, (unsigned long long)fs->skipped,
+                (unsigned long long)lines, why);
+  }
   d->lines += lines;
   d->skipped += fs->skipped;
+  d->file_lines[fs->file] = lines;
+  /* the inputs given again after this one, now that its lines are known */
+  while (d->next_again < d->nagain && d->again[d->next_again].after == fs->file) {
+    const rpt_again *a = &d->again[d->next_again++];
+    uint64_t n = d->file_lines[a->first];
+    rtg_warning("%s: the same file as an earlier input: %llu of %llu lines skipped", a->path,
+                (unsigned long long)n, (unsigned long long)n);
+    d->skipped += n;
+  }
+  rtg_u64map_free(&fs->dup_pids);
   rtg_u64map_free(&fs->slot_of);
   free(fs->slot_val);
   free(fs->slot_gpu_cmd);
@@ -282,10 +354,21 @@ static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b
     case IT_CMD: command(d, o, fs, it, b->arena, lineno); break;
     case IT_SKIP: /* warned about, then it is text */
       skip(fs, lineno, it->why);
+      if (it->flags & IF_CUT) fs->cut++;
       add_text(d, o, raw, it->raw_len, lineno);
       break;
-    case IT_TEXT: add_text(d, o, raw, it->raw_len, lineno); break;
+    case IT_TEXT:
+      if ((it->flags & IF_PID) && duplicate(fs, it->pid, 1)) break;
+      add_text(d, o, raw, it->raw_len, lineno);
+      break;
+    case IT_REC:
+      duplicate(fs, it->pid, it->count);
+      break;
+    case IT_HEADER:
+      if (!header(d, fs, it, lineno)) add_text(d, o, raw, it->raw_len, lineno);
+      break;
     case IT_AGENT:
+      if (duplicate(fs, it->pid, 1)) break;
       fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
       fs->agents[fs->nagents++] = (agent_info){
           .index = it->agent,
@@ -311,6 +394,8 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
   /* An input that cannot be opened is reported and left out; the others
    * are read (as rtg-convert does), and the exit status is 1. */
   int kept = 0;
+  rtg_u64map seen_files = {0};
+  d->again = xrealloc(NULL, (size_t)o->ninputs * sizeof *d->again);
   for (int i = 0; i < o->ninputs; i++) {
     if (!strcmp(o->inputs[i], "-")) {
       o->inputs[kept++] = o->inputs[i];
@@ -329,8 +414,15 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
       continue;
     }
     close(fd);
+    uint64_t first = 0;
+    if (rtg_seen_file(&seen_files, o->inputs[i], (uint64_t)kept, &first)) {
+      /* read once: the warning comes once the first one is read */
+      d->again[d->nagain++] = (rpt_again){o->inputs[i], (uint32_t)first, (uint32_t)kept - 1};
+      continue;
+    }
     o->inputs[kept++] = o->inputs[i];
   }
+  rtg_u64map_free(&seen_files);
   if (!kept) return false;
   o->ninputs = kept;
   if (o->ninputs > UINT16_MAX) {
@@ -344,6 +436,7 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
   }
   d->paths = (const char **)o->inputs;
   d->npaths = (size_t)o->ninputs;
+  d->file_lines = xrealloc(NULL, d->npaths * sizeof *d->file_lines);
   if (o->text_trace && !o->hide_app_text) {
     d->spool = tmpfile();
     if (!d->spool) {
@@ -385,6 +478,9 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
 
 void rpt_data_free(rpt_data *d) {
   free(d->recs);
+  free(d->again);
+  free(d->file_lines);
+  rtg_u64map_free(&d->seen_headers);
   free(d->text_end);
   if (d->spool) fclose(d->spool);
   rtg_strtab_free(d->names);

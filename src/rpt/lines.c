@@ -1,23 +1,30 @@
 /* The producers of the read pipeline (see lines.h).  Regular files are
- * mapped and cut into chunks of about 1 MB at line ends; chunk g goes to
- * producer g % P (P = online CPUs, at most 4), which recognizes and parses
- * its lines and hands the results, in batches, through its own small ring.
- * The main thread takes chunk after chunk from ring after ring, so it sees
- * every line in file order.  A pipe (or a file mmap refuses) is one chunk
- * read with the common line reader.  Line numbers in items are relative to
- * their chunk; the main thread adds the lines of the chunks before.
+ * cut into chunks of about 1 MB at line ends; chunk g goes to producer
+ * g % P (P = online CPUs, at most 4), which reads it with pread into its
+ * own buffer (one copy, from the page cache, as wc does), recognizes and
+ * parses its lines there and hands the results, in batches, through its own
+ * small ring.  The main thread takes chunk after chunk from ring after
+ * ring, so it sees every line in file order.  A pipe (or an empty-looking
+ * file such as /proc's) is one chunk read with the common line reader.
+ * Line numbers in items are relative to their chunk; the main thread adds
+ * the lines of the chunks before.
  *
  * Lines, told apart one by one:
  *   - "profile:" lines (HCC_PROFILE=2) become kernel, barrier, copy
  *     commands; a copy is named "<direction>_<bytes>_bytes" as the original;
  *   - rtg trace records: dispatch, barrier and copy records become commands
  *     (their agent value is numbered into GPU<n> by the main thread);
- *     agent records are passed on for that numbering;
+ *     agent and header records are passed on for that numbering and for
+ *     duplicates; every other record is text with its pid (or, when nobody
+ *     needs the text, only counted per pid);
  *   - everything else is text.
  * Which kind a file is (the first kind it meets) is decided by the main
- * thread, which alone sees a file from its start. */
+ * thread, which alone sees a file from its start.  A last line without
+ * '\n' that is a record, whole or not, was cut off while it was written
+ * (a number in it may be cut short): it is a bad line, as in rtg-convert. */
 #include "lines.h"
 
+#include "dedup.h"
 #include "diag.h"
 #include "hcc_profile.h"
 #include "linereader.h"
@@ -25,14 +32,11 @@
 #include "rtg/record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,14 +44,18 @@
 #define BATCH_ITEMS 16384
 #define ARENA (4u << 20) /* > 2 * RTG_LINE_MAX: a line and a name always fit */
 #define CHUNK (1u << 20)
+#define TAIL 4096 /* read past a chunk's end, for its last line */
 #define MAX_PRODUCERS 4
 
 /* One input as planned before the producers start. */
 typedef struct plan_file {
   const char *path;
-  const char *map; /* mapped regular file, or NULL: one streamed chunk */
-  size_t size;
+  bool streamed; /* one chunk read with the line reader (stdin, pipes) */
+  uint64_t size; /* regular file: its size when planned */
   size_t first_chunk, nchunks;
+  int fd;       /* opened by the first producer that needs it, or -1 */
+  int open_err; /* errno of a failed open */
+  size_t left;  /* chunks not finished yet: the last one closes fd */
 } plan_file;
 
 /* A producer and its ring of batches. */
@@ -57,13 +65,13 @@ typedef struct producer {
   bool started;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  char *copy;       /* the chunk being parsed, copied out of the map */
-  size_t copy_cap;
+  char *buf; /* the chunk being parsed, read from the file (writable) */
+  size_t buf_cap;
   rpt_batch batch[NBATCH];
   size_t head, nfull; /* full batches: NBATCH slots from head, counted */
   rpt_batch *cur;
   size_t cur_slot;
-  char *scratch; /* a copy of a trace line: rtg_record_parse edits it */
+  char *scratch; /* a copy of a trace line when its raw text must stay */
   size_t scratch_cap;
 } producer;
 
@@ -71,6 +79,7 @@ struct rpt_lines {
   rpt_lines_opts o;
   plan_file *files;
   size_t nchunks;
+  pthread_mutex_t files_mu; /* fd, open_err, left of the files */
   producer prod[MAX_PRODUCERS];
   unsigned nprod;
   size_t next_chunk; /* the consumer's position */
@@ -156,13 +165,29 @@ static void keep_raw(producer *l, rpt_item *it, const char *line, size_t len) {
   it->flags |= IF_RAW;
 }
 
-/* A line that stays text (or is skipped, then kept as text). */
+/* A line that stays text (or is skipped, then kept as text).  pid: the
+ * process of an rtg record line, or -1 for other text. */
 static void text_item(producer *l, uint64_t lineno, const char *line, size_t len, const char *why,
-                      unsigned flags) {
-  if (!why && !flags && !l->l->o.text_items) return; /* nobody needs it */
+                      unsigned flags, int64_t pid) {
+  if (!why && !flags && !l->l->o.text_items) {
+    if (pid < 0) return; /* nobody needs it */
+    /* only counted, for duplicates: one item for a run of one pid */
+    rpt_batch *b = l->cur;
+    rpt_item *last = b->n ? &b->items[b->n - 1] : NULL;
+    if (last && last->what == IT_REC && last->pid == (uint32_t)pid && last->count < UINT32_MAX) {
+      last->count++;
+      return;
+    }
+    rpt_item *it = item(l, lineno, IT_REC, 0);
+    it->flags = IF_PID;
+    it->pid = (uint32_t)pid;
+    it->count = 1;
+    return;
+  }
   rpt_item *it = item(l, lineno, why ? IT_SKIP : IT_TEXT, len + 1);
   it->why = why;
   it->flags |= (uint16_t)flags;
+  if (pid >= 0) it->flags |= IF_PID, it->pid = (uint32_t)pid;
   if (l->l->o.keep_text || (flags & IF_DB)) keep_raw(l, it, line, len);
 }
 
@@ -179,7 +204,8 @@ static void copy_name(rpt_batch *b, rpt_item *it, const char *dir, size_t n, boo
   it->name = (uint32_t)b->used;
   memcpy(b->arena + b->used, dir, n);
   size_t len = n;
-  if (has_bytes) len += (size_t)sprintf(b->arena + b->used + n, "_%llu_bytes", (unsigned long long)bytes);
+  if (has_bytes)
+    len += (size_t)sprintf(b->arena + b->used + n, "_%llu_bytes", (unsigned long long)bytes);
   b->arena[b->used + len] = 0;
   b->used += len + 1;
   it->name_len = (uint32_t)len;
@@ -190,16 +216,21 @@ static void profile_line(producer *l, const char *line, size_t len, uint64_t lin
   unsigned db = o->db ? IF_DB : 0;
   rtg_hcc_profile p;
   const char *why = NULL;
-  if (memchr(line, 0, len)) return text_item(l, lineno, line, len, "NUL bytes in a profile line", db);
-  if (rtg_hcc_profile_parse(line, len, &p, &why) < 0) return text_item(l, lineno, line, len, why, db);
+  if (memchr(line, 0, len))
+    return text_item(l, lineno, line, len, "NUL bytes in a profile line", db, -1);
+  if (rtg_hcc_profile_parse(line, len, &p, &why) < 0)
+    return text_item(l, lineno, line, len, why, db, -1);
   if (!(p.flags & RTG_HCC_HAS_TIMES))
-    return text_item(l, lineno, line, len, "profile line without start and stop times", db);
+    return text_item(l, lineno, line, len, "profile line without start and stop times", db, -1);
   if (p.stop < p.start)
-    return text_item(l, lineno, line, len, "profile line whose stop is before its start", db);
+    return text_item(l, lineno, line, len, "profile line whose stop is before its start", db, -1);
   int type = profile_type(&p);
-  if (type < 0) return text_item(l, lineno, line, len, "profile line of an unknown command type", db);
-  if (o->ignore_barriers && type == RPT_BARRIER) return text_item(l, lineno, line, len, NULL, db);
-  if (p.device > UINT16_MAX) return text_item(l, lineno, line, len, "device number out of range", db);
+  if (type < 0)
+    return text_item(l, lineno, line, len, "profile line of an unknown command type", db, -1);
+  if (o->ignore_barriers && type == RPT_BARRIER)
+    return text_item(l, lineno, line, len, NULL, db, -1);
+  if (p.device > UINT16_MAX)
+    return text_item(l, lineno, line, len, "device number out of range", db, -1);
 
   rpt_item *it = item(l, lineno, IT_CMD, 2 * len + 64);
   it->flags |= (uint16_t)db;
@@ -247,21 +278,31 @@ static bool trace_keyword(const char *line, size_t len, const char **kw, size_t 
   return false;
 }
 
-static void trace_line(producer *l, const char *line, size_t len, uint64_t lineno) {
-  const rpt_lines_opts *o = &l->l->o;
-  const char *kw;
-  size_t kwlen;
-  bool is_agent = false, is_cmd = false;
-  if (trace_keyword(line, len, &kw, &kwlen)) {
-    is_agent = kwlen == 5 && !memcmp(kw, "agent", 5) && !memcmp(line, "RTG:", 4);
-    is_cmd = !memcmp(line, "HSA:", 4) && ((kwlen == 8 && !memcmp(kw, "dispatch", 8)) ||
-                                          (kwlen == 7 && !memcmp(kw, "barrier", 7)) ||
-                                          (kwlen == 4 && !memcmp(kw, "copy", 4)));
-  }
-  if (!is_agent && !is_cmd) return text_item(l, lineno, line, len, NULL, 0);
-  unsigned db = o->db && is_cmd ? IF_DB : 0;
-  if (memchr(line, 0, len)) return text_item(l, lineno, line, len, "NUL bytes in a trace record", db);
+/* The pid of a line that starts as an rtg record ("PREFIX: pid:P tid:T "),
+ * or -1. */
+static int64_t record_pid(const char *line, size_t len) {
+  const char *p = line, *e = line + len;
+  if (len > 5 && p[3] == ':' &&
+      (!memcmp(p, "HSA", 3) || !memcmp(p, "HIP", 3) || !memcmp(p, "RTG", 3)))
+    p += 4;
+  else if (len > 7 && !memcmp(p, "ROCTX:", 6))
+    p += 6;
+  else
+    return -1;
+  if (e - p < 5 || memcmp(p, " pid:", 5)) return -1;
+  p += 5;
+  uint64_t pid = 0;
+  const char *d = p;
+  for (; p < e && *p >= '0' && *p <= '9'; p++)
+    if ((pid = pid * 10 + (unsigned)(*p - '0')) > UINT32_MAX) return -1;
+  if (p == d || e - p < 6 || memcmp(p, " tid:", 5) || p[5] < '0' || p[5] > '9') return -1;
+  return (int64_t)pid;
+}
 
+/* The line to parse in place: the line itself, or a copy when its raw text
+ * must stay as it was (rtg_record_parse edits the line). */
+static char *parse_copy(producer *l, char *line, size_t len, bool keep) {
+  if (!keep) return line;
   if (len + 1 > l->scratch_cap) {
     free(l->scratch);
     l->scratch_cap = len + 1 + 256;
@@ -269,11 +310,46 @@ static void trace_line(producer *l, const char *line, size_t len, uint64_t linen
   }
   memcpy(l->scratch, line, len);
   l->scratch[len] = 0;
+  return l->scratch;
+}
+
+static void trace_line(producer *l, char *line, size_t len, uint64_t lineno) {
+  const rpt_lines_opts *o = &l->l->o;
+  const char *kw;
+  size_t kwlen;
+  bool is_agent = false, is_header = false, is_cmd = false;
+  if (trace_keyword(line, len, &kw, &kwlen)) {
+    if (!memcmp(line, "RTG:", 4)) {
+      is_agent = kwlen == 5 && !memcmp(kw, "agent", 5);
+      is_header = kwlen == 5 && !memcmp(kw, "trace", 5);
+    }
+    is_cmd = !memcmp(line, "HSA:", 4) && ((kwlen == 8 && !memcmp(kw, "dispatch", 8)) ||
+                                          (kwlen == 7 && !memcmp(kw, "barrier", 7)) ||
+                                          (kwlen == 4 && !memcmp(kw, "copy", 4)));
+  }
+  if (!is_agent && !is_cmd && !is_header)
+    return text_item(l, lineno, line, len, NULL, 0, record_pid(line, len));
+  unsigned db = o->db && is_cmd ? IF_DB : 0;
+  if (memchr(line, 0, len))
+    return text_item(l, lineno, line, len, "NUL bytes in a trace record", db, -1);
+
+  bool keep = db || o->keep_text;
+  char *buf = parse_copy(l, line, len, keep);
   rtg_record rec;
   const char *why = NULL;
-  enum rtg_kind k = rtg_record_parse(l->scratch, len, &rec, &why);
+  enum rtg_kind k = rtg_record_parse(buf, len, &rec, &why);
+  if (k == RTG_KIND_HEADER) {
+    rpt_item *it = item(l, lineno, IT_HEADER, len + 1);
+    it->flags = IF_PID;
+    it->pid = rec.pid;
+    it->handle = rtg_header_fingerprint(&rec);
+    if (o->keep_text) keep_raw(l, it, line, len);
+    return;
+  }
   if (k == RTG_KIND_AGENT) {
     rpt_item *it = item(l, lineno, IT_AGENT, len + 1);
+    it->flags = IF_PID;
+    it->pid = rec.pid;
     it->agent = rec.u.AGENT.index;
     it->handle = rec.u.AGENT.handle;
     if (RTG_HAS(&rec, RTG_FIELD(AGENT, handle))) it->flags |= IF_HANDLE;
@@ -281,19 +357,27 @@ static void trace_line(producer *l, const char *line, size_t len, uint64_t linen
     if (o->keep_text) keep_raw(l, it, line, len);
     return;
   }
-  if (k != RTG_KIND_DISPATCH && k != RTG_KIND_BARRIER && k != RTG_KIND_COPY)
-    return text_item(l, lineno, line, len, k == RTG_KIND_NONE ? why : NULL, db);
-  if (k == RTG_KIND_BARRIER && o->ignore_barriers) return text_item(l, lineno, line, len, NULL, db);
+  if (k != RTG_KIND_DISPATCH && k != RTG_KIND_BARRIER && k != RTG_KIND_COPY) {
+    if (k == RTG_KIND_NONE && why && !is_header)
+      return text_item(l, lineno, line, len, why, db, -1);
+    /* a header line that does not parse stays text, as before */
+    return text_item(l, lineno, line, len, NULL, db,
+                     k == RTG_KIND_NONE ? record_pid(line, len) : (int64_t)rec.pid);
+  }
+  if (k == RTG_KIND_BARRIER && o->ignore_barriers)
+    return text_item(l, lineno, line, len, NULL, db, rec.pid);
 
   uint64_t start, stop;
   if (k == RTG_KIND_DISPATCH) start = rec.u.DISPATCH.start, stop = rec.u.DISPATCH.stop;
   else if (k == RTG_KIND_BARRIER) start = rec.u.BARRIER.start, stop = rec.u.BARRIER.stop;
   else start = rec.u.COPY.start, stop = rec.u.COPY.stop;
-  if (stop < start) return text_item(l, lineno, line, len, "record whose stop is before its start", db);
+  if (stop < start)
+    return text_item(l, lineno, line, len, "record whose stop is before its start", db, -1);
 
   rpt_item *it = item(l, lineno, IT_CMD, 2 * len + 64);
-  it->flags |= (uint16_t)(db | IF_TRACE);
-  if (db || o->keep_text) keep_raw(l, it, line, len); /* it may turn out to be text */
+  it->flags |= (uint16_t)(db | IF_TRACE | IF_PID);
+  it->pid = rec.pid;
+  if (keep) keep_raw(l, it, line, len); /* it may turn out to be text */
   it->start = start;
   it->stop = stop;
   const char *name;
@@ -305,8 +389,8 @@ static void trace_line(producer *l, const char *line, size_t len, uint64_t linen
     it->seq = (uint32_t)rec.u.DISPATCH.id;
     it->agent = rec.u.DISPATCH.agent;
     name = rec.u.DISPATCH.name;
-    it->name = put(l->cur, name, strlen(name));
     it->name_len = (uint32_t)strlen(name);
+    it->name = put(l->cur, name, it->name_len);
     break;
   case RTG_KIND_BARRIER:
     it->type = RPT_BARRIER;
@@ -329,124 +413,176 @@ static void trace_line(producer *l, const char *line, size_t len, uint64_t linen
   }
 }
 
-/* One line of a mapped chunk [*p, end): without '\n' (nor a '\r' before
- * it), NOT NUL-terminated (the parsers take lengths).  Lines longer than
- * RTG_LINE_MAX are skipped and counted, as the common line reader does. */
-static const char *map_next(const char **p, const char *end, size_t *len, uint64_t *lineno,
-                            uint64_t *too_long) {
-  while (*p < end) {
-    const char *s = *p, *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *e = nl ? nl : end;
-    *p = nl ? nl + 1 : end;
-    ++*lineno;
-    size_t n = (size_t)(e - s);
-    if (n > RTG_LINE_MAX) {
-      ++*too_long;
-      continue;
-    }
-    if (n && s[n - 1] == '\r') n--;
-    *len = n;
-    return s;
-  }
-  return NULL;
+/* A last line without '\n' is a record cut off while it was written when
+ * it is one, whole or not: a "profile:" line, or a line rtg_record_parse
+ * takes or rejects (foreign text is not). */
+static bool cut_record(producer *l, const char *line, size_t len) {
+  if (len >= 8 && !memcmp(line, "profile:", 8)) return true;
+  char *copy = parse_copy(l, (char *)line, len, true);
+  rtg_record rec;
+  const char *why = NULL;
+  return rtg_record_parse(copy, len, &rec, &why) != RTG_KIND_NONE || why;
 }
 
-static void one_line(producer *l, const char *line, size_t len, uint64_t lineno) {
-  if (len >= 8 && line[0] == 'p' && !memcmp(line, "profile:", 8))
+/* One line, without its '\n' (nor a '\r' before it), writable, with one
+ * more byte after it that may be overwritten (the parsers take lengths). */
+static void one_line(producer *l, char *line, size_t len, uint64_t lineno, bool unterminated) {
+  if (unterminated && cut_record(l, line, len))
+    text_item(l, lineno, line, len, "last line cut off (no newline): a partial record", IF_CUT, -1);
+  else if (len >= 8 && line[0] == 'p' && !memcmp(line, "profile:", 8))
     profile_line(l, line, len, lineno);
-  else if (len > 4 && (line[0] == 'H' || line[0] == 'R') && line[3] == ':')
+  else if (len > 4 && (line[0] == 'H' || line[0] == 'R') &&
+           (line[3] == ':' || (len > 6 && line[5] == ':')))
     trace_line(l, line, len, lineno);
   else
-    text_item(l, lineno, line, len, NULL, 0);
+    text_item(l, lineno, line, len, NULL, 0, -1);
 }
 
-/* Start of chunk k of a mapped file: just after the first line end at or
- * after k * CHUNK - 1 (every producer computes the same cuts). */
-static size_t chunk_start(const plan_file *f, size_t k) {
-  if (k == 0) return 0;
-  if (k >= f->nchunks) return f->size;
-  size_t from = k * CHUNK - 1;
-  const char *nl = memchr(f->map + from, '\n', f->size - from);
-  return nl ? (size_t)(nl - f->map) + 1 : f->size;
-}
+/* ------------------------------------------------------ reading chunks */
 
-/* Mapped files and SIGBUS.  Reading a page of a mapping past the end of
- * its file (the file was truncated after it was mapped: a trace still
- * being rewritten, a log rotated) raises SIGBUS.  The producers touch a
- * map only to copy a chunk out of it, under a guard: the handler jumps
- * back out of the copy, and the chunk ends with a read error
- * (RPT_ERR_SHRANK) instead of the process dying.  Parsing works on the
- * copy, so no half-made item is left behind by the jump. */
-static __thread sigjmp_buf *volatile bus_guard; /* volatile: memcpy and memchr are builtins that the stores must not move across */
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc) {
-  (void)si, (void)uc;
-  sigjmp_buf *g = bus_guard;
-  if (g) siglongjmp(*g, 1);
-  signal(sig, SIG_DFL); /* not ours: die of it as before */
-  raise(sig);
-}
-
-static void init_sigbus(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigbus;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGBUS, &sa, NULL);
-}
-
-static void install_sigbus(void) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, init_sigbus);
-}
-
-/* Copy chunk k of f into l->copy; false when the file shrank under it. */
-static bool copy_chunk(producer *l, const plan_file *f, size_t k, size_t *from_off, size_t *n) {
-  sigjmp_buf jb;
-  if (sigsetjmp(jb, 1)) {
-    bus_guard = NULL;
-    return false;
+/* The file of chunk g, opened on first use. */
+static int file_fd(rpt_lines *ls, plan_file *f) {
+  pthread_mutex_lock(&ls->files_mu);
+  if (f->fd < 0 && !f->open_err) {
+    f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    if (f->fd < 0) f->open_err = errno ? errno : EIO;
   }
-  bus_guard = &jb;
-  __asm__ volatile("" ::: "memory");
-  size_t s = chunk_start(f, k), e = chunk_start(f, k + 1);
-  if (e - s + 1 > l->copy_cap) {
-    bus_guard = NULL;
-    free(l->copy);
-    l->copy_cap = e - s + 1;
-    l->copy = xmalloc(l->copy_cap);
-    bus_guard = &jb;
+  int fd = f->fd;
+  pthread_mutex_unlock(&ls->files_mu);
+  return fd;
+}
+
+/* A chunk is done: the last one of its file closes it. */
+static void file_chunk_done(rpt_lines *ls, plan_file *f) {
+  pthread_mutex_lock(&ls->files_mu);
+  if (--f->left == 0 && f->fd >= 0) {
+    close(f->fd);
+    f->fd = -1;
   }
-  memcpy(l->copy, f->map + s, e - s);
-  __asm__ volatile("" ::: "memory");
-  bus_guard = NULL;
-  *from_off = s;
-  *n = e - s;
-  return true;
+  pthread_mutex_unlock(&ls->files_mu);
+}
+
+/* Read [off, off + n) of the file at buf[at..]: the bytes read, short only
+ * when the file ended (shrank) or on an error (*err). */
+static size_t read_at(int fd, char *buf, size_t n, uint64_t off, int *err) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
+    if (r > 0) {
+      got += (size_t)r;
+      continue;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) *err = errno ? errno : EIO;
+    break;
+  }
+  return got;
+}
+
+static void ensure_buf(producer *l, size_t n) {
+  if (n + 1 <= l->buf_cap) return;
+  free(l->buf);
+  l->buf_cap = n + 1;
+  l->buf = xmalloc(l->buf_cap);
+}
+
+/* Chunk k of a regular file: the lines that start in [k * CHUNK,
+ * (k + 1) * CHUNK), the last one read to its end past the chunk.  Reads
+ * from one byte before the chunk, to see whether a line starts at its
+ * first byte.  Returns 0 or the read error. */
+static int file_chunk(producer *l, plan_file *f, size_t k, uint64_t *lineno, uint64_t *too_long) {
+  int fd = file_fd(l->l, f);
+  if (fd < 0) return f->open_err;
+  uint64_t lo = (uint64_t)k * CHUNK, hi = lo + CHUNK < f->size ? lo + CHUNK : f->size;
+  uint64_t off = k ? lo - 1 : 0; /* the file offset of buf[0] */
+  size_t want = (size_t)((hi + TAIL < f->size ? hi + TAIL : f->size) - off);
+  int err = 0;
+  ensure_buf(l, want + TAIL);
+  size_t n = read_at(fd, l->buf, want, off, &err);
+  if (n < want) return err ? err : RPT_ERR_SHRANK;
+  char *p = l->buf, *end = l->buf + n;
+  if (k) { /* past the line that began in the chunk before */
+    char *nl = memchr(p, '\n', (size_t)(hi - off - 1));
+    if (!nl) return 0; /* no line starts in this chunk */
+    p = nl + 1;
+  }
+  while (off + (uint64_t)(p - l->buf) < hi) {
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    if (nl) {
+      ++*lineno;
+      size_t len = (size_t)(nl - p);
+      if (len > RTG_LINE_MAX) {
+        ++*too_long;
+      } else {
+        if (len && p[len - 1] == '\r') len--;
+        one_line(l, p, len, *lineno, false);
+      }
+      p = nl + 1;
+      continue;
+    }
+    uint64_t at_end = off + (uint64_t)(end - l->buf);
+    if (at_end >= f->size) { /* the last line of the file, without '\n' */
+      ++*lineno;
+      size_t len = (size_t)(end - p);
+      if (len > RTG_LINE_MAX) {
+        ++*too_long;
+      } else {
+        if (len && p[len - 1] == '\r') len--;
+        one_line(l, p, len, *lineno, true);
+      }
+      break;
+    }
+    /* The line goes on past what was read: move it to the front and read
+     * more, or, once it is too long to keep, only look for its end. */
+    size_t have = (size_t)(end - p);
+    off += (uint64_t)(p - l->buf);
+    if (have > RTG_LINE_MAX) {
+      ++*lineno;
+      ++*too_long;
+      for (;;) {
+        off += have;
+        if (off >= f->size) return 0; /* it was the last line */
+        size_t m = (size_t)(f->size - off < CHUNK ? f->size - off : CHUNK);
+        ensure_buf(l, m);
+        have = read_at(fd, l->buf, m, off, &err);
+        if (have < m) return err ? err : RPT_ERR_SHRANK;
+        char *e = memchr(l->buf, '\n', have);
+        if (e) {
+          p = e + 1;
+          end = l->buf + have;
+          break;
+        }
+      }
+      continue;
+    }
+    memmove(l->buf, p, have);
+    size_t more = (size_t)(f->size - at_end < CHUNK ? f->size - at_end : CHUNK);
+    if (l->buf_cap < have + more + 1) {
+      char *nb = realloc(l->buf, have + more + 1);
+      if (!nb) {
+        rtg_error("out of memory");
+        exit(1);
+      }
+      l->buf = nb;
+      l->buf_cap = have + more + 1;
+    }
+    size_t got = read_at(fd, l->buf + have, more, at_end, &err);
+    if (got < more) return err ? err : RPT_ERR_SHRANK;
+    p = l->buf;
+    end = l->buf + have + got;
+  }
+  return 0;
 }
 
 static void do_chunk(producer *l, size_t g) {
-  const plan_file *f = l->l->files;
+  plan_file *f = l->l->files;
   while (g >= f->first_chunk + f->nchunks) f++;
   size_t k = g - f->first_chunk;
   uint64_t lineno = 0, too_long = 0;
   int err = 0;
-  if (f->map) {
-    size_t off = 0, n = 0;
-    if (copy_chunk(l, f, k, &off, &n)) {
-      const char *p = l->copy, *end = l->copy + n, *line;
-      size_t len;
-      while ((line = map_next(&p, end, &len, &lineno, &too_long))) one_line(l, line, len, lineno);
-      /* Everything needed was copied: let the chunk's pages go, so the
-       * resident size stays that of the records, not of the input. */
-      const char *from = f->map + off, *mend = from + n;
-      uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)from + pg - 1) & ~(pg - 1),
-                b = (uintptr_t)mend & ~(pg - 1);
-      if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
-    } else {
-      err = RPT_ERR_SHRANK;
-    }
+  if (!f->streamed) {
+    err = file_chunk(l, f, k, &lineno, &too_long);
+    file_chunk_done(l->l, f);
   } else {
     rtg_linereader lr;
     if (!rtg_linereader_open(&lr, f->path)) {
@@ -454,8 +590,9 @@ static void do_chunk(producer *l, size_t g) {
     } else {
       size_t len;
       bool nul;
-      const char *line;
-      while ((line = rtg_linereader_next(&lr, &len, &nul))) one_line(l, line, len, lr.lineno);
+      char *line;
+      while ((line = rtg_linereader_next(&lr, &len, &nul)))
+        one_line(l, line, len, lr.lineno, lr.unterminated);
       lineno = lr.lineno;
       too_long = lr.too_long;
       if (lr.error) err = errno ? errno : EIO;
@@ -479,29 +616,24 @@ static void *producer_main(void *arg) {
   return NULL;
 }
 
-/* Map each regular file and count its chunks. */
+/* Size each regular file and count its chunks. */
 static void plan(rpt_lines *ls) {
   ls->files = calloc((size_t)ls->o.npaths, sizeof *ls->files);
   if (!ls->files) abort();
   for (int i = 0; i < ls->o.npaths; i++) {
     plan_file *f = &ls->files[i];
     f->path = ls->o.paths[i];
+    f->fd = -1;
+    f->streamed = true;
     f->nchunks = 1;
     f->first_chunk = ls->nchunks;
     struct stat st;
-    int fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size < SIZE_MAX / 2) {
-      void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (m != MAP_FAILED) {
-        install_sigbus();
-        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-        f->map = m;
-        f->size = (size_t)st.st_size;
-        f->nchunks = (f->size + CHUNK - 1) / CHUNK;
-      }
+    if (strcmp(f->path, "-") && stat(f->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      f->streamed = false;
+      f->size = (uint64_t)st.st_size;
+      f->nchunks = (size_t)((f->size + CHUNK - 1) / CHUNK);
     }
-    if (fd >= 0) close(fd);
+    f->left = f->nchunks;
     ls->nchunks += f->nchunks;
   }
 }
@@ -510,6 +642,7 @@ bool rpt_lines_start(rpt_lines **lp, const rpt_lines_opts *o) {
   rpt_lines *ls = calloc(1, sizeof *ls);
   if (!ls) return false;
   ls->o = *o;
+  pthread_mutex_init(&ls->files_mu, NULL);
   plan(ls);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   ls->nprod = cpus < 1 ? 1 : cpus > MAX_PRODUCERS ? MAX_PRODUCERS : (unsigned)cpus;
@@ -550,10 +683,11 @@ void rpt_lines_finish(rpt_lines *ls) {
     pthread_mutex_destroy(&l->mu);
     pthread_cond_destroy(&l->cv);
     free(l->scratch);
-    free(l->copy);
+    free(l->buf);
   }
   for (int i = 0; i < ls->o.npaths; i++)
-    if (ls->files[i].map) munmap((void *)ls->files[i].map, ls->files[i].size);
+    if (ls->files[i].fd >= 0) close(ls->files[i].fd);
+  pthread_mutex_destroy(&ls->files_mu);
   free(ls->files);
   free(ls);
 }

@@ -98,6 +98,13 @@ typedef struct rpt_opts {
 
 /* ------------------------------------------------------------ data */
 
+/* An input given again (the same file as an earlier one): not read. */
+typedef struct rpt_again {
+  const char *path;
+  uint32_t first; /* index in paths of the first time */
+  uint32_t after; /* index in paths of the input read before it */
+} rpt_again;
+
 typedef struct rpt_data {
   rpt_rec *recs;
   size_t n, cap;
@@ -110,6 +117,10 @@ typedef struct rpt_data {
   uint64_t spool_pos;
   uint64_t *text_end;
   uint64_t lines, skipped; /* over all files */
+  uint64_t *file_lines;    /* per path, once read */
+  rpt_again *again;        /* inputs given again, in command-line order */
+  size_t nagain, next_again;
+  rtg_u64map seen_headers; /* fingerprints of the header records read */
   bool read_error;
 } rpt_data;
 

@@ -46,6 +46,7 @@ for kind in trace profile; do
   : >"$d/empty"
   printf '\n\n   \n\t\n' >"$d/blank"
   cp "$src" "$d/good"
+  cp "$src" "$d/copy" # another file with the same contents
 done
 mkdir -p "$out/dir"
 
