@@ -18,7 +18,10 @@ corr_check() {
         for (k in per) printf "threads with %d HIP records: %d\n", k, per[k] }' "$@"
 }
 echo "-- 8 threads"
-HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls" threads 8
+# one hardware queue per stream: with fewer (HIP's default is 4), HIP 5.2
+# now and then submits one thread's kernel from another thread's HIP call,
+# and the dispatch carries that call's correlation id (065 covers it)
+GPU_MAX_HW_QUEUES=8 HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/abi/hip_calls" threads 8
 corr_check rtg_trace.txt.* | sort
 grep '^HIP:' rtg_trace.txt.* | awk '{ f = $4; sub(/\(.*/, "", f); print f }' | sort | uniq -c | sed 's/^ *//'
 rm -f rtg_trace.txt.*
