@@ -289,7 +289,9 @@ size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r);
 /* Parse one line (no trailing '\n' needed; the line is modified in place to
  * unescape strings).  Returns the kind, or RTG_KIND_NONE for a line that is
  * not an rtg record (then *why, if given, says what was wrong, or NULL for a
- * line that is simply foreign, such as application output). */
+ * line that is simply foreign, such as application output).  The fields of
+ * the returned kind that the line lacks are 0; the rest of r->u is not
+ * written. */
 enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why);
 
 /* Name of a kind ("dispatch", "hsa_api", ...) for messages and statistics. */

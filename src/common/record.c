@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum style { KV, KVI, KVS, KVW, KV3, FUNC, ARGS, ARGA, KERN, RET, AT, PLUS };
 enum ftype { T_u64, T_i64, T_str, T_dim3 };
@@ -25,7 +28,8 @@ typedef struct kind_desc {
   const char *name;
   const field_desc *fields;
   int nfields;
-  uint64_t required; /* bit mask of REQ fields */
+  uint64_t required;   /* bit mask of REQ fields */
+  unsigned short size; /* of its struct in rtg_record.u */
 } kind_desc;
 
 #define FD(K, type, member, key, style, flags)                                                     \
@@ -35,8 +39,15 @@ RTG_RECORD_KINDS(KIND_FIELDS)
 
 #define REQBIT(K, type, member, key, style, flags) | ((uint64_t)(flags) << RTG_FIELD(K, member))
 #define KIND_DESC(K, p, k, FIELDS)                                                                 \
-  [RTG_KIND_##K] = {p,  k,          sizeof(p) - 1,   sizeof(k) - 1,                                \
-                    #K, fields_##K, RTG_NFIELDS_##K, 0 FIELDS(REQBIT, K)},
+  [RTG_KIND_##K] = {p,                                                                             \
+                    k,                                                                             \
+                    sizeof(p) - 1,                                                                 \
+                    sizeof(k) - 1,                                                                 \
+                    #K,                                                                            \
+                    fields_##K,                                                                    \
+                    RTG_NFIELDS_##K,                                                               \
+                    0 FIELDS(REQBIT, K),                                                           \
+                    sizeof(rtg_rec_##K)},
 static const kind_desc kinds[RTG_KIND_COUNT] = {RTG_RECORD_KINDS(KIND_DESC)};
 
 const char *rtg_kind_name(enum rtg_kind kind) {
@@ -268,26 +279,29 @@ static inline int64_t eight_digits(const char *p) {
   return (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffull);
 }
 
-static bool parse_u64(cursor *c, uint64_t *v) {
+static inline bool parse_u64(cursor *c, uint64_t *v) {
   uint64_t x = 0;
-  char *s = c->p;
+  char *s = c->p, *p = s, *end = c->end; /* (locals: the stores to c->p would not leave the loop) */
   /* at most two blocks of 8: 16 digits always fit */
-  for (int b = 0; b < 2 && c->end - c->p >= 8; b++) {
-    int64_t e = eight_digits(c->p);
+  for (int b = 0; b < 2 && end - p >= 8; b++) {
+    int64_t e = eight_digits(p);
     if (e < 0) break;
     x = x * 100000000u + (uint64_t)e;
-    c->p += 8;
+    p += 8;
   }
   /* 19 digits always fit in 64 bits: check for overflow only after them */
-  char *safe = c->end - s > 19 ? s + 19 : c->end;
-  while (c->p < safe && is_digit(*c->p)) x = x * 10 + (unsigned)(*c->p++ - '0');
-  while (c->p < c->end && is_digit(*c->p)) {
-    if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*c->p - '0'), &x))
+  char *safe = end - s > 19 ? s + 19 : end;
+  while (p < safe && is_digit(*p)) x = x * 10 + (unsigned)(*p++ - '0');
+  while (p < end && is_digit(*p)) {
+    if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (unsigned)(*p - '0'), &x)) {
+      c->p = p;
       return false;
-    c->p++;
+    }
+    p++;
   }
+  c->p = p;
   *v = x;
-  return c->p > s;
+  return p > s;
 }
 
 static bool parse_i64(cursor *c, int64_t *v) {
@@ -306,10 +320,46 @@ static int hexval(char c) {
   return -1;
 }
 
+/* The first byte at or after p (before e) that is a or b, or e.  Sixteen
+ * bytes at a time where SSE2 is there: names are tens of bytes long. */
+static inline char *find2(char *p, char *e, char a, char b) {
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  for (; e - p >= 16; p += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
+    if (m) return p + __builtin_ctz((unsigned)m);
+  }
+#endif
+  while (p < e && *p != a && *p != b) p++;
+  return p;
+}
+
+/* The first " start:" in [p, e), or NULL (memmem, with SSE2 where it is:
+ * candidates are the places of " s", checked one by one). */
+static inline const char *find_start_key(const char *p, const char *e) {
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), s = _mm_set1_epi8('s');
+  for (; e - p >= 17; p += 16) {
+    __m128i v0 = _mm_loadu_si128((const __m128i *)p),
+            v1 = _mm_loadu_si128((const __m128i *)(p + 1));
+    unsigned m =
+        (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v0, sp), _mm_cmpeq_epi8(v1, s)));
+    for (; m; m &= m - 1) {
+      const char *q = p + __builtin_ctz(m);
+      if (e - q >= 7 && !memcmp(q, " start:", 7)) return q;
+    }
+  }
+#endif
+  return memmem(p, (size_t)(e - p), " start:", 7);
+}
+
 /* 'text' with escapes, unescaped in place and NUL-terminated. */
 static bool parse_quoted(cursor *c, const char **out) {
   if (c->p >= c->end || *c->p != '\'') return false;
   char *w = ++c->p, *start = w;
+  /* up to the first quote or backslash nothing moves */
+  c->p = w = find2(c->p, c->end, '\'', '\\');
   while (c->p < c->end && *c->p != '\'') {
     if (*c->p == '\\' && c->p + 1 < c->end) {
       char e = c->p[1];
@@ -361,6 +411,17 @@ static void skip_value(cursor *c) {
 
 /* Short strings: a loop beats a call to memcmp. */
 static inline bool same(const char *a, const char *b, size_t n) {
+  /* keys of 2 to 8 bytes (most): two overlapping loads of each, no loop */
+  if (n >= 4 && n <= 8) {
+    uint32_t a0, b0, a1, b1;
+    memcpy(&a0, a, 4), memcpy(&b0, b, 4), memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 2 && n < 4) {
+    uint16_t a0, b0, a1, b1;
+    memcpy(&a0, a, 2), memcpy(&b0, b, 2), memcpy(&a1, a + n - 2, 2), memcpy(&b1, b + n - 2, 2);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
   for (size_t i = 0; i < n; i++)
     if (a[i] != b[i]) return false;
   return true;
@@ -394,9 +455,17 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
       continue;
     }
     char *key = c->p, *colon = key;
-    while (colon < c->end && *colon != ':' && *colon != ' ') colon++;
-    if (colon >= c->end || *colon != ':') return "expected key:value";
-    int idx = find_key(k, next, key, (size_t)(colon - key));
+    int idx;
+    const field_desc *x = next < k->nfields ? &k->fields[next] : NULL;
+    if (x && x->klen && x->style < FUNC && c->end - key > x->klen && key[x->klen] == ':' &&
+        same(x->key, key, x->klen)) {
+      idx = next; /* the expected key (keys hold no ':' nor ' ') */
+      colon = key + x->klen;
+    } else {
+      while (colon < c->end && *colon != ':' && *colon != ' ') colon++;
+      if (colon >= c->end || *colon != ':') return "expected key:value";
+      idx = find_key(k, next, key, (size_t)(colon - key));
+    }
     c->p = colon + 1;
     if (idx < 0) {
       skip_value(c);
@@ -547,7 +616,8 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
     *why = "binary data (NUL bytes) in record";
     return RTG_KIND_NONE;
   }
-  memset(r, 0, sizeof *r);
+  r->kind = RTG_KIND_NONE;
+  r->present = 0;
   uint64_t pid, tid;
   if (!eat(&c, "pid:") || !parse_u64(&c, &pid) || pid > UINT32_MAX || !eat(&c, " tid:") ||
       !parse_u64(&c, &tid)) {
@@ -583,10 +653,11 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   /* host-side and GPU-side dispatch/barrier records share a keyword: only
    * the GPU-side one has start: */
   if (kind == RTG_KIND_DISPATCH_HOST || kind == RTG_KIND_BARRIER_HOST) {
-    if (memmem(c.p, (size_t)(c.end - c.p), " start:", 7))
+    if (find_start_key(c.p, c.end))
       kind = kind == RTG_KIND_DISPATCH_HOST ? RTG_KIND_DISPATCH : RTG_KIND_BARRIER;
   }
   r->kind = kind;
+  memset(&r->u, 0, kinds[kind].size); /* (the kind's struct: less than the union) */
   const char *err = NULL;
   if (kind == RTG_KIND_HSA_API || kind == RTG_KIND_HIP_API)
     err = parse_api(&c, r, kind == RTG_KIND_HIP_API);
