@@ -190,6 +190,17 @@ static inline int digits(const char **s, const char *e, uint64_t *v) {
     q += 8;
     n += 8;
   }
+  if (e - q >= 4 && n <= 15) { /* then four (a 13-digit time: 8 + 4 + 1) */
+    uint32_t w;
+    memcpy(&w, q, 4);
+    if (((w & 0xF0F0F0F0u) | (((w + 0x06060606u) & 0xF0F0F0F0u) >> 4)) == 0x33333333u) {
+      w &= 0x0F0F0F0Fu;
+      w = (w * 10 + (w >> 8)) & 0x00FF00FFu;
+      x = x * 10000 + ((w * 100 + (w >> 16)) & 0xFFFFu);
+      q += 4;
+      n += 4;
+    }
+  }
 #endif
   for (; q < e && (unsigned)(*q - '0') <= 9; q++, n++) {
     unsigned d = (unsigned)(*q - '0');
