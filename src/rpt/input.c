@@ -52,6 +52,7 @@ typedef struct file_state {
   uint64_t *slot_val;
   bool *slot_gpu_cmd; /* used by a dispatch or barrier */
   size_t nslots;
+  uint16_t last_slot; /* of the record before */
   agent_info *agents;
   size_t nagents;
   /* duplicates: pid -> 1 while its records repeat a trace read before */
@@ -167,6 +168,10 @@ static void add_text(rpt_data *d, rpt_opts *o, const char *line, size_t len, uin
 }
 
 static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
+  if (fs->nslots && fs->slot_val[fs->last_slot] == value) { /* most often the one before */
+    fs->slot_gpu_cmd[fs->last_slot] |= gpu_cmd;
+    return fs->last_slot;
+  }
   bool added;
   uint64_t *v = rtg_u64map_put(&fs->slot_of, value, fs->nslots, &added);
   if (!v) {
@@ -181,6 +186,7 @@ static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
     fs->nslots++;
   }
   if (gpu_cmd) fs->slot_gpu_cmd[*v] = true;
+  fs->last_slot = (uint16_t)*v;
   return (uint16_t)*v;
 }
 

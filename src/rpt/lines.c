@@ -44,6 +44,7 @@
 #define BATCH_ITEMS 16384
 #define ARENA (4u << 20) /* > 2 * RTG_LINE_MAX: a line and a name always fit */
 #define CHUNK (1u << 20)
+#define WINDOW (128u << 10) /* read at a time: parsed while in the cache */
 #define TAIL 4096 /* read past a chunk's end, for its last line */
 #define MAX_PRODUCERS 4
 
@@ -67,6 +68,7 @@ typedef struct producer {
   pthread_cond_t cv;
   char *buf; /* the chunk being parsed, read from the file (writable) */
   size_t buf_cap;
+  bool nul_free; /* no NUL byte in buf (or in the line being parsed) */
   rpt_batch batch[NBATCH];
   size_t head, nfull; /* full batches: NBATCH slots from head, counted */
   rpt_batch *cur;
@@ -216,7 +218,7 @@ static void profile_line(producer *l, const char *line, size_t len, uint64_t lin
   unsigned db = o->db ? IF_DB : 0;
   rtg_hcc_profile p;
   const char *why = NULL;
-  if (memchr(line, 0, len))
+  if (!l->nul_free && memchr(line, 0, len))
     return text_item(l, lineno, line, len, "NUL bytes in a profile line", db, -1);
   if (rtg_hcc_profile_parse(line, len, &p, &why) < 0)
     return text_item(l, lineno, line, len, why, db, -1);
@@ -330,9 +332,7 @@ static void trace_line(producer *l, char *line, size_t len, uint64_t lineno) {
   if (!is_agent && !is_cmd && !is_header)
     return text_item(l, lineno, line, len, NULL, 0, record_pid(line, len));
   unsigned db = o->db && is_cmd ? IF_DB : 0;
-  if (memchr(line, 0, len))
-    return text_item(l, lineno, line, len, "NUL bytes in a trace record", db, -1);
-
+  /* (NUL bytes: the parser says so) */
   bool keep = db || o->keep_text;
   char *buf = parse_copy(l, line, len, keep);
   rtg_record rec;
@@ -479,97 +479,114 @@ static size_t read_at(int fd, char *buf, size_t n, uint64_t off, int *err) {
   return got;
 }
 
+/* Room in the buffer for n bytes and one more (its contents stay). */
 static void ensure_buf(producer *l, size_t n) {
   if (n + 1 <= l->buf_cap) return;
-  free(l->buf);
+  char *nb = realloc(l->buf, n + 1);
+  if (!nb) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  l->buf = nb;
   l->buf_cap = n + 1;
-  l->buf = xmalloc(l->buf_cap);
+}
+
+/* The window of a chunk being parsed: buf[0..n) holds the file's bytes at
+ * [off, off + n). */
+typedef struct window {
+  int fd;
+  const plan_file *f;
+  uint64_t off;
+  size_t n;
+  int err;
+} window;
+
+/* Keep buf[from..n), then read up to `more` bytes after it; false (w->err
+ * set) when the file ended early or could not be read. */
+static bool slide(producer *l, window *w, size_t from, size_t more) {
+  size_t have = w->n - from;
+  uint64_t at = w->off + w->n;
+  if (more > w->f->size - at) more = (size_t)(w->f->size - at);
+  if (from) memmove(l->buf, l->buf + from, have);
+  w->off += from;
+  w->n = have;
+  ensure_buf(l, have + more);
+  size_t got = read_at(w->fd, l->buf + have, more, at, &w->err);
+  w->n += got;
+  l->nul_free = !memchr(l->buf, 0, w->n); /* once per window, not per line */
+  if (got < more && !w->err) w->err = RPT_ERR_SHRANK;
+  return got == more;
 }
 
 /* Chunk k of a regular file: the lines that start in [k * CHUNK,
- * (k + 1) * CHUNK), the last one read to its end past the chunk.  Reads
- * from one byte before the chunk, to see whether a line starts at its
- * first byte.  Returns 0 or the read error. */
+ * (k + 1) * CHUNK), the last one read to its end past the chunk.  It is
+ * read WINDOW bytes at a time, so that lines are parsed while their bytes
+ * are still in the cache, starting one byte before the chunk (to see
+ * whether a line starts at its first byte).  Returns 0 or the read error. */
 static int file_chunk(producer *l, plan_file *f, size_t k, uint64_t *lineno, uint64_t *too_long) {
-  int fd = file_fd(l->l, f);
-  if (fd < 0) return f->open_err;
+  window w = {.fd = file_fd(l->l, f), .f = f};
+  if (w.fd < 0) return f->open_err;
   uint64_t lo = (uint64_t)k * CHUNK, hi = lo + CHUNK < f->size ? lo + CHUNK : f->size;
-  uint64_t off = k ? lo - 1 : 0; /* the file offset of buf[0] */
-  size_t want = (size_t)((hi + TAIL < f->size ? hi + TAIL : f->size) - off);
-  int err = 0;
-  ensure_buf(l, want + TAIL);
-  size_t n = read_at(fd, l->buf, want, off, &err);
-  if (n < want) return err ? err : RPT_ERR_SHRANK;
-  char *p = l->buf, *end = l->buf + n;
-  if (k) { /* past the line that began in the chunk before */
-    char *nl = memchr(p, '\n', (size_t)(hi - off - 1));
-    if (!nl) return 0; /* no line starts in this chunk */
-    p = nl + 1;
+  w.off = k ? lo - 1 : 0;
+  if (!slide(l, &w, 0, WINDOW)) return w.err;
+  size_t p = 0; /* the next line starts at buf[p] */
+  if (k) {      /* past the line that began in the chunk before */
+    for (;;) {
+      size_t lim = w.off + w.n < hi - 1 ? w.n : (size_t)(hi - 1 - w.off);
+      char *nl = memchr(l->buf, '\n', lim);
+      if (nl) {
+        p = (size_t)(nl - l->buf) + 1;
+        break;
+      }
+      if (lim < w.n || w.off + w.n >= hi - 1) return 0; /* no line starts in this chunk */
+      if (!slide(l, &w, w.n, WINDOW)) return w.err;
+    }
   }
-  while (off + (uint64_t)(p - l->buf) < hi) {
-    char *nl = memchr(p, '\n', (size_t)(end - p));
+  while (w.off + p < hi) {
+    char *s = l->buf + p, *nl = memchr(s, '\n', w.n - p);
     if (nl) {
       ++*lineno;
-      size_t len = (size_t)(nl - p);
+      size_t len = (size_t)(nl - s);
       if (len > RTG_LINE_MAX) {
         ++*too_long;
       } else {
-        if (len && p[len - 1] == '\r') len--;
-        one_line(l, p, len, *lineno, false);
+        if (len && s[len - 1] == '\r') len--;
+        one_line(l, s, len, *lineno, false);
       }
-      p = nl + 1;
+      p += (size_t)(nl - s) + 1;
       continue;
     }
-    uint64_t at_end = off + (uint64_t)(end - l->buf);
-    if (at_end >= f->size) { /* the last line of the file, without '\n' */
+    if (w.off + w.n >= f->size) { /* the last line of the file, without '\n' */
       ++*lineno;
-      size_t len = (size_t)(end - p);
+      size_t len = w.n - p;
       if (len > RTG_LINE_MAX) {
         ++*too_long;
       } else {
-        if (len && p[len - 1] == '\r') len--;
-        one_line(l, p, len, *lineno, true);
+        if (len && s[len - 1] == '\r') len--;
+        one_line(l, s, len, *lineno, true);
       }
       break;
     }
-    /* The line goes on past what was read: move it to the front and read
-     * more, or, once it is too long to keep, only look for its end. */
-    size_t have = (size_t)(end - p);
-    off += (uint64_t)(p - l->buf);
-    if (have > RTG_LINE_MAX) {
+    size_t have = w.n - p;
+    if (have > RTG_LINE_MAX) { /* too long to keep: only look for its end */
       ++*lineno;
       ++*too_long;
       for (;;) {
-        off += have;
-        if (off >= f->size) return 0; /* it was the last line */
-        size_t m = (size_t)(f->size - off < CHUNK ? f->size - off : CHUNK);
-        ensure_buf(l, m);
-        have = read_at(fd, l->buf, m, off, &err);
-        if (have < m) return err ? err : RPT_ERR_SHRANK;
-        char *e = memchr(l->buf, '\n', have);
+        if (w.off + w.n >= f->size) return 0; /* it was the last line */
+        if (!slide(l, &w, w.n, WINDOW)) return w.err;
+        char *e = memchr(l->buf, '\n', w.n);
         if (e) {
-          p = e + 1;
-          end = l->buf + have;
+          p = (size_t)(e - l->buf) + 1;
           break;
         }
       }
       continue;
     }
-    memmove(l->buf, p, have);
-    size_t more = (size_t)(f->size - at_end < CHUNK ? f->size - at_end : CHUNK);
-    if (l->buf_cap < have + more + 1) {
-      char *nb = realloc(l->buf, have + more + 1);
-      if (!nb) {
-        rtg_error("out of memory");
-        exit(1);
-      }
-      l->buf = nb;
-      l->buf_cap = have + more + 1;
-    }
-    size_t got = read_at(fd, l->buf + have, more, at_end, &err);
-    if (got < more) return err ? err : RPT_ERR_SHRANK;
-    p = l->buf;
-    end = l->buf + have + got;
+    /* The line goes on past the window: keep it, read the next window
+     * (past the chunk, only as much as the last line may need). */
+    size_t more = w.off + w.n < hi ? WINDOW : have < TAIL ? TAIL : have;
+    if (!slide(l, &w, p, more)) return w.err;
+    p = 0;
   }
   return 0;
 }
@@ -591,8 +608,10 @@ static void do_chunk(producer *l, size_t g) {
       size_t len;
       bool nul;
       char *line;
-      while ((line = rtg_linereader_next(&lr, &len, &nul)))
+      while ((line = rtg_linereader_next(&lr, &len, &nul))) {
+        l->nul_free = !nul;
         one_line(l, line, len, lr.lineno, lr.unterminated);
+      }
       lineno = lr.lineno;
       too_long = lr.too_long;
       if (lr.error) err = errno ? errno : EIO;

@@ -38,6 +38,15 @@ void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, 
     else snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
     rs->gap_names[i] = intern_str(names, buf);
   }
+  /* the limits in ns, when they ascend (they do unless a limit overflows) */
+  rs->gap_ns = malloc((ngaps + 1) * sizeof *rs->gap_ns);
+  for (size_t i = 0; rs->gap_ns && i < ngaps; i++) {
+    rs->gap_ns[i] = (uint64_t)gaps[i] * 1000;
+    if (i && rs->gap_ns[i] <= rs->gap_ns[i - 1]) {
+      free(rs->gap_ns);
+      rs->gap_ns = NULL;
+    }
+  }
   rs->nnames = rtg_strtab_count(names);
 }
 
@@ -53,6 +62,7 @@ void rpt_resources_free(rpt_resources *rs) {
   free(rs->gpu);
   free_resource(rs->data);
   free(rs->gap_names);
+  free(rs->gap_ns);
   memset(rs, 0, sizeof *rs);
 }
 
@@ -68,7 +78,7 @@ static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
   return r;
 }
 
-rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
+static rpt_resource *resource_new_of(rpt_resources *rs, const rpt_rec *r) {
   if (rpt_is_copy(r->type)) {
     if (!rs->data) rs->data = new_resource(rs, "DATA");
     return rs->data;
@@ -89,46 +99,72 @@ rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
   return rs->gpu[r->device];
 }
 
+static inline rpt_resource *resource_of(rpt_resources *rs, const rpt_rec *r) {
+  rpt_resource *res = rpt_is_copy(r->type)   ? rs->data
+                      : r->device < rs->ngpu ? rs->gpu[r->device]
+                                             : NULL;
+  return res ? res : resource_new_of(rs, r);
+}
+
+rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
+  return resource_of(rs, r);
+}
+
 size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns) {
   for (size_t i = 0; i < ngaps; i++)
     if (gap_ns < (uint64_t)gaps[i] * 1000) return i;
   return ngaps;
 }
 
-static void add_row(rpt_resource *res, uint64_t key, size_t slot, uint64_t t) {
-  if (res->row_of[slot] == UINT32_MAX) {
-    res->row_of[slot] = (uint32_t)res->nrows;
-    if (res->nrows == res->cap) {
-      res->cap = res->cap ? 2 * res->cap : 16;
-      res->rows = realloc(res->rows, res->cap * sizeof *res->rows);
-      if (!res->rows) abort();
-    }
-    res->rows[res->nrows++] = (rpt_row){.key = key, .min = t, .max = t};
+static __attribute__((noinline)) uint32_t new_row(rpt_resource *res, uint64_t key, size_t slot,
+                                                  uint64_t t) {
+  res->row_of[slot] = (uint32_t)res->nrows;
+  if (res->nrows == res->cap) {
+    res->cap = res->cap ? 2 * res->cap : 16;
+    res->rows = realloc(res->rows, res->cap * sizeof *res->rows);
+    if (!res->rows) abort();
   }
-  rpt_row *row = &res->rows[res->row_of[slot]];
-  row->total += t;
-  row->calls++;
-  if (t < row->min) row->min = t;
-  if (t > row->max) row->max = t;
+  res->rows[res->nrows++] = (rpt_row){.key = key, .min = t, .max = t};
+  return res->row_of[slot];
 }
 
-uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap) {
-  uint64_t crit;
-  *gap = 0;
-  if (res->have_max && r->start < res->max_stop) {
-    crit = r->stop > res->max_stop ? r->stop - res->max_stop : 0;
-  } else {
-    crit = r->stop - r->start;
-    if (res->have_max) *gap = r->start - res->max_stop;
-  }
-  if (!res->have_max || r->stop > res->max_stop) res->max_stop = r->stop;
+static inline void add_row(rpt_resource *res, uint64_t key, size_t slot, uint64_t t) {
+  uint32_t i = res->row_of[slot];
+  if (i == UINT32_MAX) i = new_row(res, key, slot, t);
+  rpt_row *row = &res->rows[i];
+  row->total += t;
+  row->calls++;
+  row->min = t < row->min ? t : row->min;
+  row->max = t > row->max ? t : row->max;
+}
+
+/* Whether a command overlaps the one before it is as good as random: the
+ * choices below are selects, not branches the CPU would mispredict. */
+static inline uint64_t resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r,
+                                    uint64_t *gap) {
+  uint64_t start = r->start, stop = r->stop, max = res->max_stop;
+  bool have = res->have_max, overlap = have & (start < max);
+  uint64_t over = -(uint64_t)overlap; /* all ones when it overlaps */
+  uint64_t after = (stop - max) & -(uint64_t)(stop > max);
+  uint64_t crit = (after & over) | ((stop - start) & ~over);
+  uint64_t g = (start - max) & -(uint64_t)(have & !overlap);
+  res->max_stop = max ^ ((max ^ stop) & -(uint64_t)(!have | (stop > max)));
   res->have_max = true;
+  *gap = g;
 
   add_row(res, r->name, r->name, crit);
-  if (*gap > 0) {
-    size_t b = rpt_gap_bucket(rs->gaps, rs->ngaps, *gap);
-    add_row(res, RPT_GAP_BIT | b, rs->nnames + b, *gap);
+  if (g > 0) {
+    size_t b = 0;
+    if (rs->gap_ns) /* ascending limits: count those passed, no branch */
+      for (size_t i = 0; i < rs->ngaps; i++) b += g >= rs->gap_ns[i];
+    else
+      b = rpt_gap_bucket(rs->gaps, rs->ngaps, g);
+    add_row(res, RPT_GAP_BIT | b, rs->nnames + b, g);
   }
   res->busy += crit;
   return crit;
+}
+
+uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap) {
+  return resource_add(rs, res, r, gap);
 }

@@ -167,7 +167,8 @@ typedef struct rpt_resources {
   uint32_t *gap_names; /* strtab id per bucket: ngaps + 1 */
   const long *gaps;
   size_t ngaps;
-  size_t nnames; /* names interned when the walk began */
+  uint64_t *gap_ns; /* the limits in ns when they ascend, else NULL */
+  size_t nnames;    /* names interned when the walk began */
 } rpt_resources;
 
 #define RPT_GAP_BIT (1ull << 32)
