@@ -264,30 +264,34 @@ static inline bool eat_n(cursor *c, const char *lit, size_t n) {
 /* literals only: the length is known at compile time, so memcmp inlines */
 #define eat(c, lit) eat_n(c, "" lit, sizeof(lit) - 1)
 
-/* Eight ASCII digits at p as a number, or -1 when they are not all digits.
- * Times have 10 to 16 digits, and a multiply-add per digit is a chain of
- * dependent instructions; this converts 8 at once (pairs, then quads, then
- * the two halves, each step one multiply on the whole 64-bit word). */
-static inline int64_t eight_digits(const char *p) {
+/* How many digits lead the 8 bytes at p (0 to 8), and their value in *v:
+ * no branch per digit, so numbers of any length cost the same. */
+static inline int lead_digits(const char *p, uint64_t *v) {
   uint64_t x;
   memcpy(&x, p, 8); /* little-endian: p[0] is the low byte */
-  uint64_t lo = x & 0xf0f0f0f0f0f0f0f0ull, hi = (x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull;
-  if (lo != 0x3030303030303030ull || hi != 0x3030303030303030ull) return -1;
-  x &= 0x0f0f0f0f0f0f0f0full;
-  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;   /* 2-digit pairs */
-  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull; /* 4-digit groups */
-  return (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffull);
+  /* a byte is a digit when its high nibble is 3 and adding 6 does not
+   * carry out of its low nibble (exact up to the first non-digit) */
+  uint64_t bad = ((x & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+                 (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+  int n = bad ? __builtin_ctzll(bad) >> 3 : 8;
+  if (!n) return *v = 0, 0;
+  x = (x << (8 * (8 - n))) & 0x0f0f0f0f0f0f0f0full; /* the n digits last, zeros before */
+  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;
+  *v = (x * 10000 + (x >> 32)) & 0xffffffffull;
+  return n;
 }
 
 static inline bool parse_u64(cursor *c, uint64_t *v) {
-  uint64_t x = 0;
+  static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  uint64_t x = 0, d;
   char *s = c->p, *p = s, *end = c->end; /* (locals: the stores to c->p would not leave the loop) */
-  /* at most two blocks of 8: 16 digits always fit */
+  /* up to two blocks of 8 bytes: 16 digits always fit */
   for (int b = 0; b < 2 && end - p >= 8; b++) {
-    int64_t e = eight_digits(p);
-    if (e < 0) break;
-    x = x * 100000000u + (uint64_t)e;
-    p += 8;
+    int n = lead_digits(p, &d);
+    x = x * pow10[n] + d;
+    p += n;
+    if (n < 8) goto done; /* the number ended in this block */
   }
   /* 19 digits always fit in 64 bits: check for overflow only after them */
   char *safe = end - s > 19 ? s + 19 : end;
@@ -299,6 +303,7 @@ static inline bool parse_u64(cursor *c, uint64_t *v) {
     }
     p++;
   }
+done:
   c->p = p;
   *v = x;
   return p > s;
