@@ -294,6 +294,10 @@ size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r);
  * written. */
 enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why);
 
+/* The same for a line the caller knows to hold no NUL byte (it looked at a
+ * whole buffer at once): the parser does not look again. */
+enum rtg_kind rtg_record_parse_nul_free(char *line, size_t len, rtg_record *r, const char **why);
+
 /* Name of a kind ("dispatch", "hsa_api", ...) for messages and statistics. */
 const char *rtg_kind_name(enum rtg_kind kind);
 

@@ -597,7 +597,8 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
   return NULL;
 }
 
-enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why) {
+static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const char **why,
+                                  bool nul_free) {
   cursor c = {line, line + len};
   const char *dummy;
   if (!why) why = &dummy;
@@ -617,7 +618,7 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
   }
   if (!plen) return RTG_KIND_NONE; /* foreign text, not an error */
   c.p += plen + 2;
-  if (memchr(line, 0, (size_t)(c.end - line))) {
+  if (!nul_free && memchr(line, 0, (size_t)(c.end - line))) {
     *why = "binary data (NUL bytes) in record";
     return RTG_KIND_NONE;
   }
@@ -682,4 +683,12 @@ enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char
     return RTG_KIND_NONE;
   }
   return kind;
+}
+
+enum rtg_kind rtg_record_parse(char *line, size_t len, rtg_record *r, const char **why) {
+  return parse(line, len, r, why, false);
+}
+
+enum rtg_kind rtg_record_parse_nul_free(char *line, size_t len, rtg_record *r, const char **why) {
+  return parse(line, len, r, why, true);
 }

@@ -332,12 +332,13 @@ static void trace_line(producer *l, char *line, size_t len, uint64_t lineno) {
   if (!is_agent && !is_cmd && !is_header)
     return text_item(l, lineno, line, len, NULL, 0, record_pid(line, len));
   unsigned db = o->db && is_cmd ? IF_DB : 0;
-  /* (NUL bytes: the parser says so) */
+  /* (NUL bytes: the parser says so, unless the window had none) */
   bool keep = db || o->keep_text;
   char *buf = parse_copy(l, line, len, keep);
   rtg_record rec;
   const char *why = NULL;
-  enum rtg_kind k = rtg_record_parse(buf, len, &rec, &why);
+  enum rtg_kind k = l->nul_free ? rtg_record_parse_nul_free(buf, len, &rec, &why)
+                                : rtg_record_parse(buf, len, &rec, &why);
   if (k == RTG_KIND_HEADER) {
     rpt_item *it = item(l, lineno, IT_HEADER, len + 1);
     it->flags = IF_PID;
