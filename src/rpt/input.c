@@ -39,10 +39,10 @@ typedef struct file_state {
   uint32_t first, last; /* its records in rpt_data, UINT32_MAX when none */
   uint64_t skipped;
   uint64_t dups, cut; /* of the skipped lines: duplicates, a last line cut off */
-  bool trace;       /* its records came from an rtg trace */
-  int kind;         /* 0 not known yet, 1 profile: lines, 2 rtg trace */
-  bool mixed_seen;  /* warned about the other kind */
-  uint64_t base;    /* lines of the chunks before */
+  bool trace;         /* its records came from an rtg trace */
+  int kind;           /* 0 not known yet, 1 profile: lines, 2 rtg trace */
+  bool mixed_seen;    /* warned about the other kind */
+  uint64_t base;      /* lines of the chunks before */
   uint64_t too_long;
   int err;           /* the first read error of a chunk, 0 = none */
   uint64_t err_line; /* lines before it */
@@ -122,7 +122,9 @@ static struct name_cache {
 
 static uint32_t intern(rpt_data *d, const char *s, size_t n) {
   size_t slot = n;
-  if (n) slot = slot * 131 + (unsigned char)s[0] * 31 + (unsigned char)s[n - 1] * 7 + (unsigned char)s[n / 2];
+  if (n)
+    slot = slot * 131 + (unsigned char)s[0] * 31 + (unsigned char)s[n - 1] * 7 +
+           (unsigned char)s[n / 2];
   struct name_cache *c = &name_cache[slot % NAME_CACHE];
   if (c->s && c->len == n && memcmp(c->s, s, n) == 0) return c->id;
   uint32_t id = rtg_strtab_intern(d->names, s, n);
@@ -135,7 +137,8 @@ static uint32_t intern(rpt_data *d, const char *s, size_t n) {
 }
 
 /* Append a record; roi watchers and the text spool see it here. */
-static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *r, uint64_t lineno) {
+static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *r,
+                       uint64_t lineno) {
   if (d->n == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 4096;
     d->recs = xrealloc(d->recs, d->cap * sizeof *d->recs);
@@ -309,7 +312,7 @@ static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *i
   if (d->spool) {
     if (fs->last != UINT32_MAX) {
       d->text_end[fs->last] = d->spool_pos; /* trailing text goes with the last record */
-    } else { /* no record to show this file's text with: drop it */
+    } else {                                /* no record to show this file's text with: drop it */
       d->spool_pos = d->n ? d->text_end[d->n - 1] : 0;
       fseeko(d->spool, (off_t)d->spool_pos, SEEK_SET);
     }
@@ -357,7 +360,9 @@ static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b
     uint64_t lineno = fs->base + it->lineno;
     if (it->flags & IF_DB) printf("raw: %s\n", raw);
     switch (it->what) {
-    case IT_CMD: command(d, o, fs, it, b->arena, lineno); break;
+    case IT_CMD:
+      command(d, o, fs, it, b->arena, lineno);
+      break;
     case IT_SKIP: /* warned about, then it is text */
       skip(fs, lineno, it->why);
       if (it->flags & IF_CUT) fs->cut++;
@@ -385,7 +390,8 @@ static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b
       add_text(d, o, raw, it->raw_len, lineno); /* agent lines stay text */
       break;
     case IT_CHUNK_END:
-      if ((it->flags & IF_READ_ERROR) && !fs->err) fs->err = it->err, fs->err_line = fs->base + it->lineno;
+      if ((it->flags & IF_READ_ERROR) && !fs->err)
+        fs->err = it->err, fs->err_line = fs->base + it->lineno;
       fs->base += it->lineno;
       fs->too_long += it->too_long;
       if (!(it->flags & IF_FILE_END)) break;
@@ -455,7 +461,8 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
       .paths = o->inputs,
       .npaths = o->ninputs,
       .keep_text = d->spool || regex,
-      .text_items = d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
+      .text_items =
+          d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
       .db = o->db,
       .ignore_barriers = o->ignore_barriers,
   };

@@ -45,7 +45,7 @@
 #define ARENA (4u << 20) /* > 2 * RTG_LINE_MAX: a line and a name always fit */
 #define CHUNK (1u << 20)
 #define WINDOW (128u << 10) /* read at a time: parsed while in the cache */
-#define TAIL 4096 /* read past a chunk's end, for its last line */
+#define TAIL 4096           /* read past a chunk's end, for its last line */
 #define MAX_PRODUCERS 4
 
 /* One input as planned before the producers start. */
@@ -325,9 +325,9 @@ static void trace_line(producer *l, char *line, size_t len, uint64_t lineno) {
       is_agent = kwlen == 5 && !memcmp(kw, "agent", 5);
       is_header = kwlen == 5 && !memcmp(kw, "trace", 5);
     }
-    is_cmd = !memcmp(line, "HSA:", 4) && ((kwlen == 8 && !memcmp(kw, "dispatch", 8)) ||
-                                          (kwlen == 7 && !memcmp(kw, "barrier", 7)) ||
-                                          (kwlen == 4 && !memcmp(kw, "copy", 4)));
+    is_cmd = !memcmp(line, "HSA:", 4) &&
+             ((kwlen == 8 && !memcmp(kw, "dispatch", 8)) ||
+              (kwlen == 7 && !memcmp(kw, "barrier", 7)) || (kwlen == 4 && !memcmp(kw, "copy", 4)));
   }
   if (!is_agent && !is_cmd && !is_header)
     return text_item(l, lineno, line, len, NULL, 0, record_pid(line, len));
@@ -369,9 +369,12 @@ static void trace_line(producer *l, char *line, size_t len, uint64_t lineno) {
     return text_item(l, lineno, line, len, NULL, db, rec.pid);
 
   uint64_t start, stop;
-  if (k == RTG_KIND_DISPATCH) start = rec.u.DISPATCH.start, stop = rec.u.DISPATCH.stop;
-  else if (k == RTG_KIND_BARRIER) start = rec.u.BARRIER.start, stop = rec.u.BARRIER.stop;
-  else start = rec.u.COPY.start, stop = rec.u.COPY.stop;
+  if (k == RTG_KIND_DISPATCH)
+    start = rec.u.DISPATCH.start, stop = rec.u.DISPATCH.stop;
+  else if (k == RTG_KIND_BARRIER)
+    start = rec.u.BARRIER.start, stop = rec.u.BARRIER.stop;
+  else
+    start = rec.u.COPY.start, stop = rec.u.COPY.stop;
   if (stop < start)
     return text_item(l, lineno, line, len, "record whose stop is before its start", db, -1);
 

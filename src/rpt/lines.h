@@ -48,11 +48,11 @@ typedef struct rpt_item {
   uint32_t count;  /* REC: lines */
   uint64_t lineno; /* within its chunk, from 1; CHUNK_END: lines in the chunk */
   uint64_t start, stop;
-  uint64_t agent;    /* CMD from a trace: agent value; AGENT: index; profile: device */
-  uint64_t handle;   /* AGENT; HEADER: the fingerprint */
-  uint64_t too_long; /* CHUNK_END: lines over RTG_LINE_MAX */
-  int err;           /* CHUNK_END with IF_READ_ERROR: errno, or RPT_ERR_SHRANK */
-  const char *why;   /* SKIP: a static message */
+  uint64_t agent;          /* CMD from a trace: agent value; AGENT: index; profile: device */
+  uint64_t handle;         /* AGENT; HEADER: the fingerprint */
+  uint64_t too_long;       /* CHUNK_END: lines over RTG_LINE_MAX */
+  int err;                 /* CHUNK_END with IF_READ_ERROR: errno, or RPT_ERR_SHRANK */
+  const char *why;         /* SKIP: a static message */
   uint32_t name, name_len; /* CMD: offsets in the batch arena */
   uint32_t raw, raw_len;   /* IF_RAW: the line, in the arena */
 } rpt_item;

@@ -33,9 +33,12 @@ void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, 
   if (!rs->gap_names) abort();
   char buf[96];
   for (size_t i = 0; i <= ngaps; i++) {
-    if (i == ngaps) snprintf(buf, sizeof buf, "gap >=%ldus", gaps[ngaps - 1]);
-    else if (i == 0) snprintf(buf, sizeof buf, "gap <%ldus", gaps[0]);
-    else snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
+    if (i == ngaps)
+      snprintf(buf, sizeof buf, "gap >=%ldus", gaps[ngaps - 1]);
+    else if (i == 0)
+      snprintf(buf, sizeof buf, "gap <%ldus", gaps[0]);
+    else
+      snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
     rs->gap_names[i] = intern_str(names, buf);
   }
   /* the limits in ns, when they ascend (they do unless a limit overflows) */

@@ -29,7 +29,9 @@
 enum rpt_type { RPT_KERNEL, RPT_BARRIER, RPT_COPY, RPT_COPYSLO, RPT_NTYPES };
 extern const char *const rpt_type_names[RPT_NTYPES];
 
-static inline bool rpt_is_copy(unsigned type) { return type == RPT_COPY || type == RPT_COPYSLO; }
+static inline bool rpt_is_copy(unsigned type) {
+  return type == RPT_COPY || type == RPT_COPYSLO;
+}
 
 /* One profiled command, as the original's ProfileLogRecord minus its text:
  * 32 bytes, so ten million fit in 320 MB. */
