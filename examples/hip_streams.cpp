@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    hipError_t e_ = (x);                                                                 \
-    if (e_ != hipSuccess) {                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, hipGetErrorString(e_)); \
-      exit(1);                                                                           \
-    }                                                                                    \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    hipError_t e_ = (x);                                                                           \
+    if (e_ != hipSuccess) {                                                                        \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, hipGetErrorString(e_));           \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 __global__ void vadd(const float *a, const float *b, float *c, int n) {
@@ -52,8 +52,10 @@ static int64_t emulate(const hsa_kernel_dispatch_packet_t *pkt, const char *name
 int main(int argc, char **argv) {
   int nstreams = 3, iterations = 2, opt;
   while ((opt = getopt(argc, argv, "s:n:")) != -1) {
-    if (opt == 's' && atoi(optarg) > 0 && atoi(optarg) <= 16) nstreams = atoi(optarg);
-    else if (opt == 'n' && atoi(optarg) > 0) iterations = atoi(optarg);
+    if (opt == 's' && atoi(optarg) > 0 && atoi(optarg) <= 16)
+      nstreams = atoi(optarg);
+    else if (opt == 'n' && atoi(optarg) > 0)
+      iterations = atoi(optarg);
     else {
       fprintf(stderr, "usage: hip_streams [-s STREAMS(1-16)] [-n ITERATIONS]\n");
       return 2;

@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
       }
       if (iter % 4 == 0) { /* an HSA call */
         rtg_record_init(&r, RTG_KIND_HSA_API, pid, tid);
-        r.u.HSA_API.func = iter % 8 ? "hsa_signal_wait_scacquire" : "hsa_queue_load_read_index_relaxed";
+        r.u.HSA_API.func =
+            iter % 8 ? "hsa_signal_wait_scacquire" : "hsa_queue_load_read_index_relaxed";
         r.u.HSA_API.args = "signal_123, 2, 1, 18446744073709551615, 1";
         r.u.HSA_API.ret = "0";
         r.u.HSA_API.start = t + 10;

@@ -13,10 +13,14 @@
 #include <string.h>
 
 static const char *const kernels[] = {
-    "__amd_rocclr_fillBuffer.kd", "__amd_rocclr_copyBuffer.kd",
-    "_Z13gemm_kernel_fPfS_S_iii.kd", "_Z6reducePKfPfi.kd",
+    "__amd_rocclr_fillBuffer.kd",
+    "__amd_rocclr_copyBuffer.kd",
+    "_Z13gemm_kernel_fPfS_S_iii.kd",
+    "_Z6reducePKfPfi.kd",
     "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEEEEviT0_T1_.kd",
-    "_Z10layer_normPKfPfS1_S1_ii.kd", "_Z7softmaxPfi.kd", "_Z4vaddPKfS0_Pfi.kd",
+    "_Z10layer_normPKfPfS1_S1_ii.kd",
+    "_Z7softmaxPfi.kd",
+    "_Z4vaddPKfS0_Pfi.kd",
 };
 static const char *const dirs[] = {"HostToDevice", "DeviceToHost", "DeviceToDevice"};
 
@@ -82,7 +86,8 @@ int main(int argc, char **argv) {
       len = rtg_record_format(line, sizeof line, &r);
       fwrite(line, 1, len, stdout);
       if (i % 10 == 0)
-        printf("HIP: pid:4242 tid:4242 hipLaunchKernel ret=0 @%llu +%u\n", start - 2000, 1500 + rnd(900));
+        printf("HIP: pid:4242 tid:4242 hipLaunchKernel ret=0 @%llu +%u\n", start - 2000,
+               1500 + rnd(900));
     } else {
       size_t len;
       if (kind < 5) {

@@ -53,10 +53,10 @@ typedef struct cv_event {
   const char *ret;     /* API return value; may be NULL */
   uint64_t corr;
   bool has_corr;
-  uint32_t agent;      /* GPU index; copies: the agent the copy was timed on */
-  uint64_t queue;      /* queue index; copies: engine */
+  uint32_t agent; /* GPU index; copies: the agent the copy was timed on */
+  uint64_t queue; /* queue index; copies: engine */
   bool has_engine;
-  uint64_t id;         /* packet id (dispatch/barrier) */
+  uint64_t id; /* packet id (dispatch/barrier) */
   bool has_dims;
   rtg_dim3 wg, grid;
   uint64_t lds, scratch;
@@ -64,17 +64,17 @@ typedef struct cv_event {
   bool has_bytes;
   uint32_t src_agent, dst_agent;
   bool has_agents;
-  uint64_t stack;      /* id of a STACK record of this process, 0 = none */
-  uint32_t depth;      /* ROCTx range nesting */
+  uint64_t stack; /* id of a STACK record of this process, 0 = none */
+  uint32_t depth; /* ROCTx range nesting */
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
 typedef struct cv_proc {
-  uint32_t host;    /* index into cv_ctx.hosts */
+  uint32_t host; /* index into cv_ctx.hosts */
   uint32_t pid;
-  uint32_t exe;     /* strtab id, or UINT32_MAX */
-  uint32_t rank;    /* strtab id, or UINT32_MAX */
-  uint64_t lost;    /* records the tracer dropped (SUMMARY) */
+  uint32_t exe;           /* strtab id, or UINT32_MAX */
+  uint32_t rank;          /* strtab id, or UINT32_MAX */
+  uint64_t lost;          /* records the tracer dropped (SUMMARY) */
   rtg_u64map agent_names; /* agent index -> strtab id of "name product" */
   rtg_u64map stacks;      /* stack id -> strtab id of the pcs text */
   rtg_u64map symbols;     /* address -> strtab id of "name+off (module)" */
@@ -85,7 +85,7 @@ enum cv_count {
 #define CVC_X(K, p, k, F) CVC_##K,
   RTG_RECORD_KINDS(CVC_X)
 #undef CVC_X
-  CVC_STRACE,
+      CVC_STRACE,
   CVC_HCC,
   CVC_JSON_EVENTS,
   CVC_BAD,       /* looked like a record but did not parse: warned */
@@ -100,56 +100,56 @@ enum cv_count {
 };
 
 typedef struct cv_options {
-  const char *json_out;   /* -o; NULL = none, "-" = stdout */
-  bool flows;             /* -f */
-  bool gap_events;        /* -g */
-  bool kernel_names;      /* -k */
-  bool by_process;        /* -p */
-  bool verbose;           /* -v */
-  bool workgroups;        /* -w */
-  bool quiet;             /* -q */
-  bool zero_time;         /* --zero: timestamps relative to the first event */
-  const char *stats_dir;  /* --stats[=DIR] */
-  bool summary;           /* --summary */
-  const char *gaps_out;   /* --gaps[=FILE], "-" = stdout */
-  const char *sqlite_out; /* --sqlite FILE */
+  const char *json_out;            /* -o; NULL = none, "-" = stdout */
+  bool flows;                      /* -f */
+  bool gap_events;                 /* -g */
+  bool kernel_names;               /* -k */
+  bool by_process;                 /* -p */
+  bool verbose;                    /* -v */
+  bool workgroups;                 /* -w */
+  bool quiet;                      /* -q */
+  bool zero_time;                  /* --zero: timestamps relative to the first event */
+  const char *stats_dir;           /* --stats[=DIR] */
+  bool summary;                    /* --summary */
+  const char *gaps_out;            /* --gaps[=FILE], "-" = stdout */
+  const char *sqlite_out;          /* --sqlite FILE */
   const char *start_arg, *end_arg; /* --start/--end as given */
   uint64_t gap_buckets_us[16];
   int ngap_buckets;
-  int top_gaps;           /* --top-gaps N */
-  bool progress;          /* --progress / --no-progress */
+  int top_gaps;  /* --top-gaps N */
+  bool progress; /* --progress / --no-progress */
   int progress_set;
-  bool strict;            /* --strict: exit 1 when lines were skipped */
+  bool strict; /* --strict: exit 1 when lines were skipped */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
 
 typedef struct cv_ctx {
   cv_options opt;
-  rtg_strtab *strs;      /* every interned name */
-  uint32_t *hosts;       /* strtab ids, index = host index */
+  rtg_strtab *strs; /* every interned name */
+  uint32_t *hosts;  /* strtab ids, index = host index */
   uint32_t nhosts;
   cv_proc *procs;
   uint32_t nprocs, cap_procs;
   rtg_u64map proc_index; /* (host << 32 | pid) -> proc index */
   uint64_t counts[CVC_COUNT];
   uint64_t window_start, window_end; /* ns, inclusive; 0/UINT64_MAX = all */
-  uint64_t time_base;    /* subtracted from output times (--zero) */
-  uint64_t first_ns, last_ns; /* span of the events dispatched */
-  bool prepass;          /* only measuring the span (for N% windows, --zero) */
+  uint64_t time_base;                /* subtracted from output times (--zero) */
+  uint64_t first_ns, last_ns;        /* span of the events dispatched */
+  bool prepass;                      /* only measuring the span (for N% windows, --zero) */
   /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times */
   int64_t realtime_minus_boot;
   bool have_clock_offset;
   /* input files, for the second pass of --gaps */
   const char **inputs;
   int ninputs;
-  FILE *report;          /* where -v/-w/--summary/--gaps text goes */
+  FILE *report; /* where -v/-w/--summary/--gaps text goes */
   struct {
     const cv_sink *ops;
     void *state;
   } sinks[8];
   int nsinks;
-  bool failed;           /* an input could not be read or an output written */
+  bool failed; /* an input could not be read or an output written */
   /* duplicate inputs, per pass over the inputs (input_trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */

@@ -26,7 +26,7 @@ typedef struct reader {
   cv_strace *strace;
   emit_fn emit;
   void *arg;
-  bool first_pass; /* false when rescanning: no counts, no messages */
+  bool first_pass;     /* false when rescanning: no counts, no messages */
   rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see header_hosts) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
@@ -80,8 +80,7 @@ static cv_proc *proc_ptr(reader *r, uint32_t pid) {
 static bool times_ok(reader *r, uint64_t lineno, uint64_t start, uint64_t stop) {
   if (start && stop >= start) return true;
   r->ctx->counts[CVC_BAD_TIME]++;
-  rtg_warn_line(&r->df, lineno, "%s (skipped)",
-                !start ? "zero start time" : "stop before start");
+  rtg_warn_line(&r->df, lineno, "%s (skipped)", !start ? "zero start time" : "stop before start");
   return false;
 }
 
@@ -92,7 +91,8 @@ void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) 
   uint32_t ix = cv_proc_get(ctx, host, rec->pid); /* (first: it may move the table) */
   cv_proc *p = &ctx->procs[ix];
   if (rec->kind == RTG_KIND_STACK) {
-    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) = cv_intern(ctx, GET(rec, STACK, pcs));
+    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) =
+        cv_intern(ctx, GET(rec, STACK, pcs));
     return;
   }
   if (rec->kind != RTG_KIND_SYMBOL) return;
@@ -205,7 +205,8 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
                   (unsigned long long)GET(rec, SUMMARY, lost), rec->pid);
     return;
   }
-  case RTG_KIND_QUEUE: return;
+  case RTG_KIND_QUEUE:
+    return;
   case RTG_KIND_HIP_API:
   case RTG_KIND_HSA_API: {
     bool hip = rec->kind == RTG_KIND_HIP_API;
@@ -284,8 +285,8 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   case RTG_KIND_BARRIER:
     if (!times_ok(r, lineno, GET(rec, BARRIER, start), GET(rec, BARRIER, stop))) return;
     ev.type = CV_BARRIER;
-    ev.name = HAS(rec, BARRIER, op) && !strcmp(GET(rec, BARRIER, op), "or") ? "barrier-or"
-                                                                            : "barrier";
+    ev.name =
+        HAS(rec, BARRIER, op) && !strcmp(GET(rec, BARRIER, op), "or") ? "barrier-or" : "barrier";
     ev.start = GET(rec, BARRIER, start);
     ev.end = GET(rec, BARRIER, stop);
     ev.queue = GET(rec, BARRIER, queue);
@@ -330,7 +331,8 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.args = op;
     break;
   }
-  default: return;
+  default:
+    return;
   }
   ev.proc = proc_of(r, rec->pid);
   r->emit(ctx, r->arg, &ev);
@@ -376,7 +378,9 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t
   r->emit(r->ctx, r->arg, &ev);
 }
 
-static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) { cv_dispatch(ctx, ev); }
+static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) {
+  cv_dispatch(ctx, ev);
+}
 
 /* The host of a record comes from its process's header line.  In a file
  * written by the tracer that is the first line, but in a reordered file
@@ -437,7 +441,8 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
       rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
     }
-    if (l->unterminated && (l->kind != RTG_KIND_NONE || l->why || (len > 8 && !memcmp(line, "profile:", 8)))) {
+    if (l->unterminated &&
+        (l->kind != RTG_KIND_NONE || l->why || (len > 8 && !memcmp(line, "profile:", 8)))) {
       /* every record ends with '\n': without it, the file was cut while
        * the record was written, and what is there may parse as a record
        * with a wrong value (a duration cut short) */
@@ -486,8 +491,9 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
   bool ok = pt_close(pt, &too_long, &lineno);
   int err = errno;
   counts[CVC_TOO_LONG] += too_long;
-  if (too_long) rtg_warn_line(&r.df, lineno, "%llu lines longer than %u bytes skipped",
-                              (unsigned long long)too_long, RTG_LINE_MAX);
+  if (too_long)
+    rtg_warn_line(&r.df, lineno, "%llu lines longer than %u bytes skipped",
+                  (unsigned long long)too_long, RTG_LINE_MAX);
   if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(err));
   if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
   cv_strace_free(r.strace);
@@ -501,7 +507,8 @@ static bool looks_like_json(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return false;
   int c;
-  while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
+  while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t') {
+  }
   fclose(f);
   return c == '{' || c == '[';
 }

@@ -101,8 +101,10 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     uint64_t pid = keys[k] >> 32, queue = keys[k] & 0xffffffffu;
     char name[32];
     if (k == 0 || keys[k - 1] >> 32 != pid) {
-      if (pid > UINT16_MAX) snprintf(name, sizeof name, "DATA");
-      else snprintf(name, sizeof name, "GPU%llu", (unsigned long long)pid);
+      if (pid > UINT16_MAX)
+        snprintf(name, sizeof name, "DATA");
+      else
+        snprintf(name, sizeof name, "GPU%llu", (unsigned long long)pid);
       meta(&w, &first, "process_name", pid, -1, name);
     }
     snprintf(name, sizeof name, "stream:%llu", (unsigned long long)queue);

@@ -21,47 +21,46 @@ static void usage(FILE *f) {
 
 static void help(void) {
   usage(stdout);
-  fputs(
-      "\n"
-      "Summarize where GPU time went: per resource (GPU0, GPU1, ..., DATA for copies)\n"
-      "the busy percentage, the top commands by time and the idle time split into gap\n"
-      "buckets.  FILE is a log with HCC_PROFILE=2 'profile:' lines (mixed with any\n"
-      "application output) or an rtg trace (rtg_trace.txt.<pid>); '-' reads stdin.\n"
-      "\n"
-      "options:\n"
-      "  -h, --help            show this help and exit\n"
-      "  --version             show the version and exit\n"
-      "  -t, --text_trace      print every command of the ROI in start time order,\n"
-      "                        with the gap before it and the text that preceded it\n"
-      "  -g, --gui_trace JSON_FILE\n"
-      "                        also write the ROI as chrome://tracing / Perfetto JSON\n"
-      "  -r, --roi_start ROI_POINT\n"
-      "                        first command of the region of interest (included)\n"
-      "  -R, --roi_stop ROI_POINT\n"
-      "                        last command of the region of interest (excluded from\n"
-      "                        the tables; its stop time ends ROI_TIME)\n"
-      "  --info                explain the fields of the output\n"
-      "  --hide_app_text       -t shows only the commands, not the application text\n"
-      "  --no_gaps             leave gaps out: percentages are of busy time\n"
-      "  --ignore_barriers     leave barrier commands out (treated as text)\n"
-      "  --gaps GAP [GAP ...]  gap bucket limits in us (default: 10 20 50 100 1000\n"
-      "                        10000 100000)\n"
-      "  --topn N              rows per resource (default: 20; -1: all)\n"
-      "  --db                  print each profile record as it is read ('raw: ...')\n"
-      "\n"
-      "ROI_POINT is one of:\n"
-      "  @LINE          the command on input line LINE, or the first command after\n"
-      "                 it when LINE is application text.  Example: @1342\n"
-      "  ^TIME          the first command starting TIME after the first command of\n"
-      "                 the input; in ms (as -t shows it), or with a unit ns, us, ms\n"
-      "                 or s.  Example: ^55.12345\n"
-      "  [N]%REGEX      the command after the Nth block of text (default 1st) with a\n"
-      "                 line matching REGEX (POSIX extended), counted in start time\n"
-      "                 order, so an application can mark its phases with prints.\n"
-      "                 Example: 2%MyStartMarker\n"
-      "\n"
-      "Exit status: 0 ok, 1 unreadable input or ROI not found, 2 usage error.\n",
-      stdout);
+  fputs("\n"
+        "Summarize where GPU time went: per resource (GPU0, GPU1, ..., DATA for copies)\n"
+        "the busy percentage, the top commands by time and the idle time split into gap\n"
+        "buckets.  FILE is a log with HCC_PROFILE=2 'profile:' lines (mixed with any\n"
+        "application output) or an rtg trace (rtg_trace.txt.<pid>); '-' reads stdin.\n"
+        "\n"
+        "options:\n"
+        "  -h, --help            show this help and exit\n"
+        "  --version             show the version and exit\n"
+        "  -t, --text_trace      print every command of the ROI in start time order,\n"
+        "                        with the gap before it and the text that preceded it\n"
+        "  -g, --gui_trace JSON_FILE\n"
+        "                        also write the ROI as chrome://tracing / Perfetto JSON\n"
+        "  -r, --roi_start ROI_POINT\n"
+        "                        first command of the region of interest (included)\n"
+        "  -R, --roi_stop ROI_POINT\n"
+        "                        last command of the region of interest (excluded from\n"
+        "                        the tables; its stop time ends ROI_TIME)\n"
+        "  --info                explain the fields of the output\n"
+        "  --hide_app_text       -t shows only the commands, not the application text\n"
+        "  --no_gaps             leave gaps out: percentages are of busy time\n"
+        "  --ignore_barriers     leave barrier commands out (treated as text)\n"
+        "  --gaps GAP [GAP ...]  gap bucket limits in us (default: 10 20 50 100 1000\n"
+        "                        10000 100000)\n"
+        "  --topn N              rows per resource (default: 20; -1: all)\n"
+        "  --db                  print each profile record as it is read ('raw: ...')\n"
+        "\n"
+        "ROI_POINT is one of:\n"
+        "  @LINE          the command on input line LINE, or the first command after\n"
+        "                 it when LINE is application text.  Example: @1342\n"
+        "  ^TIME          the first command starting TIME after the first command of\n"
+        "                 the input; in ms (as -t shows it), or with a unit ns, us, ms\n"
+        "                 or s.  Example: ^55.12345\n"
+        "  [N]%REGEX      the command after the Nth block of text (default 1st) with a\n"
+        "                 line matching REGEX (POSIX extended), counted in start time\n"
+        "                 order, so an application can mark its phases with prints.\n"
+        "                 Example: 2%MyStartMarker\n"
+        "\n"
+        "Exit status: 0 ok, 1 unreadable input or ROI not found, 2 usage error.\n",
+        stdout);
 }
 
 static void usage_error(const char *fmt, const char *a, const char *b) {
@@ -74,8 +73,19 @@ static void usage_error(const char *fmt, const char *a, const char *b) {
 }
 
 enum opt_id {
-  O_HELP, O_VERSION, O_TEXT, O_GUI, O_RSTART, O_RSTOP, O_INFO, O_HIDE, O_NOGAPS, O_NOBAR,
-  O_GAPS, O_TOPN, O_DB
+  O_HELP,
+  O_VERSION,
+  O_TEXT,
+  O_GUI,
+  O_RSTART,
+  O_RSTOP,
+  O_INFO,
+  O_HIDE,
+  O_NOGAPS,
+  O_NOBAR,
+  O_GAPS,
+  O_TOPN,
+  O_DB
 };
 
 static const struct opt {
@@ -84,12 +94,18 @@ static const struct opt {
   bool arg;
   enum opt_id id;
 } opts[] = {
-    {"help", 'h', false, O_HELP},          {"version", 0, false, O_VERSION},
-    {"text_trace", 't', false, O_TEXT},    {"gui_trace", 'g', true, O_GUI},
-    {"roi_start", 'r', true, O_RSTART},    {"roi_stop", 'R', true, O_RSTOP},
-    {"info", 0, false, O_INFO},            {"hide_app_text", 0, false, O_HIDE},
-    {"no_gaps", 0, false, O_NOGAPS},       {"ignore_barriers", 0, false, O_NOBAR},
-    {"gaps", 0, true, O_GAPS},             {"topn", 0, true, O_TOPN},
+    {"help", 'h', false, O_HELP},
+    {"version", 0, false, O_VERSION},
+    {"text_trace", 't', false, O_TEXT},
+    {"gui_trace", 'g', true, O_GUI},
+    {"roi_start", 'r', true, O_RSTART},
+    {"roi_stop", 'R', true, O_RSTOP},
+    {"info", 0, false, O_INFO},
+    {"hide_app_text", 0, false, O_HIDE},
+    {"no_gaps", 0, false, O_NOGAPS},
+    {"ignore_barriers", 0, false, O_NOBAR},
+    {"gaps", 0, true, O_GAPS},
+    {"topn", 0, true, O_TOPN},
     {"db", 0, false, O_DB},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -166,7 +182,8 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
       size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
       op = find_long(a + 2, len);
       if (!op) usage_error("unrecognized or ambiguous option: %s%s", a, "");
-      if (eq && !op->arg) usage_error("argument --%s: ignored explicit argument '%s'", op->name, eq + 1);
+      if (eq && !op->arg)
+        usage_error("argument --%s: ignored explicit argument '%s'", op->name, eq + 1);
       if (eq) val = eq + 1;
     } else {
       for (size_t k = 0; k < NOPTS; k++)
@@ -194,21 +211,39 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
     }
     long v;
     switch (op->id) {
-    case O_HELP: help(); exit(0);
-    case O_VERSION: printf("rpt %s\n", RTG_VERSION); exit(0);
-    case O_TEXT: o->text_trace = true; break;
-    case O_GUI: o->gui_trace = val; break;
+    case O_HELP:
+      help();
+      exit(0);
+    case O_VERSION:
+      printf("rpt %s\n", RTG_VERSION);
+      exit(0);
+    case O_TEXT:
+      o->text_trace = true;
+      break;
+    case O_GUI:
+      o->gui_trace = val;
+      break;
     case O_RSTART:
       if (rpt_roi_parse(&o->roi_start, "roi_start", val)) exit(2);
       break;
     case O_RSTOP:
       if (rpt_roi_parse(&o->roi_stop, "roi_stop", val)) exit(2);
       break;
-    case O_INFO: o->info = true; break;
-    case O_HIDE: o->hide_app_text = true; break;
-    case O_NOGAPS: o->no_gaps = true; break;
-    case O_NOBAR: o->ignore_barriers = true; break;
-    case O_DB: o->db = true; break;
+    case O_INFO:
+      o->info = true;
+      break;
+    case O_HIDE:
+      o->hide_app_text = true;
+      break;
+    case O_NOGAPS:
+      o->no_gaps = true;
+      break;
+    case O_NOBAR:
+      o->ignore_barriers = true;
+      break;
+    case O_DB:
+      o->db = true;
+      break;
     case O_TOPN:
       if (!parse_long(val, &v)) usage_error("argument --topn: invalid int value: '%s'%s", val, "");
       o->topn = v;

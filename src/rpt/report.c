@@ -28,7 +28,8 @@ static void command_line(const rpt_data *d, const rpt_rec *r, uint64_t offset, u
   char res[16];
   printf("%4s %16.6f: %+10.2f %-7s #%u.%u.%u %8u: %-30s \n", rpt_resource_name(r, res),
          ms_from(r->start, offset), (double)critical / 1000.0, rpt_type_names[r->type],
-         (unsigned)r->device, (unsigned)r->queue, (unsigned)r->seq, r->line, rtg_strtab_get(d->names, r->name));
+         (unsigned)r->device, (unsigned)r->queue, (unsigned)r->seq, r->line,
+         rtg_strtab_get(d->names, r->name));
 }
 
 void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last) {
@@ -40,31 +41,30 @@ void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last)
 }
 
 void rpt_print_info(void) {
-  fputs(
-      "How to read rpt output.\n"
-      "  ROI_START, ROI_STOP: the first command of the region of interest and the\n"
-      "    command that ends it (its stop time ends ROI_TIME, but it is not counted).\n"
-      "  ROI_TIME: from the start of ROI_START to the stop of ROI_STOP, in seconds.\n"
-      "  Resource: where commands run: GPU<n> for kernels and barriers of device n,\n"
-      "    DATA for copies.  'busy' is the share of ROI_TIME the resource worked.\n"
-      "  Table rows, sorted by Time: commands grouped by name (copies by direction\n"
-      "    and size), and gaps (idle time between one command and the next on the\n"
-      "    same resource) grouped by size bucket (--gaps).  A command that overlaps\n"
-      "    the one before it counts only the part after that one stopped.\n"
-      "    Total(%): Time as a share of ROI_TIME (of busy time with --no_gaps);\n"
-      "    Time, Avg, Min, Max in us; Calls: how many.\n"
-      "Text trace (-t), one command a line:\n"
-      "  Resource : GPU<n> or DATA.\n"
-      "  Start(ms): start time, in ms from the start of ROI_START.\n"
-      "  +Time(us): the time the command added to the busy time of its resource\n"
-      "    (its non-overlapped part).  A 'gap' line before a command shows the idle\n"
-      "    time before it, with one '==' per bucket it passed.\n"
-      "  Type     : kernel, barrier or copy.\n"
-      "  #Dev.Q.Cmd: device, queue and the command's sequence number on its queue.\n"
-      "  LineNum  : line of the input file.\n"
-      "  Name     : kernel name; copies: direction and size; '>' lines: the text\n"
-      "    the application printed before the command.\n",
-      stdout);
+  fputs("How to read rpt output.\n"
+        "  ROI_START, ROI_STOP: the first command of the region of interest and the\n"
+        "    command that ends it (its stop time ends ROI_TIME, but it is not counted).\n"
+        "  ROI_TIME: from the start of ROI_START to the stop of ROI_STOP, in seconds.\n"
+        "  Resource: where commands run: GPU<n> for kernels and barriers of device n,\n"
+        "    DATA for copies.  'busy' is the share of ROI_TIME the resource worked.\n"
+        "  Table rows, sorted by Time: commands grouped by name (copies by direction\n"
+        "    and size), and gaps (idle time between one command and the next on the\n"
+        "    same resource) grouped by size bucket (--gaps).  A command that overlaps\n"
+        "    the one before it counts only the part after that one stopped.\n"
+        "    Total(%): Time as a share of ROI_TIME (of busy time with --no_gaps);\n"
+        "    Time, Avg, Min, Max in us; Calls: how many.\n"
+        "Text trace (-t), one command a line:\n"
+        "  Resource : GPU<n> or DATA.\n"
+        "  Start(ms): start time, in ms from the start of ROI_START.\n"
+        "  +Time(us): the time the command added to the busy time of its resource\n"
+        "    (its non-overlapped part).  A 'gap' line before a command shows the idle\n"
+        "    time before it, with one '==' per bucket it passed.\n"
+        "  Type     : kernel, barrier or copy.\n"
+        "  #Dev.Q.Cmd: device, queue and the command's sequence number on its queue.\n"
+        "  LineNum  : line of the input file.\n"
+        "  Name     : kernel name; copies: direction and size; '>' lines: the text\n"
+        "    the application printed before the command.\n",
+        stdout);
 }
 
 void rpt_print_trace_header(void) {

@@ -25,11 +25,16 @@ static bool parse_time(const char *s, uint64_t *ns) {
   double v = strtod(s, &e);
   if (e == s || !(v >= 0)) return false; /* also NaN */
   double scale = 1e6;
-  if (!strcmp(e, "ns")) scale = 1;
-  else if (!strcmp(e, "us")) scale = 1e3;
-  else if (!strcmp(e, "ms") || !*e) scale = 1e6;
-  else if (!strcmp(e, "s")) scale = 1e9;
-  else return false;
+  if (!strcmp(e, "ns"))
+    scale = 1;
+  else if (!strcmp(e, "us"))
+    scale = 1e3;
+  else if (!strcmp(e, "ms") || !*e)
+    scale = 1e6;
+  else if (!strcmp(e, "s"))
+    scale = 1e9;
+  else
+    return false;
   double x = v * scale + 0.5;
   if (x >= 1.8e19) return false;
   *ns = (uint64_t)x;
@@ -60,7 +65,8 @@ int rpt_roi_parse(rpt_roi *r, const char *opt, const char *arg) {
     return 0;
   case '^':
     r->kind = ROI_TIME;
-    if (!parse_time(s, &r->time_ns)) return roi_usage(opt, arg, "^ needs a time (ms, or with ns/us/ms/s)"), 1;
+    if (!parse_time(s, &r->time_ns))
+      return roi_usage(opt, arg, "^ needs a time (ms, or with ns/us/ms/s)"), 1;
     return 0;
   case '%': {
     r->kind = ROI_REGEX;
@@ -75,7 +81,9 @@ int rpt_roi_parse(rpt_roi *r, const char *opt, const char *arg) {
     r->re_ok = true;
     return 0;
   }
-  default: roi_usage(opt, arg, "expected @, ^ or %"); return 1;
+  default:
+    roi_usage(opt, arg, "expected @, ^ or %");
+    return 1;
   }
 }
 
@@ -202,8 +210,10 @@ static size_t position(const rpt_data *d, const uint32_t *order, uint64_t start,
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const rpt_rec *m = &d->recs[order[mid]];
-    if (key_less(m->start, order[mid], start, idx)) lo = mid + 1;
-    else hi = mid;
+    if (key_less(m->start, order[mid], start, idx))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -211,7 +221,9 @@ static size_t position(const rpt_data *d, const uint32_t *order, uint64_t start,
 bool rpt_roi_resolve(rpt_roi *r, const rpt_data *d, const uint32_t *order, size_t dflt,
                      size_t *pos) {
   switch (r->kind) {
-  case ROI_DEFAULT: *pos = dflt; return true;
+  case ROI_DEFAULT:
+    *pos = dflt;
+    return true;
   case ROI_LINE:
     if (!r->found) break;
     *pos = position(d, order, r->cand_start, r->cand_idx);
@@ -221,8 +233,10 @@ bool rpt_roi_resolve(rpt_roi *r, const rpt_data *d, const uint32_t *order, size_
     size_t lo = 0, hi = d->n; /* first record with start - t0 >= time */
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (d->recs[order[mid]].start - t0 < r->time_ns) lo = mid + 1;
-      else hi = mid;
+      if (d->recs[order[mid]].start - t0 < r->time_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     if (lo == d->n) break;
     *pos = lo;
@@ -231,7 +245,7 @@ bool rpt_roi_resolve(rpt_roi *r, const rpt_data *d, const uint32_t *order, size_
   case ROI_REGEX: {
     if (r->nheap < r->nth) break;
     rpt_roi_match *m = &r->heap[0]; /* the nth smallest */
-    size_t tl = strlen(m->text); /* shown as the original did: rstrip()ped */
+    size_t tl = strlen(m->text);    /* shown as the original did: rstrip()ped */
     while (tl && (m->text[tl - 1] == ' ' || m->text[tl - 1] == '\t' || m->text[tl - 1] == '\r'))
       m->text[--tl] = 0;
     if (d->npaths > 1)
