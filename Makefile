@@ -108,4 +108,4 @@ format-check:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all deps test demo bench install format clean
+.PHONY: all build-all deps test demo bench install format format-check clean
