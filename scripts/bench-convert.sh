@@ -19,21 +19,7 @@ cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/lib
 "$DIR/gen" $((SIZE_MB * 1024 * 1024)) 1 4 > "$DIR/trace.txt"
 bytes=$(wc -c < "$DIR/trace.txt")
 cd "$DIR"
-# seconds of a command (to the microsecond: wc -l takes a few hundredths),
-# its peak RSS in KB and its CPU seconds (user+sys), one run
-measure() {
-  t0=$(date +%s.%N)
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%M %U %S' -o "$DIR/time.txt" "$@" > /dev/null
-  else # fall back to python's resource module
-    python3 -c 'import resource,subprocess,sys
-subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,check=True)
-r=resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%d %.2f %.2f"%(r.ru_maxrss,r.ru_utime,r.ru_stime))' "$@" > "$DIR/time.txt"
-  fi
-  t1=$(date +%s.%N)
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }') $(cat "$DIR/time.txt")"
-}
+. "$TOP/scripts/measure.sh"
 cat trace.txt > /dev/null # warm the page cache for all runs
 set -- "$B/rtg-convert" -q "$@" trace.txt
 # The machine is shared and noisy: the commands run alternately RUNS times
@@ -41,7 +27,6 @@ set -- "$B/rtg-convert" -q "$@" trace.txt
 # write a file of the output's size (zeros from /dev/zero), which no converter
 # of this output can beat: it shows how much of the ratio is the output.
 RUNS=${RUNS:-3}
-best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 wc_s= cv_s= fl_s= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))

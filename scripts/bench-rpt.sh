@@ -21,26 +21,11 @@ trap 'rm -rf "$DIR"' EXIT INT TERM
 cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o "$DIR/gen" "$TOP/scripts/bench-rpt-gen.c" "$B/librtgcommon.a"
 "$DIR/gen" "$N" "$MODE" > "$DIR/input.txt"
 cd "$DIR"
-# one run of a command: wall seconds (to the microsecond: wc -l takes a
-# tenth of a second), peak RSS in KB, user and system CPU seconds
-measure() {
-  t0=$(date +%s.%N)
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%M %U %S' -o "$DIR/time.txt" "$@" > /dev/null
-  else # fall back to python's resource module
-    python3 -c 'import resource,subprocess,sys
-subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,check=True)
-r=resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%d %.2f %.2f"%(r.ru_maxrss,r.ru_utime,r.ru_stime))' "$@" > "$DIR/time.txt"
-  fi
-  t1=$(date +%s.%N)
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }') $(cat "$DIR/time.txt")"
-}
+. "$TOP/scripts/measure.sh"
 cat input.txt > /dev/null # warm the page cache for all runs
 lines=$(wc -l < input.txt)
 bytes=$(wc -c < input.txt)
 echo "bench-rpt: $N commands ($MODE), $lines lines, $((bytes / 1048576)) MB; options: ${*:-(none)}; $RUNS runs of each, alternately"
-best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 wc_s= rpt_s= i=0
 while [ "$i" -lt "$RUNS" ]; do
   i=$((i + 1))
