@@ -93,3 +93,35 @@ int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
   }
   return n;
 }
+
+bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops) {
+  void *st = ops->open(ctx);
+  if (!st) return false;
+  ctx->sinks[ctx->nsinks].ops = ops;
+  ctx->sinks[ctx->nsinks].state = st;
+  ctx->nsinks++;
+  return true;
+}
+
+bool cv_close_sinks(cv_ctx *ctx) {
+  bool ok = true;
+  for (int i = 0; i < ctx->nsinks; i++)
+    if (!ctx->sinks[i].ops->close(ctx->sinks[i].state)) ok = false;
+  ctx->nsinks = 0;
+  return ok;
+}
+
+void cv_ctx_free(cv_ctx *ctx) {
+  for (uint32_t i = 0; i < ctx->nprocs; i++) {
+    rtg_u64map_free(&ctx->procs[i].agent_names);
+    rtg_u64map_free(&ctx->procs[i].stacks);
+    rtg_u64map_free(&ctx->procs[i].symbols);
+  }
+  free(ctx->procs);
+  free(ctx->hosts);
+  rtg_u64map_free(&ctx->proc_index);
+  rtg_u64map_free(&ctx->seen_files);
+  rtg_u64map_free(&ctx->seen_headers);
+  rtg_u64map_free(&ctx->demangled);
+  rtg_strtab_free(ctx->strs);
+}

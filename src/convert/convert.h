@@ -177,6 +177,12 @@ const char *cv_str(const cv_ctx *ctx, uint32_t id);
 uint32_t cv_host(cv_ctx *ctx, const char *host);
 uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid);
 void cv_dispatch(cv_ctx *ctx, cv_event *ev);
+/* Opens a sink and adds it to ctx; false after the sink said why not. */
+bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops);
+/* Closes every sink (writing its output); false when one failed. */
+bool cv_close_sinks(cv_ctx *ctx);
+/* Frees what the context holds (processes, names, tables); not ctx. */
+void cv_ctx_free(cv_ctx *ctx);
 /* "GPU2" or "GPU2 (gfx90a)": label of an agent of a process. */
 void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap);
 /* The pcs of a stack, symbolized where SYMBOL records allow, one frame per

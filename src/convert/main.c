@@ -7,15 +7,6 @@
 
 #include "convert.h"
 
-static bool add_sink(cv_ctx *ctx, const cv_sink *ops) {
-  void *st = ops->open(ctx);
-  if (!st) return false;
-  ctx->sinks[ctx->nsinks].ops = ops;
-  ctx->sinks[ctx->nsinks].state = st;
-  ctx->nsinks++;
-  return true;
-}
-
 /* One pass over all inputs; false if any could not be read. */
 static bool read_all(cv_ctx *ctx) {
   bool ok = true;
@@ -115,26 +106,22 @@ int main(int argc, char **argv) {
   ctx.first_ns = ctx.last_ns = 0;
 
   bool ok = true;
-  if (ctx.opt.json_out) ok &= add_sink(&ctx, &cv_chrome_sink);
-  if (ctx.opt.stats_dir || ctx.opt.summary) ok &= add_sink(&ctx, &cv_stats_sink);
-  if (ctx.opt.gaps_out) ok &= add_sink(&ctx, &cv_gaps_sink);
-  if (ctx.opt.sqlite_out) ok &= add_sink(&ctx, &cv_sqlite_sink);
-  if (ctx.opt.workgroups) ok &= add_sink(&ctx, &cv_workgroups_sink);
+  if (ctx.opt.json_out) ok &= cv_add_sink(&ctx, &cv_chrome_sink);
+  if (ctx.opt.stats_dir || ctx.opt.summary) ok &= cv_add_sink(&ctx, &cv_stats_sink);
+  if (ctx.opt.gaps_out) ok &= cv_add_sink(&ctx, &cv_gaps_sink);
+  if (ctx.opt.sqlite_out) ok &= cv_add_sink(&ctx, &cv_sqlite_sink);
+  if (ctx.opt.workgroups) ok &= cv_add_sink(&ctx, &cv_workgroups_sink);
   if (!ok) return 1;
 
   bool read_ok = read_all(&ctx);
-  for (int i = 0; i < ctx.nsinks; i++)
-    if (!ctx.sinks[i].ops->close(ctx.sinks[i].state)) ok = false;
+  ok &= cv_close_sinks(&ctx);
 
   if (ctx.opt.verbose) print_counts(&ctx);
   uint64_t bad = skipped(&ctx);
   if (bad && !ctx.opt.quiet)
     rtg_warning("%llu input lines skipped (see the warnings above; -v counts them by kind)",
                 (unsigned long long)bad);
-  rtg_strtab_free(ctx.strs);
-  rtg_u64map_free(&ctx.seen_files);
-  rtg_u64map_free(&ctx.seen_headers);
-  rtg_u64map_free(&ctx.demangled);
+  cv_ctx_free(&ctx);
   if (!read_ok || !ok) return 1;
   if (bad && ctx.opt.strict) {
     rtg_error("--strict: %llu input lines skipped", (unsigned long long)bad);

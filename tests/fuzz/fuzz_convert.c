@@ -35,9 +35,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   const char *inputs[1] = {fz_in};
   ctx.inputs = inputs;
   ctx.ninputs = 1;
-  bool ok = fz_add_sink(&ctx, &cv_chrome_sink) && fz_add_sink(&ctx, &cv_stats_sink) &&
-            fz_add_sink(&ctx, &cv_gaps_sink) && fz_add_sink(&ctx, &cv_workgroups_sink) &&
-            (!odd || fz_add_sink(&ctx, &cv_sqlite_sink));
+  bool ok = cv_add_sink(&ctx, &cv_chrome_sink) && cv_add_sink(&ctx, &cv_stats_sink) &&
+            cv_add_sink(&ctx, &cv_gaps_sink) && cv_add_sink(&ctx, &cv_workgroups_sink) &&
+            (!odd || cv_add_sink(&ctx, &cv_sqlite_sink));
   if (!ok) abort();
   if (!cv_read_trace(&ctx, fz_in)) abort(); /* a readable file is never refused */
   if (!fz_ctx_finish(&ctx)) abort();

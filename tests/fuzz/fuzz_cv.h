@@ -87,32 +87,10 @@ static void fz_ctx_init(cv_ctx *ctx) {
   ctx->report = fz_null;
 }
 
-static bool fz_add_sink(cv_ctx *ctx, const cv_sink *ops) {
-  void *st = ops->open(ctx);
-  if (!st) return false;
-  ctx->sinks[ctx->nsinks].ops = ops;
-  ctx->sinks[ctx->nsinks].state = st;
-  ctx->nsinks++;
-  return true;
-}
-
 /* Close the sinks (false when one failed) and free the context. */
 static bool fz_ctx_finish(cv_ctx *ctx) {
-  bool ok = true;
-  for (int i = 0; i < ctx->nsinks; i++)
-    if (!ctx->sinks[i].ops->close(ctx->sinks[i].state)) ok = false;
-  for (uint32_t i = 0; i < ctx->nprocs; i++) {
-    rtg_u64map_free(&ctx->procs[i].agent_names);
-    rtg_u64map_free(&ctx->procs[i].stacks);
-    rtg_u64map_free(&ctx->procs[i].symbols);
-  }
-  free(ctx->procs);
-  free(ctx->hosts);
-  rtg_u64map_free(&ctx->proc_index);
-  rtg_u64map_free(&ctx->seen_files); /* duplicate detection, -k names (input_trace.c) */
-  rtg_u64map_free(&ctx->seen_headers);
-  rtg_u64map_free(&ctx->demangled);
-  rtg_strtab_free(ctx->strs);
+  bool ok = cv_close_sinks(ctx);
+  cv_ctx_free(ctx);
   return ok;
 }
 

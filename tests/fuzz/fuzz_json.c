@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   cv_ctx ctx;
   fz_ctx_init(&ctx);
   ctx.opt.json_out = fz_json;
-  if (!fz_add_sink(&ctx, &cv_chrome_sink)) abort();
+  if (!cv_add_sink(&ctx, &cv_chrome_sink)) abort();
   bool read_ok = cv_read_json(&ctx, fz_in);
   uint64_t merged = ctx.counts[CVC_JSON_EVENTS];
   if (!fz_ctx_finish(&ctx)) abort();
