@@ -103,14 +103,7 @@ typedef struct api_entry {
   uint64_t args[MAX_ARGS];
 } api_entry;
 
-#define W_OPAQUE(x) ((void)(x), (uint64_t)0)
-#define W_PTR(x) ((uint64_t)(uintptr_t)(x))
-#define W_HANDLE(x) ((x).handle)
-#define W_U32(x) ((uint64_t)(x))
-#define W_I32(x) ((uint64_t)(int64_t)(x))
-#define W_U64(x) ((uint64_t)(x))
-#define W_I64(x) ((uint64_t)(x))
-#define W_BOOL(x) ((uint64_t)(x))
+#include "hsa_api_words.h"
 #define ARGWORD(K, a, t) e.args[n++] = RTG_W_##K(a);
 
 static void push_api(api_entry *e, int nargs) {
@@ -148,15 +141,6 @@ static void push_api(api_entry *e, int nargs) {
     rtg_impl.name call;                                                                            \
     RECORD_CALL(name, t0, rtg_now(), 0);                                                           \
   }
-#define RTG_W_PTR W_PTR
-#define RTG_W_OPAQUE W_OPAQUE
-#define RTG_W_HANDLE W_HANDLE
-#define RTG_W_U32 W_U32
-#define RTG_W_I32 W_I32
-#define RTG_W_U64 W_U64
-#define RTG_W_I64 W_I64
-#define RTG_W_BOOL W_BOOL
-/* RTG_W_E_<enum>: in hsa_api_args.h */
 #include "hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID

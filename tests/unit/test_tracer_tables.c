@@ -87,23 +87,8 @@ static int fake_on_engine(void *dst, sig_t_ da, const void *src, sig_t_ sa, size
 
 /* ---------------------------------------- generated from the tracer's list */
 
-/* how the tracer turns an argument into a word (as hsa_api.c) */
-#define W_OPAQUE(x) ((void)(x), (uint64_t)0)
-#define W_PTR(x) ((uint64_t)(uintptr_t)(x))
-#define W_HANDLE(x) ((x).handle)
-#define W_U32(x) ((uint64_t)(x))
-#define W_I32(x) ((uint64_t)(int64_t)(x))
-#define W_U64(x) ((uint64_t)(x))
-#define W_I64(x) ((uint64_t)(x))
-#define W_BOOL(x) ((uint64_t)(x))
-#define RTG_W_PTR W_PTR
-#define RTG_W_OPAQUE W_OPAQUE
-#define RTG_W_HANDLE W_HANDLE
-#define RTG_W_U32 W_U32
-#define RTG_W_I32 W_I32
-#define RTG_W_U64 W_U64
-#define RTG_W_I64 W_I64
-#define RTG_W_BOOL W_BOOL
+/* how the tracer turns an argument into a word */
+#include "../../src/tracer/hsa_api_words.h"
 
 enum {
 #define RTG_API(T, name, ...) X_##name,
