@@ -8,6 +8,14 @@
 
 static char tp_descriptor[4096] __attribute__((aligned(4096)));
 
+/* A 64-slot queue on the first GPU, as most test programs use. */
+static inline hsa_queue_t *tp_queue(const sg_system_t *sys) {
+  hsa_queue_t *q;
+  CHECK(hsa_queue_create(sys->gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                         UINT32_MAX, &q));
+  return q;
+}
+
 /* Submit n dispatches to q, each completing sig (created by the caller
  * with value n), and wait for all. */
 static inline void tp_dispatch_n(hsa_queue_t *q, hsa_signal_t sig, int n) {

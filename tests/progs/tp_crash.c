@@ -10,9 +10,7 @@ int main(int argc, char **argv) {
   const char *how = argc > 2 ? argv[2] : "segv";
   sg_system_t sys;
   sg_init(&sys);
-  hsa_queue_t *q;
-  CHECK(hsa_queue_create(sys.gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
-                         UINT32_MAX, &q));
+  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
   CHECK(hsa_signal_create(n, 0, NULL, &s));
   tp_dispatch_n(q, s, n);

@@ -18,9 +18,7 @@ int main(int argc, char **argv) {
   const char *target = argc > 3 ? argv[3] : "true";
   sg_system_t sys;
   sg_init(&sys);
-  hsa_queue_t *q;
-  CHECK(hsa_queue_create(sys.gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
-                         UINT32_MAX, &q));
+  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
   CHECK(hsa_signal_create(n, 0, NULL, &s));
   for (int i = 0; i < n; i++) {

@@ -22,9 +22,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_signal_create(1, 0, NULL, &s));
   int before = 0;
   for (int i = 0; i < n; i++) {
-    hsa_queue_t *q;
-    CHECK(hsa_queue_create(sys.gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
-                           UINT32_MAX, &q));
+    hsa_queue_t *q = tp_queue(&sys);
     hsa_signal_store_screlease(s, 1);
     tp_dispatch_n(q, s, 1);
     CHECK(hsa_queue_destroy(q));

@@ -32,9 +32,7 @@ int main(int argc, char **argv) {
   sg_init(&sys);
   uint32_t kernarg_size;
   if (argc > 1) kobj = sg_load_kernel(sys.gpu[0].agent, argv[1], "vadd.kd", &kernarg_size);
-  hsa_queue_t *q;
-  CHECK(hsa_queue_create(sys.gpu[0].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
-                         UINT32_MAX, &q));
+  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
   CHECK(hsa_signal_create(2, 0, NULL, &s));
   push("outer");
