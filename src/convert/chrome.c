@@ -174,27 +174,26 @@ static void args_end(args *a) {
 
 /* ------------------------------------------------------------ flows */
 
-/* An arrow from a host slice (at its start, which the slice encloses) to
- * the GPU op (bound to the op slice it points at: "bp":"e"). */
+/* One end of an arrow: "s" at the host slice (at its start, which the
+ * slice encloses), "f" at the GPU op, bound to the slice it points at
+ * ("bp":"e"). */
+static void flow_end(chrome *c, const char *ph, const char *cat, uint64_t id, corr_val at) {
+  ev_begin(c, ph);
+  if (ph[0] == 'f') rtg_jsonw_lit(&c->w, ",\"bp\":\"e\"");
+  put_str(c, "name", cat);
+  put_str(c, "cat", cat);
+  put_u64(c, "id", id);
+  put_ts(c, "ts", at.c);
+  put_u64(c, "pid", at.a);
+  put_u64(c, "tid", at.b);
+  rtg_jsonw_ch(&c->w, '}');
+}
+
+/* An arrow from a host call to the GPU op it caused. */
 static void flow(chrome *c, const char *cat, corr_val host, corr_val op) {
   uint64_t id = ++c->next_flow;
-  ev_begin(c, "s");
-  put_str(c, "name", cat);
-  put_str(c, "cat", cat);
-  put_u64(c, "id", id);
-  put_ts(c, "ts", host.c);
-  put_u64(c, "pid", host.a);
-  put_u64(c, "tid", host.b);
-  rtg_jsonw_ch(&c->w, '}');
-  ev_begin(c, "f");
-  rtg_jsonw_lit(&c->w, ",\"bp\":\"e\"");
-  put_str(c, "name", cat);
-  put_str(c, "cat", cat);
-  put_u64(c, "id", id);
-  put_ts(c, "ts", op.c);
-  put_u64(c, "pid", op.a);
-  put_u64(c, "tid", op.b);
-  rtg_jsonw_ch(&c->w, '}');
+  flow_end(c, "s", cat, id, host);
+  flow_end(c, "f", cat, id, op);
 }
 
 static void flow_launch(void *arg, corr_val host, corr_val op) {
