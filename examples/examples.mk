@@ -24,7 +24,7 @@ $(EX_DIR)/%.hsaco: examples/kernels/%.cl
 
 # hipcc gets no sanitizer flags: clang's runtime would clash with gcc's (the
 # tests preload gcc's libasan, see tests/simgpu/env.sh).
-$(EX_DIR)/hip_%: examples/hip_%.cpp
+$(EX_DIR)/hip_%: examples/hip_%.cpp examples/hip_check.h
 	$(call say,HIPCC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) -O2 -w -o $@ $<

@@ -40,7 +40,7 @@ $(SIMGPU_HSACO): tests/simgpu/progs/kernels.cl
 
 # hipcc (clang) is not given the sanitizer flags: its runtime would clash with
 # gcc's; the tests preload gcc's libasan instead (tests/simgpu/env.sh).
-$(SIMGPU_HIP): tests/simgpu/progs/sg_hip.cpp
+$(SIMGPU_HIP): tests/simgpu/progs/sg_hip.cpp examples/hip_check.h
 	$(call say,HIPCC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(HIPCC) --offload-arch=$(OFFLOAD_ARCH) -O2 -w -o $@ $<

@@ -9,16 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../examples/hip_check.h"
 #include "../simgpu.h"
-
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    hipError_t e_ = (x);                                                                           \
-    if (e_ != hipSuccess) {                                                                        \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, hipGetErrorString(e_));           \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
 
 __global__ void vadd(const float *a, const float *b, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
