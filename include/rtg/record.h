@@ -200,7 +200,9 @@
   F(K, u64, lost_gpu, "lost_gpu", KV, OPT)                                                         \
   F(K, u64, unfinished, "unfinished", KV, OPT)                                                     \
   F(K, u64, other_packets, "other_packets", KV, OPT)                                               \
-  F(K, u64, write_errors, "write_errors", KV, OPT)
+  F(K, u64, write_errors, "write_errors", KV, OPT)                                                 \
+  F(K, u64, buffer_waits, "buffer_waits", KV, OPT)                                                 \
+  F(K, u64, buffer_wait_ns, "buffer_wait_ns", KV, OPT)
 
 /* X(KIND, prefix, keyword, FIELDS)
  * A kind is recognised by its prefix, then its keyword (the first word after

@@ -176,11 +176,22 @@ void rtg_config_read(void) {
   c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
   c->backtrace = env_str("RTG_BACKTRACE");
   c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
-  c->buffer_kb = env_int("RTG_BUFFER_KB", 1024, 1 << 20);
-  if (c->buffer_kb < 64) {
-    fprintf(stderr, "rtg: RTG_BUFFER_KB=%d is too small; using 64\n", c->buffer_kb);
-    c->buffer_kb = 64;
+  c->buffer_mb = env_int("RTG_BUFFER_MB", 256, 1 << 20);
+  if (c->buffer_mb < 1) {
+    fprintf(stderr, "rtg: RTG_BUFFER_MB=%d is too small; using 1\n", c->buffer_mb);
+    c->buffer_mb = 1;
   }
+  const char *full = env_str("RTG_BUFFER_FULL");
+  c->buffer_drop = full && !strcasecmp(full, "drop");
+  if (full && !c->buffer_drop && strcasecmp(full, "wait"))
+    fprintf(stderr,
+            "rtg: cannot understand RTG_BUFFER_FULL=%s (expected wait or drop); using wait\n",
+            full);
+  if (getenv("RTG_BUFFER_KB"))
+    fprintf(stderr,
+            "rtg: RTG_BUFFER_KB is no longer used: buffers grow as needed up to "
+            "RTG_BUFFER_MB (%d MB)\n",
+            c->buffer_mb);
   if (c->hcc_profile) {
     /* As in the original: HCC_PROFILE mode writes only profile: lines for
      * GPU work, no API records. */
@@ -210,7 +221,8 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_KERNEL_RENAME", B(c->kernel_rename));
   rtg_log(1, "%-24s = %s", "RTG_BACKTRACE", S(c->backtrace));
   rtg_log(1, "%-24s = %d", "RTG_EXIT_WAIT_MS", c->exit_wait_ms);
-  rtg_log(1, "%-24s = %d", "RTG_BUFFER_KB", c->buffer_kb);
+  rtg_log(1, "%-24s = %d", "RTG_BUFFER_MB", c->buffer_mb);
+  rtg_log(1, "%-24s = %s", "RTG_BUFFER_FULL", c->buffer_drop ? "drop" : "wait");
 #undef S
 #undef B
 }

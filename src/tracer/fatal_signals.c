@@ -17,6 +17,7 @@ static void on_fatal(int sig) {
   if (!handling) {
     handling = 1;
     rtg_tls.depth = 1;
+    rtg_tls.no_wait = true; /* a handler cannot wait for the writer */
     rtg_sink_flush_from_signal();
     /* what the GPU still had is lost with the process: say how much */
     rtg_count(RTG_CNT_UNFINISHED, rtg_waiters_inflight());

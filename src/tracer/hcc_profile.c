@@ -23,5 +23,5 @@ void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop) {
   size_t n =
       rtg_hcc_profile_format(buf, sizeof buf, type, name, start, stop,
                              rtg_agent_hcc_device(op->agent), op->agent_queue, op->seq, extra);
-  if (n) rtg_emit_text(buf, n);
+  if (n) rtg_sink_push_keep(RTG_ENTRY_TEXT, buf, n); /* GPU records are never dropped */
 }

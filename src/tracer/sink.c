@@ -1,18 +1,15 @@
-/* The record sink: one single-producer ring per thread (lttng-ust style),
- * drained to the output file by one writer thread.
+/* The record sink: the writer thread that turns the per-thread buffers
+ * (tbuf.c) into the trace file, and the file itself (header, summary,
+ * write failures, fork and exec).
  *
- * The application's thread only copies its entry into its own ring and
- * publishes the new head with a release store: no locks, no stdio, no
- * allocation (the ring itself is mmap'ed once per thread).  When a ring
- * lacks room the entry is counted as lost; the producer never waits.  The
- * writer wakes every RTG_FLUSH_MS (50) or when a ring passes half full,
- * formats binary entries and writes whole buffers.  A thread's ring outlives
- * the thread until drained, then is reused by a new thread, so thread exit
- * loses nothing.  Fork: the child empties the parent's rings (the parent
- * writes them), opens its own rtg_trace.txt.<childpid> and starts its own
- * writer. */
+ * The writer wakes every RTG_FLUSH_MS (50), when a thread fills a chunk or
+ * when a producer waits for buffer space; it formats binary entries and
+ * writes whole 64 KB batches.  Fork: the child empties the parent's buffers
+ * (the parent writes them), opens its own rtg_trace.txt.<childpid> and
+ * starts its own writer. */
 #define _GNU_SOURCE /* memrchr, strerrordesc_np */
 #include "got_hook.h"
+#include "tbuf.h"
 #include "tracer.h"
 #include "tracer_internal.h"
 
@@ -31,27 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { RING_FREE, RING_ACTIVE, RING_DEAD };
 enum { FLUSH_MS = 50, LINE_MAX_BYTES = 8192 };
 
-struct rtg_ring {
-  rtg_ring *next;        /* registry, push-only */
-  _Atomic uint64_t head; /* bytes produced, written by the owner thread only */
-  _Atomic uint64_t tail; /* bytes consumed, written by the drainer only */
-  _Atomic int state;
-  uint64_t tid;
-  size_t size; /* power of two */
-  char *data;
-};
-
-/* Every entry starts with this header; the payload follows, padded to 8. */
-typedef struct entry_hdr {
-  uint32_t len; /* payload bytes */
-  uint16_t type;
-  uint16_t pad;
-} entry_hdr;
-
-static _Atomic(rtg_ring *) rings;
 static _Atomic uint64_t counters[RTG_CNT_COUNT];
 static size_t decode_deferred(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                               uint64_t tid);
@@ -62,8 +40,6 @@ static pthread_t writer;
 static bool writer_running;
 static _Atomic int writer_stop;
 static _Atomic uint32_t kick; /* futex word: 1 = drain now */
-static pthread_key_t exit_key;
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static _Atomic int sink_open;
 
 void rtg_count(rtg_counter c, uint64_t n) {
@@ -84,96 +60,24 @@ static void wake_writer(void) {
     syscall(SYS_futex, &kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-static void thread_exit(void *arg) {
-  rtg_ring *r = arg;
-  /* the writer drains it, then marks it free for reuse */
-  atomic_store_explicit(&r->state, RING_DEAD, memory_order_release);
-  if (rtg_tls.ring == r) rtg_tls.ring = NULL;
-}
-static void make_key(void) {
-  pthread_key_create(&exit_key, thread_exit);
-}
-
-static rtg_ring *ring_attach(void) {
-  rtg_ring *r;
-  /* reuse a drained ring of a thread that has exited */
-  for (r = atomic_load(&rings); r; r = r->next) {
-    int st = RING_FREE;
-    if (atomic_compare_exchange_strong(&r->state, &st, RING_ACTIVE)) break;
-  }
-  if (!r) {
-    size_t size = 1;
-    while (size < (size_t)rtg_cfg.buffer_kb * 1024) size <<= 1;
-    char *mem = mmap(NULL, size + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) return NULL;
-    r = (rtg_ring *)mem; /* header in the first page, data after */
-    memset(r, 0, sizeof *r);
-    r->size = size;
-    r->data = mem + 4096;
-    atomic_store(&r->state, RING_ACTIVE);
-    rtg_ring *old = atomic_load(&rings);
-    do r->next = old;
-    while (!atomic_compare_exchange_weak(&rings, &old, r));
-  }
-  r->tid = rtg_tid();
-  rtg_tls.ring = r;
-  pthread_once(&key_once, make_key);
-  pthread_setspecific(exit_key, r);
-  return r;
-}
-
-static void ring_copy_in(rtg_ring *r, uint64_t pos, const void *src, size_t n) {
-  size_t off = pos & (r->size - 1), first = r->size - off;
-  if (first >= n) {
-    memcpy(r->data + off, src, n);
-  } else {
-    memcpy(r->data + off, src, first);
-    memcpy(r->data, (const char *)src + first, n - first);
-  }
-}
-static void ring_copy_out(const rtg_ring *r, uint64_t pos, void *dst, size_t n) {
-  size_t off = pos & (r->size - 1), first = r->size - off;
-  if (first >= n) {
-    memcpy(dst, r->data + off, n);
-  } else {
-    memcpy(dst, r->data + off, first);
-    memcpy((char *)dst + first, r->data, n - first);
-  }
-}
-
-/* One entry of two parts (b may be empty), so that a caller need not copy
- * them together first. */
-static void push2(int type, const void *a, size_t alen, const void *b, size_t blen) {
-  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
-  rtg_ring *r = rtg_tls.ring;
-  if (!r && !(r = ring_attach())) {
-    rtg_count(RTG_CNT_LOST, 1);
-    return;
-  }
-  size_t len = alen + blen;
-  size_t need = sizeof(entry_hdr) + ((len + 7) & ~(size_t)7);
-  uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-  if (head - tail + need > r->size || len > LINE_MAX_BYTES) {
-    rtg_count(RTG_CNT_LOST, 1);
-    wake_writer();
-    return;
-  }
-  entry_hdr h = {(uint32_t)len, (uint16_t)type, 0};
-  ring_copy_in(r, head, &h, sizeof h);
-  ring_copy_in(r, head + sizeof h, a, alen);
-  if (blen) ring_copy_in(r, head + sizeof h + alen, b, blen);
-  atomic_store_explicit(&r->head, head + need, memory_order_release);
-  if (head + need - tail > r->size / 2) wake_writer();
-}
-
 void rtg_sink_push(int type, const void *payload, size_t len) {
-  push2(type, payload, len, NULL, 0);
+  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
+  rtg_tbuf_push(type, payload, len, NULL, 0, RTG_PUSH_NORMAL);
 }
 
+void rtg_sink_push_keep(int type, const void *payload, size_t len) {
+  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
+  rtg_tbuf_push(type, payload, len, NULL, 0, RTG_PUSH_KEEP);
+}
 /* A deferred record's entry: the fill function, then its payload. */
 void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len) {
-  push2(RTG_ENTRY_DEFERRED, &fill, sizeof fill, payload, len);
+  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
+  rtg_tbuf_push(RTG_ENTRY_DEFERRED, &fill, sizeof fill, payload, len, RTG_PUSH_NORMAL);
+}
+
+void rtg_emit_deferred_keep(rtg_record_fill fill, const void *payload, size_t len) {
+  if (!atomic_load_explicit(&sink_open, memory_order_relaxed)) return;
+  rtg_tbuf_push(RTG_ENTRY_DEFERRED, &fill, sizeof fill, payload, len, RTG_PUSH_KEEP);
 }
 
 static size_t decode_deferred(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
@@ -338,41 +242,20 @@ static char *out_reserve(outbuf *o, size_t n) {
   return o->data + o->n;
 }
 
-static void drain_ring(rtg_ring *r, outbuf *o) {
-  static char payload[LINE_MAX_BYTES + 8]; /* drain_mu held */
-  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-  uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-  uint32_t pid = rtg_pid();
-  while (tail < head) {
-    entry_hdr h;
-    ring_copy_out(r, tail, &h, sizeof h);
-    size_t need = sizeof h + ((h.len + 7) & ~(size_t)7);
-    if (h.len > LINE_MAX_BYTES || need > head - tail) break; /* corrupt: skip the rest */
-    if (h.type == RTG_ENTRY_TEXT) {
-      char *dst = out_reserve(o, h.len);
-      ring_copy_out(r, tail + sizeof h, dst, h.len);
-      o->n += h.len;
-    } else if (h.type < RTG_ENTRY_TYPES && decoders[h.type]) {
-      ring_copy_out(r, tail + sizeof h, payload, h.len);
-      char *dst = out_reserve(o, LINE_MAX_BYTES);
-      o->n += decoders[h.type](dst, LINE_MAX_BYTES, payload, h.len, pid, r->tid);
-    }
-    tail += need;
+/* One entry of a thread's buffer into the output batch. */
+static void put_entry(void *ctx, uint64_t tid, int type, const char *payload, size_t len) {
+  outbuf *o = ctx;
+  if (type == RTG_ENTRY_TEXT) {
+    memcpy(out_reserve(o, len), payload, len);
+    o->n += len;
+  } else if (type < RTG_ENTRY_TYPES && decoders[type]) {
+    char *dst = out_reserve(o, LINE_MAX_BYTES);
+    o->n += decoders[type](dst, LINE_MAX_BYTES, payload, len, rtg_pid(), tid);
   }
-  atomic_store_explicit(&r->tail, head, memory_order_release);
 }
 
 static void drain_all_locked(outbuf *o) {
-  for (rtg_ring *r = atomic_load(&rings); r; r = r->next) {
-    int st = atomic_load_explicit(&r->state, memory_order_acquire);
-    if (st == RING_FREE) continue;
-    drain_ring(r, o);
-    if (st == RING_DEAD) {
-      int dead = RING_DEAD; /* drained after its thread exited: reusable */
-      if (atomic_load(&r->tail) == atomic_load(&r->head))
-        atomic_compare_exchange_strong(&r->state, &dead, RING_FREE);
-    }
-  }
+  rtg_tbuf_drain(put_entry, o);
   out_flush(o);
 }
 
@@ -402,6 +285,7 @@ void rtg_sink_flush_from_signal(void) {
 static void *writer_main(void *arg) {
   (void)arg;
   rtg_tls.depth = 1;       /* nothing the writer does is traced */
+  rtg_tls.no_wait = true;  /* it is what producers wait for */
   is_writer_thread = true; /* created with every signal blocked */
   while (!atomic_load(&writer_stop)) {
     struct timespec ts = {0, FLUSH_MS * 1000000L};
@@ -421,11 +305,13 @@ static void start_writer(void) {
   sigfillset(&all); /* the application's signals are not for this thread */
   pthread_sigmask(SIG_SETMASK, &all, &old);
   writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  rtg_tbuf_set_writer_alive(writer_running);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void stop_writer(void) {
   if (!writer_running) return;
+  rtg_tbuf_set_writer_alive(false); /* from now on, nobody waits for it */
   atomic_store(&writer_stop, 1);
   wake_writer();
   pthread_join(writer, NULL);
@@ -538,15 +424,11 @@ static void atfork_parent(void) {
 static void atfork_child(void) {
   pthread_mutex_init(&drain_mu, NULL);
   rtg_thread_state_after_fork();
-  /* the parent's records are the parent's to write */
-  for (rtg_ring *r = atomic_load(&rings); r; r = r->next) {
-    atomic_store(&r->tail, atomic_load(&r->head));
-    if (r != rtg_tls.ring) atomic_store(&r->state, RING_FREE);
-  }
-  if (rtg_tls.ring) rtg_tls.ring->tid = rtg_tid();
+  rtg_tbuf_after_fork_child(); /* the parent's records are the parent's to write */
   for (int i = 0; i < RTG_CNT_COUNT; i++) atomic_store(&counters[i], 0);
   atomic_store(&cut_off, 0); /* the child writes a file of its own */
   writer_running = false;
+  rtg_tbuf_set_writer_alive(false);
   if (!atomic_load(&sink_open)) return;
   if (out_fd >= 0) close(out_fd);
   if (!open_output()) {
@@ -558,6 +440,9 @@ static void atfork_child(void) {
 
 bool rtg_sink_open(void) {
   static bool atfork_done;
+  rtg_tbuf_configure((size_t)rtg_cfg.buffer_mb << 20,
+                     rtg_cfg.buffer_drop ? RTG_FULL_DROP : RTG_FULL_WAIT);
+  rtg_tbuf_set_kick(wake_writer);
   if (!open_output()) return false;
   if (!atfork_done) {
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
@@ -602,6 +487,9 @@ static off_t put_summary(int fd) {
   RTG_SET(&r, SUMMARY, unfinished, rtg_counter_get(RTG_CNT_UNFINISHED));
   RTG_SET(&r, SUMMARY, other_packets, rtg_counter_get(RTG_CNT_OTHER_PACKETS));
   RTG_SET(&r, SUMMARY, write_errors, rtg_counter_get(RTG_CNT_WRITE_ERRORS));
+  rtg_tbuf_stats bs = rtg_tbuf_get_stats();
+  RTG_SET(&r, SUMMARY, buffer_waits, bs.waits);
+  RTG_SET(&r, SUMMARY, buffer_wait_ns, bs.wait_ns);
   char buf[1024];
   size_t n = rtg_record_format(buf, sizeof buf, &r);
   if (fd < 0 || !n) return -1;
@@ -659,9 +547,16 @@ void rtg_sink_close(void) {
            unfinished = rtg_counter_get(RTG_CNT_UNFINISHED);
   if (lost || lost_gpu || unfinished)
     rtg_log(0,
-            "%s: %lu records lost (buffers full), %lu GPU times unreadable, %lu GPU ops unfinished "
-            "at exit",
+            "%s: %lu records lost (buffers full), %lu GPU times unreadable, %lu GPU ops "
+            "unfinished at exit",
             rtg_cfg.path, (unsigned long)lost, (unsigned long)lost_gpu, (unsigned long)unfinished);
+  rtg_tbuf_stats bs = rtg_tbuf_get_stats();
+  if (bs.waits)
+    rtg_log(0,
+            "%s: threads waited %lu times, %.3f s in all, for the writer to free buffer space "
+            "(RTG_BUFFER_MB=%d; peak %lu MB)",
+            rtg_cfg.path, (unsigned long)bs.waits, (double)bs.wait_ns / 1e9, rtg_cfg.buffer_mb,
+            (unsigned long)(bs.peak_bytes >> 20));
   close(out_fd);
   out_fd = -1;
 }

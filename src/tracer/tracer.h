@@ -40,7 +40,8 @@ typedef struct rtg_config {
   bool kernel_rename;        /* RTG_KERNEL_RENAME: name kernels after the innermost range */
   const char *backtrace;     /* RTG_BACKTRACE: substrings[,min_ns] or NULL */
   int exit_wait_ms;          /* RTG_EXIT_WAIT_MS: bound on waiting for GPU work at exit */
-  int buffer_kb;             /* RTG_BUFFER_KB: per-thread buffer size */
+  int buffer_mb;             /* RTG_BUFFER_MB: cap of all threads' buffers together */
+  bool buffer_drop;          /* RTG_BUFFER_FULL=drop: at the cap drop (and count), not wait */
 } rtg_config;
 
 RTG_HIDDEN extern rtg_config rtg_cfg;
@@ -82,6 +83,9 @@ RTG_HIDDEN void rtg_emit(const rtg_record *r);
 typedef bool (*rtg_record_fill)(rtg_record *r, const void *payload, size_t len, uint32_t pid,
                                 uint64_t tid);
 RTG_HIDDEN void rtg_emit_deferred(rtg_record_fill fill, const void *payload, size_t len);
+/* The same for a record that is never dropped and never waits for buffer
+ * space (GPU ops: made where the application's signal is completed). */
+RTG_HIDDEN void rtg_emit_deferred_keep(rtg_record_fill fill, const void *payload, size_t len);
 
 /* pid and kernel thread id of the caller, cached per thread. */
 RTG_HIDDEN uint32_t rtg_pid(void);

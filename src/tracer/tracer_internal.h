@@ -10,13 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct rtg_ring rtg_ring;
+typedef struct rtg_tchain rtg_tchain;
 
 typedef struct rtg_thread_state {
-  rtg_ring *ring; /* this thread's buffer, attached at its first record */
+  rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
   uint64_t tid;
   uint64_t corr;
-  int depth; /* > 0 while inside the tracer (recursion guard) */
+  int depth;    /* > 0 while inside the tracer (recursion guard) */
+  bool no_wait; /* the tracer's own threads, the fatal path: never wait for buffer space */
 } rtg_thread_state;
 
 extern __thread rtg_thread_state rtg_tls __attribute__((visibility("hidden")));
@@ -35,9 +36,11 @@ typedef size_t (*rtg_entry_decoder)(char *out, size_t cap, const void *payload, 
                                     uint32_t pid, uint64_t tid);
 RTG_HIDDEN void rtg_sink_set_decoder(int type, rtg_entry_decoder fn);
 
-/* Append one entry to the calling thread's buffer (lost and counted when
- * it does not fit). */
+/* Append one entry to the calling thread's buffer (tbuf.c: waits or drops
+ * as RTG_BUFFER_FULL says when the buffers are at their cap). */
 RTG_HIDDEN void rtg_sink_push(int type, const void *payload, size_t len);
+/* The same for an entry that is never dropped and never waits (GPU ops). */
+RTG_HIDDEN void rtg_sink_push_keep(int type, const void *payload, size_t len);
 
 /* Append an already formatted line (ends in '\n'). */
 RTG_HIDDEN void rtg_emit_text(const char *line, size_t len);

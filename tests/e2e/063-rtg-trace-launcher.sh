@@ -11,7 +11,7 @@ echo "-- exit status"
 echo "-- environment"
 "$B/rtg-trace" --hip-trace=hipMalloc --hip-filter-out=Async -a --hsa-trace=core --hsa-filter-out=signal \
   --host-dispatch --no-kernels --no-copies --hcc-profile --no-roctx --kernel-rename --backtrace=hipMemcpy:1000 \
-  --buffer-kb=64 --exit-wait-ms=10 -v2 -o out/dir -- env |
+  --buffer-mb=64 --buffer-full=drop --exit-wait-ms=10 -v2 -o out/dir -- env |
   grep -E '^(RTG_|HCC_PROFILE|HSA_TOOLS_LIB)' | sed "s|$B|\$B|" | sort
 "$B/rtg-trace" --no-hip-trace --hip-table -- env | grep -E '^(RTG_HIP_API_FILTER|ROCPROFILER_REGISTER_LIBRARY|LD_PRELOAD|HSA_TOOLS_ROCPROFILER)' |
   sed -e "s|$B|\$B|g" -e 's|=.*:|=|' | sort
@@ -23,7 +23,7 @@ test -s run.json && echo "run.json written"
 echo "-- --help names every option"
 "$B/rtg-trace" --help >help.txt; echo "status $?"
 for o in hip-trace no-hip-trace hip-filter-out args hsa-trace hsa-filter-out host-dispatch no-kernels \
-         no-copies hcc-profile no-roctx kernel-rename backtrace hip-table output-dir filename buffer-kb \
+         no-copies hcc-profile no-roctx kernel-rename backtrace hip-table output-dir filename buffer-mb buffer-full \
          exit-wait-ms verbose convert stats rpt tracer help version; do
   grep -q -- "--$o" help.txt || echo "missing --$o"
 done

@@ -5,8 +5,8 @@
 # minimum duration that is not a number) must be refused the same way.
 . "$TOP/tests/e2e/18-fault.inc"
 export LC_ALL=C
-for kv in RTG_EXIT_WAIT_MS=soon RTG_EXIT_WAIT_MS=-5 RTG_EXIT_WAIT_MS=1e3 RTG_BUFFER_KB=lots \
-  RTG_BUFFER_KB=1 RTG_HSA_HOST_DISPATCH=2 RTG_ROCTX=maybe RTG_KERNEL_RENAME=? RTG_HIP_API_ARGS=x \
+for kv in RTG_EXIT_WAIT_MS=soon RTG_EXIT_WAIT_MS=-5 RTG_EXIT_WAIT_MS=1e3 RTG_BUFFER_MB=lots \
+  RTG_BUFFER_MB=0 RTG_BUFFER_FULL=sometimes RTG_BUFFER_KB=1 RTG_HSA_HOST_DISPATCH=2 RTG_ROCTX=maybe RTG_KERNEL_RENAME=? RTG_HIP_API_ARGS=x \
   RTG_PROFILE_COPY=nope RTG_VERBOSE=-1 "RTG_PROFILE=$(printf '\377\376')" RTG_FILENAME= \
   RTG_BACKTRACE=all:xyz; do
   rm -f rtg_trace.txt.*

@@ -61,7 +61,8 @@ static void usage(FILE *f) {
         "Output:\n"
         "  -o, --output-dir=DIR         write the traces into DIR (created)\n"
         "      --filename=NAME          trace file name before .<pid>  RTG_FILENAME\n"
-        "      --buffer-kb=N            per-thread buffer size   RTG_BUFFER_KB\n"
+        "      --buffer-mb=N            cap of all buffers (MB)  RTG_BUFFER_MB\n"
+        "      --buffer-full=wait|drop  at the cap               RTG_BUFFER_FULL\n"
         "      --exit-wait-ms=N         wait at most N ms for GPU work at exit\n"
         "                                                        RTG_EXIT_WAIT_MS\n"
         "  -v, --verbose[=N]            tracer messages: 1 settings and paths, 2 also the\n"
@@ -94,7 +95,8 @@ enum {
   O_BT,
   O_TABLE,
   O_FILENAME,
-  O_BUFKB,
+  O_BUFMB,
+  O_BUFFULL,
   O_EXITWAIT,
   O_RPT,
   O_TRACER,
@@ -117,7 +119,8 @@ static const struct option opts[] = {{"hip-trace", optional_argument, 0, O_HIP},
                                      {"hip-table", no_argument, 0, O_TABLE},
                                      {"output-dir", required_argument, 0, 'o'},
                                      {"filename", required_argument, 0, O_FILENAME},
-                                     {"buffer-kb", required_argument, 0, O_BUFKB},
+                                     {"buffer-mb", required_argument, 0, O_BUFMB},
+                                     {"buffer-full", required_argument, 0, O_BUFFULL},
                                      {"exit-wait-ms", required_argument, 0, O_EXITWAIT},
                                      {"verbose", optional_argument, 0, 'v'},
                                      {"convert", optional_argument, 0, 'c'},
@@ -290,8 +293,11 @@ int main(int argc, char **argv) {
     case O_FILENAME:
       filename = optarg;
       break;
-    case O_BUFKB:
-      set("RTG_BUFFER_KB", optarg);
+    case O_BUFMB:
+      set("RTG_BUFFER_MB", optarg);
+      break;
+    case O_BUFFULL:
+      set("RTG_BUFFER_FULL", optarg);
       break;
     case O_EXITWAIT:
       set("RTG_EXIT_WAIT_MS", optarg);

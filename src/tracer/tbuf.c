@@ -1,0 +1,321 @@
+/* Per-thread record buffers as chains of pooled chunks (lttng-ust's
+ * per-thread buffers, grown on demand).
+ *
+ * A thread appends entries to its current chunk and publishes the new end
+ * with a release store: the only memory it touches per entry is its own
+ * chunk.  When the chunk is full the thread takes another from the pool,
+ * links it after the full one and seals that one; the drainer walks each
+ * chain from its oldest chunk, hands out the entries in order, and gives
+ * every sealed chunk it has emptied back to the pool.  An entry never spans
+ * two chunks, so the drainer reads it in place.
+ *
+ * The pool grows one chunk at a time up to its cap (RTG_BUFFER_MB).  At the
+ * cap a producer waits until the writer gives a chunk back, or drops the
+ * entry and counts it (RTG_BUFFER_FULL=drop).  It never waits where that
+ * could hang or hurt: on the writer's or a waiter's thread, in a signal
+ * handler, while no writer runs (start, exit), or when no sealed chunk is
+ * waiting to be drained (every chunk held is some thread's current one).
+ * GPU records and the summary are never dropped and never wait: past the
+ * cap they take a chunk anyway, counted as over_cap. */
+#include "tbuf.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CHUNK_BYTES = 64 * 1024, WAIT_SLICE_MS = 10 };
+enum { CHAIN_FREE, CHAIN_ACTIVE, CHAIN_DEAD };
+
+typedef struct chunk {
+  struct chunk *next;     /* the chain's next chunk, set before sealed */
+  _Atomic uint32_t head;  /* bytes written: the owner stores, release */
+  _Atomic uint32_t sealed; /* the owner moved on; head is final */
+  uint32_t cap;           /* bytes of data */
+  char pad1[64 - 8 - 12];
+  uint32_t tail; /* bytes drained: the drainer's alone, on its own line */
+  char pad2[64 - 4];
+  char data[];
+} chunk;
+
+/* Every entry starts with this header; the payload follows, padded to 8. */
+typedef struct entry_hdr {
+  uint32_t len; /* payload bytes */
+  uint16_t type;
+  uint16_t pad;
+} entry_hdr;
+
+typedef struct rtg_tchain {
+  struct rtg_tchain *next; /* registry, push-only */
+  chunk *oldest;           /* the drainer's chunk */
+  chunk *cur;              /* the owner's chunk */
+  _Atomic int state;
+  uint64_t tid;
+} rtg_tchain;
+
+static _Atomic(rtg_tchain *) chains;
+
+/* ----------------------------------------------------------------- pool */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static chunk *free_chunks;
+static size_t held_bytes, cap_bytes = 256u << 20;
+static rtg_full_policy full_policy = RTG_FULL_WAIT;
+static _Atomic uint32_t free_gen;      /* futex word: bumped when a chunk comes back */
+static _Atomic uint32_t sleepers;      /* producers waiting on free_gen */
+static _Atomic uint64_t sealed_chunks; /* sealed, not yet given back */
+static _Atomic int writer_alive;
+static void (*kick_writer)(void);
+static _Atomic uint64_t st_waits, st_wait_ns, st_over_cap, st_peak;
+
+void rtg_tbuf_configure(size_t cap, rtg_full_policy full) {
+  cap_bytes = cap < CHUNK_BYTES ? CHUNK_BYTES : cap;
+  full_policy = full;
+}
+void rtg_tbuf_set_writer_alive(bool alive) {
+  atomic_store(&writer_alive, alive);
+}
+void rtg_tbuf_set_kick(void (*kick)(void)) {
+  kick_writer = kick;
+}
+static void kick(void) {
+  if (kick_writer) kick_writer();
+}
+
+static chunk *chunk_map(void) {
+  void *m = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  chunk *c = m;
+  c->cap = CHUNK_BYTES - (uint32_t)offsetof(chunk, data);
+  return c;
+}
+
+static void chunk_reset(chunk *c) {
+  c->next = NULL;
+  atomic_store_explicit(&c->head, 0, memory_order_relaxed);
+  atomic_store_explicit(&c->sealed, 0, memory_order_relaxed);
+  c->tail = 0;
+}
+
+/* Would waiting for the writer end?  Only if it runs, this thread is not
+ * one it depends on, and there is a sealed chunk for it to give back. */
+static bool may_wait(void) {
+  return atomic_load_explicit(&writer_alive, memory_order_relaxed) && !rtg_tls.no_wait &&
+         atomic_load_explicit(&sealed_chunks, memory_order_relaxed) > 0;
+}
+
+static chunk *pool_get(rtg_push_class cls) {
+  uint64_t waited_from = 0;
+  chunk *c = NULL;
+  for (;;) {
+    pthread_mutex_lock(&pool_mu);
+    if ((c = free_chunks)) {
+      free_chunks = c->next;
+      pthread_mutex_unlock(&pool_mu);
+      break;
+    }
+    bool room = held_bytes + CHUNK_BYTES <= cap_bytes;
+    bool force = !room && (cls == RTG_PUSH_KEEP || (full_policy == RTG_FULL_WAIT && !may_wait()));
+    if (room || force) {
+      held_bytes += CHUNK_BYTES;
+      if (held_bytes > atomic_load_explicit(&st_peak, memory_order_relaxed))
+        atomic_store_explicit(&st_peak, held_bytes, memory_order_relaxed);
+      pthread_mutex_unlock(&pool_mu);
+      if (force) atomic_fetch_add_explicit(&st_over_cap, 1, memory_order_relaxed);
+      if (!(c = chunk_map())) {
+        pthread_mutex_lock(&pool_mu);
+        held_bytes -= CHUNK_BYTES;
+        pthread_mutex_unlock(&pool_mu);
+      }
+      break;
+    }
+    uint32_t gen = atomic_load_explicit(&free_gen, memory_order_acquire);
+    pthread_mutex_unlock(&pool_mu);
+    if (full_policy == RTG_FULL_DROP) break;
+    /* wait for the writer to give a chunk back */
+    if (!waited_from) {
+      waited_from = rtg_now();
+      atomic_fetch_add_explicit(&st_waits, 1, memory_order_relaxed);
+    }
+    kick();
+    atomic_fetch_add(&sleepers, 1);
+    struct timespec ts = {0, WAIT_SLICE_MS * 1000000L};
+    syscall(SYS_futex, &free_gen, FUTEX_WAIT_PRIVATE, gen, &ts, NULL, 0);
+    atomic_fetch_sub(&sleepers, 1);
+  }
+  if (waited_from)
+    atomic_fetch_add_explicit(&st_wait_ns, rtg_now() - waited_from, memory_order_relaxed);
+  if (c) chunk_reset(c);
+  return c;
+}
+
+static void pool_put(chunk *c) {
+  pthread_mutex_lock(&pool_mu);
+  c->next = free_chunks;
+  free_chunks = c;
+  atomic_fetch_add_explicit(&free_gen, 1, memory_order_release);
+  pthread_mutex_unlock(&pool_mu);
+  if (atomic_load(&sleepers))
+    syscall(SYS_futex, &free_gen, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+rtg_tbuf_stats rtg_tbuf_get_stats(void) {
+  return (rtg_tbuf_stats){atomic_load(&st_waits), atomic_load(&st_wait_ns),
+                          atomic_load(&st_over_cap), atomic_load(&st_peak), CHUNK_BYTES};
+}
+
+/* --------------------------------------------------------------- chains */
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thread_exit(void *arg) {
+  rtg_tchain *t = arg;
+  /* the drainer empties it, then frees it for a new thread */
+  atomic_store_explicit(&t->state, CHAIN_DEAD, memory_order_release);
+  if (rtg_tls.chain == t) rtg_tls.chain = NULL;
+}
+static void make_key(void) {
+  pthread_key_create(&exit_key, thread_exit);
+}
+
+static rtg_tchain *chain_attach(void) {
+  rtg_tchain *t;
+  for (t = atomic_load(&chains); t; t = t->next) { /* one of an exited thread, drained */
+    int st = CHAIN_FREE;
+    if (atomic_compare_exchange_strong(&t->state, &st, CHAIN_ACTIVE)) break;
+  }
+  if (!t) {
+    chunk *c = pool_get(RTG_PUSH_KEEP); /* a thread's first chunk never waits */
+    if (!c) return NULL;
+    t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (t == MAP_FAILED) {
+      pool_put(c);
+      return NULL;
+    }
+    t->oldest = t->cur = c;
+    atomic_store(&t->state, CHAIN_ACTIVE);
+    rtg_tchain *old = atomic_load(&chains);
+    do t->next = old;
+    while (!atomic_compare_exchange_weak(&chains, &old, t));
+  }
+  t->tid = rtg_tid();
+  rtg_tls.chain = t;
+  pthread_once(&key_once, make_key);
+  pthread_setspecific(exit_key, t);
+  return t;
+}
+
+/* The current chunk is full: continue in a new one. */
+static chunk *chain_grow(rtg_tchain *t, rtg_push_class cls) {
+  chunk *n = pool_get(cls);
+  if (!n) return NULL;
+  chunk *c = t->cur;
+  c->next = n;
+  atomic_fetch_add_explicit(&sealed_chunks, 1, memory_order_relaxed);
+  atomic_store_explicit(&c->sealed, 1, memory_order_release);
+  t->cur = n;
+  kick();
+  return n;
+}
+
+bool rtg_tbuf_push(int type, const void *a, size_t alen, const void *b, size_t blen,
+                   rtg_push_class cls) {
+  size_t len = alen + blen;
+  rtg_tchain *t = rtg_tls.chain;
+  if (len > RTG_ENTRY_MAX || (!t && !(t = chain_attach()))) goto lost;
+  uint32_t need = (uint32_t)(sizeof(entry_hdr) + ((len + 7) & ~(size_t)7));
+  chunk *c = t->cur;
+  uint32_t head = atomic_load_explicit(&c->head, memory_order_relaxed);
+  if (head + need > c->cap) {
+    if (!(c = chain_grow(t, cls))) goto lost;
+    head = 0;
+  }
+  char *p = c->data + head;
+  entry_hdr h = {(uint32_t)len, (uint16_t)type, 0};
+  memcpy(p, &h, sizeof h);
+  memcpy(p + sizeof h, a, alen);
+  if (blen) memcpy(p + sizeof h + alen, b, blen);
+  atomic_store_explicit(&c->head, head + need, memory_order_release);
+  return true;
+lost:
+  rtg_count(RTG_CNT_LOST, 1);
+  return false;
+}
+
+/* ------------------------------------------------------------- draining */
+
+static uint64_t drain_chunk(chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_entry_fn fn,
+                            void *ctx) {
+  uint64_t n = 0;
+  while (c->tail < head) {
+    entry_hdr h;
+    memcpy(&h, c->data + c->tail, sizeof h);
+    uint32_t need = (uint32_t)(sizeof h + ((h.len + 7) & ~(size_t)7));
+    if (h.len > RTG_ENTRY_MAX || need > head - c->tail) { /* never: skip the rest */
+      c->tail = head;
+      break;
+    }
+    fn(ctx, tid, h.type, c->data + c->tail + sizeof h, h.len);
+    c->tail += need;
+    n++;
+  }
+  return n;
+}
+
+static uint64_t drain_chain(rtg_tchain *t, rtg_tbuf_entry_fn fn, void *ctx) {
+  uint64_t n = 0;
+  for (;;) {
+    chunk *c = t->oldest;
+    /* sealed first: once sealed, the head read after it is final */
+    uint32_t sealed = atomic_load_explicit(&c->sealed, memory_order_acquire);
+    uint32_t head = atomic_load_explicit(&c->head, memory_order_acquire);
+    n += drain_chunk(c, head, t->tid, fn, ctx);
+    if (!sealed) break;
+    t->oldest = c->next;
+    atomic_fetch_sub_explicit(&sealed_chunks, 1, memory_order_relaxed);
+    pool_put(c);
+  }
+  return n;
+}
+
+uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx) {
+  uint64_t n = 0;
+  for (rtg_tchain *t = atomic_load(&chains); t; t = t->next) {
+    int st = atomic_load_explicit(&t->state, memory_order_acquire);
+    if (st == CHAIN_FREE) continue;
+    n += drain_chain(t, fn, ctx);
+    if (st == CHAIN_DEAD) { /* emptied after its thread exited: reusable */
+      chunk *c = t->cur;
+      if (t->oldest == c && c->tail == atomic_load(&c->head)) {
+        chunk_reset(c);
+        int dead = CHAIN_DEAD;
+        atomic_compare_exchange_strong(&t->state, &dead, CHAIN_FREE);
+      }
+    }
+  }
+  return n;
+}
+
+void rtg_tbuf_after_fork_child(void) {
+  pthread_mutex_init(&pool_mu, NULL);
+  for (rtg_tchain *t = atomic_load(&chains); t; t = t->next) {
+    while (t->oldest != t->cur) {
+      chunk *c = t->oldest;
+      t->oldest = c->next;
+      c->next = free_chunks;
+      free_chunks = c;
+    }
+    chunk_reset(t->cur);
+    if (t != rtg_tls.chain) atomic_store(&t->state, CHAIN_FREE);
+  }
+  if (rtg_tls.chain) rtg_tls.chain->tid = rtg_tid();
+  atomic_store(&sealed_chunks, 0);
+  atomic_store(&sleepers, 0);
+  atomic_store(&st_waits, 0);
+  atomic_store(&st_wait_ns, 0);
+  atomic_store(&st_over_cap, 0);
+}
