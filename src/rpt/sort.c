@@ -3,20 +3,30 @@
  * positions as commands ran beside it.  So an insertion sort is tried
  * first (one pass plus the short moves); if the input turns out far from
  * sorted it gives up and a natural merge sort (merging the runs that are
- * already sorted) does the job in O(n log runs).  Both are stable, which
- * keeps the original's tie order (input order). */
+ * already sorted) does the job in O(n log runs).  Commands that start in
+ * the same nanosecond are ordered by device, queue and sequence number, so
+ * the order does not depend on which thread of a tracer wrote its line
+ * first (a barrier and the kernel behind it often share a start time); on
+ * one queue that is also the original's tie order (the log's order). */
 #include "diag.h"
 #include "rpt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+static bool before(const rpt_rec *x, const rpt_rec *y) {
+  if (x->start != y->start) return x->start < y->start;
+  if (x->device != y->device) return x->device < y->device;
+  if (x->queue != y->queue) return x->queue < y->queue;
+  return x->seq < y->seq;
+}
+
 /* Merge sorted a[lo..mid) and a[mid..hi) through tmp. */
 static void merge(uint32_t *a, uint32_t *tmp, size_t lo, size_t mid, size_t hi, const rpt_rec *r) {
-  if (r[a[mid - 1]].start <= r[a[mid]].start) return; /* already in order */
+  if (!before(&r[a[mid]], &r[a[mid - 1]])) return; /* already in order */
   memcpy(tmp + lo, a + lo, (mid - lo) * sizeof *a);
   size_t i = lo, j = mid, k = lo;
-  while (i < mid && j < hi) a[k++] = r[a[j]].start < r[tmp[i]].start ? a[j++] : tmp[i++];
+  while (i < mid && j < hi) a[k++] = before(&r[a[j]], &r[tmp[i]]) ? a[j++] : tmp[i++];
   while (i < mid) a[k++] = tmp[i++];
 }
 
@@ -26,10 +36,9 @@ static bool insertion(uint32_t *a, size_t n, const rpt_rec *r, uint64_t budget) 
   uint64_t moves = 0;
   for (size_t i = 1; i < n; i++) {
     uint32_t x = a[i];
-    uint64_t key = r[x].start;
-    if (r[a[i - 1]].start <= key) continue;
+    if (!before(&r[x], &r[a[i - 1]])) continue;
     size_t j = i;
-    while (j > 0 && r[a[j - 1]].start > key) {
+    while (j > 0 && before(&r[x], &r[a[j - 1]])) {
       a[j] = a[j - 1];
       j--;
     }
@@ -57,7 +66,7 @@ uint32_t *rpt_sort(const rpt_data *d) {
   size_t *runs = malloc(cap * sizeof *runs);
   if (!runs) abort();
   for (size_t i = 0; i < n; i++) {
-    if (i == 0 || r[i].start < r[i - 1].start) {
+    if (i == 0 || before(&r[i], &r[i - 1])) {
       if (nruns + 2 > cap) {
         cap *= 2;
         runs = realloc(runs, cap * sizeof *runs);

@@ -2,20 +2,35 @@
  *
  * The packet keeps the application's completion signal; before it is
  * published the signal was raised by one, so it cannot reach the value the
- * application waits for until a waiter thread here has (1) seen the
- * hardware's decrement (a blocking wait, never a spin), (2) read the start
- * and end times the hardware wrote into that signal, and (3) taken the
- * extra one away again.  The application sees the same values and the same
- * timestamps as without the tracer, a little later.  Packets without a
- * signal get a pooled tool signal, recycled only after completion, and so
- * does a packet whose signal another op in flight already uses (its times
- * are then forwarded to the application's signal, sigtrack.c).
+ * application waits for until the tracer has (1) seen the hardware's
+ * decrement, (2) read the start and end times the hardware wrote into that
+ * signal, and (3) taken the extra one away again.  The application sees the
+ * same values and timestamps as without the tracer.
  *
- * One waiter thread per queue (and one for copies) serves a FIFO of ops, so
- * a slow queue never delays another's completions; the number of ops in
- * flight per waiter is bounded, the submitting thread sleeps (throttles)
- * beyond it, which also keeps ROCR 5.2.3's intercept queue from overflowing. */
+ * Who does it: the first thread that sees the decrement and claims the op
+ * (an atomic claim word).  Usually that is the application's own thread,
+ * in its hsa_signal_wait_* or hsa_signal_load_* call (signal_hooks.c): it
+ * returns as soon as it would have without the tracer, with no thread hop.
+ * Each queue (and copy engine pair) also has a waiter thread with a FIFO of
+ * its ops, for the ops nobody waits on: it polls the oldest op's signal with
+ * plain loads and sleeps in between (50 us growing to 1 ms while nothing
+ * completes).  It never blocks in the runtime's wait: ROCR spins there for
+ * up to 5 ms, and a second thread waiting on a signal is made to spin for
+ * the whole wait, which would take the cores the application needs.  The
+ * waiter thread is also the only one that frees an op, so an op claimed on
+ * the application's thread stays valid until its waiter has seen it done.
+ * Packets without a signal get a pooled tool signal, recycled only after
+ * completion, and so does a packet whose signal another op in flight
+ * already uses (its times are then forwarded to the application's signal,
+ * sigtrack.c).  Records of GPU ops are formatted later by the writer and
+ * are never dropped.
+ *
+ * The number of ops in flight per waiter is bounded, the submitting thread
+ * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
+ * queue from overflowing. */
 #include "hsa_side.h"
+
+#include <hsa/amd_hsa_signal.h>
 
 #include <linux/futex.h>
 #include <pthread.h>
@@ -43,7 +58,7 @@ struct rtg_op_waiter {
 static rtg_op_waiter *waiters;
 static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int abandon; /* exit: stop waiting, count the rest */
-static uint64_t wait_timeout_ticks = 100000000;
+enum { POLL_MIN_NS = 50000, POLL_MAX_NS = 1000000 };
 
 /* --------------------------------------------------------- op storage */
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -69,7 +84,9 @@ rtg_op *rtg_op_alloc(void) {
     pthread_mutex_unlock(&pool_mu);
     op = &blk[0];
   }
+  uint32_t gen = (atomic_load_explicit(&op->claim, memory_order_relaxed) >> 2) + 1;
   memset(op, 0, sizeof *op);
+  atomic_store_explicit(&op->claim, gen << 2, memory_order_relaxed);
   return op;
 }
 
@@ -116,68 +133,89 @@ void rtg_tool_signals_destroy(void) {
 
 /* ------------------------------------------------------------ records */
 
+/* What the writer needs to make an op's record: the op as it was, its
+ * times and its kernel's names (kept until exit, kernel_names.c). */
+typedef struct op_payload {
+  rtg_op op;
+  uint64_t start, stop;
+  rtg_kernel_name name;
+} op_payload;
+
+static bool fill_op(rtg_record *r, const void *payload, size_t len, uint32_t pid, uint64_t tid) {
+  op_payload p;
+  if (len != sizeof p) return false;
+  memcpy(&p, payload, sizeof p);
+  const rtg_op *op = &p.op;
+  if (op->kind == RTG_OP_DISPATCH) {
+    rtg_kernel_name n = p.name;
+    rtg_record_init(r, RTG_KIND_DISPATCH, pid, tid);
+    rtg_rec_DISPATCH *d = &r->u.DISPATCH;
+    d->queue = op->queue;
+    d->agent = op->agent;
+    d->signal = op->app_signal;
+    d->name = n.mangled;
+    d->start = p.start;
+    /* RTG_KERNEL_RENAME: the range names the kernel; its own name (the
+     * demangled one when there is one) moves to demangled: */
+    if (op->rename) d->name = op->rename, n.demangled = n.demangled ? n.demangled : n.mangled;
+    d->stop = p.stop;
+    d->id = op->id;
+    RTG_SET(r, DISPATCH, workgroup, op->wg);
+    RTG_SET(r, DISPATCH, grid, op->grid);
+    RTG_SET(r, DISPATCH, lds, op->lds);
+    RTG_SET(r, DISPATCH, scratch, op->scratch);
+    if (op->corr) RTG_SET(r, DISPATCH, corr, op->corr);
+    RTG_SET(r, DISPATCH, tick, op->tick);
+    if (n.demangled) RTG_SET(r, DISPATCH, demangled, n.demangled);
+  } else if (op->kind == RTG_OP_COPY) {
+    rtg_record_init(r, RTG_KIND_COPY, pid, tid);
+    rtg_rec_COPY *c = &r->u.COPY;
+    c->agent = op->agent;
+    c->signal = op->app_signal;
+    c->start = p.start;
+    c->stop = p.stop;
+    c->dep1 = op->deps[0], c->dep2 = op->deps[1], c->dep3 = op->deps[2];
+    c->dep4 = op->deps[3], c->dep5 = op->deps[4];
+    RTG_SET(r, COPY, bytes, op->bytes);
+    RTG_SET(r, COPY, kind, op->copy_kind);
+    RTG_SET(r, COPY, src_agent, op->src_agent);
+    RTG_SET(r, COPY, dst_agent, op->dst_agent);
+    RTG_SET(r, COPY, id, op->id);
+    RTG_SET(r, COPY, tick, op->tick);
+    RTG_SET(r, COPY, api, op->api);
+    if (op->corr) RTG_SET(r, COPY, corr, op->corr);
+  } else {
+    rtg_record_init(r, RTG_KIND_BARRIER, pid, tid);
+    rtg_rec_BARRIER *b = &r->u.BARRIER;
+    b->queue = op->queue;
+    b->agent = op->agent;
+    b->signal = op->app_signal;
+    b->start = p.start;
+    b->stop = p.stop;
+    b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
+    b->dep4 = op->deps[3], b->dep5 = op->deps[4];
+    b->id = op->id;
+    RTG_SET(r, BARRIER, op, op->kind == RTG_OP_BARRIER_AND ? "and" : "or");
+    if (op->corr) RTG_SET(r, BARRIER, corr, op->corr);
+  }
+  return true;
+}
+
 static void emit_op(const rtg_op *op, uint64_t start, uint64_t stop) {
   if (rtg_cfg.hcc_profile) {
     rtg_hcc_profile_emit(op, start, stop);
     return;
   }
-  rtg_record r;
-  if (op->kind == RTG_OP_DISPATCH) {
-    rtg_kernel_name n = rtg_kernel_name_of(op->kernel_object);
-    rtg_record_init(&r, RTG_KIND_DISPATCH, rtg_pid(), rtg_tid());
-    rtg_rec_DISPATCH *d = &r.u.DISPATCH;
-    d->queue = op->queue;
-    d->agent = op->agent;
-    d->signal = op->app_signal;
-    d->name = n.mangled;
-    d->start = start;
-    /* RTG_KERNEL_RENAME: the range names the kernel; its own name (the
-     * demangled one when there is one) moves to demangled: */
-    if (op->rename) d->name = op->rename, n.demangled = n.demangled ? n.demangled : n.mangled;
-    d->stop = stop;
-    d->id = op->id;
-    RTG_SET(&r, DISPATCH, workgroup, op->wg);
-    RTG_SET(&r, DISPATCH, grid, op->grid);
-    RTG_SET(&r, DISPATCH, lds, op->lds);
-    RTG_SET(&r, DISPATCH, scratch, op->scratch);
-    if (op->corr) RTG_SET(&r, DISPATCH, corr, op->corr);
-    RTG_SET(&r, DISPATCH, tick, op->tick);
-    if (n.demangled) RTG_SET(&r, DISPATCH, demangled, n.demangled);
-  } else if (op->kind == RTG_OP_COPY) {
-    rtg_record_init(&r, RTG_KIND_COPY, rtg_pid(), rtg_tid());
-    rtg_rec_COPY *c = &r.u.COPY;
-    c->agent = op->agent;
-    c->signal = op->app_signal;
-    c->start = start;
-    c->stop = stop;
-    c->dep1 = op->deps[0], c->dep2 = op->deps[1], c->dep3 = op->deps[2];
-    c->dep4 = op->deps[3], c->dep5 = op->deps[4];
-    RTG_SET(&r, COPY, bytes, op->bytes);
-    RTG_SET(&r, COPY, kind, op->copy_kind);
-    RTG_SET(&r, COPY, src_agent, op->src_agent);
-    RTG_SET(&r, COPY, dst_agent, op->dst_agent);
-    RTG_SET(&r, COPY, id, op->id);
-    RTG_SET(&r, COPY, tick, op->tick);
-    RTG_SET(&r, COPY, api, op->api);
-    if (op->corr) RTG_SET(&r, COPY, corr, op->corr);
-  } else {
-    rtg_record_init(&r, RTG_KIND_BARRIER, rtg_pid(), rtg_tid());
-    rtg_rec_BARRIER *b = &r.u.BARRIER;
-    b->queue = op->queue;
-    b->agent = op->agent;
-    b->signal = op->app_signal;
-    b->start = start;
-    b->stop = stop;
-    b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
-    b->dep4 = op->deps[3], b->dep5 = op->deps[4];
-    b->id = op->id;
-    RTG_SET(&r, BARRIER, op, op->kind == RTG_OP_BARRIER_AND ? "and" : "or");
-    if (op->corr) RTG_SET(&r, BARRIER, corr, op->corr);
-  }
-  rtg_emit(&r);
+  op_payload p = {.start = start, .stop = stop};
+  memcpy(&p.op, op, sizeof p.op);
+  if (op->kind == RTG_OP_DISPATCH) p.name = rtg_kernel_name_of(op->kernel_object);
+  rtg_emit_deferred_keep(fill_op, &p, sizeof p);
 }
 
-static void complete(rtg_op_waiter *w, rtg_op *op) {
+/* Read the op's times, record it, and leave the application's signal as the
+ * hardware would have.  The caller claimed the op.  Returns true when the
+ * op is kept by sigtrack.c (a forward waiting for its owner). */
+static bool finish(rtg_op *op) {
   uint64_t start = 0, stop = 0;
   hsa_status_t st;
   if (op->kind == RTG_OP_COPY) {
@@ -200,18 +238,83 @@ static void complete(rtg_op_waiter *w, rtg_op *op) {
   }
   /* No longer in flight before the application can see completion: once
    * released, it may die at once (fatal signal, _exit), and the summary
-   * must not count as unfinished an op whose record is already written.
+   * must not count as unfinished an op whose record is already queued.
    * The exit and queue-destroy waits still cover the release below: after
-   * inflight reaches 0 they join this thread before going on. */
+   * inflight reaches 0 they join the waiter, which frees the op only once
+   * it is done. */
+  rtg_op_waiter *w = op->waiter;
   atomic_fetch_sub_explicit(&w->inflight, 1, memory_order_release);
   syscall(SYS_futex, &w->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
   /* last touch of the application's signal: after this it may destroy it */
-  if (!rtg_op_release_signal(op)) rtg_op_free(op);
+  return rtg_op_release_signal(op);
+}
+
+static bool claim(rtg_op *op, uint32_t pending) {
+  return atomic_compare_exchange_strong_explicit(&op->claim, &pending, pending | RTG_OP_CLAIMED,
+                                                 memory_order_acq_rel, memory_order_relaxed);
+}
+
+/* Read from the signal's memory, not through the runtime: once another
+ * thread has completed the op, the application may destroy its signal at
+ * any time, and the runtime asserts on a destroyed handle.  The memory
+ * stays mapped (signal pools), and a stale value cannot complete anything:
+ * the claim of a completed op fails. */
+static bool hw_done(const rtg_op *op) {
+  const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
+  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < op->wait_below;
+}
+
+/* Only owners of an application signal come here (never kept by sigtrack),
+ * so the op can be marked done for its waiter to free. */
+bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
+  if ((pending & 3) != RTG_OP_PENDING || !atomic_load_explicit(&op->queued, memory_order_acquire) ||
+      !hw_done(op) || !claim(op, pending))
+    return false;
+  rtg_tls.depth++;
+  finish(op);
+  rtg_tls.depth--;
+  atomic_store_explicit(&op->claim, pending | RTG_OP_DONE, memory_order_release);
+  return true;
+}
+
+/* The waiter's turn at op: true when it is finished with it (done, by
+ * whichever thread), false to come back later. */
+static bool waiter_try(rtg_op *op) {
+  uint32_t c = atomic_load_explicit(&op->claim, memory_order_acquire);
+  if ((c & 3) == RTG_OP_DONE) { /* the application's thread completed it */
+    rtg_op_free(op);
+    return true;
+  }
+  if ((c & 3) == RTG_OP_CLAIMED || !hw_done(op)) return false;
+  if (!claim(op, c)) return false;
+  if (!finish(op)) rtg_op_free(op);
+  return true;
+}
+
+/* Exit or queue destroy: what is left in the FIFO (from op on) is
+ * unfinished, except what application threads completed meanwhile. */
+static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
+  pthread_mutex_lock(&w->mu);
+  rtg_op *rest = w->head;
+  w->head = w->tail = NULL;
+  pthread_mutex_unlock(&w->mu);
+  uint64_t n = 0;
+  op->next = rest;
+  for (rtg_op *o = op, *next; o; o = next) {
+    next = o->next;
+    uint32_t c = atomic_load_explicit(&o->claim, memory_order_acquire);
+    if ((c & 3) == RTG_OP_DONE)
+      rtg_op_free(o);
+    else
+      n++; /* may still be written by the GPU: never reused */
+  }
+  rtg_count(RTG_CNT_UNFINISHED, n);
 }
 
 static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
   rtg_tls.depth = 1;
+  rtg_tls.no_wait = true; /* completions must not wait for the writer */
   for (;;) {
     pthread_mutex_lock(&w->mu);
     while (!w->head && !atomic_load(&abandon) && !atomic_load(&w->stop))
@@ -223,26 +326,17 @@ static void *waiter_main(void *arg) {
     }
     pthread_mutex_unlock(&w->mu);
     if (!op) break;
-    bool done = false;
-    while (!atomic_load(&abandon) && !atomic_load(&w->stop)) {
-      hsa_signal_value_t v =
-          rtg_real.hsa_signal_wait_scacquire(op->signal, HSA_SIGNAL_CONDITION_LT, op->wait_below,
-                                             wait_timeout_ticks, HSA_WAIT_STATE_BLOCKED);
-      if (v < op->wait_below) {
-        done = true;
-        break;
+    long sleep_ns = POLL_MIN_NS;
+    while (!waiter_try(op)) {
+      if (atomic_load(&abandon) || atomic_load(&w->stop)) {
+        /* one last look: the GPU may have finished it meanwhile */
+        if (waiter_try(op)) op = NULL;
+        if (op) waiter_abandon(w, op);
+        return NULL;
       }
-    }
-    if (done) {
-      complete(w, op);
-    } else { /* exit or destroy came first: this one and all queued behind it */
-      pthread_mutex_lock(&w->mu);
-      uint64_t n = 1;
-      for (rtg_op *o = w->head; o; o = o->next) n++;
-      w->head = w->tail = NULL;
-      pthread_mutex_unlock(&w->mu);
-      rtg_count(RTG_CNT_UNFINISHED, n);
-      break;
+      struct timespec ts = {0, sleep_ns};
+      nanosleep(&ts, NULL);
+      if (sleep_ns < POLL_MAX_NS) sleep_ns *= 2;
     }
   }
   return NULL;
@@ -272,7 +366,7 @@ rtg_op_waiter *rtg_waiter_create(const char *what, uint32_t limit) {
 }
 
 /* The queue of w is being destroyed: give its ops at most ms to finish,
- * then stop the thread (it notices within one wait timeout, 100 ms) and
+ * then stop the thread (it notices within one poll, 1 ms at most) and
  * count what was left as unfinished. */
 void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
   uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
@@ -306,8 +400,10 @@ void rtg_waiter_throttle(rtg_op_waiter *w) {
 
 void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   atomic_fetch_add_explicit(&w->inflight, 1, memory_order_relaxed);
+  op->waiter = w;
   op->next = NULL;
   pthread_mutex_lock(&w->mu);
+  atomic_store_explicit(&op->queued, true, memory_order_release);
   if (w->tail)
     w->tail->next = op;
   else
@@ -364,11 +460,6 @@ void rtg_gpu_ops_after_fork(void) {
 
 RTG_HIDDEN void rtg_gpu_ops_init(void) {
   rtg_sigtrack_init();
-  uint64_t freq = 0;
-  if (rtg_real.hsa_system_get_info &&
-      rtg_real.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq) ==
-          HSA_STATUS_SUCCESS &&
-      freq)
-    wait_timeout_ticks = freq / 10; /* 100 ms: how soon a waiter notices exit */
+  rtg_signal_hooks_init();
   pthread_atfork(NULL, NULL, rtg_gpu_ops_after_fork);
 }

@@ -7,6 +7,8 @@
 
 #include "tracer_internal.h"
 
+#include <stdatomic.h>
+
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_finalize.h>
@@ -90,6 +92,11 @@ RTG_HIDDEN void rtg_copies_after_fork(void);
 typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_COPY } rtg_op_kind;
 typedef struct rtg_op {
   struct rtg_op *next;
+  /* who completes it: (generation << 2) | RTG_OP_PENDING/CLAIMED/DONE.  The
+   * generation changes each time the op is reused, so a thread that looked
+   * the op up earlier cannot claim its next life (gpu_ops.c). */
+  _Atomic uint32_t claim;
+  _Atomic bool queued; /* handed to its waiter: from then on anyone may complete it */
   rtg_op_kind kind;
   hsa_signal_t signal;           /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
@@ -112,6 +119,14 @@ typedef struct rtg_op {
   uint64_t app_signal;
   struct rtg_op_waiter *waiter; /* copies: the one chosen at issue */
 } rtg_op;
+
+enum { RTG_OP_PENDING = 0, RTG_OP_CLAIMED = 1, RTG_OP_DONE = 2 };
+
+/* Complete op now, on the calling thread, if the hardware has completed it
+ * and nobody else has claimed it: read its times, queue its record, and
+ * give the application's signal the value the hardware left.  claim is the
+ * op's claim word as read when it was looked up (generation, pending). */
+RTG_HIDDEN bool rtg_op_try_complete(rtg_op *op, uint32_t claim);
 
 /* A FIFO of ops served by one waiter thread. */
 typedef struct rtg_op_waiter rtg_op_waiter;
@@ -142,6 +157,20 @@ RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
  * would leave it.  true: the op is kept (its forward waits for another op)
  * and must not be freed by the caller. */
 RTG_HIDDEN bool rtg_op_release_signal(rtg_op *op);
+/* The op that raised application signal `handle` and is still in flight:
+ * its claim word and the value below which the hardware has completed it.
+ * false: none (fast when no signal is raised at all). */
+typedef struct rtg_owner_ref {
+  rtg_op *op;
+  uint32_t claim;
+  hsa_signal_value_t wait_below;
+} rtg_owner_ref;
+RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
+/* Is any op of application signal `handle` in flight (not yet released)? */
+RTG_HIDDEN bool rtg_sigtrack_busy(uint64_t handle);
+/* signal_hooks.c: the application's waits and loads complete what they see
+ * completed (no thread hop between the hardware and the application). */
+RTG_HIDDEN void rtg_signal_hooks_init(void);
 RTG_HIDDEN void rtg_sigtrack_init(void);
 RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
 

@@ -31,7 +31,9 @@ typedef struct sig_entry {
   uint64_t handle;
   uint32_t inflight; /* ops of this signal not yet forwarded/released */
   bool owner_busy;   /* the op that raised the signal is in flight */
-  rtg_op *deferred;  /* forwards waiting for the owner, in completion order */
+  rtg_op *owner;     /* that op, and its claim word when it was bound */
+  uint32_t owner_claim;
+  rtg_op *deferred; /* forwards waiting for the owner, in completion order */
   rtg_op *deferred_tail;
 } sig_entry;
 
@@ -40,7 +42,9 @@ static struct bucket {
   pthread_mutex_t mu;
   sig_entry *head;
 } buckets[BUCKETS];
-static sig_entry *free_entries; /* guarded by free_mu */
+static sig_entry *free_entries;       /* guarded by free_mu */
+static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
+static _Atomic uint32_t live_entries; /* signals with ops in flight */
 static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static struct bucket *bucket_of(uint64_t h) {
@@ -61,10 +65,12 @@ static sig_entry *entry_new(uint64_t h) {
   pthread_mutex_unlock(&free_mu);
   if (!e && !(e = malloc(sizeof *e))) return NULL;
   *e = (sig_entry){.handle = h};
+  atomic_fetch_add_explicit(&live_entries, 1, memory_order_relaxed);
   return e;
 }
 
 static void entry_free(sig_entry *e) {
+  atomic_fetch_sub_explicit(&live_entries, 1, memory_order_relaxed);
   pthread_mutex_lock(&free_mu);
   e->next = free_entries;
   free_entries = e;
@@ -91,6 +97,9 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     bool owner = !e;
     if (owner && (e = entry_new(app.handle))) {
       e->owner_busy = true;
+      e->owner = op;
+      e->owner_claim = atomic_load_explicit(&op->claim, memory_order_relaxed);
+      atomic_fetch_add_explicit(&owners_busy, 1, memory_order_relaxed);
       *link = e;
     }
     if (e) e->inflight++;
@@ -176,8 +185,10 @@ bool rtg_op_release_signal(rtg_op *op) {
       forward(op);
     } else { /* last touch of the owner; then what waited for it */
       rtg_real.hsa_signal_subtract_screlease(op->signal, 1);
-      if (e) {
+      if (e && e->owner_busy) {
         e->owner_busy = false;
+        e->owner = NULL;
+        atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
         done = e->deferred;
         e->deferred = e->deferred_tail = NULL;
         for (rtg_op *d = done; d; d = d->next, n++) forward(d);
@@ -194,7 +205,29 @@ bool rtg_op_release_signal(rtg_op *op) {
   return kept;
 }
 
+bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
+  if (!handle || !atomic_load_explicit(&owners_busy, memory_order_relaxed)) return false;
+  struct bucket *b = bucket_of(handle);
+  pthread_mutex_lock(&b->mu);
+  sig_entry *e = find(b, handle, NULL);
+  bool busy = e && e->owner_busy && e->owner;
+  if (busy) *out = (rtg_owner_ref){e->owner, e->owner_claim, e->owner->wait_below};
+  pthread_mutex_unlock(&b->mu);
+  return busy;
+}
+
+bool rtg_sigtrack_busy(uint64_t handle) {
+  if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
+  struct bucket *b = bucket_of(handle);
+  pthread_mutex_lock(&b->mu);
+  bool busy = find(b, handle, NULL) != NULL;
+  pthread_mutex_unlock(&b->mu);
+  return busy;
+}
+
 static void after_fork(void) {
+  atomic_store(&owners_busy, 0);
+  atomic_store(&live_entries, 0);
   pthread_mutex_init(&free_mu, NULL);
   for (int i = 0; i < BUCKETS; i++) {
     pthread_mutex_init(&buckets[i].mu, NULL);

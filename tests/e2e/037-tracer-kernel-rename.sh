@@ -22,4 +22,6 @@ done
 echo "-- HCC_PROFILE=2"
 rm -f rtg_trace.txt.*
 RTG_KERNEL_RENAME=1 HCC_PROFILE=2 traced "$PROGS/tp_roctx" "$SIMGPU/kernels.hsaco"
-grep '^profile: *kernel;' "$(trace_of)" | cut -d';' -f2 | tr -d ' \t'
+# in start order (the lines are written as each kernel completes, by
+# whichever thread saw it complete)
+grep '^profile: *kernel;' "$(trace_of)" | sort -t';' -k4,4n | cut -d';' -f2 | tr -d ' \t'

@@ -312,13 +312,19 @@ static int new_entries_records(uint32_t major, uint32_t minor, int release) {
 /* Call the table's on_engine entry (the hook, wrapped) once; it must
  * reach the runtime's with the same arguments. */
 static void *lib; /* rtg_tracer.so */
+/* A signal handle is the address of the runtime's amd_signal_t, whose value
+ * (at offset 8) the tracer reads to see a completion: 0, done. */
+static int64_t fake_signal[8] __attribute__((aligned(64)));
+
 static int call_on_engine(const table *ext, size_t off) {
   on_engine_fn f = (on_engine_fn)(uintptr_t)ext->w[off / 8];
   if ((void *)f == (void *)fake_on_engine) return 60; /* not hooked */
   char buf[64] = {0};
-  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){0x4000}, 2, true)) return 61;
+  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL,
+        (sig_t_){(uint64_t)(uintptr_t)fake_signal}, 2, true))
+    return 61;
   if (seen.calls != 1 || seen.dst != buf || seen.size != 32 || seen.engine != 2 || !seen.force ||
-      seen.signal != 0x4000)
+      seen.signal != (uint64_t)(uintptr_t)fake_signal)
     return 62;
   return 0;
 }

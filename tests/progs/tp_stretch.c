@@ -1,0 +1,47 @@
+/* tp_stretch: how long the GPU timeline of a small program takes, for
+ * scripts/bench-stretch.sh to compare traced with untraced runs.
+ *   tp_stretch b2b N     N dispatches over two queues, back to back, each
+ *                        with its own completion signal; then wait for all
+ *   tp_stretch wait N    the same, waiting for each dispatch to complete
+ *                        before submitting the next (code that synchronizes)
+ * The kernels take SIMGPU_KERNEL_NS each on the simulated GPU.  Prints
+ * "elapsed_ns N": from the first submission to the last completion seen. */
+#include <time.h>
+
+#include "tp_common.h"
+
+static uint64_t now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_BOOTTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "b2b";
+  int n = argc > 2 ? atoi(argv[2]) : 200;
+  if (n < 1 || n > 100000) n = 200;
+  sg_system_t sys;
+  sg_init(&sys);
+  hsa_queue_t *q[2];
+  for (int i = 0; i < 2; i++)
+    CHECK(hsa_queue_create(sys.gpu[0].agent, 1024, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                           UINT32_MAX, &q[i]));
+  hsa_signal_t *s = calloc((size_t)n, sizeof *s);
+  if (!s) return 1;
+  for (int i = 0; i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &s[i]));
+  bool wait_each = !strcmp(mode, "wait");
+  uint64_t t0 = now();
+  for (int i = 0; i < n; i++) {
+    hsa_kernel_dispatch_packet_t d;
+    sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s[i]);
+    sg_submit(q[i % 2], &d);
+    if (wait_each) sg_wait(s[i]);
+  }
+  for (int i = 0; i < n; i++) sg_wait(s[i]);
+  uint64_t t1 = now();
+  printf("elapsed_ns %llu\n", (unsigned long long)(t1 - t0));
+  for (int i = 0; i < n; i++) hsa_signal_destroy(s[i]);
+  for (int i = 0; i < 2; i++) hsa_queue_destroy(q[i]);
+  free(s);
+  return 0;
+}
