@@ -1,41 +1,136 @@
 #!/bin/sh
-# Tracer cost, measured side by side in one run on the simulated GPU:
-#  (a) added cost of a traced HSA API call (hsa_signal_load_relaxed with
-#      RTG_HSA_API_FILTER=all) as a ratio to two CLOCK_BOOTTIME reads
-#      (target <= 2.0);
-#  (b) added host cost of submitting one kernel dispatch through an
-#      intercepted queue (target <= 1 us), and dispatch throughput traced
-#      vs untraced (the simulated GPU's poll latency dominates the latter).
-# Usage: scripts/bench-tracer.sh [BUILD_DIR]   (after `make` and
-#        `make build/progs/tp_bench`)
+# What the tracer costs the application, measured side by side in one run
+# on the simulated GPU, with default settings (nothing may be lost):
+#  (a) a traced HSA call at the highest rate (hsa_signal_load_relaxed,
+#      RTG_HSA_API_FILTER=all): added cost / two CLOCK_BOOTTIME reads;
+#  (b) the same with ~300 ns of the application's own work between calls;
+#  (c) a traced HIP call (hipGetDevice on the real HIP runtime): the total
+#      added cost, HIP's own cost of calling an empty tool callback (same
+#      program), and rtg's share above that floor;
+#  (d) the writer alone: records per second of the writer thread's CPU time;
+#  (e) 20 M traced calls: peak RSS and slowdown, every record written;
+#  (f) the GPU timeline's stretch, traced / untraced elapsed (median of 5
+#      alternating runs): 20 us kernels on two queues (HSA) or streams
+#      (HIP), back to back and waiting for each one;
+#  (g) host cost of submitting a kernel dispatch.
+# Usage: scripts/bench-tracer.sh [BUILD_DIR]
+#   BENCH_QUICK=1   smaller counts (no 20 M run)
+#   BENCH_NO_HIP=1  skip the HIP lines (a host without the HIP runtime)
+#   BENCH_RUN=CMD   prefix of every program run (a loader, for a host whose
+#                   libraries are carried: "lib/ld-linux-x86-64.so.2
+#                   --library-path $B/simgpu:lib")
 set -e
 B=${1:-${B:-build}}
 B=$(cd "$B" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$B/progs/tp_bench" ] || make -C "$TOP" --no-print-directory "B=$B" "$B/progs/tp_bench" >&2
+progs="$B/progs/tp_bench $B/progs/tp_stretch"
+[ -n "$BENCH_NO_HIP" ] || progs="$progs $B/progs/tp_hip_bench"
+for p in $progs; do
+  [ -x "$p" ] || make -C "$TOP" --no-print-directory "B=$B" "$p" >&2
+done
 export LD_LIBRARY_PATH="$B/simgpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export SIMGPU_KERNEL_NS=${SIMGPU_KERNEL_NS:-1000}
+RUN=${BENCH_RUN:-}
+T="$B/rtg_tracer.so"
+quick=${BENCH_QUICK:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-bench=$B/progs/tp_bench
 get() { sed -n "s/^$1 //p" "$2"; }
+summary() { sed -n 's/.* summary //p' rtg_trace.txt.*; }
+field() { summary | tr ' ' '\n' | sed -n "s/^$1://p"; }
+lines() { grep -c "^$1" rtg_trace.txt.* || true; }
 
-"$bench" api 200000 >api.plain
-# a buffer big enough that no record is lost (the lost path is cheaper)
-RTG_BUFFER_KB=262144 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$B/rtg_tracer.so" "$bench" api 200000 >api.traced
-plain=$(get api_ns api.plain)
-traced=$(get api_ns api.traced)
-clock=$(get clock_pair_ns api.plain)
-awk -v p="$plain" -v t="$traced" -v c="$clock" 'BEGIN {
-  printf "hsa api call: untraced %.1f ns, traced %.1f ns, two CLOCK_BOOTTIME reads %.1f ns\n", p, t, c
-  printf "(a) added cost / two clock reads = %.2f (target <= 2.0)\n", (t - p) / c }'
+# ---- (a) (d) max rate
+n=280000 # x 5 repetitions
+[ -z "$quick" ] || n=50000
+rm -f rtg_trace.txt.*
+$RUN "$B/progs/tp_bench" api $n >a.plain
+RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api $n \
+  >a.traced 2>a.err
+recs=$(lines "HSA: .* hsa_signal_load_relaxed ")
+awk -v p="$(get api_ns a.plain)" -v t="$(get api_ns a.traced)" -v c="$(get clock_pair_ns a.plain)" \
+  -v recs="$recs" -v want=$((5 * n)) -v lost="$(field lost)" -v waits="$(field buffer_waits)" 'BEGIN {
+  printf "(a) traced HSA call, max rate: untraced %.1f ns, traced %.1f ns, two clock reads %.1f ns: added / clock pair = %.2f (target <= 2.0); records %d of %d, lost %d, buffer waits %d\n",
+    p, t, c, (t - p) / c, recs, want, lost, waits }'
+sed -n 's/^rtg: writer: \([0-9]*\) records in \([0-9.]*\) s.*(\([0-9.]*\) M records\/s).*peaked at \([0-9]*\) MB/\1 \2 \3 \4/p' a.err |
+  awk '{ printf "(d) writer alone: %d records in %.3f s of its CPU time: %.2f M records/s (target >= 5); buffers peaked at %d MB\n", $1, $2, $3, $4 }'
 
-"$bench" dispatch 20480 >d.plain
-HSA_TOOLS_LIB="$B/rtg_tracer.so" "$bench" dispatch 20480 >d.traced
-awk -v ps="$(get submit_ns d.plain)" -v ts="$(get submit_ns d.traced)" \
-    -v pr="$(get dispatch_per_s d.plain)" -v tr="$(get dispatch_per_s d.traced)" 'BEGIN {
-  printf "dispatch submit: untraced %.0f ns, traced %.0f ns\n", ps, ts
-  printf "(b) added host cost per dispatch = %.2f us (target <= 1 us)\n", (ts - ps) / 1000
-  printf "    throughput: untraced %.0f/s, traced %.0f/s, ratio %.2f\n", pr, tr, tr / pr }'
+# ---- (b) paced
+rm -f rtg_trace.txt.*
+$RUN "$B/progs/tp_bench" paced $n >b.plain
+RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" paced $n >b.traced
+recs=$(lines "HSA: .* hsa_signal_load_relaxed ")
+awk -v p="$(get paced_ns b.plain)" -v t="$(get paced_ns b.traced)" -v c="$(get clock_pair_ns b.plain)" \
+  -v recs="$recs" -v want=$((5 * n)) -v lost="$(field lost)" 'BEGIN {
+  printf "(b) traced HSA call after ~300 ns of work: untraced %.1f ns, traced %.1f ns per iteration: added / clock pair = %.2f (target <= 2.0); records %d of %d, lost %d\n",
+    p, t, (t - p) / c, recs, want, lost }'
+
+# ---- (c) HIP
+if [ -z "$BENCH_NO_HIP" ]; then
+  h=200000
+  [ -z "$quick" ] || h=50000
+  rm -f rtg_trace.txt.*
+  $RUN "$B/progs/tp_hip_bench" api $h >c.plain
+  $RUN "$B/progs/tp_hip_bench" floor $h >c.floor
+  RTG_HIP_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_hip_bench" api $h >c.traced
+  recs=$(lines "HIP: .* hipGetDevice ")
+  awk -v p="$(get api_ns c.plain)" -v f="$(get api_ns c.floor)" -v t="$(get api_ns c.traced)" \
+    -v c="$(get clock_pair_ns c.plain)" -v recs="$recs" -v want=$((5 * h)) -v lost="$(field lost)" 'BEGIN {
+    printf "(c) traced HIP call (real HIP): untraced %.1f ns, empty tool callback %.1f ns, rtg %.1f ns: added / clock pair = %.2f (target <= 3.0), of which HIP'"'"'s callback floor %.2f and rtg %.2f; records %d of %d, lost %d\n",
+      p, f, t, (t - p) / c, (f - p) / c, (t - f) / c, recs, want, lost }'
+fi
+
+# ---- (e) 20 M calls
+if [ -z "$quick" ]; then
+  rm -f rtg_trace.txt.*
+  s0=$(date +%s%N)
+  $RUN "$B/progs/tp_bench" api 4000000 >e.plain
+  s1=$(date +%s%N)
+  RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api 4000000 \
+    >e.traced 2>e.err
+  s2=$(date +%s%N)
+  recs=$(lines "HSA: .* hsa_signal_load_relaxed ")
+  size=$(du -m rtg_trace.txt.* | awk '{ print $1 }')
+  awk -v rss0="$(get maxrss_kb e.plain)" -v rss="$(get maxrss_kb e.traced)" -v t0=$((s1 - s0)) \
+    -v t1=$((s2 - s1)) -v recs="$recs" -v lost="$(field lost)" -v waits="$(field buffer_waits)" \
+    -v wns="$(field buffer_wait_ns)" -v size="$size" 'BEGIN {
+    printf "(e) 20 M traced calls: peak RSS %.0f MB (untraced %.0f MB; cap RTG_BUFFER_MB=256), elapsed %.2f s vs %.2f s: slowdown %.2fx; records %d of 20000000, lost %d, %d MB of trace; producer waited %d times, %.2f s\n",
+      rss / 1024, rss0 / 1024, t1 / 1e9, t0 / 1e9, t1 / t0, recs, lost, size, waits, wns / 1e9 }'
+  rm -f rtg_trace.txt.*
+fi
+
+# ---- (f) stretch: median of 5 alternating runs
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+stretch() { # label program mode count
+  label=$1 prog=$2 mode=$3 count=$4
+  : >s.plain
+  : >s.traced
+  lost=0 ops=0
+  for i in 1 2 3 4 5; do
+    SIMGPU_KERNEL_NS=20000 $RUN "$prog" "$mode" "$count" | get elapsed_ns /dev/stdin >>s.plain
+    rm -f rtg_trace.txt.*
+    SIMGPU_KERNEL_NS=20000 HSA_TOOLS_LIB="$T" $RUN "$prog" "$mode" "$count" |
+      get elapsed_ns /dev/stdin >>s.traced
+    lost=$((lost + $(field lost) + $(field unfinished)))
+    ops=$((ops + $(lines "HSA: .* dispatch ")))
+  done
+  awk -v label="$label" -v p="$(median <s.plain)" -v t="$(median <s.traced)" -v lost="$lost" \
+    -v ops="$ops" 'BEGIN {
+    printf "(f) stretch %-22s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d\n",
+      label, p / 1e6, t / 1e6, t / p, ops, lost }'
+}
+stretch "HSA back to back:" "$B/progs/tp_stretch" b2b 200
+stretch "HSA submit-wait:" "$B/progs/tp_stretch" wait 200
+if [ -z "$BENCH_NO_HIP" ]; then
+  stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200
+  stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200
+fi
+
+# ---- (g) dispatch submission
+SIMGPU_KERNEL_NS=1000 $RUN "$B/progs/tp_bench" dispatch 20480 >g.plain
+SIMGPU_KERNEL_NS=1000 HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" dispatch 20480 >g.traced
+awk -v ps="$(get submit_ns g.plain)" -v ts="$(get submit_ns g.traced)" \
+  -v pr="$(get dispatch_per_s g.plain)" -v tr="$(get dispatch_per_s g.traced)" 'BEGIN {
+  printf "(g) dispatch submit: untraced %.0f ns, traced %.0f ns: added %.2f us (target <= 1 us); throughput traced/untraced %.2f\n",
+    ps, ts, (ts - ps) / 1000, tr / pr }'
 rm -f rtg_trace.txt.*

@@ -92,17 +92,34 @@ static void put_str(out *o, const char *s) {
   put_mem(o, s, strlen(s));
 }
 static void put_ch(out *o, char c) {
-  put_mem(o, &c, 1);
+  if (o->p < o->end)
+    *o->p++ = c;
+  else
+    o->overflow = true;
 }
 
+/* Two digits at a time from a table: the writer formats several numbers
+ * per record, millions of records a second. */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
 static void put_u64(out *o, uint64_t v) {
-  char tmp[20];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n) put_ch(o, tmp[--n]);
+  char tmp[20], *e = tmp + sizeof tmp, *q = e;
+  while (v >= 100) {
+    const char *d = digit_pairs + 2 * (v % 100);
+    v /= 100;
+    *--q = d[1];
+    *--q = d[0];
+  }
+  if (v >= 10) {
+    *--q = digit_pairs[2 * v + 1];
+    *--q = digit_pairs[2 * v];
+  } else {
+    *--q = (char)('0' + v);
+  }
+  put_mem(o, q, (size_t)(e - q));
 }
 
 static void put_i64(out *o, int64_t v) {
@@ -139,13 +156,21 @@ static void put_word(out *o, const char *s) {
     put_ch(o, '-');
     return;
   }
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-    put_ch(o, (*c <= ' ' || *c == 0x7f) ? '_' : (char)*c);
+  const unsigned char *c = (const unsigned char *)s;
+  while (*c > ' ' && *c != 0x7f) c++;
+  put_mem(o, s, (size_t)((const char *)c - s)); /* the clean prefix: usually all */
+  for (; *c; c++) put_ch(o, (*c <= ' ' || *c == 0x7f) ? '_' : (char)*c);
 }
 
 /* Raw text (arguments): only newlines would break a record, so they go. */
 static void put_raw(out *o, const char *s) {
-  for (const char *c = s ? s : ""; *c; c++) put_ch(o, (*c == '\n' || *c == '\r') ? ' ' : *c);
+  for (s = s ? s : "";;) {
+    size_t n = strcspn(s, "\n\r");
+    put_mem(o, s, n);
+    if (!s[n]) return;
+    put_ch(o, ' ');
+    s += n + 1;
+  }
 }
 
 /* A HIP argument list is found again by matching parentheses (a kernel name

@@ -72,8 +72,7 @@ static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_
                                           hsa_signal_t sig) {
   hsa_signal_value_t v = real(sig);
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below &&
-      rtg_op_try_complete(o.op, o.claim))
+  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below && rtg_op_try_complete(o.op, o.claim))
     v = real(sig);
   return v;
 }

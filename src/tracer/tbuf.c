@@ -33,10 +33,10 @@ enum { CHUNK_BYTES = 64 * 1024, WAIT_SLICE_MS = 10 };
 enum { CHAIN_FREE, CHAIN_ACTIVE, CHAIN_DEAD };
 
 typedef struct chunk {
-  struct chunk *next;     /* the chain's next chunk, set before sealed */
-  _Atomic uint32_t head;  /* bytes written: the owner stores, release */
+  struct chunk *next;      /* the chain's next chunk, set before sealed */
+  _Atomic uint32_t head;   /* bytes written: the owner stores, release */
   _Atomic uint32_t sealed; /* the owner moved on; head is final */
-  uint32_t cap;           /* bytes of data */
+  uint32_t cap;            /* bytes of data */
   char pad1[64 - 8 - 12];
   uint32_t tail; /* bytes drained: the drainer's alone, on its own line */
   char pad2[64 - 4];

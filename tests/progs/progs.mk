@@ -10,3 +10,14 @@ $(B)/progs/tp_%: tests/progs/tp_%.c tests/progs/tp_common.h $(SIMGPU_PROG_LIB)
 	  $(LDFLAGS) -lhsa-runtime64 -ldl
 
 TEST_BINS += $(TP_PROGS)
+
+# HIP test programs (tp_hip_*.cpp), built with hipcc like the HIP examples.
+TP_HIP_SRC   := $(wildcard tests/progs/tp_hip_*.cpp)
+TP_HIP_PROGS := $(TP_HIP_SRC:tests/progs/%.cpp=$(B)/progs/%)
+
+$(B)/progs/tp_hip_%: tests/progs/tp_hip_%.cpp examples/hip_check.h
+	$(call say,HIPCC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) -O2 -w -o $@ $<
+
+TEST_BINS += $(TP_HIP_PROGS)
