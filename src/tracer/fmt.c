@@ -3,6 +3,8 @@
  * past end, and returns the new end of text. */
 #include "tracer_internal.h"
 
+#include <string.h>
+
 char *rtg_fmt_u64(char *p, char *end, uint64_t v) {
   char tmp[20];
   int n = 0;
@@ -22,14 +24,15 @@ char *rtg_fmt_i64(char *p, char *end, int64_t v) {
 
 char *rtg_fmt_hex(char *p, char *end, uint64_t v) {
   static const char digits[] = "0123456789abcdef";
-  char tmp[16];
-  int n = 0;
-  do tmp[n++] = digits[v & 15];
-  while ((v >>= 4) && n < 16);
-  if (p < end) *p++ = '0';
-  if (p < end) *p++ = 'x';
-  while (n && p < end) *p++ = tmp[--n];
-  return p;
+  char tmp[18], *e = tmp + sizeof tmp, *q = e;
+  do *--q = digits[v & 15];
+  while ((v >>= 4));
+  *--q = 'x';
+  *--q = '0';
+  size_t n = (size_t)(e - q);
+  if (n > (size_t)(end - p)) n = (size_t)(end - p);
+  memcpy(p, q, n);
+  return p + n;
 }
 
 char *rtg_fmt_str(char *p, char *end, const char *s) {

@@ -9,6 +9,7 @@
  * nothing. */
 #include "hsa_side.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Every entry of the list, also those whose rtg_hsa_fns pointer hsa_side.h
@@ -200,19 +201,53 @@ static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
   }
 }
 
+/* Each argument's ", name=" (the first one's without ", "), made once at
+ * init so the writer copies it whole: it writes millions of these. */
+typedef struct arg_label {
+  const char *text;
+  uint8_t len;
+} arg_label;
+static arg_label labels[FN_COUNT][MAX_ARGS];
+static char *labels_mem;
+
+static void labels_init(void) {
+  size_t need = 0;
+  for (int f = 0; f < FN_COUNT; f++)
+    for (int i = 0; i < fns[f].nargs; i++) need += strlen(fns[f].arg_names[i]) + 3;
+  char *p = labels_mem = malloc(need ? need : 1);
+  if (!p) return; /* decode_api then writes them piece by piece */
+  for (int f = 0; f < FN_COUNT; f++)
+    for (int i = 0; i < fns[f].nargs; i++) {
+      char *start = p;
+      if (i) *p++ = ',', *p++ = ' ';
+      size_t n = strlen(fns[f].arg_names[i]);
+      memcpy(p, fns[f].arg_names[i], n);
+      p += n;
+      *p++ = '=';
+      labels[f][i] = (arg_label){start, (uint8_t)(p - start)};
+    }
+}
+
 static size_t decode_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
   api_entry e;
-  memset(&e, 0, sizeof e);
-  memcpy(&e, payload, len < sizeof e ? len : sizeof e);
+  size_t have = len < sizeof e ? len : sizeof e;
+  memcpy(&e, payload, have);
+  memset((char *)&e + have, 0, sizeof e - have);
   if (e.fn >= FN_COUNT) return 0;
   const fn_info *f = &fns[e.fn];
   char args[2048], ret[32];
   char *p = args, *end = args + sizeof args - 1;
   for (int i = 0; i < e.nargs && i < f->nargs; i++) {
-    if (i) p = rtg_fmt_str(p, end, ", ");
-    p = rtg_fmt_str(p, end, f->arg_names[i]);
-    p = rtg_fmt_str(p, end, "=");
+    const arg_label *l = &labels[e.fn][i];
+    if (l->text) { /* (args holds 12 labels and values with room to spare) */
+      memcpy(p, l->text, l->len);
+      p += l->len;
+    } else {
+      if (i) p = rtg_fmt_str(p, end, ", ");
+      p = rtg_fmt_str(p, end, f->arg_names[i]);
+      p = rtg_fmt_str(p, end, "=");
+    }
     p = fmt_word(p, end, f->kinds[i], e.args[i]);
   }
   *p = 0;
@@ -234,6 +269,7 @@ static size_t decode_api(char *out, size_t cap, const void *payload, size_t len,
 }
 
 void rtg_hsa_api_init(void) {
+  labels_init();
   for (int i = N_ENUM_NAMES - 1; i >= 0; i--) {
     enum_first[enum_names[i].kind] = (uint16_t)i;
     enum_count[enum_names[i].kind]++;

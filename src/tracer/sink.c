@@ -109,7 +109,7 @@ void rtg_emit(const rtg_record *rec) {
 /* ------------------------------------------------------------- draining */
 
 typedef struct outbuf {
-  char data[1 << 16];
+  char data[1 << 18];
   size_t n;
 } outbuf;
 

@@ -240,6 +240,9 @@ bool rtg_tbuf_push(int type, const void *a, size_t alen, const void *b, size_t b
   memcpy(p + sizeof h, a, alen);
   if (blen) memcpy(p + sizeof h + alen, b, blen);
   atomic_store_explicit(&c->head, head + need, memory_order_release);
+  /* the lines a few entries ahead were last read by the writer (a recycled
+   * chunk): ask for them now, so the next entries do not wait for them */
+  __builtin_prefetch(p + need + 256, 1, 3);
   return true;
 lost:
   rtg_count(RTG_CNT_LOST, 1);

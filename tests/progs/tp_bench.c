@@ -3,8 +3,11 @@
  *   tp_bench api N    ns per hsa_signal_load_relaxed call (traced or not,
  *                     as HSA_TOOLS_LIB says), and ns per pair of
  *                     clock_gettime(CLOCK_BOOTTIME) calls
- *   tp_bench paced N  the same with about 300 ns of the application's own
- *                     work before each call: ns per iteration (work + call)
+ *   tp_bench paced N [STEPS]  the same with about 300 ns of the
+ *                     application's own work before each call: ns per
+ *                     iteration (work + call).  The work is calibrated to
+ *                     300 ns unless STEPS (work_steps of an earlier run) is
+ *                     given: traced and untraced runs must do the same work
  *   tp_bench dispatch N   host ns per dispatch submitted (submit only,
  *                     then one wait), and dispatches per second overall
  * Prints "key value" lines, and the process's peak RSS (maxrss_kb). */
@@ -72,7 +75,7 @@ int main(int argc, char **argv) {
   } else if (!strcmp(what, "paced")) {
     hsa_signal_t s;
     CHECK(hsa_signal_create(1, 0, NULL, &s));
-    long k = calibrate(300);
+    long k = argc > 3 ? atol(argv[3]) : calibrate(300);
     volatile int64_t sink = 0;
     uint64_t best = UINT64_MAX, best_clk = UINT64_MAX;
     for (int rep = 0; rep < 5; rep++) {
