@@ -8,9 +8,14 @@
  *                     iteration (work + call).  The work is calibrated to
  *                     300 ns unless STEPS (work_steps of an earlier run) is
  *                     given: traced and untraced runs must do the same work
- *   tp_bench dispatch N   host ns per dispatch submitted (submit only,
- *                     then one wait), and dispatches per second overall
+ *   tp_bench dispatch N [flood]   host ns per dispatch submitted (submit
+ *                     only, then one wait), and dispatches per second
+ *                     overall; with flood, a second thread makes
+ *                     hsa_signal_load_relaxed calls as fast as it can
+ *                     meanwhile (printed as flood_calls)
  * Prints "key value" lines, and the process's peak RSS (maxrss_kb). */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -20,6 +25,18 @@ static uint64_t now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_BOOTTIME, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static atomic_int flood_stop;
+static long flood_calls;
+static void *flood(void *arg) {
+  hsa_signal_t s = *(hsa_signal_t *)arg;
+  volatile int64_t sink = 0;
+  while (!atomic_load_explicit(&flood_stop, memory_order_relaxed)) {
+    sink += hsa_signal_load_relaxed(s);
+    flood_calls++;
+  }
+  return NULL;
 }
 
 /* The application's work between calls: k steps of a multiply-add chain
@@ -98,6 +115,13 @@ int main(int argc, char **argv) {
     printf("paced_ns %.2f\nwork_steps %ld\nclock_pair_ns %.2f\n", (double)best / n, k,
            (double)best_clk / n);
   } else {
+    pthread_t flooder;
+    hsa_signal_t fs;
+    bool flooding = argc > 3 && !strcmp(argv[3], "flood");
+    if (flooding) {
+      CHECK(hsa_signal_create(1, 0, NULL, &fs));
+      pthread_create(&flooder, NULL, flood, &fs);
+    }
     hsa_queue_t *q;
     CHECK(hsa_queue_create(sys.gpu[0].agent, 4096, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
                            UINT32_MAX, &q));
@@ -120,6 +144,11 @@ int main(int argc, char **argv) {
     }
     uint64_t total = now() - total0;
     printf("submit_ns %.1f\ndispatch_per_s %.0f\n", (double)best / chunk, done * 1e9 / total);
+    if (flooding) {
+      atomic_store(&flood_stop, 1);
+      pthread_join(flooder, NULL);
+      printf("flood_calls %ld\n", flood_calls);
+    }
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
