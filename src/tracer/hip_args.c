@@ -16,6 +16,7 @@
  * Formatting avoids stdio: this runs on the application's threads. */
 #include "hip_internal.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 typedef struct decoder {
@@ -375,13 +376,48 @@ const char *rtg_hip_args_kernel(uint32_t op, const void *args) {
   return rtg_hip_args_kernel_dec(op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0, args);
 }
 
+/* Kernel names by host function, asked of HIP once per function: HIP's
+ * lookup takes microseconds, a launch loop makes it for every launch.  A
+ * fixed table, filled with compare-and-swap (the slot's function first,
+ * then its name); when full, names are asked of HIP as before.  A name HIP
+ * gave stays valid while the module is loaded, as the trace assumes. */
+enum { KCACHE = 1024 };
+static struct kcache {
+  _Atomic(const void *) func;
+  _Atomic(const char *) name;
+} kcache[KCACHE];
+
+static const char *kcache_get(const void *f) {
+  size_t h = ((uintptr_t)f >> 4) * 0x9E3779B97F4A7C15ull >> 54; /* 10 bits */
+  for (size_t i = 0; i < 8; i++) {
+    struct kcache *e = &kcache[(h + i) & (KCACHE - 1)];
+    const void *k = atomic_load_explicit(&e->func, memory_order_acquire);
+    if (k == f) return atomic_load_explicit(&e->name, memory_order_acquire);
+    if (!k) return NULL;
+  }
+  return NULL;
+}
+
+static void kcache_put(const void *f, const char *name) {
+  size_t h = ((uintptr_t)f >> 4) * 0x9E3779B97F4A7C15ull >> 54;
+  for (size_t i = 0; i < 8; i++) {
+    struct kcache *e = &kcache[(h + i) & (KCACHE - 1)];
+    const void *k = NULL;
+    if (atomic_compare_exchange_strong(&e->func, &k, f) || k == f) {
+      atomic_store_explicit(&e->name, name, memory_order_release);
+      return;
+    }
+  }
+}
+
 const char *rtg_hip_args_kernel_dec(unsigned d, const void *args) {
   if (!d || d >= NDECODERS || !decoders[d].kernel || !args) return NULL;
   const unsigned char *a = args;
   const void *f;
   memcpy(&f, a, sizeof f);
   if (!f) return NULL;
-  const char *name = NULL;
+  const char *name = kcache_get(f);
+  if (name) return name;
   rtg_hip_inside++;
   if (decoders[d].kernel == 1 && rtg_hip.kernel_name_by_ptr) {
     /* hipLaunchKernel & co: {func, dim3, dim3, args, args__val, shmem, stream}:
@@ -393,5 +429,6 @@ const char *rtg_hip_args_kernel_dec(unsigned d, const void *args) {
     name = rtg_hip.kernel_name_ref(f);
   }
   rtg_hip_inside--;
+  if (name) kcache_put(f, name);
   return name;
 }
