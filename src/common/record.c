@@ -101,15 +101,34 @@ static void put_ch(out *o, char c) {
     o->overflow = true;
 }
 
-/* Two digits at a time from a table: the writer formats several numbers
- * per record, millions of records a second. */
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
                                      "25262728293031323334353637383940414243444546474849"
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
+static unsigned digits_of(uint64_t v) {
+  unsigned n = 1;
+  for (;;) {
+    if (v < 10) return n;
+    if (v < 100) return n + 1;
+    if (v < 1000) return n + 2;
+    if (v < 10000) return n + 3;
+    v /= 10000;
+    n += 4;
+  }
+}
+
+/* Written in place, two digits at a time from a table: the writer formats
+ * several numbers per record, millions of records a second. */
 static void put_u64(out *o, uint64_t v) {
-  char tmp[20], *e = tmp + sizeof tmp, *q = e;
+  unsigned n = digits_of(v);
+  if ((size_t)(o->end - o->p) < n) {
+    o->overflow = true;
+    o->p = o->end;
+    return;
+  }
+  char *q = o->p + n;
+  o->p = q;
   while (v >= 100) {
     const char *d = digit_pairs + 2 * (v % 100);
     v /= 100;
@@ -122,7 +141,6 @@ static void put_u64(out *o, uint64_t v) {
   } else {
     *--q = (char)('0' + v);
   }
-  put_mem(o, q, (size_t)(e - q));
 }
 
 static void put_i64(out *o, int64_t v) {
@@ -193,16 +211,40 @@ static void put_balanced(out *o, const char *s) {
   while (depth-- > 0) put_ch(o, ')');
 }
 
+/* "HSA: pid:P tid:T": the same for every record a thread makes, and the
+ * tracer's writer formats its records thread by thread, so the last one is
+ * kept (per formatting thread) and copied. */
+static void put_ids(out *o, const kind_desc *k, uint32_t pid, uint64_t tid) {
+  static __thread struct {
+    const kind_desc *k;
+    uint32_t pid;
+    uint64_t tid;
+    uint8_t len;
+    char text[64];
+  } last;
+  if (last.k != k || last.pid != pid || last.tid != tid || !last.len) {
+    out t = {last.text, last.text + sizeof last.text, false};
+    put_mem(&t, k->prefix, k->plen);
+    put_str(&t, ": pid:");
+    put_u64(&t, pid);
+    put_str(&t, " tid:");
+    put_u64(&t, tid);
+    last.k = k, last.pid = pid, last.tid = tid;
+    last.len = t.overflow ? 0 : (uint8_t)(t.p - last.text);
+    if (!last.len) { /* (cannot happen: a prefix and two numbers) */
+      put_mem(o, last.text, (size_t)(t.p - last.text));
+      return;
+    }
+  }
+  put_mem(o, last.text, last.len);
+}
+
 size_t rtg_record_format(char *buf, size_t cap, const rtg_record *r) {
   if (r->kind <= RTG_KIND_NONE || r->kind >= RTG_KIND_COUNT || cap < 2) return 0;
   const kind_desc *k = &kinds[r->kind];
   out o = {buf, buf + cap - 1, false}; /* room for the NUL */
   const char *base = (const char *)&r->u;
-  put_mem(&o, k->prefix, k->plen);
-  put_str(&o, ": pid:");
-  put_u64(&o, r->pid);
-  put_str(&o, " tid:");
-  put_u64(&o, r->tid);
+  put_ids(&o, k, r->pid, r->tid);
   if (k->kwlen) {
     put_ch(&o, ' ');
     put_mem(&o, k->keyword, k->kwlen);
