@@ -48,6 +48,7 @@ struct rtg_op_waiter {
   pthread_cond_t cv;
   rtg_op *head, *tail;
   _Atomic uint32_t inflight;
+  _Atomic uint32_t throttled; /* submitting threads asleep on inflight */
   uint32_t limit;
   pthread_t thread;
   bool started;
@@ -243,8 +244,9 @@ static bool finish(rtg_op *op) {
    * inflight reaches 0 they join the waiter, which frees the op only once
    * it is done. */
   rtg_op_waiter *w = op->waiter;
-  atomic_fetch_sub_explicit(&w->inflight, 1, memory_order_release);
-  syscall(SYS_futex, &w->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
+  atomic_fetch_sub_explicit(&w->inflight, 1, memory_order_seq_cst);
+  if (atomic_load_explicit(&w->throttled, memory_order_seq_cst)) /* a syscall only then */
+    syscall(SYS_futex, &w->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
   /* last touch of the application's signal: after this it may destroy it */
   return rtg_op_release_signal(op);
 }
@@ -394,7 +396,11 @@ void rtg_waiter_throttle(rtg_op_waiter *w) {
     uint32_t n = atomic_load_explicit(&w->inflight, memory_order_acquire);
     if (n < w->limit || atomic_load(&abandon)) return;
     struct timespec ts = {0, 1000000};
+    atomic_fetch_add_explicit(&w->throttled, 1, memory_order_seq_cst);
+    /* (a completion between the load and the wait changes inflight: the
+     * wait then returns at once; the 1 ms timeout covers the rest) */
     syscall(SYS_futex, &w->inflight, FUTEX_WAIT_PRIVATE, n, &ts, NULL, 0);
+    atomic_fetch_sub_explicit(&w->throttled, 1, memory_order_relaxed);
   }
 }
 
