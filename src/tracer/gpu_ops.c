@@ -108,7 +108,8 @@ hsa_signal_t rtg_tool_signal_get(void) {
 }
 
 void rtg_tool_signal_put(hsa_signal_t s) {
-  rtg_real.hsa_signal_store_relaxed(s, 1);
+  /* on its memory: nobody waits on a tool signal (no event to set) */
+  __atomic_store_n(&((amd_signal_t *)(uintptr_t)s.handle)->value, 1, __ATOMIC_RELEASE);
   pthread_mutex_lock(&pool_mu);
   if (n_free_signals == cap_free_signals) {
     size_t nc = cap_free_signals ? cap_free_signals * 2 : 64;

@@ -77,15 +77,14 @@ static void entry_free(sig_entry *e) {
   pthread_mutex_unlock(&free_mu);
 }
 
-/* Raise sig by one, returning the value after (exactly, with a CAS loop:
- * the hardware may be decrementing it now for an untracked op). */
+/* Raise sig by one, returning the value after (one atomic add: the
+ * hardware may be decrementing it now for an untracked op).  On the signal's
+ * memory, not through the runtime, whose every change of an interrupt
+ * signal also sets its event (a kernel call on real hardware) to wake
+ * waiters, and a raise moves the value away from what anyone waits for. */
 static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
-  hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
-  for (;;) {
-    hsa_signal_value_t seen = rtg_real.hsa_signal_cas_scacq_screl(sig, v, v + 1);
-    if (seen == v) return v + 1;
-    v = seen;
-  }
+  amd_signal_t *s = (amd_signal_t *)(uintptr_t)sig.handle;
+  return __atomic_add_fetch(&s->value, 1, __ATOMIC_ACQ_REL);
 }
 
 bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {

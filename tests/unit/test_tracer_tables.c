@@ -82,6 +82,9 @@ static int fake_on_engine(void *dst, sig_t_ da, const void *src, sig_t_ sa, size
   (void)da, (void)src, (void)sa, (void)ndeps, (void)deps;
   seen.dst = dst, seen.size = size, seen.signal = sig.handle, seen.engine = engine;
   seen.force = force, seen.calls++;
+  /* the copy is done at once: decrement the signal's value (an amd_signal_t
+   * value, at offset 8), as the hardware would */
+  if (sig.handle) __atomic_sub_fetch((int64_t *)(uintptr_t)sig.handle + 1, 1, __ATOMIC_RELEASE);
   return 0;
 }
 
@@ -313,8 +316,8 @@ static int new_entries_records(uint32_t major, uint32_t minor, int release) {
  * reach the runtime's with the same arguments. */
 static void *lib; /* rtg_tracer.so */
 /* A signal handle is the address of the runtime's amd_signal_t, whose value
- * (at offset 8) the tracer reads to see a completion: 0, done. */
-static int64_t fake_signal[8] __attribute__((aligned(64)));
+ * (at offset 8) the tracer raises and reads: the application's 1 ... */
+static int64_t fake_signal[8] __attribute__((aligned(64))) = {0, 1};
 
 static int call_on_engine(const table *ext, size_t off) {
   on_engine_fn f = (on_engine_fn)(uintptr_t)ext->w[off / 8];
