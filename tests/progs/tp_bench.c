@@ -64,56 +64,48 @@ static long calibrate(uint64_t ns) {
   }
 }
 
+/* ns per iteration of n hsa_signal_load_relaxed calls, each after k steps
+ * of work (0: none), and in *clk ns per pair of clock reads: the best of 5
+ * repetitions of each, side by side. */
+static double calls_ns(long n, long k, double *clk) {
+  hsa_signal_t s;
+  CHECK(hsa_signal_create(1, 0, NULL, &s));
+  volatile int64_t sink = 0;
+  uint64_t best = UINT64_MAX, best_clk = UINT64_MAX;
+  for (int rep = 0; rep < 5; rep++) {
+    uint64_t t0 = now();
+    for (long i = 0; i < n; i++) {
+      if (k) work(k);
+      sink += hsa_signal_load_relaxed(s);
+    }
+    uint64_t t1 = now();
+    for (long i = 0; i < n; i++) {
+      struct timespec a, b;
+      clock_gettime(CLOCK_BOOTTIME, &a);
+      clock_gettime(CLOCK_BOOTTIME, &b);
+      sink += a.tv_nsec ^ b.tv_nsec;
+    }
+    uint64_t t2 = now();
+    if (t1 - t0 < best) best = t1 - t0;
+    if (t2 - t1 < best_clk) best_clk = t2 - t1;
+  }
+  *clk = (double)best_clk / n;
+  return (double)best / n;
+}
+
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "api";
   long n = argc > 2 ? atol(argv[2]) : 1000000;
   sg_system_t sys;
   sg_init(&sys);
-  if (!strcmp(what, "api")) {
-    hsa_signal_t s;
-    CHECK(hsa_signal_create(1, 0, NULL, &s));
-    volatile int64_t sink = 0;
-    uint64_t best_api = UINT64_MAX, best_clk = UINT64_MAX;
-    for (int rep = 0; rep < 5; rep++) {
-      uint64_t t0 = now();
-      for (long i = 0; i < n; i++) sink += hsa_signal_load_relaxed(s);
-      uint64_t t1 = now();
-      for (long i = 0; i < n; i++) {
-        struct timespec a, b;
-        clock_gettime(CLOCK_BOOTTIME, &a);
-        clock_gettime(CLOCK_BOOTTIME, &b);
-        sink += a.tv_nsec ^ b.tv_nsec;
-      }
-      uint64_t t2 = now();
-      if (t1 - t0 < best_api) best_api = t1 - t0;
-      if (t2 - t1 < best_clk) best_clk = t2 - t1;
-    }
-    printf("api_ns %.2f\nclock_pair_ns %.2f\n", (double)best_api / n, (double)best_clk / n);
-  } else if (!strcmp(what, "paced")) {
-    hsa_signal_t s;
-    CHECK(hsa_signal_create(1, 0, NULL, &s));
-    long k = argc > 3 ? atol(argv[3]) : calibrate(300);
-    volatile int64_t sink = 0;
-    uint64_t best = UINT64_MAX, best_clk = UINT64_MAX;
-    for (int rep = 0; rep < 5; rep++) {
-      uint64_t t0 = now();
-      for (long i = 0; i < n; i++) {
-        work(k);
-        sink += hsa_signal_load_relaxed(s);
-      }
-      uint64_t t1 = now();
-      for (long i = 0; i < n; i++) {
-        struct timespec a, b;
-        clock_gettime(CLOCK_BOOTTIME, &a);
-        clock_gettime(CLOCK_BOOTTIME, &b);
-        sink += a.tv_nsec ^ b.tv_nsec;
-      }
-      uint64_t t2 = now();
-      if (t1 - t0 < best) best = t1 - t0;
-      if (t2 - t1 < best_clk) best_clk = t2 - t1;
-    }
-    printf("paced_ns %.2f\nwork_steps %ld\nclock_pair_ns %.2f\n", (double)best / n, k,
-           (double)best_clk / n);
+  if (!strcmp(what, "api") || !strcmp(what, "paced")) {
+    bool paced = !strcmp(what, "paced");
+    long k = !paced ? 0 : argc > 3 ? atol(argv[3]) : calibrate(300);
+    double clk, per = calls_ns(n, k, &clk);
+    if (paced)
+      printf("paced_ns %.2f\nwork_steps %ld\nclock_pair_ns %.2f\n", per, k, clk);
+    else
+      printf("api_ns %.2f\nclock_pair_ns %.2f\n", per, clk);
   } else {
     pthread_t flooder;
     hsa_signal_t fs;
