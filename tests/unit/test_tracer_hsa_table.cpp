@@ -54,7 +54,10 @@ int main() {
   same("5.2 minor", sizeof(rtg_amd_ext_table_5_2), 400);
   same("5.5 minor", sizeof(rtg_amd_ext_table_5_5), 424);
   same("5.6 minor", sizeof(rtg_amd_ext_table_5_6), 456);
-  same("7.0 minor", sizeof(rtg_amd_ext_table), 608);
+  // (6.4 ends after signal_wait_all, 7.0 after dmabuf_v2: Debian's 6.4.3 and 7.2.4 headers)
+  same("6.4 minor", offsetof(rtg_amd_ext_table, hsa_amd_memory_get_preferred_copy_engine_fn), 592);
+  same("7.0 minor", offsetof(rtg_amd_ext_table, hsa_amd_ais_file_write_fn), 608);
+  same("7.2 minor", sizeof(rtg_amd_ext_table), 624);
   std::printf("%d offsets checked, %d wrong\n", checks, failures);
   return failures != 0;
 }
