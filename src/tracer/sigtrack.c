@@ -82,17 +82,28 @@ static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
   }
 }
 
+/* Can a host thread sleep on this signal?  ROCR gives an interrupt signal
+ * an event mailbox; a BusyWaitSignal (HIP >= 6's GPU-only signals, IPC
+ * signals, every signal with interrupts off) has none, and a host wait on it
+ * spins (ROCR 6.1 also warns "Use of non-host signal in host signal wait
+ * API").  Such a signal is never owned: its ops always get a tool signal,
+ * forwarded to it, so the waiters only ever sleep on the tracer's own. */
+static bool host_waitable(hsa_signal_t s) {
+  return ((const amd_signal_t *)(uintptr_t)s.handle)->event_mailbox_ptr != 0;
+}
+
 bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
   op->app_signal = app.handle;
   if (app.handle) {
     struct bucket *b = bucket_of(app.handle);
     pthread_mutex_lock(&b->mu);
     sig_entry **link, *e = find(b, app.handle, &link);
-    bool owner = !e;
+    bool owner = !e, waitable = host_waitable(app);
     if (owner && (e = entry_new(app.handle))) {
-      e->owner_busy = true;
+      e->owner_busy = waitable;
       *link = e;
     }
+    owner = owner && waitable;
     if (e) e->inflight++;
     pthread_mutex_unlock(&b->mu);
     if (!e) return false; /* no memory: cannot track this op */

@@ -300,7 +300,7 @@ static int new_entries_records(uint32_t major, uint32_t minor, int release) {
       return 81;
     }
   }
-  int want = 2 + (release >= 60) + (release >= 62) + (release >= 70);
+  int want = 2 + (release >= 60) + (release >= 62) + (release >= 64); /* 64: signal_wait_all */
   (void)major, (void)minor;
   if (enum_names != want) {
     fprintf(stderr, "%d enumerators printed by name, not %d\n", enum_names, want);
@@ -310,15 +310,21 @@ static int new_entries_records(uint32_t major, uint32_t minor, int release) {
 }
 
 /* Call the table's on_engine entry (the hook, wrapped) once; it must
- * reach the runtime's with the same arguments. */
+ * reach the runtime's with the same arguments.  The completion signal is
+ * shaped like the runtime's (a handle is the address of an amd_signal_t,
+ * which the tracer reads): an interrupt signal, with an event mailbox at
+ * offset 16, so the tracer keeps it as the copy's own. */
 static void *lib; /* rtg_tracer.so */
+static uint64_t app_signal[8] __attribute__((aligned(64)));
 static int call_on_engine(const table *ext, size_t off) {
   on_engine_fn f = (on_engine_fn)(uintptr_t)ext->w[off / 8];
   if ((void *)f == (void *)fake_on_engine) return 60; /* not hooked */
   char buf[64] = {0};
-  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){0x4000}, 2, true)) return 61;
+  uint64_t sig = (uint64_t)(uintptr_t)app_signal;
+  app_signal[2] = (uint64_t)(uintptr_t)&app_signal[7]; /* event_mailbox_ptr */
+  if (f(buf, (sig_t_){0}, buf + 32, (sig_t_){0}, 32, 0, NULL, (sig_t_){sig}, 2, true)) return 61;
   if (seen.calls != 1 || seen.dst != buf || seen.size != 32 || seen.engine != 2 || !seen.force ||
-      seen.signal != 0x4000)
+      seen.signal != sig)
     return 62;
   return 0;
 }
@@ -345,8 +351,8 @@ static int release_of(uint32_t major, uint32_t minor) {
   static const struct {
     uint32_t major, minor;
     int release;
-  } r[] = {{1, 400, 52}, {1, 424, 55}, {1, 456, 56}, {2, 552, 60},
-           {2, 560, 61}, {2, 576, 62}, {2, 584, 63}, {2, 608, 70}};
+  } r[] = {{1, 400, 52}, {1, 424, 55}, {1, 456, 56}, {2, 552, 60}, {2, 560, 61},
+           {2, 576, 62}, {2, 584, 63}, {2, 592, 64}, {2, 608, 70}, {2, 624, 72}};
   for (size_t i = 0; i < sizeof r / sizeof *r; i++)
     if (r[i].major == major && r[i].minor == minor) return r[i].release;
   return 0;
@@ -460,10 +466,10 @@ int main(void) {
     uint32_t root_minor, ext_major, ext_minor;
     const char *what;
   } cases[] = {
-      {48, 1, 400, "5.2-5.4"},       {48, 1, 424, "5.5"}, {48, 1, 456, "5.6/5.7"},
-      {48, 2, 552, "6.0"},           {56, 2, 560, "6.1"}, {64, 2, 576, "6.2"},
-      {64, 2, 584, "6.3"},           {64, 2, 608, "7.0"}, {64, 3, 700, "unknown major"},
-      {48, 1, 200, "truncated 5.x"},
+      {48, 1, 400, "5.2-5.4"}, {48, 1, 424, "5.5"},           {48, 1, 456, "5.6/5.7"},
+      {48, 2, 552, "6.0"},     {56, 2, 560, "6.1"},           {64, 2, 576, "6.2"},
+      {64, 2, 584, "6.3"},     {64, 2, 592, "6.4"},           {64, 2, 608, "7.0"},
+      {64, 2, 624, "7.2"},     {64, 3, 700, "unknown major"}, {48, 1, 200, "truncated 5.x"},
   };
   setenv("RTG_HSA_API_FILTER", "all", 1);
   setenv("RTG_FILENAME", "tables_trace", 1);
