@@ -87,7 +87,13 @@ RTG_HIDDEN void rtg_copies_fini(void);
 RTG_HIDDEN void rtg_copies_after_fork(void);
 
 /* A GPU operation waiting for completion (gpu_ops.c). */
-typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_COPY } rtg_op_kind;
+typedef enum {
+  RTG_OP_DISPATCH,
+  RTG_OP_BARRIER_AND,
+  RTG_OP_BARRIER_OR,
+  RTG_OP_COPY,
+  RTG_OP_BARRIER_VALUE /* AMD vendor packet: deps[0] is its signal */
+} rtg_op_kind;
 typedef struct rtg_op {
   struct rtg_op *next;
   rtg_op_kind kind;
@@ -105,6 +111,8 @@ typedef struct rtg_op {
   rtg_dim3 grid, wg;
   uint32_t lds, scratch;
   uint64_t deps[5];
+  int64_t bv_value, bv_mask; /* barrier-value: (deps[0] & mask) cond value */
+  uint32_t bv_cond;          /* hsa_signal_condition_t */
   /* copies */
   uint64_t bytes;
   const char *copy_kind, *api;
@@ -150,6 +158,11 @@ RTG_HIDDEN void rtg_finish(void);
 
 /* exec_hook.c: exec* and _exit flush first (GOT patching, got_hook.c). */
 RTG_HIDDEN void rtg_exec_hooks_install(void);
+
+/* queue_intercept.c: "and", "or" or "value" for a barrier op, and the
+ * text of a barrier-value condition. */
+RTG_HIDDEN const char *rtg_barrier_op_name(const rtg_op *op);
+RTG_HIDDEN const char *rtg_barrier_cond_name(uint32_t cond);
 
 /* hcc_profile.c: the legacy "profile:" line of one finished op. */
 RTG_HIDDEN void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop);
