@@ -42,10 +42,11 @@ int main(void) {
 
   hsa_amd_barrier_value_packet_t bv;
   memset(&bv, 0, sizeof bv);
-  bv.header.header = (uint16_t)((HSA_PACKET_TYPE_VENDOR_SPECIFIC << HSA_PACKET_HEADER_TYPE) |
-                                (1 << HSA_PACKET_HEADER_BARRIER) |
-                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+  bv.header.header =
+      (uint16_t)((HSA_PACKET_TYPE_VENDOR_SPECIFIC << HSA_PACKET_HEADER_TYPE) |
+                 (1 << HSA_PACKET_HEADER_BARRIER) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
   bv.header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
   bv.signal = dep;
   bv.value = 0;
