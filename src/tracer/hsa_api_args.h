@@ -2,40 +2,23 @@
  * function of hsa_api_list.h as X(KIND, name, type), the release whose
  * table first has it (RTG_SINCE_, 52: 5.2), and how each enum kind
  * becomes a word.  Do not edit by hand. */
-#define RTG_ARGS_hsa_init(X)
+#define RTG_ARGS_hsa_init(X) 
 #define RTG_SINCE_hsa_init 52
-#define RTG_ARGS_hsa_shut_down(X)
+#define RTG_ARGS_hsa_shut_down(X) 
 #define RTG_SINCE_hsa_shut_down 52
-#define RTG_ARGS_hsa_system_get_info(X)                                                            \
-  X(E_hsa_system_info_t, attribute, hsa_system_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_system_get_info(X) X(E_hsa_system_info_t, attribute, hsa_system_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_system_get_info 52
-#define RTG_ARGS_hsa_system_extension_supported(X)                                                 \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t) X(PTR, result, bool *)
+#define RTG_ARGS_hsa_system_extension_supported(X) X(E_hsa_extension_t, extension, uint16_t) X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_system_extension_supported 52
-#define RTG_ARGS_hsa_system_get_extension_table(X)                                                 \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t) X(PTR, table, void *)
+#define RTG_ARGS_hsa_system_get_extension_table(X) X(E_hsa_extension_t, extension, uint16_t) X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t) X(PTR, table, void *)
 #define RTG_SINCE_hsa_system_get_extension_table 52
-#define RTG_ARGS_hsa_iterate_agents(X)                                                             \
-  X(PTR, callback, rtg_hsa_iterate_agents_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_iterate_agents(X) X(PTR, callback, rtg_hsa_iterate_agents_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_iterate_agents 52
-#define RTG_ARGS_hsa_agent_get_info(X)                                                             \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(E_hsa_agent_info_t, attribute, hsa_agent_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_agent_get_info(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_agent_info_t, attribute, hsa_agent_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_agent_get_info 52
-#define RTG_ARGS_hsa_queue_create(X)                                                               \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t)                           \
-      X(PTR, callback, rtg_hsa_queue_create_callback_fn) X(PTR, data, void *)                      \
-          X(U32, private_segment_size, uint32_t) X(U32, group_segment_size, uint32_t)              \
-              X(PTR, queue, hsa_queue_t **)
+#define RTG_ARGS_hsa_queue_create(X) X(HANDLE, agent, hsa_agent_t) X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t) X(PTR, callback, rtg_hsa_queue_create_callback_fn) X(PTR, data, void *) X(U32, private_segment_size, uint32_t) X(U32, group_segment_size, uint32_t) X(PTR, queue, hsa_queue_t * *)
 #define RTG_SINCE_hsa_queue_create 52
-#define RTG_ARGS_hsa_soft_queue_create(X)                                                          \
-  X(HANDLE, region, hsa_region_t)                                                                  \
-  X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t)                           \
-      X(U32, features, uint32_t) X(HANDLE, doorbell_signal, hsa_signal_t)                          \
-          X(PTR, queue, hsa_queue_t **)
+#define RTG_ARGS_hsa_soft_queue_create(X) X(HANDLE, region, hsa_region_t) X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t) X(U32, features, uint32_t) X(HANDLE, doorbell_signal, hsa_signal_t) X(PTR, queue, hsa_queue_t * *)
 #define RTG_SINCE_hsa_soft_queue_create 52
 #define RTG_ARGS_hsa_queue_destroy(X) X(PTR, queue, hsa_queue_t *)
 #define RTG_SINCE_hsa_queue_destroy 52
@@ -49,78 +32,51 @@
 #define RTG_SINCE_hsa_queue_load_write_index_scacquire 52
 #define RTG_ARGS_hsa_queue_load_write_index_relaxed(X) X(PTR, queue, const hsa_queue_t *)
 #define RTG_SINCE_hsa_queue_load_write_index_relaxed 52
-#define RTG_ARGS_hsa_queue_store_write_index_relaxed(X)                                            \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_store_write_index_relaxed(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_store_write_index_relaxed 52
-#define RTG_ARGS_hsa_queue_store_write_index_screlease(X)                                          \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_store_write_index_screlease(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_store_write_index_screlease 52
-#define RTG_ARGS_hsa_queue_cas_write_index_scacq_screl(X)                                          \
-  X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_cas_write_index_scacq_screl(X) X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_cas_write_index_scacq_screl 52
-#define RTG_ARGS_hsa_queue_cas_write_index_scacquire(X)                                            \
-  X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_cas_write_index_scacquire(X) X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_cas_write_index_scacquire 52
-#define RTG_ARGS_hsa_queue_cas_write_index_relaxed(X)                                              \
-  X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_cas_write_index_relaxed(X) X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_cas_write_index_relaxed 52
-#define RTG_ARGS_hsa_queue_cas_write_index_screlease(X)                                            \
-  X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_cas_write_index_screlease(X) X(PTR, queue, const hsa_queue_t *) X(U64, expected, uint64_t) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_cas_write_index_screlease 52
-#define RTG_ARGS_hsa_queue_add_write_index_scacq_screl(X)                                          \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_add_write_index_scacq_screl(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_add_write_index_scacq_screl 52
-#define RTG_ARGS_hsa_queue_add_write_index_scacquire(X)                                            \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_add_write_index_scacquire(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_add_write_index_scacquire 52
-#define RTG_ARGS_hsa_queue_add_write_index_relaxed(X)                                              \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_add_write_index_relaxed(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_add_write_index_relaxed 52
-#define RTG_ARGS_hsa_queue_add_write_index_screlease(X)                                            \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_add_write_index_screlease(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_add_write_index_screlease 52
-#define RTG_ARGS_hsa_queue_store_read_index_relaxed(X)                                             \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_store_read_index_relaxed(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_store_read_index_relaxed 52
-#define RTG_ARGS_hsa_queue_store_read_index_screlease(X)                                           \
-  X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
+#define RTG_ARGS_hsa_queue_store_read_index_screlease(X) X(PTR, queue, const hsa_queue_t *) X(U64, value, uint64_t)
 #define RTG_SINCE_hsa_queue_store_read_index_screlease 52
-#define RTG_ARGS_hsa_agent_iterate_regions(X)                                                      \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, callback, rtg_hsa_agent_iterate_regions_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_agent_iterate_regions(X) X(HANDLE, agent, hsa_agent_t) X(PTR, callback, rtg_hsa_agent_iterate_regions_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_agent_iterate_regions 52
-#define RTG_ARGS_hsa_region_get_info(X)                                                            \
-  X(HANDLE, region, hsa_region_t)                                                                  \
-  X(E_hsa_region_info_t, attribute, hsa_region_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_region_get_info(X) X(HANDLE, region, hsa_region_t) X(E_hsa_region_info_t, attribute, hsa_region_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_region_get_info 52
-#define RTG_ARGS_hsa_agent_get_exception_policies(X)                                               \
-  X(HANDLE, agent, hsa_agent_t) X(E_hsa_profile_t, profile, hsa_profile_t) X(PTR, mask, uint16_t *)
+#define RTG_ARGS_hsa_agent_get_exception_policies(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_profile_t, profile, hsa_profile_t) X(PTR, mask, uint16_t *)
 #define RTG_SINCE_hsa_agent_get_exception_policies 52
-#define RTG_ARGS_hsa_agent_extension_supported(X)                                                  \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(HANDLE, agent, hsa_agent_t) X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t)    \
-      X(PTR, result, bool *)
+#define RTG_ARGS_hsa_agent_extension_supported(X) X(E_hsa_extension_t, extension, uint16_t) X(HANDLE, agent, hsa_agent_t) X(U32, version_major, uint16_t) X(U32, version_minor, uint16_t) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_agent_extension_supported 52
 #define RTG_ARGS_hsa_memory_register(X) X(PTR, ptr, void *) X(U64, size, size_t)
 #define RTG_SINCE_hsa_memory_register 52
 #define RTG_ARGS_hsa_memory_deregister(X) X(PTR, ptr, void *) X(U64, size, size_t)
 #define RTG_SINCE_hsa_memory_deregister 52
-#define RTG_ARGS_hsa_memory_allocate(X)                                                            \
-  X(HANDLE, region, hsa_region_t) X(U64, size, size_t) X(PTR, ptr, void **)
+#define RTG_ARGS_hsa_memory_allocate(X) X(HANDLE, region, hsa_region_t) X(U64, size, size_t) X(PTR, ptr, void * *)
 #define RTG_SINCE_hsa_memory_allocate 52
 #define RTG_ARGS_hsa_memory_free(X) X(PTR, ptr, void *)
 #define RTG_SINCE_hsa_memory_free 52
-#define RTG_ARGS_hsa_memory_copy(X)                                                                \
-  X(PTR, dst, void *) X(PTR, src, const void *) X(U64, size, size_t)
+#define RTG_ARGS_hsa_memory_copy(X) X(PTR, dst, void *) X(PTR, src, const void *) X(U64, size, size_t)
 #define RTG_SINCE_hsa_memory_copy 52
-#define RTG_ARGS_hsa_memory_assign_agent(X)                                                        \
-  X(PTR, ptr, void *)                                                                              \
-  X(HANDLE, agent, hsa_agent_t) X(E_hsa_access_permission_t, access, hsa_access_permission_t)
+#define RTG_ARGS_hsa_memory_assign_agent(X) X(PTR, ptr, void *) X(HANDLE, agent, hsa_agent_t) X(E_hsa_access_permission_t, access, hsa_access_permission_t)
 #define RTG_SINCE_hsa_memory_assign_agent 52
-#define RTG_ARGS_hsa_signal_create(X)                                                              \
-  X(I64, initial_value, hsa_signal_value_t)                                                        \
-  X(U32, num_consumers, uint32_t) X(PTR, consumers, const hsa_agent_t *)                           \
-      X(PTR, signal, hsa_signal_t *)
+#define RTG_ARGS_hsa_signal_create(X) X(I64, initial_value, hsa_signal_value_t) X(U32, num_consumers, uint32_t) X(PTR, consumers, const hsa_agent_t *) X(PTR, signal, hsa_signal_t *)
 #define RTG_SINCE_hsa_signal_create 52
 #define RTG_ARGS_hsa_signal_destroy(X) X(HANDLE, signal, hsa_signal_t)
 #define RTG_SINCE_hsa_signal_destroy 52
@@ -128,721 +84,363 @@
 #define RTG_SINCE_hsa_signal_load_relaxed 52
 #define RTG_ARGS_hsa_signal_load_scacquire(X) X(HANDLE, signal, hsa_signal_t)
 #define RTG_SINCE_hsa_signal_load_scacquire 52
-#define RTG_ARGS_hsa_signal_store_relaxed(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_store_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_store_relaxed 52
-#define RTG_ARGS_hsa_signal_store_screlease(X)                                                     \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_store_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_store_screlease 52
-#define RTG_ARGS_hsa_signal_wait_relaxed(X)                                                        \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(E_hsa_signal_condition_t, condition, hsa_signal_condition_t)                                   \
-      X(I64, compare_value, hsa_signal_value_t) X(U64, timeout_hint, uint64_t)                     \
-          X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t)
+#define RTG_ARGS_hsa_signal_wait_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(E_hsa_signal_condition_t, condition, hsa_signal_condition_t) X(I64, compare_value, hsa_signal_value_t) X(U64, timeout_hint, uint64_t) X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t)
 #define RTG_SINCE_hsa_signal_wait_relaxed 52
-#define RTG_ARGS_hsa_signal_wait_scacquire(X)                                                      \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(E_hsa_signal_condition_t, condition, hsa_signal_condition_t)                                   \
-      X(I64, compare_value, hsa_signal_value_t) X(U64, timeout_hint, uint64_t)                     \
-          X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t)
+#define RTG_ARGS_hsa_signal_wait_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(E_hsa_signal_condition_t, condition, hsa_signal_condition_t) X(I64, compare_value, hsa_signal_value_t) X(U64, timeout_hint, uint64_t) X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t)
 #define RTG_SINCE_hsa_signal_wait_scacquire 52
-#define RTG_ARGS_hsa_signal_and_relaxed(X)                                                         \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_and_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_and_relaxed 52
-#define RTG_ARGS_hsa_signal_and_scacquire(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_and_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_and_scacquire 52
-#define RTG_ARGS_hsa_signal_and_screlease(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_and_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_and_screlease 52
-#define RTG_ARGS_hsa_signal_and_scacq_screl(X)                                                     \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_and_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_and_scacq_screl 52
-#define RTG_ARGS_hsa_signal_or_relaxed(X)                                                          \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_or_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_or_relaxed 52
-#define RTG_ARGS_hsa_signal_or_scacquire(X)                                                        \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_or_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_or_scacquire 52
-#define RTG_ARGS_hsa_signal_or_screlease(X)                                                        \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_or_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_or_screlease 52
-#define RTG_ARGS_hsa_signal_or_scacq_screl(X)                                                      \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_or_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_or_scacq_screl 52
-#define RTG_ARGS_hsa_signal_xor_relaxed(X)                                                         \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_xor_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_xor_relaxed 52
-#define RTG_ARGS_hsa_signal_xor_scacquire(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_xor_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_xor_scacquire 52
-#define RTG_ARGS_hsa_signal_xor_screlease(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_xor_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_xor_screlease 52
-#define RTG_ARGS_hsa_signal_xor_scacq_screl(X)                                                     \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_xor_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_xor_scacq_screl 52
-#define RTG_ARGS_hsa_signal_exchange_relaxed(X)                                                    \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_exchange_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_exchange_relaxed 52
-#define RTG_ARGS_hsa_signal_exchange_scacquire(X)                                                  \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_exchange_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_exchange_scacquire 52
-#define RTG_ARGS_hsa_signal_exchange_screlease(X)                                                  \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_exchange_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_exchange_screlease 52
-#define RTG_ARGS_hsa_signal_exchange_scacq_screl(X)                                                \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_exchange_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_exchange_scacq_screl 52
-#define RTG_ARGS_hsa_signal_add_relaxed(X)                                                         \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_add_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_add_relaxed 52
-#define RTG_ARGS_hsa_signal_add_scacquire(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_add_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_add_scacquire 52
-#define RTG_ARGS_hsa_signal_add_screlease(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_add_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_add_screlease 52
-#define RTG_ARGS_hsa_signal_add_scacq_screl(X)                                                     \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_add_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_add_scacq_screl 52
-#define RTG_ARGS_hsa_signal_subtract_relaxed(X)                                                    \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_subtract_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_subtract_relaxed 52
-#define RTG_ARGS_hsa_signal_subtract_scacquire(X)                                                  \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_subtract_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_subtract_scacquire 52
-#define RTG_ARGS_hsa_signal_subtract_screlease(X)                                                  \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_subtract_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_subtract_screlease 52
-#define RTG_ARGS_hsa_signal_subtract_scacq_screl(X)                                                \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_subtract_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_subtract_scacq_screl 52
-#define RTG_ARGS_hsa_signal_cas_relaxed(X)                                                         \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_cas_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_cas_relaxed 52
-#define RTG_ARGS_hsa_signal_cas_scacquire(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_cas_scacquire(X) X(HANDLE, signal, hsa_signal_t) X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_cas_scacquire 52
-#define RTG_ARGS_hsa_signal_cas_screlease(X)                                                       \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_cas_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_cas_screlease 52
-#define RTG_ARGS_hsa_signal_cas_scacq_screl(X)                                                     \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_cas_scacq_screl(X) X(HANDLE, signal, hsa_signal_t) X(I64, expected, hsa_signal_value_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_cas_scacq_screl 52
 #define RTG_ARGS_hsa_isa_from_name(X) X(PTR, name, const char *) X(PTR, isa, hsa_isa_t *)
 #define RTG_SINCE_hsa_isa_from_name 52
-#define RTG_ARGS_hsa_isa_get_info(X)                                                               \
-  X(HANDLE, isa, hsa_isa_t)                                                                        \
-  X(E_hsa_isa_info_t, attribute, hsa_isa_info_t) X(U32, index, uint32_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_isa_get_info(X) X(HANDLE, isa, hsa_isa_t) X(E_hsa_isa_info_t, attribute, hsa_isa_info_t) X(U32, index, uint32_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_isa_get_info 52
-#define RTG_ARGS_hsa_isa_compatible(X)                                                             \
-  X(HANDLE, code_object_isa, hsa_isa_t) X(HANDLE, agent_isa, hsa_isa_t) X(PTR, result, bool *)
+#define RTG_ARGS_hsa_isa_compatible(X) X(HANDLE, code_object_isa, hsa_isa_t) X(HANDLE, agent_isa, hsa_isa_t) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_isa_compatible 52
-#define RTG_ARGS_hsa_code_object_serialize(X)                                                      \
-  X(HANDLE, code_object, hsa_code_object_t)                                                        \
-  X(PTR, alloc_callback, rtg_hsa_code_object_serialize_alloc_callback_fn)                          \
-      X(HANDLE, callback_data, hsa_callback_data_t) X(PTR, options, const char *)                  \
-          X(PTR, serialized_code_object, void **) X(PTR, serialized_code_object_size, size_t *)
+#define RTG_ARGS_hsa_code_object_serialize(X) X(HANDLE, code_object, hsa_code_object_t) X(PTR, alloc_callback, rtg_hsa_code_object_serialize_alloc_callback_fn) X(HANDLE, callback_data, hsa_callback_data_t) X(PTR, options, const char *) X(PTR, serialized_code_object, void * *) X(PTR, serialized_code_object_size, size_t *)
 #define RTG_SINCE_hsa_code_object_serialize 52
-#define RTG_ARGS_hsa_code_object_deserialize(X)                                                    \
-  X(PTR, serialized_code_object, void *)                                                           \
-  X(U64, serialized_code_object_size, size_t) X(PTR, options, const char *)                        \
-      X(PTR, code_object, hsa_code_object_t *)
+#define RTG_ARGS_hsa_code_object_deserialize(X) X(PTR, serialized_code_object, void *) X(U64, serialized_code_object_size, size_t) X(PTR, options, const char *) X(PTR, code_object, hsa_code_object_t *)
 #define RTG_SINCE_hsa_code_object_deserialize 52
 #define RTG_ARGS_hsa_code_object_destroy(X) X(HANDLE, code_object, hsa_code_object_t)
 #define RTG_SINCE_hsa_code_object_destroy 52
-#define RTG_ARGS_hsa_code_object_get_info(X)                                                       \
-  X(HANDLE, code_object, hsa_code_object_t)                                                        \
-  X(E_hsa_code_object_info_t, attribute, hsa_code_object_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_code_object_get_info(X) X(HANDLE, code_object, hsa_code_object_t) X(E_hsa_code_object_info_t, attribute, hsa_code_object_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_code_object_get_info 52
-#define RTG_ARGS_hsa_code_object_get_symbol(X)                                                     \
-  X(HANDLE, code_object, hsa_code_object_t)                                                        \
-  X(PTR, symbol_name, const char *) X(PTR, symbol, hsa_code_symbol_t *)
+#define RTG_ARGS_hsa_code_object_get_symbol(X) X(HANDLE, code_object, hsa_code_object_t) X(PTR, symbol_name, const char *) X(PTR, symbol, hsa_code_symbol_t *)
 #define RTG_SINCE_hsa_code_object_get_symbol 52
-#define RTG_ARGS_hsa_code_symbol_get_info(X)                                                       \
-  X(HANDLE, code_symbol, hsa_code_symbol_t)                                                        \
-  X(E_hsa_code_symbol_info_t, attribute, hsa_code_symbol_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_code_symbol_get_info(X) X(HANDLE, code_symbol, hsa_code_symbol_t) X(E_hsa_code_symbol_info_t, attribute, hsa_code_symbol_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_code_symbol_get_info 52
-#define RTG_ARGS_hsa_code_object_iterate_symbols(X)                                                \
-  X(HANDLE, code_object, hsa_code_object_t)                                                        \
-  X(PTR, callback, rtg_hsa_code_object_iterate_symbols_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_code_object_iterate_symbols(X) X(HANDLE, code_object, hsa_code_object_t) X(PTR, callback, rtg_hsa_code_object_iterate_symbols_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_code_object_iterate_symbols 52
-#define RTG_ARGS_hsa_executable_create(X)                                                          \
-  X(E_hsa_profile_t, profile, hsa_profile_t)                                                       \
-  X(E_hsa_executable_state_t, executable_state, hsa_executable_state_t)                            \
-      X(PTR, options, const char *) X(PTR, executable, hsa_executable_t *)
+#define RTG_ARGS_hsa_executable_create(X) X(E_hsa_profile_t, profile, hsa_profile_t) X(E_hsa_executable_state_t, executable_state, hsa_executable_state_t) X(PTR, options, const char *) X(PTR, executable, hsa_executable_t *)
 #define RTG_SINCE_hsa_executable_create 52
 #define RTG_ARGS_hsa_executable_destroy(X) X(HANDLE, executable, hsa_executable_t)
 #define RTG_SINCE_hsa_executable_destroy 52
-#define RTG_ARGS_hsa_executable_load_code_object(X)                                                \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, agent, hsa_agent_t) X(HANDLE, code_object, hsa_code_object_t)                          \
-      X(PTR, options, const char *)
+#define RTG_ARGS_hsa_executable_load_code_object(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, agent, hsa_agent_t) X(HANDLE, code_object, hsa_code_object_t) X(PTR, options, const char *)
 #define RTG_SINCE_hsa_executable_load_code_object 52
-#define RTG_ARGS_hsa_executable_freeze(X)                                                          \
-  X(HANDLE, executable, hsa_executable_t) X(PTR, options, const char *)
+#define RTG_ARGS_hsa_executable_freeze(X) X(HANDLE, executable, hsa_executable_t) X(PTR, options, const char *)
 #define RTG_SINCE_hsa_executable_freeze 52
-#define RTG_ARGS_hsa_executable_get_info(X)                                                        \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(E_hsa_executable_info_t, attribute, hsa_executable_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_executable_get_info(X) X(HANDLE, executable, hsa_executable_t) X(E_hsa_executable_info_t, attribute, hsa_executable_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_executable_get_info 52
-#define RTG_ARGS_hsa_executable_global_variable_define(X)                                          \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(PTR, variable_name, const char *) X(PTR, address, void *)
+#define RTG_ARGS_hsa_executable_global_variable_define(X) X(HANDLE, executable, hsa_executable_t) X(PTR, variable_name, const char *) X(PTR, address, void *)
 #define RTG_SINCE_hsa_executable_global_variable_define 52
-#define RTG_ARGS_hsa_executable_agent_global_variable_define(X)                                    \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, agent, hsa_agent_t) X(PTR, variable_name, const char *) X(PTR, address, void *)
+#define RTG_ARGS_hsa_executable_agent_global_variable_define(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, agent, hsa_agent_t) X(PTR, variable_name, const char *) X(PTR, address, void *)
 #define RTG_SINCE_hsa_executable_agent_global_variable_define 52
-#define RTG_ARGS_hsa_executable_readonly_variable_define(X)                                        \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, agent, hsa_agent_t) X(PTR, variable_name, const char *) X(PTR, address, void *)
+#define RTG_ARGS_hsa_executable_readonly_variable_define(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, agent, hsa_agent_t) X(PTR, variable_name, const char *) X(PTR, address, void *)
 #define RTG_SINCE_hsa_executable_readonly_variable_define 52
-#define RTG_ARGS_hsa_executable_validate(X)                                                        \
-  X(HANDLE, executable, hsa_executable_t) X(PTR, result, uint32_t *)
+#define RTG_ARGS_hsa_executable_validate(X) X(HANDLE, executable, hsa_executable_t) X(PTR, result, uint32_t *)
 #define RTG_SINCE_hsa_executable_validate 52
-#define RTG_ARGS_hsa_executable_get_symbol(X)                                                      \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(PTR, module_name, const char *) X(PTR, symbol_name, const char *)                              \
-      X(HANDLE, agent, hsa_agent_t) X(I32, call_convention, int32_t)                               \
-          X(PTR, symbol, hsa_executable_symbol_t *)
+#define RTG_ARGS_hsa_executable_get_symbol(X) X(HANDLE, executable, hsa_executable_t) X(PTR, module_name, const char *) X(PTR, symbol_name, const char *) X(HANDLE, agent, hsa_agent_t) X(I32, call_convention, int32_t) X(PTR, symbol, hsa_executable_symbol_t *)
 #define RTG_SINCE_hsa_executable_get_symbol 52
-#define RTG_ARGS_hsa_executable_symbol_get_info(X)                                                 \
-  X(HANDLE, executable_symbol, hsa_executable_symbol_t)                                            \
-  X(E_hsa_executable_symbol_info_t, attribute, hsa_executable_symbol_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_executable_symbol_get_info(X) X(HANDLE, executable_symbol, hsa_executable_symbol_t) X(E_hsa_executable_symbol_info_t, attribute, hsa_executable_symbol_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_executable_symbol_get_info 52
-#define RTG_ARGS_hsa_executable_iterate_symbols(X)                                                 \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(PTR, callback, rtg_hsa_executable_iterate_symbols_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_executable_iterate_symbols(X) X(HANDLE, executable, hsa_executable_t) X(PTR, callback, rtg_hsa_executable_iterate_symbols_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_executable_iterate_symbols 52
-#define RTG_ARGS_hsa_status_string(X)                                                              \
-  X(E_hsa_status_t, status, hsa_status_t) X(PTR, status_string, const char **)
+#define RTG_ARGS_hsa_status_string(X) X(E_hsa_status_t, status, hsa_status_t) X(PTR, status_string, const char * *)
 #define RTG_SINCE_hsa_status_string 52
-#define RTG_ARGS_hsa_extension_get_name(X)                                                         \
-  X(E_hsa_extension_t, extension, uint16_t) X(PTR, name, const char **)
+#define RTG_ARGS_hsa_extension_get_name(X) X(E_hsa_extension_t, extension, uint16_t) X(PTR, name, const char * *)
 #define RTG_SINCE_hsa_extension_get_name 52
-#define RTG_ARGS_hsa_system_major_extension_supported(X)                                           \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(U32, version_major, uint16_t) X(PTR, version_minor, uint16_t *) X(PTR, result, bool *)
+#define RTG_ARGS_hsa_system_major_extension_supported(X) X(E_hsa_extension_t, extension, uint16_t) X(U32, version_major, uint16_t) X(PTR, version_minor, uint16_t *) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_system_major_extension_supported 52
-#define RTG_ARGS_hsa_system_get_major_extension_table(X)                                           \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(U32, version_major, uint16_t) X(U64, table_length, size_t) X(PTR, table, void *)
+#define RTG_ARGS_hsa_system_get_major_extension_table(X) X(E_hsa_extension_t, extension, uint16_t) X(U32, version_major, uint16_t) X(U64, table_length, size_t) X(PTR, table, void *)
 #define RTG_SINCE_hsa_system_get_major_extension_table 52
-#define RTG_ARGS_hsa_agent_major_extension_supported(X)                                            \
-  X(E_hsa_extension_t, extension, uint16_t)                                                        \
-  X(HANDLE, agent, hsa_agent_t) X(U32, version_major, uint16_t) X(PTR, version_minor, uint16_t *)  \
-      X(PTR, result, bool *)
+#define RTG_ARGS_hsa_agent_major_extension_supported(X) X(E_hsa_extension_t, extension, uint16_t) X(HANDLE, agent, hsa_agent_t) X(U32, version_major, uint16_t) X(PTR, version_minor, uint16_t *) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_agent_major_extension_supported 52
-#define RTG_ARGS_hsa_cache_get_info(X)                                                             \
-  X(HANDLE, cache, hsa_cache_t)                                                                    \
-  X(E_hsa_cache_info_t, attribute, hsa_cache_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_cache_get_info(X) X(HANDLE, cache, hsa_cache_t) X(E_hsa_cache_info_t, attribute, hsa_cache_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_cache_get_info 52
-#define RTG_ARGS_hsa_agent_iterate_caches(X)                                                       \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, callback, rtg_hsa_agent_iterate_caches_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_agent_iterate_caches(X) X(HANDLE, agent, hsa_agent_t) X(PTR, callback, rtg_hsa_agent_iterate_caches_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_agent_iterate_caches 52
-#define RTG_ARGS_hsa_signal_silent_store_relaxed(X)                                                \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_silent_store_relaxed(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_silent_store_relaxed 52
-#define RTG_ARGS_hsa_signal_silent_store_screlease(X)                                              \
-  X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
+#define RTG_ARGS_hsa_signal_silent_store_screlease(X) X(HANDLE, signal, hsa_signal_t) X(I64, value, hsa_signal_value_t)
 #define RTG_SINCE_hsa_signal_silent_store_screlease 52
-#define RTG_ARGS_hsa_signal_group_create(X)                                                        \
-  X(U32, num_signals, uint32_t)                                                                    \
-  X(PTR, signals, const hsa_signal_t *) X(U32, num_consumers, uint32_t)                            \
-      X(PTR, consumers, const hsa_agent_t *) X(PTR, signal_group, hsa_signal_group_t *)
+#define RTG_ARGS_hsa_signal_group_create(X) X(U32, num_signals, uint32_t) X(PTR, signals, const hsa_signal_t *) X(U32, num_consumers, uint32_t) X(PTR, consumers, const hsa_agent_t *) X(PTR, signal_group, hsa_signal_group_t *)
 #define RTG_SINCE_hsa_signal_group_create 52
 #define RTG_ARGS_hsa_signal_group_destroy(X) X(HANDLE, signal_group, hsa_signal_group_t)
 #define RTG_SINCE_hsa_signal_group_destroy 52
-#define RTG_ARGS_hsa_signal_group_wait_any_scacquire(X)                                            \
-  X(HANDLE, signal_group, hsa_signal_group_t)                                                      \
-  X(PTR, conditions, const hsa_signal_condition_t *)                                               \
-      X(PTR, compare_values, const hsa_signal_value_t *)                                           \
-          X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t) X(PTR, signal, hsa_signal_t *)  \
-              X(PTR, value, hsa_signal_value_t *)
+#define RTG_ARGS_hsa_signal_group_wait_any_scacquire(X) X(HANDLE, signal_group, hsa_signal_group_t) X(PTR, conditions, const hsa_signal_condition_t *) X(PTR, compare_values, const hsa_signal_value_t *) X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t) X(PTR, signal, hsa_signal_t *) X(PTR, value, hsa_signal_value_t *)
 #define RTG_SINCE_hsa_signal_group_wait_any_scacquire 52
-#define RTG_ARGS_hsa_signal_group_wait_any_relaxed(X)                                              \
-  X(HANDLE, signal_group, hsa_signal_group_t)                                                      \
-  X(PTR, conditions, const hsa_signal_condition_t *)                                               \
-      X(PTR, compare_values, const hsa_signal_value_t *)                                           \
-          X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t) X(PTR, signal, hsa_signal_t *)  \
-              X(PTR, value, hsa_signal_value_t *)
+#define RTG_ARGS_hsa_signal_group_wait_any_relaxed(X) X(HANDLE, signal_group, hsa_signal_group_t) X(PTR, conditions, const hsa_signal_condition_t *) X(PTR, compare_values, const hsa_signal_value_t *) X(E_hsa_wait_state_t, wait_state_hint, hsa_wait_state_t) X(PTR, signal, hsa_signal_t *) X(PTR, value, hsa_signal_value_t *)
 #define RTG_SINCE_hsa_signal_group_wait_any_relaxed 52
-#define RTG_ARGS_hsa_agent_iterate_isas(X)                                                         \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, callback, rtg_hsa_agent_iterate_isas_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_agent_iterate_isas(X) X(HANDLE, agent, hsa_agent_t) X(PTR, callback, rtg_hsa_agent_iterate_isas_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_agent_iterate_isas 52
-#define RTG_ARGS_hsa_isa_get_info_alt(X)                                                           \
-  X(HANDLE, isa, hsa_isa_t) X(E_hsa_isa_info_t, attribute, hsa_isa_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_isa_get_info_alt(X) X(HANDLE, isa, hsa_isa_t) X(E_hsa_isa_info_t, attribute, hsa_isa_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_isa_get_info_alt 52
-#define RTG_ARGS_hsa_isa_get_exception_policies(X)                                                 \
-  X(HANDLE, isa, hsa_isa_t) X(E_hsa_profile_t, profile, hsa_profile_t) X(PTR, mask, uint16_t *)
+#define RTG_ARGS_hsa_isa_get_exception_policies(X) X(HANDLE, isa, hsa_isa_t) X(E_hsa_profile_t, profile, hsa_profile_t) X(PTR, mask, uint16_t *)
 #define RTG_SINCE_hsa_isa_get_exception_policies 52
-#define RTG_ARGS_hsa_isa_get_round_method(X)                                                       \
-  X(HANDLE, isa, hsa_isa_t)                                                                        \
-  X(E_hsa_fp_type_t, fp_type, hsa_fp_type_t) X(E_hsa_flush_mode_t, flush_mode, hsa_flush_mode_t)   \
-      X(PTR, round_method, hsa_round_method_t *)
+#define RTG_ARGS_hsa_isa_get_round_method(X) X(HANDLE, isa, hsa_isa_t) X(E_hsa_fp_type_t, fp_type, hsa_fp_type_t) X(E_hsa_flush_mode_t, flush_mode, hsa_flush_mode_t) X(PTR, round_method, hsa_round_method_t *)
 #define RTG_SINCE_hsa_isa_get_round_method 52
-#define RTG_ARGS_hsa_wavefront_get_info(X)                                                         \
-  X(HANDLE, wavefront, hsa_wavefront_t)                                                            \
-  X(E_hsa_wavefront_info_t, attribute, hsa_wavefront_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_wavefront_get_info(X) X(HANDLE, wavefront, hsa_wavefront_t) X(E_hsa_wavefront_info_t, attribute, hsa_wavefront_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_wavefront_get_info 52
-#define RTG_ARGS_hsa_isa_iterate_wavefronts(X)                                                     \
-  X(HANDLE, isa, hsa_isa_t)                                                                        \
-  X(PTR, callback, rtg_hsa_isa_iterate_wavefronts_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_isa_iterate_wavefronts(X) X(HANDLE, isa, hsa_isa_t) X(PTR, callback, rtg_hsa_isa_iterate_wavefronts_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_isa_iterate_wavefronts 52
-#define RTG_ARGS_hsa_code_object_get_symbol_from_name(X)                                           \
-  X(HANDLE, code_object, hsa_code_object_t)                                                        \
-  X(PTR, module_name, const char *) X(PTR, symbol_name, const char *)                              \
-      X(PTR, symbol, hsa_code_symbol_t *)
+#define RTG_ARGS_hsa_code_object_get_symbol_from_name(X) X(HANDLE, code_object, hsa_code_object_t) X(PTR, module_name, const char *) X(PTR, symbol_name, const char *) X(PTR, symbol, hsa_code_symbol_t *)
 #define RTG_SINCE_hsa_code_object_get_symbol_from_name 52
-#define RTG_ARGS_hsa_code_object_reader_create_from_file(X)                                        \
-  X(I32, file, hsa_file_t) X(PTR, code_object_reader, hsa_code_object_reader_t *)
+#define RTG_ARGS_hsa_code_object_reader_create_from_file(X) X(I32, file, hsa_file_t) X(PTR, code_object_reader, hsa_code_object_reader_t *)
 #define RTG_SINCE_hsa_code_object_reader_create_from_file 52
-#define RTG_ARGS_hsa_code_object_reader_create_from_memory(X)                                      \
-  X(PTR, code_object, const void *)                                                                \
-  X(U64, size, size_t) X(PTR, code_object_reader, hsa_code_object_reader_t *)
+#define RTG_ARGS_hsa_code_object_reader_create_from_memory(X) X(PTR, code_object, const void *) X(U64, size, size_t) X(PTR, code_object_reader, hsa_code_object_reader_t *)
 #define RTG_SINCE_hsa_code_object_reader_create_from_memory 52
-#define RTG_ARGS_hsa_code_object_reader_destroy(X)                                                 \
-  X(HANDLE, code_object_reader, hsa_code_object_reader_t)
+#define RTG_ARGS_hsa_code_object_reader_destroy(X) X(HANDLE, code_object_reader, hsa_code_object_reader_t)
 #define RTG_SINCE_hsa_code_object_reader_destroy 52
-#define RTG_ARGS_hsa_executable_create_alt(X)                                                      \
-  X(E_hsa_profile_t, profile, hsa_profile_t)                                                       \
-  X(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode,                              \
-    hsa_default_float_rounding_mode_t) X(PTR, options, const char *)                               \
-      X(PTR, executable, hsa_executable_t *)
+#define RTG_ARGS_hsa_executable_create_alt(X) X(E_hsa_profile_t, profile, hsa_profile_t) X(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode, hsa_default_float_rounding_mode_t) X(PTR, options, const char *) X(PTR, executable, hsa_executable_t *)
 #define RTG_SINCE_hsa_executable_create_alt 52
-#define RTG_ARGS_hsa_executable_load_program_code_object(X)                                        \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, code_object_reader, hsa_code_object_reader_t) X(PTR, options, const char *)            \
-      X(PTR, loaded_code_object, hsa_loaded_code_object_t *)
+#define RTG_ARGS_hsa_executable_load_program_code_object(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, code_object_reader, hsa_code_object_reader_t) X(PTR, options, const char *) X(PTR, loaded_code_object, hsa_loaded_code_object_t *)
 #define RTG_SINCE_hsa_executable_load_program_code_object 52
-#define RTG_ARGS_hsa_executable_load_agent_code_object(X)                                          \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, agent, hsa_agent_t) X(HANDLE, code_object_reader, hsa_code_object_reader_t)            \
-      X(PTR, options, const char *) X(PTR, loaded_code_object, hsa_loaded_code_object_t *)
+#define RTG_ARGS_hsa_executable_load_agent_code_object(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, agent, hsa_agent_t) X(HANDLE, code_object_reader, hsa_code_object_reader_t) X(PTR, options, const char *) X(PTR, loaded_code_object, hsa_loaded_code_object_t *)
 #define RTG_SINCE_hsa_executable_load_agent_code_object 52
-#define RTG_ARGS_hsa_executable_validate_alt(X)                                                    \
-  X(HANDLE, executable, hsa_executable_t) X(PTR, options, const char *) X(PTR, result, uint32_t *)
+#define RTG_ARGS_hsa_executable_validate_alt(X) X(HANDLE, executable, hsa_executable_t) X(PTR, options, const char *) X(PTR, result, uint32_t *)
 #define RTG_SINCE_hsa_executable_validate_alt 52
-#define RTG_ARGS_hsa_executable_get_symbol_by_name(X)                                              \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(PTR, symbol_name, const char *) X(PTR, agent, const hsa_agent_t *)                             \
-      X(PTR, symbol, hsa_executable_symbol_t *)
+#define RTG_ARGS_hsa_executable_get_symbol_by_name(X) X(HANDLE, executable, hsa_executable_t) X(PTR, symbol_name, const char *) X(PTR, agent, const hsa_agent_t *) X(PTR, symbol, hsa_executable_symbol_t *)
 #define RTG_SINCE_hsa_executable_get_symbol_by_name 52
-#define RTG_ARGS_hsa_executable_iterate_agent_symbols(X)                                           \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-      X(PTR, callback, rtg_hsa_executable_iterate_agent_symbols_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_executable_iterate_agent_symbols(X) X(HANDLE, executable, hsa_executable_t) X(HANDLE, agent, hsa_agent_t) X(PTR, callback, rtg_hsa_executable_iterate_agent_symbols_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_executable_iterate_agent_symbols 52
-#define RTG_ARGS_hsa_executable_iterate_program_symbols(X)                                         \
-  X(HANDLE, executable, hsa_executable_t)                                                          \
-  X(PTR, callback, rtg_hsa_executable_iterate_program_symbols_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_executable_iterate_program_symbols(X) X(HANDLE, executable, hsa_executable_t) X(PTR, callback, rtg_hsa_executable_iterate_program_symbols_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_executable_iterate_program_symbols 52
-#define RTG_ARGS_hsa_amd_coherency_get_type(X)                                                     \
-  X(HANDLE, agent, hsa_agent_t) X(PTR, type, hsa_amd_coherency_type_t *)
+#define RTG_ARGS_hsa_amd_coherency_get_type(X) X(HANDLE, agent, hsa_agent_t) X(PTR, type, hsa_amd_coherency_type_t *)
 #define RTG_SINCE_hsa_amd_coherency_get_type 52
-#define RTG_ARGS_hsa_amd_coherency_set_type(X)                                                     \
-  X(HANDLE, agent, hsa_agent_t) X(E_hsa_amd_coherency_type_t, type, hsa_amd_coherency_type_t)
+#define RTG_ARGS_hsa_amd_coherency_set_type(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_amd_coherency_type_t, type, hsa_amd_coherency_type_t)
 #define RTG_SINCE_hsa_amd_coherency_set_type 52
-#define RTG_ARGS_hsa_amd_profiling_set_profiler_enabled(X)                                         \
-  X(PTR, queue, hsa_queue_t *) X(I32, enable, int)
+#define RTG_ARGS_hsa_amd_profiling_set_profiler_enabled(X) X(PTR, queue, hsa_queue_t *) X(I32, enable, int)
 #define RTG_SINCE_hsa_amd_profiling_set_profiler_enabled 52
 #define RTG_ARGS_hsa_amd_profiling_async_copy_enable(X) X(BOOL, enable, bool)
 #define RTG_SINCE_hsa_amd_profiling_async_copy_enable 52
-#define RTG_ARGS_hsa_amd_profiling_get_dispatch_time(X)                                            \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(HANDLE, signal, hsa_signal_t) X(PTR, time, hsa_amd_profiling_dispatch_time_t *)
+#define RTG_ARGS_hsa_amd_profiling_get_dispatch_time(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, signal, hsa_signal_t) X(PTR, time, hsa_amd_profiling_dispatch_time_t *)
 #define RTG_SINCE_hsa_amd_profiling_get_dispatch_time 52
-#define RTG_ARGS_hsa_amd_profiling_get_async_copy_time(X)                                          \
-  X(HANDLE, signal, hsa_signal_t) X(PTR, time, hsa_amd_profiling_async_copy_time_t *)
+#define RTG_ARGS_hsa_amd_profiling_get_async_copy_time(X) X(HANDLE, signal, hsa_signal_t) X(PTR, time, hsa_amd_profiling_async_copy_time_t *)
 #define RTG_SINCE_hsa_amd_profiling_get_async_copy_time 52
-#define RTG_ARGS_hsa_amd_profiling_convert_tick_to_system_domain(X)                                \
-  X(HANDLE, agent, hsa_agent_t) X(U64, agent_tick, uint64_t) X(PTR, system_tick, uint64_t *)
+#define RTG_ARGS_hsa_amd_profiling_convert_tick_to_system_domain(X) X(HANDLE, agent, hsa_agent_t) X(U64, agent_tick, uint64_t) X(PTR, system_tick, uint64_t *)
 #define RTG_SINCE_hsa_amd_profiling_convert_tick_to_system_domain 52
-#define RTG_ARGS_hsa_amd_signal_async_handler(X)                                                   \
-  X(HANDLE, signal, hsa_signal_t)                                                                  \
-  X(E_hsa_signal_condition_t, cond, hsa_signal_condition_t) X(I64, value, hsa_signal_value_t)      \
-      X(PTR, handler, hsa_amd_signal_handler) X(PTR, arg, void *)
+#define RTG_ARGS_hsa_amd_signal_async_handler(X) X(HANDLE, signal, hsa_signal_t) X(E_hsa_signal_condition_t, cond, hsa_signal_condition_t) X(I64, value, hsa_signal_value_t) X(PTR, handler, hsa_amd_signal_handler) X(PTR, arg, void *)
 #define RTG_SINCE_hsa_amd_signal_async_handler 52
-#define RTG_ARGS_hsa_amd_async_function(X)                                                         \
-  X(PTR, callback, rtg_hsa_amd_async_function_callback_fn) X(PTR, arg, void *)
+#define RTG_ARGS_hsa_amd_async_function(X) X(PTR, callback, rtg_hsa_amd_async_function_callback_fn) X(PTR, arg, void *)
 #define RTG_SINCE_hsa_amd_async_function 52
-#define RTG_ARGS_hsa_amd_signal_wait_any(X)                                                        \
-  X(U32, signal_count, uint32_t)                                                                   \
-  X(PTR, signals, hsa_signal_t *) X(PTR, conds, hsa_signal_condition_t *)                          \
-      X(PTR, values, hsa_signal_value_t *) X(U64, timeout_hint, uint64_t)                          \
-          X(E_hsa_wait_state_t, wait_hint, hsa_wait_state_t)                                       \
-              X(PTR, satisfying_value, hsa_signal_value_t *)
+#define RTG_ARGS_hsa_amd_signal_wait_any(X) X(U32, signal_count, uint32_t) X(PTR, signals, hsa_signal_t *) X(PTR, conds, hsa_signal_condition_t *) X(PTR, values, hsa_signal_value_t *) X(U64, timeout_hint, uint64_t) X(E_hsa_wait_state_t, wait_hint, hsa_wait_state_t) X(PTR, satisfying_value, hsa_signal_value_t *)
 #define RTG_SINCE_hsa_amd_signal_wait_any 52
-#define RTG_ARGS_hsa_amd_queue_cu_set_mask(X)                                                      \
-  X(PTR, queue, const hsa_queue_t *)                                                               \
-  X(U32, num_cu_mask_count, uint32_t) X(PTR, cu_mask, const uint32_t *)
+#define RTG_ARGS_hsa_amd_queue_cu_set_mask(X) X(PTR, queue, const hsa_queue_t *) X(U32, num_cu_mask_count, uint32_t) X(PTR, cu_mask, const uint32_t *)
 #define RTG_SINCE_hsa_amd_queue_cu_set_mask 52
-#define RTG_ARGS_hsa_amd_memory_pool_get_info(X)                                                   \
-  X(HANDLE, memory_pool, hsa_amd_memory_pool_t)                                                    \
-  X(E_hsa_amd_memory_pool_info_t, attribute, hsa_amd_memory_pool_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_amd_memory_pool_get_info(X) X(HANDLE, memory_pool, hsa_amd_memory_pool_t) X(E_hsa_amd_memory_pool_info_t, attribute, hsa_amd_memory_pool_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_amd_memory_pool_get_info 52
-#define RTG_ARGS_hsa_amd_agent_iterate_memory_pools(X)                                             \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, callback, rtg_hsa_amd_agent_iterate_memory_pools_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_amd_agent_iterate_memory_pools(X) X(HANDLE, agent, hsa_agent_t) X(PTR, callback, rtg_hsa_amd_agent_iterate_memory_pools_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_amd_agent_iterate_memory_pools 52
-#define RTG_ARGS_hsa_amd_memory_pool_allocate(X)                                                   \
-  X(HANDLE, memory_pool, hsa_amd_memory_pool_t)                                                    \
-  X(U64, size, size_t) X(U32, flags, uint32_t) X(PTR, ptr, void **)
+#define RTG_ARGS_hsa_amd_memory_pool_allocate(X) X(HANDLE, memory_pool, hsa_amd_memory_pool_t) X(U64, size, size_t) X(U32, flags, uint32_t) X(PTR, ptr, void * *)
 #define RTG_SINCE_hsa_amd_memory_pool_allocate 52
 #define RTG_ARGS_hsa_amd_memory_pool_free(X) X(PTR, ptr, void *)
 #define RTG_SINCE_hsa_amd_memory_pool_free 52
-#define RTG_ARGS_hsa_amd_memory_async_copy(X)                                                      \
-  X(PTR, dst, void *)                                                                              \
-  X(HANDLE, dst_agent, hsa_agent_t) X(PTR, src, const void *) X(HANDLE, src_agent, hsa_agent_t)    \
-      X(U64, size, size_t) X(U32, num_dep_signals, uint32_t)                                       \
-          X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)
+#define RTG_ARGS_hsa_amd_memory_async_copy(X) X(PTR, dst, void *) X(HANDLE, dst_agent, hsa_agent_t) X(PTR, src, const void *) X(HANDLE, src_agent, hsa_agent_t) X(U64, size, size_t) X(U32, num_dep_signals, uint32_t) X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)
 #define RTG_SINCE_hsa_amd_memory_async_copy 52
-#define RTG_ARGS_hsa_amd_agent_memory_pool_get_info(X)                                             \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(HANDLE, memory_pool, hsa_amd_memory_pool_t)                                                    \
-      X(E_hsa_amd_agent_memory_pool_info_t, attribute, hsa_amd_agent_memory_pool_info_t)           \
-          X(PTR, value, void *)
+#define RTG_ARGS_hsa_amd_agent_memory_pool_get_info(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, memory_pool, hsa_amd_memory_pool_t) X(E_hsa_amd_agent_memory_pool_info_t, attribute, hsa_amd_agent_memory_pool_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_amd_agent_memory_pool_get_info 52
-#define RTG_ARGS_hsa_amd_agents_allow_access(X)                                                    \
-  X(U32, num_agents, uint32_t)                                                                     \
-  X(PTR, agents, const hsa_agent_t *) X(PTR, flags, const uint32_t *) X(PTR, ptr, const void *)
+#define RTG_ARGS_hsa_amd_agents_allow_access(X) X(U32, num_agents, uint32_t) X(PTR, agents, const hsa_agent_t *) X(PTR, flags, const uint32_t *) X(PTR, ptr, const void *)
 #define RTG_SINCE_hsa_amd_agents_allow_access 52
-#define RTG_ARGS_hsa_amd_memory_pool_can_migrate(X)                                                \
-  X(HANDLE, src_memory_pool, hsa_amd_memory_pool_t)                                                \
-  X(HANDLE, dst_memory_pool, hsa_amd_memory_pool_t) X(PTR, result, bool *)
+#define RTG_ARGS_hsa_amd_memory_pool_can_migrate(X) X(HANDLE, src_memory_pool, hsa_amd_memory_pool_t) X(HANDLE, dst_memory_pool, hsa_amd_memory_pool_t) X(PTR, result, bool *)
 #define RTG_SINCE_hsa_amd_memory_pool_can_migrate 52
-#define RTG_ARGS_hsa_amd_memory_migrate(X)                                                         \
-  X(PTR, ptr, const void *) X(HANDLE, memory_pool, hsa_amd_memory_pool_t) X(U32, flags, uint32_t)
+#define RTG_ARGS_hsa_amd_memory_migrate(X) X(PTR, ptr, const void *) X(HANDLE, memory_pool, hsa_amd_memory_pool_t) X(U32, flags, uint32_t)
 #define RTG_SINCE_hsa_amd_memory_migrate 52
-#define RTG_ARGS_hsa_amd_memory_lock(X)                                                            \
-  X(PTR, host_ptr, void *)                                                                         \
-  X(U64, size, size_t) X(PTR, agents, hsa_agent_t *) X(I32, num_agent, int)                        \
-      X(PTR, agent_ptr, void **)
+#define RTG_ARGS_hsa_amd_memory_lock(X) X(PTR, host_ptr, void *) X(U64, size, size_t) X(PTR, agents, hsa_agent_t *) X(I32, num_agent, int) X(PTR, agent_ptr, void * *)
 #define RTG_SINCE_hsa_amd_memory_lock 52
 #define RTG_ARGS_hsa_amd_memory_unlock(X) X(PTR, host_ptr, void *)
 #define RTG_SINCE_hsa_amd_memory_unlock 52
-#define RTG_ARGS_hsa_amd_memory_fill(X)                                                            \
-  X(PTR, ptr, void *) X(U32, value, uint32_t) X(U64, count, size_t)
+#define RTG_ARGS_hsa_amd_memory_fill(X) X(PTR, ptr, void *) X(U32, value, uint32_t) X(U64, count, size_t)
 #define RTG_SINCE_hsa_amd_memory_fill 52
-#define RTG_ARGS_hsa_amd_interop_map_buffer(X)                                                     \
-  X(U32, num_agents, uint32_t)                                                                     \
-  X(PTR, agents, hsa_agent_t *) X(I32, interop_handle, int) X(U32, flags, uint32_t)                \
-      X(PTR, size, size_t *) X(PTR, ptr, void **) X(PTR, metadata_size, size_t *)                  \
-          X(PTR, metadata, const void **)
+#define RTG_ARGS_hsa_amd_interop_map_buffer(X) X(U32, num_agents, uint32_t) X(PTR, agents, hsa_agent_t *) X(I32, interop_handle, int) X(U32, flags, uint32_t) X(PTR, size, size_t *) X(PTR, ptr, void * *) X(PTR, metadata_size, size_t *) X(PTR, metadata, const void * *)
 #define RTG_SINCE_hsa_amd_interop_map_buffer 52
 #define RTG_ARGS_hsa_amd_interop_unmap_buffer(X) X(PTR, ptr, void *)
 #define RTG_SINCE_hsa_amd_interop_unmap_buffer 52
-#define RTG_ARGS_hsa_amd_image_create(X)                                                           \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *)                                     \
-      X(PTR, image_layout, const hsa_amd_image_descriptor_t *) X(PTR, image_data, const void *)    \
-          X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t)                 \
-              X(PTR, image, hsa_ext_image_t *)
+#define RTG_ARGS_hsa_amd_image_create(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(PTR, image_layout, const hsa_amd_image_descriptor_t *) X(PTR, image_data, const void *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(PTR, image, hsa_ext_image_t *)
 #define RTG_SINCE_hsa_amd_image_create 52
-#define RTG_ARGS_hsa_amd_pointer_info(X)                                                           \
-  X(PTR, ptr, const void *)                                                                        \
-  X(PTR, info, hsa_amd_pointer_info_t *) X(PTR, alloc, rtg_hsa_amd_pointer_info_alloc_fn)          \
-      X(PTR, num_agents_accessible, uint32_t *) X(PTR, accessible, hsa_agent_t **)
+#define RTG_ARGS_hsa_amd_pointer_info(X) X(PTR, ptr, const void *) X(PTR, info, hsa_amd_pointer_info_t *) X(PTR, alloc, rtg_hsa_amd_pointer_info_alloc_fn) X(PTR, num_agents_accessible, uint32_t *) X(PTR, accessible, hsa_agent_t * *)
 #define RTG_SINCE_hsa_amd_pointer_info 52
-#define RTG_ARGS_hsa_amd_pointer_info_set_userdata(X)                                              \
-  X(PTR, ptr, const void *) X(PTR, userdata, void *)
+#define RTG_ARGS_hsa_amd_pointer_info_set_userdata(X) X(PTR, ptr, const void *) X(PTR, userdata, void *)
 #define RTG_SINCE_hsa_amd_pointer_info_set_userdata 52
-#define RTG_ARGS_hsa_amd_ipc_memory_create(X)                                                      \
-  X(PTR, ptr, void *) X(U64, len, size_t) X(PTR, handle, hsa_amd_ipc_memory_t *)
+#define RTG_ARGS_hsa_amd_ipc_memory_create(X) X(PTR, ptr, void *) X(U64, len, size_t) X(PTR, handle, hsa_amd_ipc_memory_t *)
 #define RTG_SINCE_hsa_amd_ipc_memory_create 52
-#define RTG_ARGS_hsa_amd_ipc_memory_attach(X)                                                      \
-  X(PTR, handle, const hsa_amd_ipc_memory_t *)                                                     \
-  X(U64, len, size_t) X(U32, num_agents, uint32_t) X(PTR, mapping_agents, const hsa_agent_t *)     \
-      X(PTR, mapped_ptr, void **)
+#define RTG_ARGS_hsa_amd_ipc_memory_attach(X) X(PTR, handle, const hsa_amd_ipc_memory_t *) X(U64, len, size_t) X(U32, num_agents, uint32_t) X(PTR, mapping_agents, const hsa_agent_t *) X(PTR, mapped_ptr, void * *)
 #define RTG_SINCE_hsa_amd_ipc_memory_attach 52
 #define RTG_ARGS_hsa_amd_ipc_memory_detach(X) X(PTR, mapped_ptr, void *)
 #define RTG_SINCE_hsa_amd_ipc_memory_detach 52
-#define RTG_ARGS_hsa_amd_signal_create(X)                                                          \
-  X(I64, initial_value, hsa_signal_value_t)                                                        \
-  X(U32, num_consumers, uint32_t) X(PTR, consumers, const hsa_agent_t *)                           \
-      X(U64, attributes, uint64_t) X(PTR, signal, hsa_signal_t *)
+#define RTG_ARGS_hsa_amd_signal_create(X) X(I64, initial_value, hsa_signal_value_t) X(U32, num_consumers, uint32_t) X(PTR, consumers, const hsa_agent_t *) X(U64, attributes, uint64_t) X(PTR, signal, hsa_signal_t *)
 #define RTG_SINCE_hsa_amd_signal_create 52
-#define RTG_ARGS_hsa_amd_ipc_signal_create(X)                                                      \
-  X(HANDLE, signal, hsa_signal_t) X(PTR, handle, hsa_amd_ipc_signal_t *)
+#define RTG_ARGS_hsa_amd_ipc_signal_create(X) X(HANDLE, signal, hsa_signal_t) X(PTR, handle, hsa_amd_ipc_signal_t *)
 #define RTG_SINCE_hsa_amd_ipc_signal_create 52
-#define RTG_ARGS_hsa_amd_ipc_signal_attach(X)                                                      \
-  X(PTR, handle, const hsa_amd_ipc_signal_t *) X(PTR, signal, hsa_signal_t *)
+#define RTG_ARGS_hsa_amd_ipc_signal_attach(X) X(PTR, handle, const hsa_amd_ipc_signal_t *) X(PTR, signal, hsa_signal_t *)
 #define RTG_SINCE_hsa_amd_ipc_signal_attach 52
-#define RTG_ARGS_hsa_amd_register_system_event_handler(X)                                          \
-  X(PTR, callback, hsa_amd_system_event_callback_t) X(PTR, data, void *)
+#define RTG_ARGS_hsa_amd_register_system_event_handler(X) X(PTR, callback, hsa_amd_system_event_callback_t) X(PTR, data, void *)
 #define RTG_SINCE_hsa_amd_register_system_event_handler 52
-#define RTG_ARGS_hsa_amd_queue_intercept_create(X)                                                 \
-  X(HANDLE, agent_handle, hsa_agent_t)                                                             \
-  X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t)                           \
-      X(PTR, callback, rtg_hsa_amd_queue_intercept_create_callback_fn) X(PTR, data, void *)        \
-          X(U32, private_segment_size, uint32_t) X(U32, group_segment_size, uint32_t)              \
-              X(PTR, queue, hsa_queue_t **)
+#define RTG_ARGS_hsa_amd_queue_intercept_create(X) X(HANDLE, agent_handle, hsa_agent_t) X(U32, size, uint32_t) X(E_hsa_queue_type_t, type, hsa_queue_type32_t) X(PTR, callback, rtg_hsa_amd_queue_intercept_create_callback_fn) X(PTR, data, void *) X(U32, private_segment_size, uint32_t) X(U32, group_segment_size, uint32_t) X(PTR, queue, hsa_queue_t * *)
 #define RTG_SINCE_hsa_amd_queue_intercept_create 52
-#define RTG_ARGS_hsa_amd_queue_intercept_register(X)                                               \
-  X(PTR, queue, hsa_queue_t *)                                                                     \
-  X(PTR, callback, hsa_amd_queue_intercept_handler) X(PTR, user_data, void *)
+#define RTG_ARGS_hsa_amd_queue_intercept_register(X) X(PTR, queue, hsa_queue_t *) X(PTR, callback, hsa_amd_queue_intercept_handler) X(PTR, user_data, void *)
 #define RTG_SINCE_hsa_amd_queue_intercept_register 52
-#define RTG_ARGS_hsa_amd_queue_set_priority(X)                                                     \
-  X(PTR, queue, hsa_queue_t *) X(E_hsa_amd_queue_priority_t, priority, hsa_amd_queue_priority_t)
+#define RTG_ARGS_hsa_amd_queue_set_priority(X) X(PTR, queue, hsa_queue_t *) X(E_hsa_amd_queue_priority_t, priority, hsa_amd_queue_priority_t)
 #define RTG_SINCE_hsa_amd_queue_set_priority 52
-#define RTG_ARGS_hsa_amd_memory_async_copy_rect(X)                                                 \
-  X(PTR, dst, const hsa_pitched_ptr_t *)                                                           \
-  X(PTR, dst_offset, const hsa_dim3_t *) X(PTR, src, const hsa_pitched_ptr_t *)                    \
-      X(PTR, src_offset, const hsa_dim3_t *) X(PTR, range, const hsa_dim3_t *)                     \
-          X(HANDLE, copy_agent, hsa_agent_t)                                                       \
-              X(E_hsa_amd_copy_direction_t, dir, hsa_amd_copy_direction_t)                         \
-                  X(U32, num_dep_signals, uint32_t) X(PTR, dep_signals, const hsa_signal_t *)      \
-                      X(HANDLE, completion_signal, hsa_signal_t)
+#define RTG_ARGS_hsa_amd_memory_async_copy_rect(X) X(PTR, dst, const hsa_pitched_ptr_t *) X(PTR, dst_offset, const hsa_dim3_t *) X(PTR, src, const hsa_pitched_ptr_t *) X(PTR, src_offset, const hsa_dim3_t *) X(PTR, range, const hsa_dim3_t *) X(HANDLE, copy_agent, hsa_agent_t) X(E_hsa_amd_copy_direction_t, dir, hsa_amd_copy_direction_t) X(U32, num_dep_signals, uint32_t) X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)
 #define RTG_SINCE_hsa_amd_memory_async_copy_rect 52
-#define RTG_ARGS_hsa_amd_runtime_queue_create_register(X)                                          \
-  X(PTR, callback, hsa_amd_runtime_queue_notifier) X(PTR, user_data, void *)
+#define RTG_ARGS_hsa_amd_runtime_queue_create_register(X) X(PTR, callback, hsa_amd_runtime_queue_notifier) X(PTR, user_data, void *)
 #define RTG_SINCE_hsa_amd_runtime_queue_create_register 52
-#define RTG_ARGS_hsa_amd_memory_lock_to_pool(X)                                                    \
-  X(PTR, host_ptr, void *)                                                                         \
-  X(U64, size, size_t) X(PTR, agents, hsa_agent_t *) X(I32, num_agent, int)                        \
-      X(HANDLE, pool, hsa_amd_memory_pool_t) X(U32, flags, uint32_t) X(PTR, agent_ptr, void **)
+#define RTG_ARGS_hsa_amd_memory_lock_to_pool(X) X(PTR, host_ptr, void *) X(U64, size, size_t) X(PTR, agents, hsa_agent_t *) X(I32, num_agent, int) X(HANDLE, pool, hsa_amd_memory_pool_t) X(U32, flags, uint32_t) X(PTR, agent_ptr, void * *)
 #define RTG_SINCE_hsa_amd_memory_lock_to_pool 52
-#define RTG_ARGS_hsa_amd_register_deallocation_callback(X)                                         \
-  X(PTR, ptr, void *) X(PTR, callback, hsa_amd_deallocation_callback_t) X(PTR, user_data, void *)
+#define RTG_ARGS_hsa_amd_register_deallocation_callback(X) X(PTR, ptr, void *) X(PTR, callback, hsa_amd_deallocation_callback_t) X(PTR, user_data, void *)
 #define RTG_SINCE_hsa_amd_register_deallocation_callback 52
-#define RTG_ARGS_hsa_amd_deregister_deallocation_callback(X)                                       \
-  X(PTR, ptr, void *) X(PTR, callback, hsa_amd_deallocation_callback_t)
+#define RTG_ARGS_hsa_amd_deregister_deallocation_callback(X) X(PTR, ptr, void *) X(PTR, callback, hsa_amd_deallocation_callback_t)
 #define RTG_SINCE_hsa_amd_deregister_deallocation_callback 52
-#define RTG_ARGS_hsa_amd_signal_value_pointer(X)                                                   \
-  X(HANDLE, signal, hsa_signal_t) X(PTR, value_ptr, volatile hsa_signal_value_t **)
+#define RTG_ARGS_hsa_amd_signal_value_pointer(X) X(HANDLE, signal, hsa_signal_t) X(PTR, value_ptr, volatile hsa_signal_value_t * *)
 #define RTG_SINCE_hsa_amd_signal_value_pointer 52
-#define RTG_ARGS_hsa_amd_svm_attributes_set(X)                                                     \
-  X(PTR, ptr, void *)                                                                              \
-  X(U64, size, size_t) X(PTR, attribute_list, hsa_amd_svm_attribute_pair_t *)                      \
-      X(U64, attribute_count, size_t)
+#define RTG_ARGS_hsa_amd_svm_attributes_set(X) X(PTR, ptr, void *) X(U64, size, size_t) X(PTR, attribute_list, hsa_amd_svm_attribute_pair_t *) X(U64, attribute_count, size_t)
 #define RTG_SINCE_hsa_amd_svm_attributes_set 52
-#define RTG_ARGS_hsa_amd_svm_attributes_get(X)                                                     \
-  X(PTR, ptr, void *)                                                                              \
-  X(U64, size, size_t) X(PTR, attribute_list, hsa_amd_svm_attribute_pair_t *)                      \
-      X(U64, attribute_count, size_t)
+#define RTG_ARGS_hsa_amd_svm_attributes_get(X) X(PTR, ptr, void *) X(U64, size, size_t) X(PTR, attribute_list, hsa_amd_svm_attribute_pair_t *) X(U64, attribute_count, size_t)
 #define RTG_SINCE_hsa_amd_svm_attributes_get 52
-#define RTG_ARGS_hsa_amd_svm_prefetch_async(X)                                                     \
-  X(PTR, ptr, void *)                                                                              \
-  X(U64, size, size_t) X(HANDLE, agent, hsa_agent_t) X(U32, num_dep_signals, uint32_t)             \
-      X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)
+#define RTG_ARGS_hsa_amd_svm_prefetch_async(X) X(PTR, ptr, void *) X(U64, size, size_t) X(HANDLE, agent, hsa_agent_t) X(U32, num_dep_signals, uint32_t) X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)
 #define RTG_SINCE_hsa_amd_svm_prefetch_async 52
-#define RTG_ARGS_hsa_amd_queue_cu_get_mask(X)                                                      \
-  X(PTR, queue, const hsa_queue_t *) X(U32, num_cu_mask_count, uint32_t) X(PTR, cu_mask, uint32_t *)
+#define RTG_ARGS_hsa_amd_queue_cu_get_mask(X) X(PTR, queue, const hsa_queue_t *) X(U32, num_cu_mask_count, uint32_t) X(PTR, cu_mask, uint32_t *)
 #define RTG_SINCE_hsa_amd_queue_cu_get_mask 52
-#define RTG_ARGS_hsa_amd_memory_async_copy_on_engine(X)                                            \
-  X(PTR, dst, void *)                                                                              \
-  X(HANDLE, dst_agent, hsa_agent_t) X(PTR, src, const void *) X(HANDLE, src_agent, hsa_agent_t)    \
-      X(U64, size, size_t) X(U32, num_dep_signals, uint32_t)                                       \
-          X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t)     \
-              X(E_rtg_hsa_amd_sdma_engine_id_t, engine_id, rtg_hsa_amd_sdma_engine_id_t)           \
-                  X(BOOL, force_copy_on_sdma, bool)
+#define RTG_ARGS_hsa_amd_memory_async_copy_on_engine(X) X(PTR, dst, void *) X(HANDLE, dst_agent, hsa_agent_t) X(PTR, src, const void *) X(HANDLE, src_agent, hsa_agent_t) X(U64, size, size_t) X(U32, num_dep_signals, uint32_t) X(PTR, dep_signals, const hsa_signal_t *) X(HANDLE, completion_signal, hsa_signal_t) X(E_rtg_hsa_amd_sdma_engine_id_t, engine_id, rtg_hsa_amd_sdma_engine_id_t) X(BOOL, force_copy_on_sdma, bool)
 #define RTG_SINCE_hsa_amd_memory_async_copy_on_engine 56
-#define RTG_ARGS_hsa_amd_memory_copy_engine_status(X)                                              \
-  X(HANDLE, dst_agent, hsa_agent_t)                                                                \
-  X(HANDLE, src_agent, hsa_agent_t) X(PTR, engine_ids_mask, uint32_t *)
+#define RTG_ARGS_hsa_amd_memory_copy_engine_status(X) X(HANDLE, dst_agent, hsa_agent_t) X(HANDLE, src_agent, hsa_agent_t) X(PTR, engine_ids_mask, uint32_t *)
 #define RTG_SINCE_hsa_amd_memory_copy_engine_status 56
 #define RTG_ARGS_hsa_amd_spm_acquire(X) X(HANDLE, preferred_agent, hsa_agent_t)
 #define RTG_SINCE_hsa_amd_spm_acquire 55
 #define RTG_ARGS_hsa_amd_spm_release(X) X(HANDLE, preferred_agent, hsa_agent_t)
 #define RTG_SINCE_hsa_amd_spm_release 55
-#define RTG_ARGS_hsa_amd_spm_set_dest_buffer(X)                                                    \
-  X(HANDLE, preferred_agent, hsa_agent_t)                                                          \
-  X(U64, size_in_bytes, size_t) X(PTR, timeout, uint32_t *) X(PTR, size_copied, uint32_t *)        \
-      X(PTR, dest, void *) X(PTR, is_data_loss, bool *)
+#define RTG_ARGS_hsa_amd_spm_set_dest_buffer(X) X(HANDLE, preferred_agent, hsa_agent_t) X(U64, size_in_bytes, size_t) X(PTR, timeout, uint32_t *) X(PTR, size_copied, uint32_t *) X(PTR, dest, void *) X(PTR, is_data_loss, bool *)
 #define RTG_SINCE_hsa_amd_spm_set_dest_buffer 55
-#define RTG_ARGS_hsa_amd_portable_export_dmabuf(X)                                                 \
-  X(PTR, ptr, const void *) X(U64, size, size_t) X(PTR, dmabuf, int *) X(PTR, offset, uint64_t *)
+#define RTG_ARGS_hsa_amd_portable_export_dmabuf(X) X(PTR, ptr, const void *) X(U64, size, size_t) X(PTR, dmabuf, int *) X(PTR, offset, uint64_t *)
 #define RTG_SINCE_hsa_amd_portable_export_dmabuf 56
 #define RTG_ARGS_hsa_amd_portable_close_dmabuf(X) X(I32, dmabuf, int)
 #define RTG_SINCE_hsa_amd_portable_close_dmabuf 56
-#define RTG_ARGS_hsa_amd_vmem_address_reserve(X)                                                   \
-  X(PTR, va, void **) X(U64, size, size_t) X(U64, address, uint64_t) X(U64, flags, uint64_t)
+#define RTG_ARGS_hsa_amd_vmem_address_reserve(X) X(PTR, va, void * *) X(U64, size, size_t) X(U64, address, uint64_t) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_vmem_address_reserve 60
 #define RTG_ARGS_hsa_amd_vmem_address_free(X) X(PTR, va, void *) X(U64, size, size_t)
 #define RTG_SINCE_hsa_amd_vmem_address_free 60
-#define RTG_ARGS_hsa_amd_vmem_handle_create(X)                                                     \
-  X(HANDLE, pool, hsa_amd_memory_pool_t)                                                           \
-  X(U64, size, size_t) X(E_rtg_hsa_amd_memory_type_t, type, rtg_hsa_amd_memory_type_t)             \
-      X(U64, flags, uint64_t) X(PTR, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t *)
+#define RTG_ARGS_hsa_amd_vmem_handle_create(X) X(HANDLE, pool, hsa_amd_memory_pool_t) X(U64, size, size_t) X(E_rtg_hsa_amd_memory_type_t, type, rtg_hsa_amd_memory_type_t) X(U64, flags, uint64_t) X(PTR, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t *)
 #define RTG_SINCE_hsa_amd_vmem_handle_create 60
-#define RTG_ARGS_hsa_amd_vmem_handle_release(X)                                                    \
-  X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t)
+#define RTG_ARGS_hsa_amd_vmem_handle_release(X) X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t)
 #define RTG_SINCE_hsa_amd_vmem_handle_release 60
-#define RTG_ARGS_hsa_amd_vmem_map(X)                                                               \
-  X(PTR, va, void *)                                                                               \
-  X(U64, size, size_t) X(U64, in_offset, size_t)                                                   \
-      X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t) X(U64, flags, uint64_t)
+#define RTG_ARGS_hsa_amd_vmem_map(X) X(PTR, va, void *) X(U64, size, size_t) X(U64, in_offset, size_t) X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_vmem_map 60
 #define RTG_ARGS_hsa_amd_vmem_unmap(X) X(PTR, va, void *) X(U64, size, size_t)
 #define RTG_SINCE_hsa_amd_vmem_unmap 60
-#define RTG_ARGS_hsa_amd_vmem_set_access(X)                                                        \
-  X(PTR, va, void *)                                                                               \
-  X(U64, size, size_t) X(PTR, desc, const rtg_hsa_amd_memory_access_desc_t *)                      \
-      X(U64, desc_cnt, size_t)
+#define RTG_ARGS_hsa_amd_vmem_set_access(X) X(PTR, va, void *) X(U64, size, size_t) X(PTR, desc, const rtg_hsa_amd_memory_access_desc_t *) X(U64, desc_cnt, size_t)
 #define RTG_SINCE_hsa_amd_vmem_set_access 60
-#define RTG_ARGS_hsa_amd_vmem_get_access(X)                                                        \
-  X(PTR, va, void *) X(PTR, perms, hsa_access_permission_t *) X(HANDLE, agent_handle, hsa_agent_t)
+#define RTG_ARGS_hsa_amd_vmem_get_access(X) X(PTR, va, void *) X(PTR, perms, hsa_access_permission_t *) X(HANDLE, agent_handle, hsa_agent_t)
 #define RTG_SINCE_hsa_amd_vmem_get_access 60
-#define RTG_ARGS_hsa_amd_vmem_export_shareable_handle(X)                                           \
-  X(PTR, dmabuf_fd, int *)                                                                         \
-  X(HANDLE, handle, rtg_hsa_amd_vmem_alloc_handle_t) X(U64, flags, uint64_t)
+#define RTG_ARGS_hsa_amd_vmem_export_shareable_handle(X) X(PTR, dmabuf_fd, int *) X(HANDLE, handle, rtg_hsa_amd_vmem_alloc_handle_t) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_vmem_export_shareable_handle 60
-#define RTG_ARGS_hsa_amd_vmem_import_shareable_handle(X)                                           \
-  X(I32, dmabuf_fd, int) X(PTR, handle, rtg_hsa_amd_vmem_alloc_handle_t *)
+#define RTG_ARGS_hsa_amd_vmem_import_shareable_handle(X) X(I32, dmabuf_fd, int) X(PTR, handle, rtg_hsa_amd_vmem_alloc_handle_t *)
 #define RTG_SINCE_hsa_amd_vmem_import_shareable_handle 60
-#define RTG_ARGS_hsa_amd_vmem_retain_alloc_handle(X)                                               \
-  X(PTR, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t *) X(PTR, addr, void *)
+#define RTG_ARGS_hsa_amd_vmem_retain_alloc_handle(X) X(PTR, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t *) X(PTR, addr, void *)
 #define RTG_SINCE_hsa_amd_vmem_retain_alloc_handle 60
-#define RTG_ARGS_hsa_amd_vmem_get_alloc_properties_from_handle(X)                                  \
-  X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t)                                        \
-  X(PTR, pool, hsa_amd_memory_pool_t *) X(PTR, type, rtg_hsa_amd_memory_type_t *)
+#define RTG_ARGS_hsa_amd_vmem_get_alloc_properties_from_handle(X) X(HANDLE, memory_handle, rtg_hsa_amd_vmem_alloc_handle_t) X(PTR, pool, hsa_amd_memory_pool_t *) X(PTR, type, rtg_hsa_amd_memory_type_t *)
 #define RTG_SINCE_hsa_amd_vmem_get_alloc_properties_from_handle 60
-#define RTG_ARGS_hsa_amd_agent_set_async_scratch_limit(X)                                          \
-  X(HANDLE, agent, hsa_agent_t) X(U64, threshold, size_t)
+#define RTG_ARGS_hsa_amd_agent_set_async_scratch_limit(X) X(HANDLE, agent, hsa_agent_t) X(U64, threshold, size_t)
 #define RTG_SINCE_hsa_amd_agent_set_async_scratch_limit 61
-#define RTG_ARGS_hsa_amd_queue_get_info(X)                                                         \
-  X(PTR, queue, hsa_queue_t *)                                                                     \
-  X(E_rtg_hsa_queue_info_attribute_t, attribute, rtg_hsa_queue_info_attribute_t)                   \
-      X(PTR, value, void *)
+#define RTG_ARGS_hsa_amd_queue_get_info(X) X(PTR, queue, hsa_queue_t *) X(E_rtg_hsa_queue_info_attribute_t, attribute, rtg_hsa_queue_info_attribute_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_amd_queue_get_info 62
-#define RTG_ARGS_hsa_amd_vmem_address_reserve_align(X)                                             \
-  X(PTR, va, void **)                                                                              \
-  X(U64, size, size_t) X(U64, address, uint64_t) X(U64, alignment, uint64_t)                       \
-      X(U64, flags, uint64_t)
+#define RTG_ARGS_hsa_amd_vmem_address_reserve_align(X) X(PTR, va, void * *) X(U64, size, size_t) X(U64, address, uint64_t) X(U64, alignment, uint64_t) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_vmem_address_reserve_align 62
 #define RTG_ARGS_hsa_amd_enable_logging(X) X(PTR, flags, uint8_t *) X(PTR, file, void *)
 #define RTG_SINCE_hsa_amd_enable_logging 63
-#define RTG_ARGS_hsa_amd_signal_wait_all(X)                                                        \
-  X(U32, signal_count, uint32_t)                                                                   \
-  X(PTR, signals, hsa_signal_t *) X(PTR, conds, hsa_signal_condition_t *)                          \
-      X(PTR, values, hsa_signal_value_t *) X(U64, timeout_hint, uint64_t)                          \
-          X(E_hsa_wait_state_t, wait_hint, hsa_wait_state_t)                                       \
-              X(PTR, satisfying_values, hsa_signal_value_t *)
+#define RTG_ARGS_hsa_amd_signal_wait_all(X) X(U32, signal_count, uint32_t) X(PTR, signals, hsa_signal_t *) X(PTR, conds, hsa_signal_condition_t *) X(PTR, values, hsa_signal_value_t *) X(U64, timeout_hint, uint64_t) X(E_hsa_wait_state_t, wait_hint, hsa_wait_state_t) X(PTR, satisfying_values, hsa_signal_value_t *)
 #define RTG_SINCE_hsa_amd_signal_wait_all 64
-#define RTG_ARGS_hsa_amd_memory_get_preferred_copy_engine(X)                                       \
-  X(HANDLE, dst_agent, hsa_agent_t)                                                                \
-  X(HANDLE, src_agent, hsa_agent_t) X(PTR, recommended_ids_mask, uint32_t *)
+#define RTG_ARGS_hsa_amd_memory_get_preferred_copy_engine(X) X(HANDLE, dst_agent, hsa_agent_t) X(HANDLE, src_agent, hsa_agent_t) X(PTR, recommended_ids_mask, uint32_t *)
 #define RTG_SINCE_hsa_amd_memory_get_preferred_copy_engine 70
-#define RTG_ARGS_hsa_amd_portable_export_dmabuf_v2(X)                                              \
-  X(PTR, ptr, const void *)                                                                        \
-  X(U64, size, size_t) X(PTR, dmabuf, int *) X(PTR, offset, uint64_t *) X(U64, flags, uint64_t)
+#define RTG_ARGS_hsa_amd_portable_export_dmabuf_v2(X) X(PTR, ptr, const void *) X(U64, size, size_t) X(PTR, dmabuf, int *) X(PTR, offset, uint64_t *) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_portable_export_dmabuf_v2 70
-#define RTG_ARGS_hsa_amd_ais_file_write(X)                                                         \
-  X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t)                                                 \
-  X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t)                    \
-      X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
+#define RTG_ARGS_hsa_amd_ais_file_write(X) X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t) X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t) X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
 #define RTG_SINCE_hsa_amd_ais_file_write 72
-#define RTG_ARGS_hsa_amd_ais_file_read(X)                                                          \
-  X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t)                                                 \
-  X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t)                    \
-      X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
+#define RTG_ARGS_hsa_amd_ais_file_read(X) X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t) X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t) X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
 #define RTG_SINCE_hsa_amd_ais_file_read 72
-#define RTG_ARGS_hsa_ext_image_get_capability(X)                                                   \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(E_hsa_ext_image_geometry_t, geometry, hsa_ext_image_geometry_t)                                \
-      X(PTR, image_format, const hsa_ext_image_format_t *) X(PTR, capability_mask, uint32_t *)
+#define RTG_ARGS_hsa_ext_image_get_capability(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_ext_image_geometry_t, geometry, hsa_ext_image_geometry_t) X(PTR, image_format, const hsa_ext_image_format_t *) X(PTR, capability_mask, uint32_t *)
 #define RTG_SINCE_hsa_ext_image_get_capability 52
-#define RTG_ARGS_hsa_ext_image_data_get_info(X)                                                    \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *)                                     \
-      X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t)                     \
-          X(PTR, image_data_info, hsa_ext_image_data_info_t *)
+#define RTG_ARGS_hsa_ext_image_data_get_info(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(PTR, image_data_info, hsa_ext_image_data_info_t *)
 #define RTG_SINCE_hsa_ext_image_data_get_info 52
-#define RTG_ARGS_hsa_ext_image_create(X)                                                           \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(PTR, image_data, const void *)    \
-      X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t)                     \
-          X(PTR, image, hsa_ext_image_t *)
+#define RTG_ARGS_hsa_ext_image_create(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(PTR, image_data, const void *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(PTR, image, hsa_ext_image_t *)
 #define RTG_SINCE_hsa_ext_image_create 52
-#define RTG_ARGS_hsa_ext_image_import(X)                                                           \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, src_memory, const void *) X(U64, src_row_pitch, size_t) X(U64, src_slice_pitch, size_t)   \
-      X(HANDLE, dst_image, hsa_ext_image_t) X(PTR, image_region, const hsa_ext_image_region_t *)
+#define RTG_ARGS_hsa_ext_image_import(X) X(HANDLE, agent, hsa_agent_t) X(PTR, src_memory, const void *) X(U64, src_row_pitch, size_t) X(U64, src_slice_pitch, size_t) X(HANDLE, dst_image, hsa_ext_image_t) X(PTR, image_region, const hsa_ext_image_region_t *)
 #define RTG_SINCE_hsa_ext_image_import 52
-#define RTG_ARGS_hsa_ext_image_export(X)                                                           \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(HANDLE, src_image, hsa_ext_image_t) X(PTR, dst_memory, void *) X(U64, dst_row_pitch, size_t)   \
-      X(U64, dst_slice_pitch, size_t) X(PTR, image_region, const hsa_ext_image_region_t *)
+#define RTG_ARGS_hsa_ext_image_export(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, src_image, hsa_ext_image_t) X(PTR, dst_memory, void *) X(U64, dst_row_pitch, size_t) X(U64, dst_slice_pitch, size_t) X(PTR, image_region, const hsa_ext_image_region_t *)
 #define RTG_SINCE_hsa_ext_image_export 52
-#define RTG_ARGS_hsa_ext_image_copy(X)                                                             \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(HANDLE, src_image, hsa_ext_image_t) X(PTR, src_offset, const hsa_dim3_t *)                     \
-      X(HANDLE, dst_image, hsa_ext_image_t) X(PTR, dst_offset, const hsa_dim3_t *)                 \
-          X(PTR, range, const hsa_dim3_t *)
+#define RTG_ARGS_hsa_ext_image_copy(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, src_image, hsa_ext_image_t) X(PTR, src_offset, const hsa_dim3_t *) X(HANDLE, dst_image, hsa_ext_image_t) X(PTR, dst_offset, const hsa_dim3_t *) X(PTR, range, const hsa_dim3_t *)
 #define RTG_SINCE_hsa_ext_image_copy 52
-#define RTG_ARGS_hsa_ext_image_clear(X)                                                            \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(HANDLE, image, hsa_ext_image_t) X(PTR, data, const void *)                                     \
-      X(PTR, image_region, const hsa_ext_image_region_t *)
+#define RTG_ARGS_hsa_ext_image_clear(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, image, hsa_ext_image_t) X(PTR, data, const void *) X(PTR, image_region, const hsa_ext_image_region_t *)
 #define RTG_SINCE_hsa_ext_image_clear 52
-#define RTG_ARGS_hsa_ext_image_destroy(X)                                                          \
-  X(HANDLE, agent, hsa_agent_t) X(HANDLE, image, hsa_ext_image_t)
+#define RTG_ARGS_hsa_ext_image_destroy(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, image, hsa_ext_image_t)
 #define RTG_SINCE_hsa_ext_image_destroy 52
-#define RTG_ARGS_hsa_ext_sampler_create(X)                                                         \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, sampler_descriptor, const hsa_ext_sampler_descriptor_t *)                                 \
-      X(PTR, sampler, hsa_ext_sampler_t *)
+#define RTG_ARGS_hsa_ext_sampler_create(X) X(HANDLE, agent, hsa_agent_t) X(PTR, sampler_descriptor, const hsa_ext_sampler_descriptor_t *) X(PTR, sampler, hsa_ext_sampler_t *)
 #define RTG_SINCE_hsa_ext_sampler_create 52
-#define RTG_ARGS_hsa_ext_sampler_destroy(X)                                                        \
-  X(HANDLE, agent, hsa_agent_t) X(HANDLE, sampler, hsa_ext_sampler_t)
+#define RTG_ARGS_hsa_ext_sampler_destroy(X) X(HANDLE, agent, hsa_agent_t) X(HANDLE, sampler, hsa_ext_sampler_t)
 #define RTG_SINCE_hsa_ext_sampler_destroy 52
-#define RTG_ARGS_hsa_ext_image_get_capability_with_layout(X)                                       \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(E_hsa_ext_image_geometry_t, geometry, hsa_ext_image_geometry_t)                                \
-      X(PTR, image_format, const hsa_ext_image_format_t *)                                         \
-          X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t)         \
-              X(PTR, capability_mask, uint32_t *)
+#define RTG_ARGS_hsa_ext_image_get_capability_with_layout(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_ext_image_geometry_t, geometry, hsa_ext_image_geometry_t) X(PTR, image_format, const hsa_ext_image_format_t *) X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t) X(PTR, capability_mask, uint32_t *)
 #define RTG_SINCE_hsa_ext_image_get_capability_with_layout 52
-#define RTG_ARGS_hsa_ext_image_data_get_info_with_layout(X)                                        \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *)                                     \
-      X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t)                     \
-          X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t)         \
-              X(U64, image_data_row_pitch, size_t) X(U64, image_data_slice_pitch, size_t)          \
-                  X(PTR, image_data_info, hsa_ext_image_data_info_t *)
+#define RTG_ARGS_hsa_ext_image_data_get_info_with_layout(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t) X(U64, image_data_row_pitch, size_t) X(U64, image_data_slice_pitch, size_t) X(PTR, image_data_info, hsa_ext_image_data_info_t *)
 #define RTG_SINCE_hsa_ext_image_data_get_info_with_layout 52
-#define RTG_ARGS_hsa_ext_image_create_with_layout(X)                                               \
-  X(HANDLE, agent, hsa_agent_t)                                                                    \
-  X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(PTR, image_data, const void *)    \
-      X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t)                     \
-          X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t)         \
-              X(U64, image_data_row_pitch, size_t) X(U64, image_data_slice_pitch, size_t)          \
-                  X(PTR, image, hsa_ext_image_t *)
+#define RTG_ARGS_hsa_ext_image_create_with_layout(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(PTR, image_data, const void *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(E_hsa_ext_image_data_layout_t, image_data_layout, hsa_ext_image_data_layout_t) X(U64, image_data_row_pitch, size_t) X(U64, image_data_slice_pitch, size_t) X(PTR, image, hsa_ext_image_t *)
 #define RTG_SINCE_hsa_ext_image_create_with_layout 52
-#define RTG_ARGS_hsa_ext_program_create(X)                                                         \
-  X(E_hsa_machine_model_t, machine_model, hsa_machine_model_t)                                     \
-  X(E_hsa_profile_t, profile, hsa_profile_t)                                                       \
-      X(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode,                          \
-        hsa_default_float_rounding_mode_t) X(PTR, options, const char *)                           \
-          X(PTR, program, hsa_ext_program_t *)
+#define RTG_ARGS_hsa_ext_program_create(X) X(E_hsa_machine_model_t, machine_model, hsa_machine_model_t) X(E_hsa_profile_t, profile, hsa_profile_t) X(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode, hsa_default_float_rounding_mode_t) X(PTR, options, const char *) X(PTR, program, hsa_ext_program_t *)
 #define RTG_SINCE_hsa_ext_program_create 52
 #define RTG_ARGS_hsa_ext_program_destroy(X) X(HANDLE, program, hsa_ext_program_t)
 #define RTG_SINCE_hsa_ext_program_destroy 52
-#define RTG_ARGS_hsa_ext_program_add_module(X)                                                     \
-  X(HANDLE, program, hsa_ext_program_t) X(U32, module, hsa_ext_module_t)
+#define RTG_ARGS_hsa_ext_program_add_module(X) X(HANDLE, program, hsa_ext_program_t) X(U32, module, hsa_ext_module_t)
 #define RTG_SINCE_hsa_ext_program_add_module 52
-#define RTG_ARGS_hsa_ext_program_iterate_modules(X)                                                \
-  X(HANDLE, program, hsa_ext_program_t)                                                            \
-  X(PTR, callback, rtg_hsa_ext_program_iterate_modules_callback_fn) X(PTR, data, void *)
+#define RTG_ARGS_hsa_ext_program_iterate_modules(X) X(HANDLE, program, hsa_ext_program_t) X(PTR, callback, rtg_hsa_ext_program_iterate_modules_callback_fn) X(PTR, data, void *)
 #define RTG_SINCE_hsa_ext_program_iterate_modules 52
-#define RTG_ARGS_hsa_ext_program_get_info(X)                                                       \
-  X(HANDLE, program, hsa_ext_program_t)                                                            \
-  X(E_hsa_ext_program_info_t, attribute, hsa_ext_program_info_t) X(PTR, value, void *)
+#define RTG_ARGS_hsa_ext_program_get_info(X) X(HANDLE, program, hsa_ext_program_t) X(E_hsa_ext_program_info_t, attribute, hsa_ext_program_info_t) X(PTR, value, void *)
 #define RTG_SINCE_hsa_ext_program_get_info 52
-#define RTG_ARGS_hsa_ext_program_finalize(X)                                                       \
-  X(HANDLE, program, hsa_ext_program_t)                                                            \
-  X(HANDLE, isa, hsa_isa_t) X(I32, call_convention, int32_t)                                       \
-      X(OPAQUE, control_directives, hsa_ext_control_directives_t) X(PTR, options, const char *)    \
-          X(E_hsa_code_object_type_t, code_object_type, hsa_code_object_type_t)                    \
-              X(PTR, code_object, hsa_code_object_t *)
+#define RTG_ARGS_hsa_ext_program_finalize(X) X(HANDLE, program, hsa_ext_program_t) X(HANDLE, isa, hsa_isa_t) X(I32, call_convention, int32_t) X(OPAQUE, control_directives, hsa_ext_control_directives_t) X(PTR, options, const char *) X(E_hsa_code_object_type_t, code_object_type, hsa_code_object_type_t) X(PTR, code_object, hsa_code_object_t *)
 #define RTG_SINCE_hsa_ext_program_finalize 52
 #define RTG_W_E_hsa_access_permission_t W_U64
 #define RTG_W_E_hsa_agent_info_t W_U64

@@ -9,34 +9,22 @@
 #define RTG_HSA_API_TYPES
 #include "hsa_api_ext_new.h"
 
-typedef hsa_status_t (*rtg_hsa_iterate_agents_callback_fn)(hsa_agent_t agent, void *data);
-typedef void (*rtg_hsa_queue_create_callback_fn)(hsa_status_t status, hsa_queue_t *source,
-                                                 void *data);
-typedef hsa_status_t (*rtg_hsa_agent_iterate_regions_callback_fn)(hsa_region_t region, void *data);
-typedef hsa_status_t (*rtg_hsa_code_object_serialize_alloc_callback_fn)(size_t size,
-                                                                        hsa_callback_data_t data,
-                                                                        void **address);
-typedef hsa_status_t (*rtg_hsa_code_object_iterate_symbols_callback_fn)(
-    hsa_code_object_t code_object, hsa_code_symbol_t symbol, void *data);
-typedef hsa_status_t (*rtg_hsa_executable_iterate_symbols_callback_fn)(
-    hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data);
-typedef hsa_status_t (*rtg_hsa_agent_iterate_caches_callback_fn)(hsa_cache_t cache, void *data);
+typedef hsa_status_t (*rtg_hsa_iterate_agents_callback_fn)(hsa_agent_t agent, void* data);
+typedef void (*rtg_hsa_queue_create_callback_fn)(hsa_status_t status, hsa_queue_t *source, void *data);
+typedef hsa_status_t (*rtg_hsa_agent_iterate_regions_callback_fn)(hsa_region_t region, void* data);
+typedef hsa_status_t (*rtg_hsa_code_object_serialize_alloc_callback_fn)(size_t size, hsa_callback_data_t data, void **address);
+typedef hsa_status_t (*rtg_hsa_code_object_iterate_symbols_callback_fn)(hsa_code_object_t code_object, hsa_code_symbol_t symbol, void *data);
+typedef hsa_status_t (*rtg_hsa_executable_iterate_symbols_callback_fn)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data);
+typedef hsa_status_t (*rtg_hsa_agent_iterate_caches_callback_fn)(hsa_cache_t cache, void* data);
 typedef hsa_status_t (*rtg_hsa_agent_iterate_isas_callback_fn)(hsa_isa_t isa, void *data);
-typedef hsa_status_t (*rtg_hsa_isa_iterate_wavefronts_callback_fn)(hsa_wavefront_t wavefront,
-                                                                   void *data);
-typedef hsa_status_t (*rtg_hsa_executable_iterate_agent_symbols_callback_fn)(
-    hsa_executable_t exec, hsa_agent_t agent, hsa_executable_symbol_t symbol, void *data);
-typedef hsa_status_t (*rtg_hsa_executable_iterate_program_symbols_callback_fn)(
-    hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data);
-typedef void (*rtg_hsa_amd_async_function_callback_fn)(void *arg);
-typedef hsa_status_t (*rtg_hsa_amd_agent_iterate_memory_pools_callback_fn)(
-    hsa_amd_memory_pool_t memory_pool, void *data);
-typedef void *(*rtg_hsa_amd_pointer_info_alloc_fn)(size_t);
-typedef void (*rtg_hsa_amd_queue_intercept_create_callback_fn)(hsa_status_t status,
-                                                               hsa_queue_t *source, void *data);
-typedef hsa_status_t (*rtg_hsa_ext_program_iterate_modules_callback_fn)(hsa_ext_program_t program,
-                                                                        hsa_ext_module_t module,
-                                                                        void *data);
+typedef hsa_status_t (*rtg_hsa_isa_iterate_wavefronts_callback_fn)(hsa_wavefront_t wavefront, void *data);
+typedef hsa_status_t (*rtg_hsa_executable_iterate_agent_symbols_callback_fn)(hsa_executable_t exec, hsa_agent_t agent, hsa_executable_symbol_t symbol, void *data);
+typedef hsa_status_t (*rtg_hsa_executable_iterate_program_symbols_callback_fn)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data);
+typedef void (*rtg_hsa_amd_async_function_callback_fn)(void* arg);
+typedef hsa_status_t (*rtg_hsa_amd_agent_iterate_memory_pools_callback_fn)(hsa_amd_memory_pool_t memory_pool, void* data);
+typedef void* (*rtg_hsa_amd_pointer_info_alloc_fn)(size_t);
+typedef void (*rtg_hsa_amd_queue_intercept_create_callback_fn)(hsa_status_t status, hsa_queue_t* source, void* data);
+typedef hsa_status_t (*rtg_hsa_ext_program_iterate_modules_callback_fn)(hsa_ext_program_t program, hsa_ext_module_t module, void* data);
 #endif
 
 #ifdef RTG_API
@@ -47,864 +35,252 @@ typedef hsa_status_t (*rtg_hsa_ext_program_iterate_modules_callback_fn)(hsa_ext_
 #endif
 RTG_API(CORE, hsa_init, hsa_status_t, STATUS, (void), (), )
 RTG_API(CORE, hsa_shut_down, hsa_status_t, STATUS, (void), (), )
-RTG_API(CORE, hsa_system_get_info, hsa_status_t, STATUS, (hsa_system_info_t attribute, void *value),
-        (attribute, value), ARG(E_hsa_system_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_system_extension_supported, hsa_status_t, STATUS,
-        (uint16_t extension, uint16_t version_major, uint16_t version_minor, bool *result),
-        (extension, version_major, version_minor, result),
-        ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U32, version_minor)
-            ARG(PTR, result))
-RTG_API(CORE, hsa_system_get_extension_table, hsa_status_t, STATUS,
-        (uint16_t extension, uint16_t version_major, uint16_t version_minor, void *table),
-        (extension, version_major, version_minor, table),
-        ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U32, version_minor)
-            ARG(PTR, table))
-RTG_API(CORE, hsa_iterate_agents, hsa_status_t, STATUS,
-        (rtg_hsa_iterate_agents_callback_fn callback, void *data), (callback, data),
-        ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_agent_get_info, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_agent_info_t attribute, void *value), (agent, attribute, value),
-        ARG(HANDLE, agent) ARG(E_hsa_agent_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_queue_create, hsa_status_t, STATUS,
-        (hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
-         rtg_hsa_queue_create_callback_fn callback, void *data, uint32_t private_segment_size,
-         uint32_t group_segment_size, hsa_queue_t **queue),
-        (agent, size, type, callback, data, private_segment_size, group_segment_size, queue),
-        ARG(HANDLE, agent) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(PTR, callback)
-            ARG(PTR, data) ARG(U32, private_segment_size) ARG(U32, group_segment_size)
-                ARG(PTR, queue))
-RTG_API(CORE, hsa_soft_queue_create, hsa_status_t, STATUS,
-        (hsa_region_t region, uint32_t size, hsa_queue_type32_t type, uint32_t features,
-         hsa_signal_t doorbell_signal, hsa_queue_t **queue),
-        (region, size, type, features, doorbell_signal, queue),
-        ARG(HANDLE, region) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(U32, features)
-            ARG(HANDLE, doorbell_signal) ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_destroy, hsa_status_t, STATUS, (hsa_queue_t * queue), (queue),
-        ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_inactivate, hsa_status_t, STATUS, (hsa_queue_t * queue), (queue),
-        ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_load_read_index_scacquire, uint64_t, U64, (const hsa_queue_t *queue),
-        (queue), ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_load_read_index_relaxed, uint64_t, U64, (const hsa_queue_t *queue), (queue),
-        ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_load_write_index_scacquire, uint64_t, U64, (const hsa_queue_t *queue),
-        (queue), ARG(PTR, queue))
-RTG_API(CORE, hsa_queue_load_write_index_relaxed, uint64_t, U64, (const hsa_queue_t *queue),
-        (queue), ARG(PTR, queue))
-RTG_API_VOID(CORE, hsa_queue_store_write_index_relaxed, (const hsa_queue_t *queue, uint64_t value),
-             (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API_VOID(CORE, hsa_queue_store_write_index_screlease,
-             (const hsa_queue_t *queue, uint64_t value), (queue, value),
-             ARG(PTR, queue) ARG(U64, value))
-RTG_API(CORE, hsa_queue_cas_write_index_scacq_screl, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t expected, uint64_t value), (queue, expected, value),
-        ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
-RTG_API(CORE, hsa_queue_cas_write_index_scacquire, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t expected, uint64_t value), (queue, expected, value),
-        ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
-RTG_API(CORE, hsa_queue_cas_write_index_relaxed, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t expected, uint64_t value), (queue, expected, value),
-        ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
-RTG_API(CORE, hsa_queue_cas_write_index_screlease, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t expected, uint64_t value), (queue, expected, value),
-        ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
-RTG_API(CORE, hsa_queue_add_write_index_scacq_screl, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API(CORE, hsa_queue_add_write_index_scacquire, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API(CORE, hsa_queue_add_write_index_relaxed, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API(CORE, hsa_queue_add_write_index_screlease, uint64_t, U64,
-        (const hsa_queue_t *queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API_VOID(CORE, hsa_queue_store_read_index_relaxed, (const hsa_queue_t *queue, uint64_t value),
-             (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API_VOID(CORE, hsa_queue_store_read_index_screlease, (const hsa_queue_t *queue, uint64_t value),
-             (queue, value), ARG(PTR, queue) ARG(U64, value))
-RTG_API(CORE, hsa_agent_iterate_regions, hsa_status_t, STATUS,
-        (hsa_agent_t agent, rtg_hsa_agent_iterate_regions_callback_fn callback, void *data),
-        (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_region_get_info, hsa_status_t, STATUS,
-        (hsa_region_t region, hsa_region_info_t attribute, void *value), (region, attribute, value),
-        ARG(HANDLE, region) ARG(E_hsa_region_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_agent_get_exception_policies, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_profile_t profile, uint16_t *mask), (agent, profile, mask),
-        ARG(HANDLE, agent) ARG(E_hsa_profile_t, profile) ARG(PTR, mask))
-RTG_API(CORE, hsa_agent_extension_supported, hsa_status_t, STATUS,
-        (uint16_t extension, hsa_agent_t agent, uint16_t version_major, uint16_t version_minor,
-         bool *result),
-        (extension, agent, version_major, version_minor, result),
-        ARG(E_hsa_extension_t, extension) ARG(HANDLE, agent) ARG(U32, version_major)
-            ARG(U32, version_minor) ARG(PTR, result))
-RTG_API(CORE, hsa_memory_register, hsa_status_t, STATUS, (void *ptr, size_t size), (ptr, size),
-        ARG(PTR, ptr) ARG(U64, size))
-RTG_API(CORE, hsa_memory_deregister, hsa_status_t, STATUS, (void *ptr, size_t size), (ptr, size),
-        ARG(PTR, ptr) ARG(U64, size))
-RTG_API(CORE, hsa_memory_allocate, hsa_status_t, STATUS,
-        (hsa_region_t region, size_t size, void **ptr), (region, size, ptr),
-        ARG(HANDLE, region) ARG(U64, size) ARG(PTR, ptr))
-RTG_API(CORE, hsa_memory_free, hsa_status_t, STATUS, (void *ptr), (ptr), ARG(PTR, ptr))
-RTG_API(CORE, hsa_memory_copy, hsa_status_t, STATUS, (void *dst, const void *src, size_t size),
-        (dst, src, size), ARG(PTR, dst) ARG(PTR, src) ARG(U64, size))
-RTG_API(CORE, hsa_memory_assign_agent, hsa_status_t, STATUS,
-        (void *ptr, hsa_agent_t agent, hsa_access_permission_t access), (ptr, agent, access),
-        ARG(PTR, ptr) ARG(HANDLE, agent) ARG(E_hsa_access_permission_t, access))
-RTG_API(CORE, hsa_signal_create, hsa_status_t, STATUS,
-        (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t *consumers,
-         hsa_signal_t *signal),
-        (initial_value, num_consumers, consumers, signal),
-        ARG(I64, initial_value) ARG(U32, num_consumers) ARG(PTR, consumers) ARG(PTR, signal))
-RTG_API(CORE, hsa_signal_destroy, hsa_status_t, STATUS, (hsa_signal_t signal), (signal),
-        ARG(HANDLE, signal))
-RTG_API(CORE, hsa_signal_load_relaxed, hsa_signal_value_t, I64, (hsa_signal_t signal), (signal),
-        ARG(HANDLE, signal))
-RTG_API(CORE, hsa_signal_load_scacquire, hsa_signal_value_t, I64, (hsa_signal_t signal), (signal),
-        ARG(HANDLE, signal))
-RTG_API_VOID(CORE, hsa_signal_store_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_store_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_wait_relaxed, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_condition_t condition, hsa_signal_value_t compare_value,
-         uint64_t timeout_hint, hsa_wait_state_t wait_state_hint),
-        (signal, condition, compare_value, timeout_hint, wait_state_hint),
-        ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, condition) ARG(I64, compare_value)
-            ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_state_hint))
-RTG_API(CORE, hsa_signal_wait_scacquire, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_condition_t condition, hsa_signal_value_t compare_value,
-         uint64_t timeout_hint, hsa_wait_state_t wait_state_hint),
-        (signal, condition, compare_value, timeout_hint, wait_state_hint),
-        ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, condition) ARG(I64, compare_value)
-            ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_state_hint))
-RTG_API_VOID(CORE, hsa_signal_and_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_and_scacquire, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_and_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_and_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_or_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_or_scacquire, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_or_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_or_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_xor_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_xor_scacquire, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_xor_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_xor_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_exchange_relaxed, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t value), (signal, value),
-        ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_exchange_scacquire, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t value), (signal, value),
-        ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_exchange_screlease, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t value), (signal, value),
-        ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_exchange_scacq_screl, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t value), (signal, value),
-        ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_add_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_add_scacquire, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_add_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_add_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_subtract_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_subtract_scacquire, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_subtract_screlease, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_subtract_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_cas_relaxed, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value),
-        (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
-RTG_API(CORE, hsa_signal_cas_scacquire, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value),
-        (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
-RTG_API(CORE, hsa_signal_cas_screlease, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value),
-        (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
-RTG_API(CORE, hsa_signal_cas_scacq_screl, hsa_signal_value_t, I64,
-        (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value),
-        (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
-RTG_API(CORE, hsa_isa_from_name, hsa_status_t, STATUS, (const char *name, hsa_isa_t *isa),
-        (name, isa), ARG(PTR, name) ARG(PTR, isa))
-RTG_API(CORE, hsa_isa_get_info, hsa_status_t, STATUS,
-        (hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void *value),
-        (isa, attribute, index, value),
-        ARG(HANDLE, isa) ARG(E_hsa_isa_info_t, attribute) ARG(U32, index) ARG(PTR, value))
-RTG_API(CORE, hsa_isa_compatible, hsa_status_t, STATUS,
-        (hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool *result),
-        (code_object_isa, agent_isa, result),
-        ARG(HANDLE, code_object_isa) ARG(HANDLE, agent_isa) ARG(PTR, result))
-RTG_API(CORE, hsa_code_object_serialize, hsa_status_t, STATUS,
-        (hsa_code_object_t code_object,
-         rtg_hsa_code_object_serialize_alloc_callback_fn alloc_callback,
-         hsa_callback_data_t callback_data, const char *options, void **serialized_code_object,
-         size_t *serialized_code_object_size),
-        (code_object, alloc_callback, callback_data, options, serialized_code_object,
-         serialized_code_object_size),
-        ARG(HANDLE, code_object) ARG(PTR, alloc_callback) ARG(HANDLE, callback_data)
-            ARG(PTR, options) ARG(PTR, serialized_code_object)
-                ARG(PTR, serialized_code_object_size))
-RTG_API(CORE, hsa_code_object_deserialize, hsa_status_t, STATUS,
-        (void *serialized_code_object, size_t serialized_code_object_size, const char *options,
-         hsa_code_object_t *code_object),
-        (serialized_code_object, serialized_code_object_size, options, code_object),
-        ARG(PTR, serialized_code_object) ARG(U64, serialized_code_object_size) ARG(PTR, options)
-            ARG(PTR, code_object))
-RTG_API(CORE, hsa_code_object_destroy, hsa_status_t, STATUS, (hsa_code_object_t code_object),
-        (code_object), ARG(HANDLE, code_object))
-RTG_API(CORE, hsa_code_object_get_info, hsa_status_t, STATUS,
-        (hsa_code_object_t code_object, hsa_code_object_info_t attribute, void *value),
-        (code_object, attribute, value),
-        ARG(HANDLE, code_object) ARG(E_hsa_code_object_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_code_object_get_symbol, hsa_status_t, STATUS,
-        (hsa_code_object_t code_object, const char *symbol_name, hsa_code_symbol_t *symbol),
-        (code_object, symbol_name, symbol),
-        ARG(HANDLE, code_object) ARG(PTR, symbol_name) ARG(PTR, symbol))
-RTG_API(CORE, hsa_code_symbol_get_info, hsa_status_t, STATUS,
-        (hsa_code_symbol_t code_symbol, hsa_code_symbol_info_t attribute, void *value),
-        (code_symbol, attribute, value),
-        ARG(HANDLE, code_symbol) ARG(E_hsa_code_symbol_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_code_object_iterate_symbols, hsa_status_t, STATUS,
-        (hsa_code_object_t code_object, rtg_hsa_code_object_iterate_symbols_callback_fn callback,
-         void *data),
-        (code_object, callback, data), ARG(HANDLE, code_object) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_executable_create, hsa_status_t, STATUS,
-        (hsa_profile_t profile, hsa_executable_state_t executable_state, const char *options,
-         hsa_executable_t *executable),
-        (profile, executable_state, options, executable),
-        ARG(E_hsa_profile_t, profile) ARG(E_hsa_executable_state_t, executable_state)
-            ARG(PTR, options) ARG(PTR, executable))
-RTG_API(CORE, hsa_executable_destroy, hsa_status_t, STATUS, (hsa_executable_t executable),
-        (executable), ARG(HANDLE, executable))
-RTG_API(CORE, hsa_executable_load_code_object, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_agent_t agent, hsa_code_object_t code_object,
-         const char *options),
-        (executable, agent, code_object, options),
-        ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(HANDLE, code_object) ARG(PTR, options))
-RTG_API(CORE, hsa_executable_freeze, hsa_status_t, STATUS,
-        (hsa_executable_t executable, const char *options), (executable, options),
-        ARG(HANDLE, executable) ARG(PTR, options))
-RTG_API(CORE, hsa_executable_get_info, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_executable_info_t attribute, void *value),
-        (executable, attribute, value),
-        ARG(HANDLE, executable) ARG(E_hsa_executable_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_executable_global_variable_define, hsa_status_t, STATUS,
-        (hsa_executable_t executable, const char *variable_name, void *address),
-        (executable, variable_name, address),
-        ARG(HANDLE, executable) ARG(PTR, variable_name) ARG(PTR, address))
-RTG_API(CORE, hsa_executable_agent_global_variable_define, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_agent_t agent, const char *variable_name, void *address),
-        (executable, agent, variable_name, address),
-        ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, variable_name) ARG(PTR, address))
-RTG_API(CORE, hsa_executable_readonly_variable_define, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_agent_t agent, const char *variable_name, void *address),
-        (executable, agent, variable_name, address),
-        ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, variable_name) ARG(PTR, address))
-RTG_API(CORE, hsa_executable_validate, hsa_status_t, STATUS,
-        (hsa_executable_t executable, uint32_t *result), (executable, result),
-        ARG(HANDLE, executable) ARG(PTR, result))
-RTG_API(CORE, hsa_executable_get_symbol, hsa_status_t, STATUS,
-        (hsa_executable_t executable, const char *module_name, const char *symbol_name,
-         hsa_agent_t agent, int32_t call_convention, hsa_executable_symbol_t *symbol),
-        (executable, module_name, symbol_name, agent, call_convention, symbol),
-        ARG(HANDLE, executable) ARG(PTR, module_name) ARG(PTR, symbol_name) ARG(HANDLE, agent)
-            ARG(I32, call_convention) ARG(PTR, symbol))
-RTG_API(CORE, hsa_executable_symbol_get_info, hsa_status_t, STATUS,
-        (hsa_executable_symbol_t executable_symbol, hsa_executable_symbol_info_t attribute,
-         void *value),
-        (executable_symbol, attribute, value),
-        ARG(HANDLE, executable_symbol) ARG(E_hsa_executable_symbol_info_t, attribute)
-            ARG(PTR, value))
-RTG_API(CORE, hsa_executable_iterate_symbols, hsa_status_t, STATUS,
-        (hsa_executable_t executable, rtg_hsa_executable_iterate_symbols_callback_fn callback,
-         void *data),
-        (executable, callback, data), ARG(HANDLE, executable) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_status_string, hsa_status_t, STATUS,
-        (hsa_status_t status, const char **status_string), (status, status_string),
-        ARG(E_hsa_status_t, status) ARG(PTR, status_string))
-RTG_API(CORE, hsa_extension_get_name, hsa_status_t, STATUS, (uint16_t extension, const char **name),
-        (extension, name), ARG(E_hsa_extension_t, extension) ARG(PTR, name))
-RTG_API(CORE, hsa_system_major_extension_supported, hsa_status_t, STATUS,
-        (uint16_t extension, uint16_t version_major, uint16_t *version_minor, bool *result),
-        (extension, version_major, version_minor, result),
-        ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(PTR, version_minor)
-            ARG(PTR, result))
-RTG_API(CORE, hsa_system_get_major_extension_table, hsa_status_t, STATUS,
-        (uint16_t extension, uint16_t version_major, size_t table_length, void *table),
-        (extension, version_major, table_length, table),
-        ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U64, table_length)
-            ARG(PTR, table))
-RTG_API(CORE, hsa_agent_major_extension_supported, hsa_status_t, STATUS,
-        (uint16_t extension, hsa_agent_t agent, uint16_t version_major, uint16_t *version_minor,
-         bool *result),
-        (extension, agent, version_major, version_minor, result),
-        ARG(E_hsa_extension_t, extension) ARG(HANDLE, agent) ARG(U32, version_major)
-            ARG(PTR, version_minor) ARG(PTR, result))
-RTG_API(CORE, hsa_cache_get_info, hsa_status_t, STATUS,
-        (hsa_cache_t cache, hsa_cache_info_t attribute, void *value), (cache, attribute, value),
-        ARG(HANDLE, cache) ARG(E_hsa_cache_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_agent_iterate_caches, hsa_status_t, STATUS,
-        (hsa_agent_t agent, rtg_hsa_agent_iterate_caches_callback_fn callback, void *data),
-        (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
-RTG_API_VOID(CORE, hsa_signal_silent_store_relaxed, (hsa_signal_t signal, hsa_signal_value_t value),
-             (signal, value), ARG(HANDLE, signal) ARG(I64, value))
-RTG_API_VOID(CORE, hsa_signal_silent_store_screlease,
-             (hsa_signal_t signal, hsa_signal_value_t value), (signal, value),
-             ARG(HANDLE, signal) ARG(I64, value))
-RTG_API(CORE, hsa_signal_group_create, hsa_status_t, STATUS,
-        (uint32_t num_signals, const hsa_signal_t *signals, uint32_t num_consumers,
-         const hsa_agent_t *consumers, hsa_signal_group_t *signal_group),
-        (num_signals, signals, num_consumers, consumers, signal_group),
-        ARG(U32, num_signals) ARG(PTR, signals) ARG(U32, num_consumers) ARG(PTR, consumers)
-            ARG(PTR, signal_group))
-RTG_API(CORE, hsa_signal_group_destroy, hsa_status_t, STATUS, (hsa_signal_group_t signal_group),
-        (signal_group), ARG(HANDLE, signal_group))
-RTG_API(CORE, hsa_signal_group_wait_any_scacquire, hsa_status_t, STATUS,
-        (hsa_signal_group_t signal_group, const hsa_signal_condition_t *conditions,
-         const hsa_signal_value_t *compare_values, hsa_wait_state_t wait_state_hint,
-         hsa_signal_t *signal, hsa_signal_value_t *value),
-        (signal_group, conditions, compare_values, wait_state_hint, signal, value),
-        ARG(HANDLE, signal_group) ARG(PTR, conditions) ARG(PTR, compare_values)
-            ARG(E_hsa_wait_state_t, wait_state_hint) ARG(PTR, signal) ARG(PTR, value))
-RTG_API(CORE, hsa_signal_group_wait_any_relaxed, hsa_status_t, STATUS,
-        (hsa_signal_group_t signal_group, const hsa_signal_condition_t *conditions,
-         const hsa_signal_value_t *compare_values, hsa_wait_state_t wait_state_hint,
-         hsa_signal_t *signal, hsa_signal_value_t *value),
-        (signal_group, conditions, compare_values, wait_state_hint, signal, value),
-        ARG(HANDLE, signal_group) ARG(PTR, conditions) ARG(PTR, compare_values)
-            ARG(E_hsa_wait_state_t, wait_state_hint) ARG(PTR, signal) ARG(PTR, value))
-RTG_API(CORE, hsa_agent_iterate_isas, hsa_status_t, STATUS,
-        (hsa_agent_t agent, rtg_hsa_agent_iterate_isas_callback_fn callback, void *data),
-        (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_isa_get_info_alt, hsa_status_t, STATUS,
-        (hsa_isa_t isa, hsa_isa_info_t attribute, void *value), (isa, attribute, value),
-        ARG(HANDLE, isa) ARG(E_hsa_isa_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_isa_get_exception_policies, hsa_status_t, STATUS,
-        (hsa_isa_t isa, hsa_profile_t profile, uint16_t *mask), (isa, profile, mask),
-        ARG(HANDLE, isa) ARG(E_hsa_profile_t, profile) ARG(PTR, mask))
-RTG_API(CORE, hsa_isa_get_round_method, hsa_status_t, STATUS,
-        (hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_flush_mode_t flush_mode,
-         hsa_round_method_t *round_method),
-        (isa, fp_type, flush_mode, round_method),
-        ARG(HANDLE, isa) ARG(E_hsa_fp_type_t, fp_type) ARG(E_hsa_flush_mode_t, flush_mode)
-            ARG(PTR, round_method))
-RTG_API(CORE, hsa_wavefront_get_info, hsa_status_t, STATUS,
-        (hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute, void *value),
-        (wavefront, attribute, value),
-        ARG(HANDLE, wavefront) ARG(E_hsa_wavefront_info_t, attribute) ARG(PTR, value))
-RTG_API(CORE, hsa_isa_iterate_wavefronts, hsa_status_t, STATUS,
-        (hsa_isa_t isa, rtg_hsa_isa_iterate_wavefronts_callback_fn callback, void *data),
-        (isa, callback, data), ARG(HANDLE, isa) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_code_object_get_symbol_from_name, hsa_status_t, STATUS,
-        (hsa_code_object_t code_object, const char *module_name, const char *symbol_name,
-         hsa_code_symbol_t *symbol),
-        (code_object, module_name, symbol_name, symbol),
-        ARG(HANDLE, code_object) ARG(PTR, module_name) ARG(PTR, symbol_name) ARG(PTR, symbol))
-RTG_API(CORE, hsa_code_object_reader_create_from_file, hsa_status_t, STATUS,
-        (hsa_file_t file, hsa_code_object_reader_t *code_object_reader), (file, code_object_reader),
-        ARG(I32, file) ARG(PTR, code_object_reader))
-RTG_API(CORE, hsa_code_object_reader_create_from_memory, hsa_status_t, STATUS,
-        (const void *code_object, size_t size, hsa_code_object_reader_t *code_object_reader),
-        (code_object, size, code_object_reader),
-        ARG(PTR, code_object) ARG(U64, size) ARG(PTR, code_object_reader))
-RTG_API(CORE, hsa_code_object_reader_destroy, hsa_status_t, STATUS,
-        (hsa_code_object_reader_t code_object_reader), (code_object_reader),
-        ARG(HANDLE, code_object_reader))
-RTG_API(CORE, hsa_executable_create_alt, hsa_status_t, STATUS,
-        (hsa_profile_t profile, hsa_default_float_rounding_mode_t default_float_rounding_mode,
-         const char *options, hsa_executable_t *executable),
-        (profile, default_float_rounding_mode, options, executable),
-        ARG(E_hsa_profile_t, profile)
-            ARG(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode) ARG(PTR, options)
-                ARG(PTR, executable))
-RTG_API(CORE, hsa_executable_load_program_code_object, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_code_object_reader_t code_object_reader,
-         const char *options, hsa_loaded_code_object_t *loaded_code_object),
-        (executable, code_object_reader, options, loaded_code_object),
-        ARG(HANDLE, executable) ARG(HANDLE, code_object_reader) ARG(PTR, options)
-            ARG(PTR, loaded_code_object))
-RTG_API(CORE, hsa_executable_load_agent_code_object, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_agent_t agent,
-         hsa_code_object_reader_t code_object_reader, const char *options,
-         hsa_loaded_code_object_t *loaded_code_object),
-        (executable, agent, code_object_reader, options, loaded_code_object),
-        ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(HANDLE, code_object_reader) ARG(PTR, options)
-            ARG(PTR, loaded_code_object))
-RTG_API(CORE, hsa_executable_validate_alt, hsa_status_t, STATUS,
-        (hsa_executable_t executable, const char *options, uint32_t *result),
-        (executable, options, result), ARG(HANDLE, executable) ARG(PTR, options) ARG(PTR, result))
-RTG_API(CORE, hsa_executable_get_symbol_by_name, hsa_status_t, STATUS,
-        (hsa_executable_t executable, const char *symbol_name, const hsa_agent_t *agent,
-         hsa_executable_symbol_t *symbol),
-        (executable, symbol_name, agent, symbol),
-        ARG(HANDLE, executable) ARG(PTR, symbol_name) ARG(PTR, agent) ARG(PTR, symbol))
-RTG_API(CORE, hsa_executable_iterate_agent_symbols, hsa_status_t, STATUS,
-        (hsa_executable_t executable, hsa_agent_t agent,
-         rtg_hsa_executable_iterate_agent_symbols_callback_fn callback, void *data),
-        (executable, agent, callback, data),
-        ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(CORE, hsa_executable_iterate_program_symbols, hsa_status_t, STATUS,
-        (hsa_executable_t executable,
-         rtg_hsa_executable_iterate_program_symbols_callback_fn callback, void *data),
-        (executable, callback, data), ARG(HANDLE, executable) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(EXT, hsa_amd_coherency_get_type, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_amd_coherency_type_t *type), (agent, type),
-        ARG(HANDLE, agent) ARG(PTR, type))
-RTG_API(EXT, hsa_amd_coherency_set_type, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_amd_coherency_type_t type), (agent, type),
-        ARG(HANDLE, agent) ARG(E_hsa_amd_coherency_type_t, type))
-RTG_API(EXT, hsa_amd_profiling_set_profiler_enabled, hsa_status_t, STATUS,
-        (hsa_queue_t * queue, int enable), (queue, enable), ARG(PTR, queue) ARG(I32, enable))
-RTG_API(EXT, hsa_amd_profiling_async_copy_enable, hsa_status_t, STATUS, (bool enable), (enable),
-        ARG(BOOL, enable))
-RTG_API(EXT, hsa_amd_profiling_get_dispatch_time, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_signal_t signal, hsa_amd_profiling_dispatch_time_t *time),
-        (agent, signal, time), ARG(HANDLE, agent) ARG(HANDLE, signal) ARG(PTR, time))
-RTG_API(EXT, hsa_amd_profiling_get_async_copy_time, hsa_status_t, STATUS,
-        (hsa_signal_t signal, hsa_amd_profiling_async_copy_time_t *time), (signal, time),
-        ARG(HANDLE, signal) ARG(PTR, time))
-RTG_API(EXT, hsa_amd_profiling_convert_tick_to_system_domain, hsa_status_t, STATUS,
-        (hsa_agent_t agent, uint64_t agent_tick, uint64_t *system_tick),
-        (agent, agent_tick, system_tick),
-        ARG(HANDLE, agent) ARG(U64, agent_tick) ARG(PTR, system_tick))
-RTG_API(EXT, hsa_amd_signal_async_handler, hsa_status_t, STATUS,
-        (hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t value,
-         hsa_amd_signal_handler handler, void *arg),
-        (signal, cond, value, handler, arg),
-        ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, cond) ARG(I64, value) ARG(PTR, handler)
-            ARG(PTR, arg))
-RTG_API(EXT, hsa_amd_async_function, hsa_status_t, STATUS,
-        (rtg_hsa_amd_async_function_callback_fn callback, void *arg), (callback, arg),
-        ARG(PTR, callback) ARG(PTR, arg))
-RTG_API(EXT, hsa_amd_signal_wait_any, uint32_t, U32,
-        (uint32_t signal_count, hsa_signal_t *signals, hsa_signal_condition_t *conds,
-         hsa_signal_value_t *values, uint64_t timeout_hint, hsa_wait_state_t wait_hint,
-         hsa_signal_value_t *satisfying_value),
-        (signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_value),
-        ARG(U32, signal_count) ARG(PTR, signals) ARG(PTR, conds) ARG(PTR, values)
-            ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_hint) ARG(PTR, satisfying_value))
-RTG_API(EXT, hsa_amd_queue_cu_set_mask, hsa_status_t, STATUS,
-        (const hsa_queue_t *queue, uint32_t num_cu_mask_count, const uint32_t *cu_mask),
-        (queue, num_cu_mask_count, cu_mask),
-        ARG(PTR, queue) ARG(U32, num_cu_mask_count) ARG(PTR, cu_mask))
-RTG_API(EXT, hsa_amd_memory_pool_get_info, hsa_status_t, STATUS,
-        (hsa_amd_memory_pool_t memory_pool, hsa_amd_memory_pool_info_t attribute, void *value),
-        (memory_pool, attribute, value),
-        ARG(HANDLE, memory_pool) ARG(E_hsa_amd_memory_pool_info_t, attribute) ARG(PTR, value))
-RTG_API(EXT, hsa_amd_agent_iterate_memory_pools, hsa_status_t, STATUS,
-        (hsa_agent_t agent, rtg_hsa_amd_agent_iterate_memory_pools_callback_fn callback,
-         void *data),
-        (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(EXT, hsa_amd_memory_pool_allocate, hsa_status_t, STATUS,
-        (hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags, void **ptr),
-        (memory_pool, size, flags, ptr),
-        ARG(HANDLE, memory_pool) ARG(U64, size) ARG(U32, flags) ARG(PTR, ptr))
-RTG_API(EXT, hsa_amd_memory_pool_free, hsa_status_t, STATUS, (void *ptr), (ptr), ARG(PTR, ptr))
-RTG_API(EXT, hsa_amd_memory_async_copy, hsa_status_t, STATUS,
-        (void *dst, hsa_agent_t dst_agent, const void *src, hsa_agent_t src_agent, size_t size,
-         uint32_t num_dep_signals, const hsa_signal_t *dep_signals, hsa_signal_t completion_signal),
-        (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal),
-        ARG(PTR, dst) ARG(HANDLE, dst_agent) ARG(PTR, src) ARG(HANDLE, src_agent) ARG(U64, size)
-            ARG(U32, num_dep_signals) ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
-RTG_API(EXT, hsa_amd_agent_memory_pool_get_info, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_amd_memory_pool_t memory_pool,
-         hsa_amd_agent_memory_pool_info_t attribute, void *value),
-        (agent, memory_pool, attribute, value),
-        ARG(HANDLE, agent) ARG(HANDLE, memory_pool)
-            ARG(E_hsa_amd_agent_memory_pool_info_t, attribute) ARG(PTR, value))
-RTG_API(EXT, hsa_amd_agents_allow_access, hsa_status_t, STATUS,
-        (uint32_t num_agents, const hsa_agent_t *agents, const uint32_t *flags, const void *ptr),
-        (num_agents, agents, flags, ptr),
-        ARG(U32, num_agents) ARG(PTR, agents) ARG(PTR, flags) ARG(PTR, ptr))
-RTG_API(EXT, hsa_amd_memory_pool_can_migrate, hsa_status_t, STATUS,
-        (hsa_amd_memory_pool_t src_memory_pool, hsa_amd_memory_pool_t dst_memory_pool,
-         bool *result),
-        (src_memory_pool, dst_memory_pool, result),
-        ARG(HANDLE, src_memory_pool) ARG(HANDLE, dst_memory_pool) ARG(PTR, result))
-RTG_API(EXT, hsa_amd_memory_migrate, hsa_status_t, STATUS,
-        (const void *ptr, hsa_amd_memory_pool_t memory_pool, uint32_t flags),
-        (ptr, memory_pool, flags), ARG(PTR, ptr) ARG(HANDLE, memory_pool) ARG(U32, flags))
-RTG_API(EXT, hsa_amd_memory_lock, hsa_status_t, STATUS,
-        (void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent, void **agent_ptr),
-        (host_ptr, size, agents, num_agent, agent_ptr),
-        ARG(PTR, host_ptr) ARG(U64, size) ARG(PTR, agents) ARG(I32, num_agent) ARG(PTR, agent_ptr))
-RTG_API(EXT, hsa_amd_memory_unlock, hsa_status_t, STATUS, (void *host_ptr), (host_ptr),
-        ARG(PTR, host_ptr))
-RTG_API(EXT, hsa_amd_memory_fill, hsa_status_t, STATUS, (void *ptr, uint32_t value, size_t count),
-        (ptr, value, count), ARG(PTR, ptr) ARG(U32, value) ARG(U64, count))
-RTG_API(EXT, hsa_amd_interop_map_buffer, hsa_status_t, STATUS,
-        (uint32_t num_agents, hsa_agent_t *agents, int interop_handle, uint32_t flags, size_t *size,
-         void **ptr, size_t *metadata_size, const void **metadata),
-        (num_agents, agents, interop_handle, flags, size, ptr, metadata_size, metadata),
-        ARG(U32, num_agents) ARG(PTR, agents) ARG(I32, interop_handle) ARG(U32, flags)
-            ARG(PTR, size) ARG(PTR, ptr) ARG(PTR, metadata_size) ARG(PTR, metadata))
-RTG_API(EXT, hsa_amd_interop_unmap_buffer, hsa_status_t, STATUS, (void *ptr), (ptr), ARG(PTR, ptr))
-RTG_API(EXT, hsa_amd_image_create, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor,
-         const hsa_amd_image_descriptor_t *image_layout, const void *image_data,
-         hsa_access_permission_t access_permission, hsa_ext_image_t *image),
-        (agent, image_descriptor, image_layout, image_data, access_permission, image),
-        ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_layout) ARG(PTR, image_data)
-            ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image))
-RTG_API(EXT, hsa_amd_pointer_info, hsa_status_t, STATUS,
-        (const void *ptr, hsa_amd_pointer_info_t *info, rtg_hsa_amd_pointer_info_alloc_fn alloc,
-         uint32_t *num_agents_accessible, hsa_agent_t **accessible),
-        (ptr, info, alloc, num_agents_accessible, accessible),
-        ARG(PTR, ptr) ARG(PTR, info) ARG(PTR, alloc) ARG(PTR, num_agents_accessible)
-            ARG(PTR, accessible))
-RTG_API(EXT, hsa_amd_pointer_info_set_userdata, hsa_status_t, STATUS,
-        (const void *ptr, void *userdata), (ptr, userdata), ARG(PTR, ptr) ARG(PTR, userdata))
-RTG_API(EXT, hsa_amd_ipc_memory_create, hsa_status_t, STATUS,
-        (void *ptr, size_t len, hsa_amd_ipc_memory_t *handle), (ptr, len, handle),
-        ARG(PTR, ptr) ARG(U64, len) ARG(PTR, handle))
-RTG_API(EXT, hsa_amd_ipc_memory_attach, hsa_status_t, STATUS,
-        (const hsa_amd_ipc_memory_t *handle, size_t len, uint32_t num_agents,
-         const hsa_agent_t *mapping_agents, void **mapped_ptr),
-        (handle, len, num_agents, mapping_agents, mapped_ptr),
-        ARG(PTR, handle) ARG(U64, len) ARG(U32, num_agents) ARG(PTR, mapping_agents)
-            ARG(PTR, mapped_ptr))
-RTG_API(EXT, hsa_amd_ipc_memory_detach, hsa_status_t, STATUS, (void *mapped_ptr), (mapped_ptr),
-        ARG(PTR, mapped_ptr))
-RTG_API(EXT, hsa_amd_signal_create, hsa_status_t, STATUS,
-        (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t *consumers,
-         uint64_t attributes, hsa_signal_t *signal),
-        (initial_value, num_consumers, consumers, attributes, signal),
-        ARG(I64, initial_value) ARG(U32, num_consumers) ARG(PTR, consumers) ARG(U64, attributes)
-            ARG(PTR, signal))
-RTG_API(EXT, hsa_amd_ipc_signal_create, hsa_status_t, STATUS,
-        (hsa_signal_t signal, hsa_amd_ipc_signal_t *handle), (signal, handle),
-        ARG(HANDLE, signal) ARG(PTR, handle))
-RTG_API(EXT, hsa_amd_ipc_signal_attach, hsa_status_t, STATUS,
-        (const hsa_amd_ipc_signal_t *handle, hsa_signal_t *signal), (handle, signal),
-        ARG(PTR, handle) ARG(PTR, signal))
-RTG_API(EXT, hsa_amd_register_system_event_handler, hsa_status_t, STATUS,
-        (hsa_amd_system_event_callback_t callback, void *data), (callback, data),
-        ARG(PTR, callback) ARG(PTR, data))
-RTG_API(EXT, hsa_amd_queue_intercept_create, hsa_status_t, STATUS,
-        (hsa_agent_t agent_handle, uint32_t size, hsa_queue_type32_t type,
-         rtg_hsa_amd_queue_intercept_create_callback_fn callback, void *data,
-         uint32_t private_segment_size, uint32_t group_segment_size, hsa_queue_t **queue),
-        (agent_handle, size, type, callback, data, private_segment_size, group_segment_size, queue),
-        ARG(HANDLE, agent_handle) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(PTR, callback)
-            ARG(PTR, data) ARG(U32, private_segment_size) ARG(U32, group_segment_size)
-                ARG(PTR, queue))
-RTG_API(EXT, hsa_amd_queue_intercept_register, hsa_status_t, STATUS,
-        (hsa_queue_t * queue, hsa_amd_queue_intercept_handler callback, void *user_data),
-        (queue, callback, user_data), ARG(PTR, queue) ARG(PTR, callback) ARG(PTR, user_data))
-RTG_API(EXT, hsa_amd_queue_set_priority, hsa_status_t, STATUS,
-        (hsa_queue_t * queue, hsa_amd_queue_priority_t priority), (queue, priority),
-        ARG(PTR, queue) ARG(E_hsa_amd_queue_priority_t, priority))
-RTG_API(EXT, hsa_amd_memory_async_copy_rect, hsa_status_t, STATUS,
-        (const hsa_pitched_ptr_t *dst, const hsa_dim3_t *dst_offset, const hsa_pitched_ptr_t *src,
-         const hsa_dim3_t *src_offset, const hsa_dim3_t *range, hsa_agent_t copy_agent,
-         hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
-         hsa_signal_t completion_signal),
-        (dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals,
-         completion_signal),
-        ARG(PTR, dst) ARG(PTR, dst_offset) ARG(PTR, src) ARG(PTR, src_offset) ARG(PTR, range)
-            ARG(HANDLE, copy_agent) ARG(E_hsa_amd_copy_direction_t, dir) ARG(U32, num_dep_signals)
-                ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
-RTG_API(EXT, hsa_amd_runtime_queue_create_register, hsa_status_t, STATUS,
-        (hsa_amd_runtime_queue_notifier callback, void *user_data), (callback, user_data),
-        ARG(PTR, callback) ARG(PTR, user_data))
-RTG_API(EXT, hsa_amd_memory_lock_to_pool, hsa_status_t, STATUS,
-        (void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
-         hsa_amd_memory_pool_t pool, uint32_t flags, void **agent_ptr),
-        (host_ptr, size, agents, num_agent, pool, flags, agent_ptr),
-        ARG(PTR, host_ptr) ARG(U64, size) ARG(PTR, agents) ARG(I32, num_agent) ARG(HANDLE, pool)
-            ARG(U32, flags) ARG(PTR, agent_ptr))
-RTG_API(EXT, hsa_amd_register_deallocation_callback, hsa_status_t, STATUS,
-        (void *ptr, hsa_amd_deallocation_callback_t callback, void *user_data),
-        (ptr, callback, user_data), ARG(PTR, ptr) ARG(PTR, callback) ARG(PTR, user_data))
-RTG_API(EXT, hsa_amd_deregister_deallocation_callback, hsa_status_t, STATUS,
-        (void *ptr, hsa_amd_deallocation_callback_t callback), (ptr, callback),
-        ARG(PTR, ptr) ARG(PTR, callback))
-RTG_API(EXT, hsa_amd_signal_value_pointer, hsa_status_t, STATUS,
-        (hsa_signal_t signal, volatile hsa_signal_value_t **value_ptr), (signal, value_ptr),
-        ARG(HANDLE, signal) ARG(PTR, value_ptr))
-RTG_API(EXT, hsa_amd_svm_attributes_set, hsa_status_t, STATUS,
-        (void *ptr, size_t size, hsa_amd_svm_attribute_pair_t *attribute_list,
-         size_t attribute_count),
-        (ptr, size, attribute_list, attribute_count),
-        ARG(PTR, ptr) ARG(U64, size) ARG(PTR, attribute_list) ARG(U64, attribute_count))
-RTG_API(EXT, hsa_amd_svm_attributes_get, hsa_status_t, STATUS,
-        (void *ptr, size_t size, hsa_amd_svm_attribute_pair_t *attribute_list,
-         size_t attribute_count),
-        (ptr, size, attribute_list, attribute_count),
-        ARG(PTR, ptr) ARG(U64, size) ARG(PTR, attribute_list) ARG(U64, attribute_count))
-RTG_API(EXT, hsa_amd_svm_prefetch_async, hsa_status_t, STATUS,
-        (void *ptr, size_t size, hsa_agent_t agent, uint32_t num_dep_signals,
-         const hsa_signal_t *dep_signals, hsa_signal_t completion_signal),
-        (ptr, size, agent, num_dep_signals, dep_signals, completion_signal),
-        ARG(PTR, ptr) ARG(U64, size) ARG(HANDLE, agent) ARG(U32, num_dep_signals)
-            ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
-RTG_API(EXT, hsa_amd_queue_cu_get_mask, hsa_status_t, STATUS,
-        (const hsa_queue_t *queue, uint32_t num_cu_mask_count, uint32_t *cu_mask),
-        (queue, num_cu_mask_count, cu_mask),
-        ARG(PTR, queue) ARG(U32, num_cu_mask_count) ARG(PTR, cu_mask))
+RTG_API(CORE, hsa_system_get_info, hsa_status_t, STATUS, (hsa_system_info_t attribute, void * value), (attribute, value), ARG(E_hsa_system_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_system_extension_supported, hsa_status_t, STATUS, (uint16_t extension, uint16_t version_major, uint16_t version_minor, bool * result), (extension, version_major, version_minor, result), ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U32, version_minor) ARG(PTR, result))
+RTG_API(CORE, hsa_system_get_extension_table, hsa_status_t, STATUS, (uint16_t extension, uint16_t version_major, uint16_t version_minor, void * table), (extension, version_major, version_minor, table), ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U32, version_minor) ARG(PTR, table))
+RTG_API(CORE, hsa_iterate_agents, hsa_status_t, STATUS, (rtg_hsa_iterate_agents_callback_fn callback, void * data), (callback, data), ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_agent_get_info, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_agent_info_t attribute, void * value), (agent, attribute, value), ARG(HANDLE, agent) ARG(E_hsa_agent_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_queue_create, hsa_status_t, STATUS, (hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type, rtg_hsa_queue_create_callback_fn callback, void * data, uint32_t private_segment_size, uint32_t group_segment_size, hsa_queue_t * * queue), (agent, size, type, callback, data, private_segment_size, group_segment_size, queue), ARG(HANDLE, agent) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(PTR, callback) ARG(PTR, data) ARG(U32, private_segment_size) ARG(U32, group_segment_size) ARG(PTR, queue))
+RTG_API(CORE, hsa_soft_queue_create, hsa_status_t, STATUS, (hsa_region_t region, uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_signal_t doorbell_signal, hsa_queue_t * * queue), (region, size, type, features, doorbell_signal, queue), ARG(HANDLE, region) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(U32, features) ARG(HANDLE, doorbell_signal) ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_destroy, hsa_status_t, STATUS, (hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_inactivate, hsa_status_t, STATUS, (hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_load_read_index_scacquire, uint64_t, U64, (const hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_load_read_index_relaxed, uint64_t, U64, (const hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_load_write_index_scacquire, uint64_t, U64, (const hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API(CORE, hsa_queue_load_write_index_relaxed, uint64_t, U64, (const hsa_queue_t * queue), (queue), ARG(PTR, queue))
+RTG_API_VOID(CORE, hsa_queue_store_write_index_relaxed, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API_VOID(CORE, hsa_queue_store_write_index_screlease, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API(CORE, hsa_queue_cas_write_index_scacq_screl, uint64_t, U64, (const hsa_queue_t * queue, uint64_t expected, uint64_t value), (queue, expected, value), ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
+RTG_API(CORE, hsa_queue_cas_write_index_scacquire, uint64_t, U64, (const hsa_queue_t * queue, uint64_t expected, uint64_t value), (queue, expected, value), ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
+RTG_API(CORE, hsa_queue_cas_write_index_relaxed, uint64_t, U64, (const hsa_queue_t * queue, uint64_t expected, uint64_t value), (queue, expected, value), ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
+RTG_API(CORE, hsa_queue_cas_write_index_screlease, uint64_t, U64, (const hsa_queue_t * queue, uint64_t expected, uint64_t value), (queue, expected, value), ARG(PTR, queue) ARG(U64, expected) ARG(U64, value))
+RTG_API(CORE, hsa_queue_add_write_index_scacq_screl, uint64_t, U64, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API(CORE, hsa_queue_add_write_index_scacquire, uint64_t, U64, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API(CORE, hsa_queue_add_write_index_relaxed, uint64_t, U64, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API(CORE, hsa_queue_add_write_index_screlease, uint64_t, U64, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API_VOID(CORE, hsa_queue_store_read_index_relaxed, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API_VOID(CORE, hsa_queue_store_read_index_screlease, (const hsa_queue_t * queue, uint64_t value), (queue, value), ARG(PTR, queue) ARG(U64, value))
+RTG_API(CORE, hsa_agent_iterate_regions, hsa_status_t, STATUS, (hsa_agent_t agent, rtg_hsa_agent_iterate_regions_callback_fn callback, void * data), (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_region_get_info, hsa_status_t, STATUS, (hsa_region_t region, hsa_region_info_t attribute, void * value), (region, attribute, value), ARG(HANDLE, region) ARG(E_hsa_region_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_agent_get_exception_policies, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_profile_t profile, uint16_t * mask), (agent, profile, mask), ARG(HANDLE, agent) ARG(E_hsa_profile_t, profile) ARG(PTR, mask))
+RTG_API(CORE, hsa_agent_extension_supported, hsa_status_t, STATUS, (uint16_t extension, hsa_agent_t agent, uint16_t version_major, uint16_t version_minor, bool * result), (extension, agent, version_major, version_minor, result), ARG(E_hsa_extension_t, extension) ARG(HANDLE, agent) ARG(U32, version_major) ARG(U32, version_minor) ARG(PTR, result))
+RTG_API(CORE, hsa_memory_register, hsa_status_t, STATUS, (void * ptr, size_t size), (ptr, size), ARG(PTR, ptr) ARG(U64, size))
+RTG_API(CORE, hsa_memory_deregister, hsa_status_t, STATUS, (void * ptr, size_t size), (ptr, size), ARG(PTR, ptr) ARG(U64, size))
+RTG_API(CORE, hsa_memory_allocate, hsa_status_t, STATUS, (hsa_region_t region, size_t size, void * * ptr), (region, size, ptr), ARG(HANDLE, region) ARG(U64, size) ARG(PTR, ptr))
+RTG_API(CORE, hsa_memory_free, hsa_status_t, STATUS, (void * ptr), (ptr), ARG(PTR, ptr))
+RTG_API(CORE, hsa_memory_copy, hsa_status_t, STATUS, (void * dst, const void * src, size_t size), (dst, src, size), ARG(PTR, dst) ARG(PTR, src) ARG(U64, size))
+RTG_API(CORE, hsa_memory_assign_agent, hsa_status_t, STATUS, (void * ptr, hsa_agent_t agent, hsa_access_permission_t access), (ptr, agent, access), ARG(PTR, ptr) ARG(HANDLE, agent) ARG(E_hsa_access_permission_t, access))
+RTG_API(CORE, hsa_signal_create, hsa_status_t, STATUS, (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t * consumers, hsa_signal_t * signal), (initial_value, num_consumers, consumers, signal), ARG(I64, initial_value) ARG(U32, num_consumers) ARG(PTR, consumers) ARG(PTR, signal))
+RTG_API(CORE, hsa_signal_destroy, hsa_status_t, STATUS, (hsa_signal_t signal), (signal), ARG(HANDLE, signal))
+RTG_API(CORE, hsa_signal_load_relaxed, hsa_signal_value_t, I64, (hsa_signal_t signal), (signal), ARG(HANDLE, signal))
+RTG_API(CORE, hsa_signal_load_scacquire, hsa_signal_value_t, I64, (hsa_signal_t signal), (signal), ARG(HANDLE, signal))
+RTG_API_VOID(CORE, hsa_signal_store_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_store_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_wait_relaxed, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_condition_t condition, hsa_signal_value_t compare_value, uint64_t timeout_hint, hsa_wait_state_t wait_state_hint), (signal, condition, compare_value, timeout_hint, wait_state_hint), ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, condition) ARG(I64, compare_value) ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_state_hint))
+RTG_API(CORE, hsa_signal_wait_scacquire, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_condition_t condition, hsa_signal_value_t compare_value, uint64_t timeout_hint, hsa_wait_state_t wait_state_hint), (signal, condition, compare_value, timeout_hint, wait_state_hint), ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, condition) ARG(I64, compare_value) ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_state_hint))
+RTG_API_VOID(CORE, hsa_signal_and_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_and_scacquire, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_and_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_and_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_or_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_or_scacquire, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_or_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_or_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_xor_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_xor_scacquire, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_xor_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_xor_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_exchange_relaxed, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_exchange_scacquire, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_exchange_screlease, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_exchange_scacq_screl, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_add_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_add_scacquire, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_add_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_add_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_subtract_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_subtract_scacquire, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_subtract_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_subtract_scacq_screl, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_cas_relaxed, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value), (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
+RTG_API(CORE, hsa_signal_cas_scacquire, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value), (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
+RTG_API(CORE, hsa_signal_cas_screlease, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value), (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
+RTG_API(CORE, hsa_signal_cas_scacq_screl, hsa_signal_value_t, I64, (hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value), (signal, expected, value), ARG(HANDLE, signal) ARG(I64, expected) ARG(I64, value))
+RTG_API(CORE, hsa_isa_from_name, hsa_status_t, STATUS, (const char * name, hsa_isa_t * isa), (name, isa), ARG(PTR, name) ARG(PTR, isa))
+RTG_API(CORE, hsa_isa_get_info, hsa_status_t, STATUS, (hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void * value), (isa, attribute, index, value), ARG(HANDLE, isa) ARG(E_hsa_isa_info_t, attribute) ARG(U32, index) ARG(PTR, value))
+RTG_API(CORE, hsa_isa_compatible, hsa_status_t, STATUS, (hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool * result), (code_object_isa, agent_isa, result), ARG(HANDLE, code_object_isa) ARG(HANDLE, agent_isa) ARG(PTR, result))
+RTG_API(CORE, hsa_code_object_serialize, hsa_status_t, STATUS, (hsa_code_object_t code_object, rtg_hsa_code_object_serialize_alloc_callback_fn alloc_callback, hsa_callback_data_t callback_data, const char * options, void * * serialized_code_object, size_t * serialized_code_object_size), (code_object, alloc_callback, callback_data, options, serialized_code_object, serialized_code_object_size), ARG(HANDLE, code_object) ARG(PTR, alloc_callback) ARG(HANDLE, callback_data) ARG(PTR, options) ARG(PTR, serialized_code_object) ARG(PTR, serialized_code_object_size))
+RTG_API(CORE, hsa_code_object_deserialize, hsa_status_t, STATUS, (void * serialized_code_object, size_t serialized_code_object_size, const char * options, hsa_code_object_t * code_object), (serialized_code_object, serialized_code_object_size, options, code_object), ARG(PTR, serialized_code_object) ARG(U64, serialized_code_object_size) ARG(PTR, options) ARG(PTR, code_object))
+RTG_API(CORE, hsa_code_object_destroy, hsa_status_t, STATUS, (hsa_code_object_t code_object), (code_object), ARG(HANDLE, code_object))
+RTG_API(CORE, hsa_code_object_get_info, hsa_status_t, STATUS, (hsa_code_object_t code_object, hsa_code_object_info_t attribute, void * value), (code_object, attribute, value), ARG(HANDLE, code_object) ARG(E_hsa_code_object_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_code_object_get_symbol, hsa_status_t, STATUS, (hsa_code_object_t code_object, const char * symbol_name, hsa_code_symbol_t * symbol), (code_object, symbol_name, symbol), ARG(HANDLE, code_object) ARG(PTR, symbol_name) ARG(PTR, symbol))
+RTG_API(CORE, hsa_code_symbol_get_info, hsa_status_t, STATUS, (hsa_code_symbol_t code_symbol, hsa_code_symbol_info_t attribute, void * value), (code_symbol, attribute, value), ARG(HANDLE, code_symbol) ARG(E_hsa_code_symbol_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_code_object_iterate_symbols, hsa_status_t, STATUS, (hsa_code_object_t code_object, rtg_hsa_code_object_iterate_symbols_callback_fn callback, void * data), (code_object, callback, data), ARG(HANDLE, code_object) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_executable_create, hsa_status_t, STATUS, (hsa_profile_t profile, hsa_executable_state_t executable_state, const char * options, hsa_executable_t * executable), (profile, executable_state, options, executable), ARG(E_hsa_profile_t, profile) ARG(E_hsa_executable_state_t, executable_state) ARG(PTR, options) ARG(PTR, executable))
+RTG_API(CORE, hsa_executable_destroy, hsa_status_t, STATUS, (hsa_executable_t executable), (executable), ARG(HANDLE, executable))
+RTG_API(CORE, hsa_executable_load_code_object, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_agent_t agent, hsa_code_object_t code_object, const char * options), (executable, agent, code_object, options), ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(HANDLE, code_object) ARG(PTR, options))
+RTG_API(CORE, hsa_executable_freeze, hsa_status_t, STATUS, (hsa_executable_t executable, const char * options), (executable, options), ARG(HANDLE, executable) ARG(PTR, options))
+RTG_API(CORE, hsa_executable_get_info, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_executable_info_t attribute, void * value), (executable, attribute, value), ARG(HANDLE, executable) ARG(E_hsa_executable_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_executable_global_variable_define, hsa_status_t, STATUS, (hsa_executable_t executable, const char * variable_name, void * address), (executable, variable_name, address), ARG(HANDLE, executable) ARG(PTR, variable_name) ARG(PTR, address))
+RTG_API(CORE, hsa_executable_agent_global_variable_define, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_agent_t agent, const char * variable_name, void * address), (executable, agent, variable_name, address), ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, variable_name) ARG(PTR, address))
+RTG_API(CORE, hsa_executable_readonly_variable_define, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_agent_t agent, const char * variable_name, void * address), (executable, agent, variable_name, address), ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, variable_name) ARG(PTR, address))
+RTG_API(CORE, hsa_executable_validate, hsa_status_t, STATUS, (hsa_executable_t executable, uint32_t * result), (executable, result), ARG(HANDLE, executable) ARG(PTR, result))
+RTG_API(CORE, hsa_executable_get_symbol, hsa_status_t, STATUS, (hsa_executable_t executable, const char * module_name, const char * symbol_name, hsa_agent_t agent, int32_t call_convention, hsa_executable_symbol_t * symbol), (executable, module_name, symbol_name, agent, call_convention, symbol), ARG(HANDLE, executable) ARG(PTR, module_name) ARG(PTR, symbol_name) ARG(HANDLE, agent) ARG(I32, call_convention) ARG(PTR, symbol))
+RTG_API(CORE, hsa_executable_symbol_get_info, hsa_status_t, STATUS, (hsa_executable_symbol_t executable_symbol, hsa_executable_symbol_info_t attribute, void * value), (executable_symbol, attribute, value), ARG(HANDLE, executable_symbol) ARG(E_hsa_executable_symbol_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_executable_iterate_symbols, hsa_status_t, STATUS, (hsa_executable_t executable, rtg_hsa_executable_iterate_symbols_callback_fn callback, void * data), (executable, callback, data), ARG(HANDLE, executable) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_status_string, hsa_status_t, STATUS, (hsa_status_t status, const char * * status_string), (status, status_string), ARG(E_hsa_status_t, status) ARG(PTR, status_string))
+RTG_API(CORE, hsa_extension_get_name, hsa_status_t, STATUS, (uint16_t extension, const char * * name), (extension, name), ARG(E_hsa_extension_t, extension) ARG(PTR, name))
+RTG_API(CORE, hsa_system_major_extension_supported, hsa_status_t, STATUS, (uint16_t extension, uint16_t version_major, uint16_t * version_minor, bool * result), (extension, version_major, version_minor, result), ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(PTR, version_minor) ARG(PTR, result))
+RTG_API(CORE, hsa_system_get_major_extension_table, hsa_status_t, STATUS, (uint16_t extension, uint16_t version_major, size_t table_length, void * table), (extension, version_major, table_length, table), ARG(E_hsa_extension_t, extension) ARG(U32, version_major) ARG(U64, table_length) ARG(PTR, table))
+RTG_API(CORE, hsa_agent_major_extension_supported, hsa_status_t, STATUS, (uint16_t extension, hsa_agent_t agent, uint16_t version_major, uint16_t * version_minor, bool * result), (extension, agent, version_major, version_minor, result), ARG(E_hsa_extension_t, extension) ARG(HANDLE, agent) ARG(U32, version_major) ARG(PTR, version_minor) ARG(PTR, result))
+RTG_API(CORE, hsa_cache_get_info, hsa_status_t, STATUS, (hsa_cache_t cache, hsa_cache_info_t attribute, void * value), (cache, attribute, value), ARG(HANDLE, cache) ARG(E_hsa_cache_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_agent_iterate_caches, hsa_status_t, STATUS, (hsa_agent_t agent, rtg_hsa_agent_iterate_caches_callback_fn callback, void * data), (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
+RTG_API_VOID(CORE, hsa_signal_silent_store_relaxed, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API_VOID(CORE, hsa_signal_silent_store_screlease, (hsa_signal_t signal, hsa_signal_value_t value), (signal, value), ARG(HANDLE, signal) ARG(I64, value))
+RTG_API(CORE, hsa_signal_group_create, hsa_status_t, STATUS, (uint32_t num_signals, const hsa_signal_t * signals, uint32_t num_consumers, const hsa_agent_t * consumers, hsa_signal_group_t * signal_group), (num_signals, signals, num_consumers, consumers, signal_group), ARG(U32, num_signals) ARG(PTR, signals) ARG(U32, num_consumers) ARG(PTR, consumers) ARG(PTR, signal_group))
+RTG_API(CORE, hsa_signal_group_destroy, hsa_status_t, STATUS, (hsa_signal_group_t signal_group), (signal_group), ARG(HANDLE, signal_group))
+RTG_API(CORE, hsa_signal_group_wait_any_scacquire, hsa_status_t, STATUS, (hsa_signal_group_t signal_group, const hsa_signal_condition_t * conditions, const hsa_signal_value_t * compare_values, hsa_wait_state_t wait_state_hint, hsa_signal_t * signal, hsa_signal_value_t * value), (signal_group, conditions, compare_values, wait_state_hint, signal, value), ARG(HANDLE, signal_group) ARG(PTR, conditions) ARG(PTR, compare_values) ARG(E_hsa_wait_state_t, wait_state_hint) ARG(PTR, signal) ARG(PTR, value))
+RTG_API(CORE, hsa_signal_group_wait_any_relaxed, hsa_status_t, STATUS, (hsa_signal_group_t signal_group, const hsa_signal_condition_t * conditions, const hsa_signal_value_t * compare_values, hsa_wait_state_t wait_state_hint, hsa_signal_t * signal, hsa_signal_value_t * value), (signal_group, conditions, compare_values, wait_state_hint, signal, value), ARG(HANDLE, signal_group) ARG(PTR, conditions) ARG(PTR, compare_values) ARG(E_hsa_wait_state_t, wait_state_hint) ARG(PTR, signal) ARG(PTR, value))
+RTG_API(CORE, hsa_agent_iterate_isas, hsa_status_t, STATUS, (hsa_agent_t agent, rtg_hsa_agent_iterate_isas_callback_fn callback, void * data), (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_isa_get_info_alt, hsa_status_t, STATUS, (hsa_isa_t isa, hsa_isa_info_t attribute, void * value), (isa, attribute, value), ARG(HANDLE, isa) ARG(E_hsa_isa_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_isa_get_exception_policies, hsa_status_t, STATUS, (hsa_isa_t isa, hsa_profile_t profile, uint16_t * mask), (isa, profile, mask), ARG(HANDLE, isa) ARG(E_hsa_profile_t, profile) ARG(PTR, mask))
+RTG_API(CORE, hsa_isa_get_round_method, hsa_status_t, STATUS, (hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_flush_mode_t flush_mode, hsa_round_method_t * round_method), (isa, fp_type, flush_mode, round_method), ARG(HANDLE, isa) ARG(E_hsa_fp_type_t, fp_type) ARG(E_hsa_flush_mode_t, flush_mode) ARG(PTR, round_method))
+RTG_API(CORE, hsa_wavefront_get_info, hsa_status_t, STATUS, (hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute, void * value), (wavefront, attribute, value), ARG(HANDLE, wavefront) ARG(E_hsa_wavefront_info_t, attribute) ARG(PTR, value))
+RTG_API(CORE, hsa_isa_iterate_wavefronts, hsa_status_t, STATUS, (hsa_isa_t isa, rtg_hsa_isa_iterate_wavefronts_callback_fn callback, void * data), (isa, callback, data), ARG(HANDLE, isa) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_code_object_get_symbol_from_name, hsa_status_t, STATUS, (hsa_code_object_t code_object, const char * module_name, const char * symbol_name, hsa_code_symbol_t * symbol), (code_object, module_name, symbol_name, symbol), ARG(HANDLE, code_object) ARG(PTR, module_name) ARG(PTR, symbol_name) ARG(PTR, symbol))
+RTG_API(CORE, hsa_code_object_reader_create_from_file, hsa_status_t, STATUS, (hsa_file_t file, hsa_code_object_reader_t * code_object_reader), (file, code_object_reader), ARG(I32, file) ARG(PTR, code_object_reader))
+RTG_API(CORE, hsa_code_object_reader_create_from_memory, hsa_status_t, STATUS, (const void * code_object, size_t size, hsa_code_object_reader_t * code_object_reader), (code_object, size, code_object_reader), ARG(PTR, code_object) ARG(U64, size) ARG(PTR, code_object_reader))
+RTG_API(CORE, hsa_code_object_reader_destroy, hsa_status_t, STATUS, (hsa_code_object_reader_t code_object_reader), (code_object_reader), ARG(HANDLE, code_object_reader))
+RTG_API(CORE, hsa_executable_create_alt, hsa_status_t, STATUS, (hsa_profile_t profile, hsa_default_float_rounding_mode_t default_float_rounding_mode, const char * options, hsa_executable_t * executable), (profile, default_float_rounding_mode, options, executable), ARG(E_hsa_profile_t, profile) ARG(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode) ARG(PTR, options) ARG(PTR, executable))
+RTG_API(CORE, hsa_executable_load_program_code_object, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_code_object_reader_t code_object_reader, const char * options, hsa_loaded_code_object_t * loaded_code_object), (executable, code_object_reader, options, loaded_code_object), ARG(HANDLE, executable) ARG(HANDLE, code_object_reader) ARG(PTR, options) ARG(PTR, loaded_code_object))
+RTG_API(CORE, hsa_executable_load_agent_code_object, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_agent_t agent, hsa_code_object_reader_t code_object_reader, const char * options, hsa_loaded_code_object_t * loaded_code_object), (executable, agent, code_object_reader, options, loaded_code_object), ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(HANDLE, code_object_reader) ARG(PTR, options) ARG(PTR, loaded_code_object))
+RTG_API(CORE, hsa_executable_validate_alt, hsa_status_t, STATUS, (hsa_executable_t executable, const char * options, uint32_t * result), (executable, options, result), ARG(HANDLE, executable) ARG(PTR, options) ARG(PTR, result))
+RTG_API(CORE, hsa_executable_get_symbol_by_name, hsa_status_t, STATUS, (hsa_executable_t executable, const char * symbol_name, const hsa_agent_t * agent, hsa_executable_symbol_t * symbol), (executable, symbol_name, agent, symbol), ARG(HANDLE, executable) ARG(PTR, symbol_name) ARG(PTR, agent) ARG(PTR, symbol))
+RTG_API(CORE, hsa_executable_iterate_agent_symbols, hsa_status_t, STATUS, (hsa_executable_t executable, hsa_agent_t agent, rtg_hsa_executable_iterate_agent_symbols_callback_fn callback, void * data), (executable, agent, callback, data), ARG(HANDLE, executable) ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(CORE, hsa_executable_iterate_program_symbols, hsa_status_t, STATUS, (hsa_executable_t executable, rtg_hsa_executable_iterate_program_symbols_callback_fn callback, void * data), (executable, callback, data), ARG(HANDLE, executable) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(EXT, hsa_amd_coherency_get_type, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_amd_coherency_type_t * type), (agent, type), ARG(HANDLE, agent) ARG(PTR, type))
+RTG_API(EXT, hsa_amd_coherency_set_type, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_amd_coherency_type_t type), (agent, type), ARG(HANDLE, agent) ARG(E_hsa_amd_coherency_type_t, type))
+RTG_API(EXT, hsa_amd_profiling_set_profiler_enabled, hsa_status_t, STATUS, (hsa_queue_t * queue, int enable), (queue, enable), ARG(PTR, queue) ARG(I32, enable))
+RTG_API(EXT, hsa_amd_profiling_async_copy_enable, hsa_status_t, STATUS, (bool enable), (enable), ARG(BOOL, enable))
+RTG_API(EXT, hsa_amd_profiling_get_dispatch_time, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_signal_t signal, hsa_amd_profiling_dispatch_time_t * time), (agent, signal, time), ARG(HANDLE, agent) ARG(HANDLE, signal) ARG(PTR, time))
+RTG_API(EXT, hsa_amd_profiling_get_async_copy_time, hsa_status_t, STATUS, (hsa_signal_t signal, hsa_amd_profiling_async_copy_time_t * time), (signal, time), ARG(HANDLE, signal) ARG(PTR, time))
+RTG_API(EXT, hsa_amd_profiling_convert_tick_to_system_domain, hsa_status_t, STATUS, (hsa_agent_t agent, uint64_t agent_tick, uint64_t * system_tick), (agent, agent_tick, system_tick), ARG(HANDLE, agent) ARG(U64, agent_tick) ARG(PTR, system_tick))
+RTG_API(EXT, hsa_amd_signal_async_handler, hsa_status_t, STATUS, (hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t value, hsa_amd_signal_handler handler, void * arg), (signal, cond, value, handler, arg), ARG(HANDLE, signal) ARG(E_hsa_signal_condition_t, cond) ARG(I64, value) ARG(PTR, handler) ARG(PTR, arg))
+RTG_API(EXT, hsa_amd_async_function, hsa_status_t, STATUS, (rtg_hsa_amd_async_function_callback_fn callback, void * arg), (callback, arg), ARG(PTR, callback) ARG(PTR, arg))
+RTG_API(EXT, hsa_amd_signal_wait_any, uint32_t, U32, (uint32_t signal_count, hsa_signal_t * signals, hsa_signal_condition_t * conds, hsa_signal_value_t * values, uint64_t timeout_hint, hsa_wait_state_t wait_hint, hsa_signal_value_t * satisfying_value), (signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_value), ARG(U32, signal_count) ARG(PTR, signals) ARG(PTR, conds) ARG(PTR, values) ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_hint) ARG(PTR, satisfying_value))
+RTG_API(EXT, hsa_amd_queue_cu_set_mask, hsa_status_t, STATUS, (const hsa_queue_t * queue, uint32_t num_cu_mask_count, const uint32_t * cu_mask), (queue, num_cu_mask_count, cu_mask), ARG(PTR, queue) ARG(U32, num_cu_mask_count) ARG(PTR, cu_mask))
+RTG_API(EXT, hsa_amd_memory_pool_get_info, hsa_status_t, STATUS, (hsa_amd_memory_pool_t memory_pool, hsa_amd_memory_pool_info_t attribute, void * value), (memory_pool, attribute, value), ARG(HANDLE, memory_pool) ARG(E_hsa_amd_memory_pool_info_t, attribute) ARG(PTR, value))
+RTG_API(EXT, hsa_amd_agent_iterate_memory_pools, hsa_status_t, STATUS, (hsa_agent_t agent, rtg_hsa_amd_agent_iterate_memory_pools_callback_fn callback, void * data), (agent, callback, data), ARG(HANDLE, agent) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(EXT, hsa_amd_memory_pool_allocate, hsa_status_t, STATUS, (hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags, void * * ptr), (memory_pool, size, flags, ptr), ARG(HANDLE, memory_pool) ARG(U64, size) ARG(U32, flags) ARG(PTR, ptr))
+RTG_API(EXT, hsa_amd_memory_pool_free, hsa_status_t, STATUS, (void * ptr), (ptr), ARG(PTR, ptr))
+RTG_API(EXT, hsa_amd_memory_async_copy, hsa_status_t, STATUS, (void * dst, hsa_agent_t dst_agent, const void * src, hsa_agent_t src_agent, size_t size, uint32_t num_dep_signals, const hsa_signal_t * dep_signals, hsa_signal_t completion_signal), (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal), ARG(PTR, dst) ARG(HANDLE, dst_agent) ARG(PTR, src) ARG(HANDLE, src_agent) ARG(U64, size) ARG(U32, num_dep_signals) ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
+RTG_API(EXT, hsa_amd_agent_memory_pool_get_info, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_amd_memory_pool_t memory_pool, hsa_amd_agent_memory_pool_info_t attribute, void * value), (agent, memory_pool, attribute, value), ARG(HANDLE, agent) ARG(HANDLE, memory_pool) ARG(E_hsa_amd_agent_memory_pool_info_t, attribute) ARG(PTR, value))
+RTG_API(EXT, hsa_amd_agents_allow_access, hsa_status_t, STATUS, (uint32_t num_agents, const hsa_agent_t * agents, const uint32_t * flags, const void * ptr), (num_agents, agents, flags, ptr), ARG(U32, num_agents) ARG(PTR, agents) ARG(PTR, flags) ARG(PTR, ptr))
+RTG_API(EXT, hsa_amd_memory_pool_can_migrate, hsa_status_t, STATUS, (hsa_amd_memory_pool_t src_memory_pool, hsa_amd_memory_pool_t dst_memory_pool, bool * result), (src_memory_pool, dst_memory_pool, result), ARG(HANDLE, src_memory_pool) ARG(HANDLE, dst_memory_pool) ARG(PTR, result))
+RTG_API(EXT, hsa_amd_memory_migrate, hsa_status_t, STATUS, (const void * ptr, hsa_amd_memory_pool_t memory_pool, uint32_t flags), (ptr, memory_pool, flags), ARG(PTR, ptr) ARG(HANDLE, memory_pool) ARG(U32, flags))
+RTG_API(EXT, hsa_amd_memory_lock, hsa_status_t, STATUS, (void * host_ptr, size_t size, hsa_agent_t * agents, int num_agent, void * * agent_ptr), (host_ptr, size, agents, num_agent, agent_ptr), ARG(PTR, host_ptr) ARG(U64, size) ARG(PTR, agents) ARG(I32, num_agent) ARG(PTR, agent_ptr))
+RTG_API(EXT, hsa_amd_memory_unlock, hsa_status_t, STATUS, (void * host_ptr), (host_ptr), ARG(PTR, host_ptr))
+RTG_API(EXT, hsa_amd_memory_fill, hsa_status_t, STATUS, (void * ptr, uint32_t value, size_t count), (ptr, value, count), ARG(PTR, ptr) ARG(U32, value) ARG(U64, count))
+RTG_API(EXT, hsa_amd_interop_map_buffer, hsa_status_t, STATUS, (uint32_t num_agents, hsa_agent_t * agents, int interop_handle, uint32_t flags, size_t * size, void * * ptr, size_t * metadata_size, const void * * metadata), (num_agents, agents, interop_handle, flags, size, ptr, metadata_size, metadata), ARG(U32, num_agents) ARG(PTR, agents) ARG(I32, interop_handle) ARG(U32, flags) ARG(PTR, size) ARG(PTR, ptr) ARG(PTR, metadata_size) ARG(PTR, metadata))
+RTG_API(EXT, hsa_amd_interop_unmap_buffer, hsa_status_t, STATUS, (void * ptr), (ptr), ARG(PTR, ptr))
+RTG_API(EXT, hsa_amd_image_create, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_image_descriptor_t * image_descriptor, const hsa_amd_image_descriptor_t * image_layout, const void * image_data, hsa_access_permission_t access_permission, hsa_ext_image_t * image), (agent, image_descriptor, image_layout, image_data, access_permission, image), ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_layout) ARG(PTR, image_data) ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image))
+RTG_API(EXT, hsa_amd_pointer_info, hsa_status_t, STATUS, (const void * ptr, hsa_amd_pointer_info_t * info, rtg_hsa_amd_pointer_info_alloc_fn alloc, uint32_t * num_agents_accessible, hsa_agent_t * * accessible), (ptr, info, alloc, num_agents_accessible, accessible), ARG(PTR, ptr) ARG(PTR, info) ARG(PTR, alloc) ARG(PTR, num_agents_accessible) ARG(PTR, accessible))
+RTG_API(EXT, hsa_amd_pointer_info_set_userdata, hsa_status_t, STATUS, (const void * ptr, void * userdata), (ptr, userdata), ARG(PTR, ptr) ARG(PTR, userdata))
+RTG_API(EXT, hsa_amd_ipc_memory_create, hsa_status_t, STATUS, (void * ptr, size_t len, hsa_amd_ipc_memory_t * handle), (ptr, len, handle), ARG(PTR, ptr) ARG(U64, len) ARG(PTR, handle))
+RTG_API(EXT, hsa_amd_ipc_memory_attach, hsa_status_t, STATUS, (const hsa_amd_ipc_memory_t * handle, size_t len, uint32_t num_agents, const hsa_agent_t * mapping_agents, void * * mapped_ptr), (handle, len, num_agents, mapping_agents, mapped_ptr), ARG(PTR, handle) ARG(U64, len) ARG(U32, num_agents) ARG(PTR, mapping_agents) ARG(PTR, mapped_ptr))
+RTG_API(EXT, hsa_amd_ipc_memory_detach, hsa_status_t, STATUS, (void * mapped_ptr), (mapped_ptr), ARG(PTR, mapped_ptr))
+RTG_API(EXT, hsa_amd_signal_create, hsa_status_t, STATUS, (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t * consumers, uint64_t attributes, hsa_signal_t * signal), (initial_value, num_consumers, consumers, attributes, signal), ARG(I64, initial_value) ARG(U32, num_consumers) ARG(PTR, consumers) ARG(U64, attributes) ARG(PTR, signal))
+RTG_API(EXT, hsa_amd_ipc_signal_create, hsa_status_t, STATUS, (hsa_signal_t signal, hsa_amd_ipc_signal_t * handle), (signal, handle), ARG(HANDLE, signal) ARG(PTR, handle))
+RTG_API(EXT, hsa_amd_ipc_signal_attach, hsa_status_t, STATUS, (const hsa_amd_ipc_signal_t * handle, hsa_signal_t * signal), (handle, signal), ARG(PTR, handle) ARG(PTR, signal))
+RTG_API(EXT, hsa_amd_register_system_event_handler, hsa_status_t, STATUS, (hsa_amd_system_event_callback_t callback, void * data), (callback, data), ARG(PTR, callback) ARG(PTR, data))
+RTG_API(EXT, hsa_amd_queue_intercept_create, hsa_status_t, STATUS, (hsa_agent_t agent_handle, uint32_t size, hsa_queue_type32_t type, rtg_hsa_amd_queue_intercept_create_callback_fn callback, void * data, uint32_t private_segment_size, uint32_t group_segment_size, hsa_queue_t * * queue), (agent_handle, size, type, callback, data, private_segment_size, group_segment_size, queue), ARG(HANDLE, agent_handle) ARG(U32, size) ARG(E_hsa_queue_type_t, type) ARG(PTR, callback) ARG(PTR, data) ARG(U32, private_segment_size) ARG(U32, group_segment_size) ARG(PTR, queue))
+RTG_API(EXT, hsa_amd_queue_intercept_register, hsa_status_t, STATUS, (hsa_queue_t * queue, hsa_amd_queue_intercept_handler callback, void * user_data), (queue, callback, user_data), ARG(PTR, queue) ARG(PTR, callback) ARG(PTR, user_data))
+RTG_API(EXT, hsa_amd_queue_set_priority, hsa_status_t, STATUS, (hsa_queue_t * queue, hsa_amd_queue_priority_t priority), (queue, priority), ARG(PTR, queue) ARG(E_hsa_amd_queue_priority_t, priority))
+RTG_API(EXT, hsa_amd_memory_async_copy_rect, hsa_status_t, STATUS, (const hsa_pitched_ptr_t * dst, const hsa_dim3_t * dst_offset, const hsa_pitched_ptr_t * src, const hsa_dim3_t * src_offset, const hsa_dim3_t * range, hsa_agent_t copy_agent, hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t * dep_signals, hsa_signal_t completion_signal), (dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal), ARG(PTR, dst) ARG(PTR, dst_offset) ARG(PTR, src) ARG(PTR, src_offset) ARG(PTR, range) ARG(HANDLE, copy_agent) ARG(E_hsa_amd_copy_direction_t, dir) ARG(U32, num_dep_signals) ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
+RTG_API(EXT, hsa_amd_runtime_queue_create_register, hsa_status_t, STATUS, (hsa_amd_runtime_queue_notifier callback, void * user_data), (callback, user_data), ARG(PTR, callback) ARG(PTR, user_data))
+RTG_API(EXT, hsa_amd_memory_lock_to_pool, hsa_status_t, STATUS, (void * host_ptr, size_t size, hsa_agent_t * agents, int num_agent, hsa_amd_memory_pool_t pool, uint32_t flags, void * * agent_ptr), (host_ptr, size, agents, num_agent, pool, flags, agent_ptr), ARG(PTR, host_ptr) ARG(U64, size) ARG(PTR, agents) ARG(I32, num_agent) ARG(HANDLE, pool) ARG(U32, flags) ARG(PTR, agent_ptr))
+RTG_API(EXT, hsa_amd_register_deallocation_callback, hsa_status_t, STATUS, (void * ptr, hsa_amd_deallocation_callback_t callback, void * user_data), (ptr, callback, user_data), ARG(PTR, ptr) ARG(PTR, callback) ARG(PTR, user_data))
+RTG_API(EXT, hsa_amd_deregister_deallocation_callback, hsa_status_t, STATUS, (void * ptr, hsa_amd_deallocation_callback_t callback), (ptr, callback), ARG(PTR, ptr) ARG(PTR, callback))
+RTG_API(EXT, hsa_amd_signal_value_pointer, hsa_status_t, STATUS, (hsa_signal_t signal, volatile hsa_signal_value_t * * value_ptr), (signal, value_ptr), ARG(HANDLE, signal) ARG(PTR, value_ptr))
+RTG_API(EXT, hsa_amd_svm_attributes_set, hsa_status_t, STATUS, (void * ptr, size_t size, hsa_amd_svm_attribute_pair_t * attribute_list, size_t attribute_count), (ptr, size, attribute_list, attribute_count), ARG(PTR, ptr) ARG(U64, size) ARG(PTR, attribute_list) ARG(U64, attribute_count))
+RTG_API(EXT, hsa_amd_svm_attributes_get, hsa_status_t, STATUS, (void * ptr, size_t size, hsa_amd_svm_attribute_pair_t * attribute_list, size_t attribute_count), (ptr, size, attribute_list, attribute_count), ARG(PTR, ptr) ARG(U64, size) ARG(PTR, attribute_list) ARG(U64, attribute_count))
+RTG_API(EXT, hsa_amd_svm_prefetch_async, hsa_status_t, STATUS, (void * ptr, size_t size, hsa_agent_t agent, uint32_t num_dep_signals, const hsa_signal_t * dep_signals, hsa_signal_t completion_signal), (ptr, size, agent, num_dep_signals, dep_signals, completion_signal), ARG(PTR, ptr) ARG(U64, size) ARG(HANDLE, agent) ARG(U32, num_dep_signals) ARG(PTR, dep_signals) ARG(HANDLE, completion_signal))
+RTG_API(EXT, hsa_amd_queue_cu_get_mask, hsa_status_t, STATUS, (const hsa_queue_t * queue, uint32_t num_cu_mask_count, uint32_t * cu_mask), (queue, num_cu_mask_count, cu_mask), ARG(PTR, queue) ARG(U32, num_cu_mask_count) ARG(PTR, cu_mask))
 /* since 5.6 */
-RTG_API_HAND(EXT, hsa_amd_memory_async_copy_on_engine, hsa_status_t, STATUS,
-             (void *dst, hsa_agent_t dst_agent, const void *src, hsa_agent_t src_agent, size_t size,
-              uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
-              hsa_signal_t completion_signal, rtg_hsa_amd_sdma_engine_id_t engine_id,
-              bool force_copy_on_sdma),
-             (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal,
-              engine_id, force_copy_on_sdma),
-             ARG(PTR, dst) ARG(HANDLE, dst_agent) ARG(PTR, src) ARG(HANDLE, src_agent)
-                 ARG(U64, size) ARG(U32, num_dep_signals) ARG(PTR, dep_signals)
-                     ARG(HANDLE, completion_signal) ARG(E_rtg_hsa_amd_sdma_engine_id_t, engine_id)
-                         ARG(BOOL, force_copy_on_sdma))
+RTG_API_HAND(EXT, hsa_amd_memory_async_copy_on_engine, hsa_status_t, STATUS, (void * dst, hsa_agent_t dst_agent, const void * src, hsa_agent_t src_agent, size_t size, uint32_t num_dep_signals, const hsa_signal_t * dep_signals, hsa_signal_t completion_signal, rtg_hsa_amd_sdma_engine_id_t engine_id, bool force_copy_on_sdma), (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal, engine_id, force_copy_on_sdma), ARG(PTR, dst) ARG(HANDLE, dst_agent) ARG(PTR, src) ARG(HANDLE, src_agent) ARG(U64, size) ARG(U32, num_dep_signals) ARG(PTR, dep_signals) ARG(HANDLE, completion_signal) ARG(E_rtg_hsa_amd_sdma_engine_id_t, engine_id) ARG(BOOL, force_copy_on_sdma))
 /* since 5.6 */
-RTG_API(EXT, hsa_amd_memory_copy_engine_status, hsa_status_t, STATUS,
-        (hsa_agent_t dst_agent, hsa_agent_t src_agent, uint32_t *engine_ids_mask),
-        (dst_agent, src_agent, engine_ids_mask),
-        ARG(HANDLE, dst_agent) ARG(HANDLE, src_agent) ARG(PTR, engine_ids_mask))
+RTG_API(EXT, hsa_amd_memory_copy_engine_status, hsa_status_t, STATUS, (hsa_agent_t dst_agent, hsa_agent_t src_agent, uint32_t * engine_ids_mask), (dst_agent, src_agent, engine_ids_mask), ARG(HANDLE, dst_agent) ARG(HANDLE, src_agent) ARG(PTR, engine_ids_mask))
 /* since 5.5 */
-RTG_API(EXT, hsa_amd_spm_acquire, hsa_status_t, STATUS, (hsa_agent_t preferred_agent),
-        (preferred_agent), ARG(HANDLE, preferred_agent))
+RTG_API(EXT, hsa_amd_spm_acquire, hsa_status_t, STATUS, (hsa_agent_t preferred_agent), (preferred_agent), ARG(HANDLE, preferred_agent))
 /* since 5.5 */
-RTG_API(EXT, hsa_amd_spm_release, hsa_status_t, STATUS, (hsa_agent_t preferred_agent),
-        (preferred_agent), ARG(HANDLE, preferred_agent))
+RTG_API(EXT, hsa_amd_spm_release, hsa_status_t, STATUS, (hsa_agent_t preferred_agent), (preferred_agent), ARG(HANDLE, preferred_agent))
 /* since 5.5 */
-RTG_API(EXT, hsa_amd_spm_set_dest_buffer, hsa_status_t, STATUS,
-        (hsa_agent_t preferred_agent, size_t size_in_bytes, uint32_t *timeout,
-         uint32_t *size_copied, void *dest, bool *is_data_loss),
-        (preferred_agent, size_in_bytes, timeout, size_copied, dest, is_data_loss),
-        ARG(HANDLE, preferred_agent) ARG(U64, size_in_bytes) ARG(PTR, timeout) ARG(PTR, size_copied)
-            ARG(PTR, dest) ARG(PTR, is_data_loss))
+RTG_API(EXT, hsa_amd_spm_set_dest_buffer, hsa_status_t, STATUS, (hsa_agent_t preferred_agent, size_t size_in_bytes, uint32_t * timeout, uint32_t * size_copied, void * dest, bool * is_data_loss), (preferred_agent, size_in_bytes, timeout, size_copied, dest, is_data_loss), ARG(HANDLE, preferred_agent) ARG(U64, size_in_bytes) ARG(PTR, timeout) ARG(PTR, size_copied) ARG(PTR, dest) ARG(PTR, is_data_loss))
 /* since 5.6 */
-RTG_API(EXT, hsa_amd_portable_export_dmabuf, hsa_status_t, STATUS,
-        (const void *ptr, size_t size, int *dmabuf, uint64_t *offset), (ptr, size, dmabuf, offset),
-        ARG(PTR, ptr) ARG(U64, size) ARG(PTR, dmabuf) ARG(PTR, offset))
+RTG_API(EXT, hsa_amd_portable_export_dmabuf, hsa_status_t, STATUS, (const void * ptr, size_t size, int * dmabuf, uint64_t * offset), (ptr, size, dmabuf, offset), ARG(PTR, ptr) ARG(U64, size) ARG(PTR, dmabuf) ARG(PTR, offset))
 /* since 5.6 */
-RTG_API(EXT, hsa_amd_portable_close_dmabuf, hsa_status_t, STATUS, (int dmabuf), (dmabuf),
-        ARG(I32, dmabuf))
+RTG_API(EXT, hsa_amd_portable_close_dmabuf, hsa_status_t, STATUS, (int dmabuf), (dmabuf), ARG(I32, dmabuf))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_address_reserve, hsa_status_t, STATUS,
-        (void **va, size_t size, uint64_t address, uint64_t flags), (va, size, address, flags),
-        ARG(PTR, va) ARG(U64, size) ARG(U64, address) ARG(U64, flags))
+RTG_API(EXT, hsa_amd_vmem_address_reserve, hsa_status_t, STATUS, (void * * va, size_t size, uint64_t address, uint64_t flags), (va, size, address, flags), ARG(PTR, va) ARG(U64, size) ARG(U64, address) ARG(U64, flags))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_address_free, hsa_status_t, STATUS, (void *va, size_t size), (va, size),
-        ARG(PTR, va) ARG(U64, size))
+RTG_API(EXT, hsa_amd_vmem_address_free, hsa_status_t, STATUS, (void * va, size_t size), (va, size), ARG(PTR, va) ARG(U64, size))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_handle_create, hsa_status_t, STATUS,
-        (hsa_amd_memory_pool_t pool, size_t size, rtg_hsa_amd_memory_type_t type, uint64_t flags,
-         rtg_hsa_amd_vmem_alloc_handle_t *memory_handle),
-        (pool, size, type, flags, memory_handle),
-        ARG(HANDLE, pool) ARG(U64, size) ARG(E_rtg_hsa_amd_memory_type_t, type) ARG(U64, flags)
-            ARG(PTR, memory_handle))
+RTG_API(EXT, hsa_amd_vmem_handle_create, hsa_status_t, STATUS, (hsa_amd_memory_pool_t pool, size_t size, rtg_hsa_amd_memory_type_t type, uint64_t flags, rtg_hsa_amd_vmem_alloc_handle_t * memory_handle), (pool, size, type, flags, memory_handle), ARG(HANDLE, pool) ARG(U64, size) ARG(E_rtg_hsa_amd_memory_type_t, type) ARG(U64, flags) ARG(PTR, memory_handle))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_handle_release, hsa_status_t, STATUS,
-        (rtg_hsa_amd_vmem_alloc_handle_t memory_handle), (memory_handle),
-        ARG(HANDLE, memory_handle))
+RTG_API(EXT, hsa_amd_vmem_handle_release, hsa_status_t, STATUS, (rtg_hsa_amd_vmem_alloc_handle_t memory_handle), (memory_handle), ARG(HANDLE, memory_handle))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_map, hsa_status_t, STATUS,
-        (void *va, size_t size, size_t in_offset, rtg_hsa_amd_vmem_alloc_handle_t memory_handle,
-         uint64_t flags),
-        (va, size, in_offset, memory_handle, flags),
-        ARG(PTR, va) ARG(U64, size) ARG(U64, in_offset) ARG(HANDLE, memory_handle) ARG(U64, flags))
+RTG_API(EXT, hsa_amd_vmem_map, hsa_status_t, STATUS, (void * va, size_t size, size_t in_offset, rtg_hsa_amd_vmem_alloc_handle_t memory_handle, uint64_t flags), (va, size, in_offset, memory_handle, flags), ARG(PTR, va) ARG(U64, size) ARG(U64, in_offset) ARG(HANDLE, memory_handle) ARG(U64, flags))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_unmap, hsa_status_t, STATUS, (void *va, size_t size), (va, size),
-        ARG(PTR, va) ARG(U64, size))
+RTG_API(EXT, hsa_amd_vmem_unmap, hsa_status_t, STATUS, (void * va, size_t size), (va, size), ARG(PTR, va) ARG(U64, size))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_set_access, hsa_status_t, STATUS,
-        (void *va, size_t size, const rtg_hsa_amd_memory_access_desc_t *desc, size_t desc_cnt),
-        (va, size, desc, desc_cnt), ARG(PTR, va) ARG(U64, size) ARG(PTR, desc) ARG(U64, desc_cnt))
+RTG_API(EXT, hsa_amd_vmem_set_access, hsa_status_t, STATUS, (void * va, size_t size, const rtg_hsa_amd_memory_access_desc_t * desc, size_t desc_cnt), (va, size, desc, desc_cnt), ARG(PTR, va) ARG(U64, size) ARG(PTR, desc) ARG(U64, desc_cnt))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_get_access, hsa_status_t, STATUS,
-        (void *va, hsa_access_permission_t *perms, hsa_agent_t agent_handle),
-        (va, perms, agent_handle), ARG(PTR, va) ARG(PTR, perms) ARG(HANDLE, agent_handle))
+RTG_API(EXT, hsa_amd_vmem_get_access, hsa_status_t, STATUS, (void * va, hsa_access_permission_t * perms, hsa_agent_t agent_handle), (va, perms, agent_handle), ARG(PTR, va) ARG(PTR, perms) ARG(HANDLE, agent_handle))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_export_shareable_handle, hsa_status_t, STATUS,
-        (int *dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t handle, uint64_t flags),
-        (dmabuf_fd, handle, flags), ARG(PTR, dmabuf_fd) ARG(HANDLE, handle) ARG(U64, flags))
+RTG_API(EXT, hsa_amd_vmem_export_shareable_handle, hsa_status_t, STATUS, (int * dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t handle, uint64_t flags), (dmabuf_fd, handle, flags), ARG(PTR, dmabuf_fd) ARG(HANDLE, handle) ARG(U64, flags))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_import_shareable_handle, hsa_status_t, STATUS,
-        (int dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t *handle), (dmabuf_fd, handle),
-        ARG(I32, dmabuf_fd) ARG(PTR, handle))
+RTG_API(EXT, hsa_amd_vmem_import_shareable_handle, hsa_status_t, STATUS, (int dmabuf_fd, rtg_hsa_amd_vmem_alloc_handle_t * handle), (dmabuf_fd, handle), ARG(I32, dmabuf_fd) ARG(PTR, handle))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_retain_alloc_handle, hsa_status_t, STATUS,
-        (rtg_hsa_amd_vmem_alloc_handle_t * memory_handle, void *addr), (memory_handle, addr),
-        ARG(PTR, memory_handle) ARG(PTR, addr))
+RTG_API(EXT, hsa_amd_vmem_retain_alloc_handle, hsa_status_t, STATUS, (rtg_hsa_amd_vmem_alloc_handle_t * memory_handle, void * addr), (memory_handle, addr), ARG(PTR, memory_handle) ARG(PTR, addr))
 /* since 6.0 */
-RTG_API(EXT, hsa_amd_vmem_get_alloc_properties_from_handle, hsa_status_t, STATUS,
-        (rtg_hsa_amd_vmem_alloc_handle_t memory_handle, hsa_amd_memory_pool_t *pool,
-         rtg_hsa_amd_memory_type_t *type),
-        (memory_handle, pool, type), ARG(HANDLE, memory_handle) ARG(PTR, pool) ARG(PTR, type))
+RTG_API(EXT, hsa_amd_vmem_get_alloc_properties_from_handle, hsa_status_t, STATUS, (rtg_hsa_amd_vmem_alloc_handle_t memory_handle, hsa_amd_memory_pool_t * pool, rtg_hsa_amd_memory_type_t * type), (memory_handle, pool, type), ARG(HANDLE, memory_handle) ARG(PTR, pool) ARG(PTR, type))
 /* since 6.1 */
-RTG_API(EXT, hsa_amd_agent_set_async_scratch_limit, hsa_status_t, STATUS,
-        (hsa_agent_t agent, size_t threshold), (agent, threshold),
-        ARG(HANDLE, agent) ARG(U64, threshold))
+RTG_API(EXT, hsa_amd_agent_set_async_scratch_limit, hsa_status_t, STATUS, (hsa_agent_t agent, size_t threshold), (agent, threshold), ARG(HANDLE, agent) ARG(U64, threshold))
 /* since 6.2 */
-RTG_API(EXT, hsa_amd_queue_get_info, hsa_status_t, STATUS,
-        (hsa_queue_t * queue, rtg_hsa_queue_info_attribute_t attribute, void *value),
-        (queue, attribute, value),
-        ARG(PTR, queue) ARG(E_rtg_hsa_queue_info_attribute_t, attribute) ARG(PTR, value))
+RTG_API(EXT, hsa_amd_queue_get_info, hsa_status_t, STATUS, (hsa_queue_t * queue, rtg_hsa_queue_info_attribute_t attribute, void * value), (queue, attribute, value), ARG(PTR, queue) ARG(E_rtg_hsa_queue_info_attribute_t, attribute) ARG(PTR, value))
 /* since 6.2 */
-RTG_API(EXT, hsa_amd_vmem_address_reserve_align, hsa_status_t, STATUS,
-        (void **va, size_t size, uint64_t address, uint64_t alignment, uint64_t flags),
-        (va, size, address, alignment, flags),
-        ARG(PTR, va) ARG(U64, size) ARG(U64, address) ARG(U64, alignment) ARG(U64, flags))
+RTG_API(EXT, hsa_amd_vmem_address_reserve_align, hsa_status_t, STATUS, (void * * va, size_t size, uint64_t address, uint64_t alignment, uint64_t flags), (va, size, address, alignment, flags), ARG(PTR, va) ARG(U64, size) ARG(U64, address) ARG(U64, alignment) ARG(U64, flags))
 /* since 6.3 */
-RTG_API(EXT, hsa_amd_enable_logging, hsa_status_t, STATUS, (uint8_t * flags, void *file),
-        (flags, file), ARG(PTR, flags) ARG(PTR, file))
+RTG_API(EXT, hsa_amd_enable_logging, hsa_status_t, STATUS, (uint8_t * flags, void * file), (flags, file), ARG(PTR, flags) ARG(PTR, file))
 /* since 6.4 */
-RTG_API(EXT, hsa_amd_signal_wait_all, uint32_t, U32,
-        (uint32_t signal_count, hsa_signal_t *signals, hsa_signal_condition_t *conds,
-         hsa_signal_value_t *values, uint64_t timeout_hint, hsa_wait_state_t wait_hint,
-         hsa_signal_value_t *satisfying_values),
-        (signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_values),
-        ARG(U32, signal_count) ARG(PTR, signals) ARG(PTR, conds) ARG(PTR, values)
-            ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_hint) ARG(PTR, satisfying_values))
+RTG_API(EXT, hsa_amd_signal_wait_all, uint32_t, U32, (uint32_t signal_count, hsa_signal_t * signals, hsa_signal_condition_t * conds, hsa_signal_value_t * values, uint64_t timeout_hint, hsa_wait_state_t wait_hint, hsa_signal_value_t * satisfying_values), (signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_values), ARG(U32, signal_count) ARG(PTR, signals) ARG(PTR, conds) ARG(PTR, values) ARG(U64, timeout_hint) ARG(E_hsa_wait_state_t, wait_hint) ARG(PTR, satisfying_values))
 /* since 7.0 */
-RTG_API(EXT, hsa_amd_memory_get_preferred_copy_engine, hsa_status_t, STATUS,
-        (hsa_agent_t dst_agent, hsa_agent_t src_agent, uint32_t *recommended_ids_mask),
-        (dst_agent, src_agent, recommended_ids_mask),
-        ARG(HANDLE, dst_agent) ARG(HANDLE, src_agent) ARG(PTR, recommended_ids_mask))
+RTG_API(EXT, hsa_amd_memory_get_preferred_copy_engine, hsa_status_t, STATUS, (hsa_agent_t dst_agent, hsa_agent_t src_agent, uint32_t * recommended_ids_mask), (dst_agent, src_agent, recommended_ids_mask), ARG(HANDLE, dst_agent) ARG(HANDLE, src_agent) ARG(PTR, recommended_ids_mask))
 /* since 7.0 */
-RTG_API(EXT, hsa_amd_portable_export_dmabuf_v2, hsa_status_t, STATUS,
-        (const void *ptr, size_t size, int *dmabuf, uint64_t *offset, uint64_t flags),
-        (ptr, size, dmabuf, offset, flags),
-        ARG(PTR, ptr) ARG(U64, size) ARG(PTR, dmabuf) ARG(PTR, offset) ARG(U64, flags))
+RTG_API(EXT, hsa_amd_portable_export_dmabuf_v2, hsa_status_t, STATUS, (const void * ptr, size_t size, int * dmabuf, uint64_t * offset, uint64_t flags), (ptr, size, dmabuf, offset, flags), ARG(PTR, ptr) ARG(U64, size) ARG(PTR, dmabuf) ARG(PTR, offset) ARG(U64, flags))
 /* since 7.2 */
-RTG_API(EXT, hsa_amd_ais_file_write, hsa_status_t, STATUS,
-        (rtg_hsa_amd_ais_file_handle_t handle, void *devicePtr, uint64_t size, int64_t file_offset,
-         uint64_t *size_copied, int32_t *status),
-        (handle, devicePtr, size, file_offset, size_copied, status),
-        ARG(HANDLE, handle) ARG(PTR, devicePtr) ARG(U64, size) ARG(I64, file_offset)
-            ARG(PTR, size_copied) ARG(PTR, status))
+RTG_API(EXT, hsa_amd_ais_file_write, hsa_status_t, STATUS, (rtg_hsa_amd_ais_file_handle_t handle, void * devicePtr, uint64_t size, int64_t file_offset, uint64_t * size_copied, int32_t * status), (handle, devicePtr, size, file_offset, size_copied, status), ARG(HANDLE, handle) ARG(PTR, devicePtr) ARG(U64, size) ARG(I64, file_offset) ARG(PTR, size_copied) ARG(PTR, status))
 /* since 7.2 */
-RTG_API(EXT, hsa_amd_ais_file_read, hsa_status_t, STATUS,
-        (rtg_hsa_amd_ais_file_handle_t handle, void *devicePtr, uint64_t size, int64_t file_offset,
-         uint64_t *size_copied, int32_t *status),
-        (handle, devicePtr, size, file_offset, size_copied, status),
-        ARG(HANDLE, handle) ARG(PTR, devicePtr) ARG(U64, size) ARG(I64, file_offset)
-            ARG(PTR, size_copied) ARG(PTR, status))
-RTG_API(IMAGE, hsa_ext_image_get_capability, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_geometry_t geometry,
-         const hsa_ext_image_format_t *image_format, uint32_t *capability_mask),
-        (agent, geometry, image_format, capability_mask),
-        ARG(HANDLE, agent) ARG(E_hsa_ext_image_geometry_t, geometry) ARG(PTR, image_format)
-            ARG(PTR, capability_mask))
-RTG_API(IMAGE, hsa_ext_image_data_get_info, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor,
-         hsa_access_permission_t access_permission, hsa_ext_image_data_info_t *image_data_info),
-        (agent, image_descriptor, access_permission, image_data_info),
-        ARG(HANDLE, agent) ARG(PTR, image_descriptor)
-            ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image_data_info))
-RTG_API(IMAGE, hsa_ext_image_create, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor,
-         const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image),
-        (agent, image_descriptor, image_data, access_permission, image),
-        ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_data)
-            ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image))
-RTG_API(IMAGE, hsa_ext_image_import, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const void *src_memory, size_t src_row_pitch, size_t src_slice_pitch,
-         hsa_ext_image_t dst_image, const hsa_ext_image_region_t *image_region),
-        (agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region),
-        ARG(HANDLE, agent) ARG(PTR, src_memory) ARG(U64, src_row_pitch) ARG(U64, src_slice_pitch)
-            ARG(HANDLE, dst_image) ARG(PTR, image_region))
-RTG_API(IMAGE, hsa_ext_image_export, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_t src_image, void *dst_memory, size_t dst_row_pitch,
-         size_t dst_slice_pitch, const hsa_ext_image_region_t *image_region),
-        (agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region),
-        ARG(HANDLE, agent) ARG(HANDLE, src_image) ARG(PTR, dst_memory) ARG(U64, dst_row_pitch)
-            ARG(U64, dst_slice_pitch) ARG(PTR, image_region))
-RTG_API(IMAGE, hsa_ext_image_copy, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t *src_offset,
-         hsa_ext_image_t dst_image, const hsa_dim3_t *dst_offset, const hsa_dim3_t *range),
-        (agent, src_image, src_offset, dst_image, dst_offset, range),
-        ARG(HANDLE, agent) ARG(HANDLE, src_image) ARG(PTR, src_offset) ARG(HANDLE, dst_image)
-            ARG(PTR, dst_offset) ARG(PTR, range))
-RTG_API(IMAGE, hsa_ext_image_clear, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_t image, const void *data,
-         const hsa_ext_image_region_t *image_region),
-        (agent, image, data, image_region),
-        ARG(HANDLE, agent) ARG(HANDLE, image) ARG(PTR, data) ARG(PTR, image_region))
-RTG_API(IMAGE, hsa_ext_image_destroy, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_t image), (agent, image),
-        ARG(HANDLE, agent) ARG(HANDLE, image))
-RTG_API(IMAGE, hsa_ext_sampler_create, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor,
-         hsa_ext_sampler_t *sampler),
-        (agent, sampler_descriptor, sampler),
-        ARG(HANDLE, agent) ARG(PTR, sampler_descriptor) ARG(PTR, sampler))
-RTG_API(IMAGE, hsa_ext_sampler_destroy, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_sampler_t sampler), (agent, sampler),
-        ARG(HANDLE, agent) ARG(HANDLE, sampler))
-RTG_API(IMAGE, hsa_ext_image_get_capability_with_layout, hsa_status_t, STATUS,
-        (hsa_agent_t agent, hsa_ext_image_geometry_t geometry,
-         const hsa_ext_image_format_t *image_format, hsa_ext_image_data_layout_t image_data_layout,
-         uint32_t *capability_mask),
-        (agent, geometry, image_format, image_data_layout, capability_mask),
-        ARG(HANDLE, agent) ARG(E_hsa_ext_image_geometry_t, geometry) ARG(PTR, image_format)
-            ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(PTR, capability_mask))
-RTG_API(IMAGE, hsa_ext_image_data_get_info_with_layout, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor,
-         hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout,
-         size_t image_data_row_pitch, size_t image_data_slice_pitch,
-         hsa_ext_image_data_info_t *image_data_info),
-        (agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch,
-         image_data_slice_pitch, image_data_info),
-        ARG(HANDLE, agent) ARG(PTR, image_descriptor)
-            ARG(E_hsa_access_permission_t, access_permission)
-                ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(U64, image_data_row_pitch)
-                    ARG(U64, image_data_slice_pitch) ARG(PTR, image_data_info))
-RTG_API(IMAGE, hsa_ext_image_create_with_layout, hsa_status_t, STATUS,
-        (hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor,
-         const void *image_data, hsa_access_permission_t access_permission,
-         hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch,
-         size_t image_data_slice_pitch, hsa_ext_image_t *image),
-        (agent, image_descriptor, image_data, access_permission, image_data_layout,
-         image_data_row_pitch, image_data_slice_pitch, image),
-        ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_data)
-            ARG(E_hsa_access_permission_t, access_permission)
-                ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(U64, image_data_row_pitch)
-                    ARG(U64, image_data_slice_pitch) ARG(PTR, image))
-RTG_API(FINALIZER, hsa_ext_program_create, hsa_status_t, STATUS,
-        (hsa_machine_model_t machine_model, hsa_profile_t profile,
-         hsa_default_float_rounding_mode_t default_float_rounding_mode, const char *options,
-         hsa_ext_program_t *program),
-        (machine_model, profile, default_float_rounding_mode, options, program),
-        ARG(E_hsa_machine_model_t, machine_model) ARG(E_hsa_profile_t, profile)
-            ARG(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode) ARG(PTR, options)
-                ARG(PTR, program))
-RTG_API(FINALIZER, hsa_ext_program_destroy, hsa_status_t, STATUS, (hsa_ext_program_t program),
-        (program), ARG(HANDLE, program))
-RTG_API(FINALIZER, hsa_ext_program_add_module, hsa_status_t, STATUS,
-        (hsa_ext_program_t program, hsa_ext_module_t module), (program, module),
-        ARG(HANDLE, program) ARG(U32, module))
-RTG_API(FINALIZER, hsa_ext_program_iterate_modules, hsa_status_t, STATUS,
-        (hsa_ext_program_t program, rtg_hsa_ext_program_iterate_modules_callback_fn callback,
-         void *data),
-        (program, callback, data), ARG(HANDLE, program) ARG(PTR, callback) ARG(PTR, data))
-RTG_API(FINALIZER, hsa_ext_program_get_info, hsa_status_t, STATUS,
-        (hsa_ext_program_t program, hsa_ext_program_info_t attribute, void *value),
-        (program, attribute, value),
-        ARG(HANDLE, program) ARG(E_hsa_ext_program_info_t, attribute) ARG(PTR, value))
-RTG_API(FINALIZER, hsa_ext_program_finalize, hsa_status_t, STATUS,
-        (hsa_ext_program_t program, hsa_isa_t isa, int32_t call_convention,
-         hsa_ext_control_directives_t control_directives, const char *options,
-         hsa_code_object_type_t code_object_type, hsa_code_object_t *code_object),
-        (program, isa, call_convention, control_directives, options, code_object_type, code_object),
-        ARG(HANDLE, program) ARG(HANDLE, isa) ARG(I32, call_convention)
-            ARG(OPAQUE, control_directives) ARG(PTR, options)
-                ARG(E_hsa_code_object_type_t, code_object_type) ARG(PTR, code_object))
+RTG_API(EXT, hsa_amd_ais_file_read, hsa_status_t, STATUS, (rtg_hsa_amd_ais_file_handle_t handle, void * devicePtr, uint64_t size, int64_t file_offset, uint64_t * size_copied, int32_t * status), (handle, devicePtr, size, file_offset, size_copied, status), ARG(HANDLE, handle) ARG(PTR, devicePtr) ARG(U64, size) ARG(I64, file_offset) ARG(PTR, size_copied) ARG(PTR, status))
+RTG_API(IMAGE, hsa_ext_image_get_capability, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t * image_format, uint32_t * capability_mask), (agent, geometry, image_format, capability_mask), ARG(HANDLE, agent) ARG(E_hsa_ext_image_geometry_t, geometry) ARG(PTR, image_format) ARG(PTR, capability_mask))
+RTG_API(IMAGE, hsa_ext_image_data_get_info, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_image_descriptor_t * image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_info_t * image_data_info), (agent, image_descriptor, access_permission, image_data_info), ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image_data_info))
+RTG_API(IMAGE, hsa_ext_image_create, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_image_descriptor_t * image_descriptor, const void * image_data, hsa_access_permission_t access_permission, hsa_ext_image_t * image), (agent, image_descriptor, image_data, access_permission, image), ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_data) ARG(E_hsa_access_permission_t, access_permission) ARG(PTR, image))
+RTG_API(IMAGE, hsa_ext_image_import, hsa_status_t, STATUS, (hsa_agent_t agent, const void * src_memory, size_t src_row_pitch, size_t src_slice_pitch, hsa_ext_image_t dst_image, const hsa_ext_image_region_t * image_region), (agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region), ARG(HANDLE, agent) ARG(PTR, src_memory) ARG(U64, src_row_pitch) ARG(U64, src_slice_pitch) ARG(HANDLE, dst_image) ARG(PTR, image_region))
+RTG_API(IMAGE, hsa_ext_image_export, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_t src_image, void * dst_memory, size_t dst_row_pitch, size_t dst_slice_pitch, const hsa_ext_image_region_t * image_region), (agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region), ARG(HANDLE, agent) ARG(HANDLE, src_image) ARG(PTR, dst_memory) ARG(U64, dst_row_pitch) ARG(U64, dst_slice_pitch) ARG(PTR, image_region))
+RTG_API(IMAGE, hsa_ext_image_copy, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t * src_offset, hsa_ext_image_t dst_image, const hsa_dim3_t * dst_offset, const hsa_dim3_t * range), (agent, src_image, src_offset, dst_image, dst_offset, range), ARG(HANDLE, agent) ARG(HANDLE, src_image) ARG(PTR, src_offset) ARG(HANDLE, dst_image) ARG(PTR, dst_offset) ARG(PTR, range))
+RTG_API(IMAGE, hsa_ext_image_clear, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_t image, const void * data, const hsa_ext_image_region_t * image_region), (agent, image, data, image_region), ARG(HANDLE, agent) ARG(HANDLE, image) ARG(PTR, data) ARG(PTR, image_region))
+RTG_API(IMAGE, hsa_ext_image_destroy, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_t image), (agent, image), ARG(HANDLE, agent) ARG(HANDLE, image))
+RTG_API(IMAGE, hsa_ext_sampler_create, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_sampler_descriptor_t * sampler_descriptor, hsa_ext_sampler_t * sampler), (agent, sampler_descriptor, sampler), ARG(HANDLE, agent) ARG(PTR, sampler_descriptor) ARG(PTR, sampler))
+RTG_API(IMAGE, hsa_ext_sampler_destroy, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_sampler_t sampler), (agent, sampler), ARG(HANDLE, agent) ARG(HANDLE, sampler))
+RTG_API(IMAGE, hsa_ext_image_get_capability_with_layout, hsa_status_t, STATUS, (hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t * image_format, hsa_ext_image_data_layout_t image_data_layout, uint32_t * capability_mask), (agent, geometry, image_format, image_data_layout, capability_mask), ARG(HANDLE, agent) ARG(E_hsa_ext_image_geometry_t, geometry) ARG(PTR, image_format) ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(PTR, capability_mask))
+RTG_API(IMAGE, hsa_ext_image_data_get_info_with_layout, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_image_descriptor_t * image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_data_info_t * image_data_info), (agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image_data_info), ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(E_hsa_access_permission_t, access_permission) ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(U64, image_data_row_pitch) ARG(U64, image_data_slice_pitch) ARG(PTR, image_data_info))
+RTG_API(IMAGE, hsa_ext_image_create_with_layout, hsa_status_t, STATUS, (hsa_agent_t agent, const hsa_ext_image_descriptor_t * image_descriptor, const void * image_data, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_t * image), (agent, image_descriptor, image_data, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image), ARG(HANDLE, agent) ARG(PTR, image_descriptor) ARG(PTR, image_data) ARG(E_hsa_access_permission_t, access_permission) ARG(E_hsa_ext_image_data_layout_t, image_data_layout) ARG(U64, image_data_row_pitch) ARG(U64, image_data_slice_pitch) ARG(PTR, image))
+RTG_API(FINALIZER, hsa_ext_program_create, hsa_status_t, STATUS, (hsa_machine_model_t machine_model, hsa_profile_t profile, hsa_default_float_rounding_mode_t default_float_rounding_mode, const char * options, hsa_ext_program_t * program), (machine_model, profile, default_float_rounding_mode, options, program), ARG(E_hsa_machine_model_t, machine_model) ARG(E_hsa_profile_t, profile) ARG(E_hsa_default_float_rounding_mode_t, default_float_rounding_mode) ARG(PTR, options) ARG(PTR, program))
+RTG_API(FINALIZER, hsa_ext_program_destroy, hsa_status_t, STATUS, (hsa_ext_program_t program), (program), ARG(HANDLE, program))
+RTG_API(FINALIZER, hsa_ext_program_add_module, hsa_status_t, STATUS, (hsa_ext_program_t program, hsa_ext_module_t module), (program, module), ARG(HANDLE, program) ARG(U32, module))
+RTG_API(FINALIZER, hsa_ext_program_iterate_modules, hsa_status_t, STATUS, (hsa_ext_program_t program, rtg_hsa_ext_program_iterate_modules_callback_fn callback, void * data), (program, callback, data), ARG(HANDLE, program) ARG(PTR, callback) ARG(PTR, data))
+RTG_API(FINALIZER, hsa_ext_program_get_info, hsa_status_t, STATUS, (hsa_ext_program_t program, hsa_ext_program_info_t attribute, void * value), (program, attribute, value), ARG(HANDLE, program) ARG(E_hsa_ext_program_info_t, attribute) ARG(PTR, value))
+RTG_API(FINALIZER, hsa_ext_program_finalize, hsa_status_t, STATUS, (hsa_ext_program_t program, hsa_isa_t isa, int32_t call_convention, hsa_ext_control_directives_t control_directives, const char * options, hsa_code_object_type_t code_object_type, hsa_code_object_t * code_object), (program, isa, call_convention, control_directives, options, code_object_type, code_object), ARG(HANDLE, program) ARG(HANDLE, isa) ARG(I32, call_convention) ARG(OPAQUE, control_directives) ARG(PTR, options) ARG(E_hsa_code_object_type_t, code_object_type) ARG(PTR, code_object))
 #ifdef RTG_API_HAND_UNSET_
 #undef RTG_API_HAND
 #undef RTG_API_HAND_UNSET_
