@@ -60,7 +60,7 @@ int main() {
   hipLaunchKernelGGL(fill, dim3(N / 256), dim3(256), 0, s, dev, 1.0f, N);
   CK(hipStreamSynchronize(s));
   roctxRangePop();
-  roctx_range_id_t id = roctxRangeStartA("twice and copy back");
+  roctx_range_id_t id = roctxRangeStartA("twice_and_copy");
   hipLaunchKernelGGL(twice, dim3(N / 256), dim3(256), 0, s, dev, N);
   CK(hipMemcpyAsync(host, dev, bytes, hipMemcpyDeviceToHost, s));
   CK(hipStreamSynchronize(s));

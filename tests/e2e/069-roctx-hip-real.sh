@@ -28,7 +28,7 @@ END {
   for (d = 1; d <= nd; d++) {
     where = "outside every range"
     if (dt[d] >= rs["fill"] && dt[d] <= re["fill"]) where = "in range fill"
-    else if (dt[d] >= rs["twice and copy back"] && dt[d] <= re["twice and copy back"]) where = "in range twice and copy back"
+    else if (dt[d] >= rs["twice_and_copy"] && dt[d] <= re["twice_and_copy"]) where = "in range twice_and_copy"
     if (dn[d] ~ /fill|twice/) printf "kernel %s %s, correlated to its launch: %s\n", dn[d], where, (kern[dc[d]] == dn[d]) ? "yes" : "no"
   }
   for (c = 1; c <= nc; c++) printf "copy %s correlated to %s\n", ck[c], name[cc[c]]
