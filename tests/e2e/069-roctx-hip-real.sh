@@ -3,8 +3,8 @@
 # marker, the nested push/pop ranges and the start/stop range are recorded
 # with their messages and depth; the kernels launched inside them carry
 # their names, their launches' correlation ids, and with RTG_KERNEL_RENAME
-# the innermost range's name; the copy is recorded with its hipMemcpyAsync's
-# correlation id.  Debian 12 has no ROCTx library: SKIP there.
+# the innermost push range's name; the hipMemcpyAsync's copy (SDMA on 5.x, a
+# blit kernel on 6.4 and 7.2) carries its correlation id.  Debian 12 has no ROCTx library: SKIP there.
 . "$TOP/tests/simgpu/env.sh"
 awk() { LD_PRELOAD= command awk "$@"; }
 if [ ! -x "$B/examples/hip_roctx" ]; then
@@ -22,8 +22,8 @@ function kv(   i, a) { delete F; for (i = 4; i <= NF; i++) if (split($i, a, ":")
 /^ROCTX:/ { kv(); m = F["message"]; gsub(/\047/, "", m); rs[m] = F["start"]; re[m] = F["stop"] }
 /^HIP:/ { kv(); f = $4; sub(/\(.*/, "", f); name[F["corr"]] = f
   if (f == "hipLaunchKernel" && match($0, / \[[^]]*\]/)) kern[F["corr"]] = substr($0, RSTART + 2, RLENGTH - 3) }
-/^HSA: .* dispatch .* start:/ { kv(); n = F["name"]; gsub(/\047/, "", n); nd++; dn[nd] = n; dc[nd] = F["corr"]; dt[nd] = F["tick"] }
-/^HSA: .* copy .* start:/ { kv(); nc++; cc[nc] = F["corr"]; ck[nc] = F["kind"] }
+/^HSA: .* dispatch .* start:/ { kv(); n = F["name"]; gsub(/\047/, "", n); nd++; dn[nd] = n; dc[nd] = F["corr"]; dt[nd] = F["tick"]; ops[F["corr"]]++ }
+/^HSA: .* copy .* start:/ { kv(); ops[F["corr"]]++ }
 END {
   for (d = 1; d <= nd; d++) {
     where = "outside every range"
@@ -31,7 +31,8 @@ END {
     else if (dt[d] >= rs["twice_and_copy"] && dt[d] <= re["twice_and_copy"]) where = "in range twice_and_copy"
     if (dn[d] ~ /fill|twice/) printf "kernel %s %s, correlated to its launch: %s\n", dn[d], where, (kern[dc[d]] == dn[d]) ? "yes" : "no"
   }
-  for (c = 1; c <= nc; c++) printf "copy %s correlated to %s\n", ck[c], name[cc[c]]
+  # 5.x copies with SDMA, 6.4 and 7.2 with a blit kernel (both are GPU ops)
+  for (c in name) if (name[c] == "hipMemcpyAsync") printf "hipMemcpyAsync: GPU ops with its correlation id: %d\n", ops[c]
 }' "$t"
 echo "-- RTG_KERNEL_RENAME=1"
 rm -f rtg_trace.txt.*
