@@ -26,7 +26,7 @@ mkdir -p "$logdir"
 report() { # name status [skip reason]
   if [ "$2" = 77 ]; then
     skipped=$((skipped + 1))
-    printf 'SKIP  %s  %s\n' "$1" "${3:-}"
+    printf 'SKIP  %s  (%s)\n' "$1" "$(printf '%s' "${3:-}" | sed 's/^SKIP:* *//')"
   elif [ "$2" = 0 ]; then
     passed=$((passed + 1))
     printf 'PASS  %s\n' "$1"
