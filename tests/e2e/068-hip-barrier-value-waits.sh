@@ -36,17 +36,18 @@ END {
     for (d = 1; d <= nd; d++) if (dq[d] == bq[b] && did[d] > bid[b] && (k < 0 || did[d] < did[k])) k = d
     if (k >= 0) { kern++; if (dstart[k] >= cstop[best]) after++ }
   }
-  printf "barrier-value records: %s\n", nb > 0 ? "some" : "none"
-  printf "those waiting on a signal: %s\n", waits > 0 ? "some" : "none"
+  printf "barrier-value records: %s\n", (nb > 0) ? "some" : "none"
+  printf "those waiting on a signal: %s\n", (waits > 0) ? "some" : "none"
   for (x in conds) printf "  wait until signal %s\n", x
-  printf "waiting on a copy that ended before them: %s\n", waits && oncopy == waits ? "all" : oncopy " of " waits
-  printf "kernels behind them starting after that copy ended: %s\n", kern && after == kern ? "all" : after " of " kern
+  printf "waiting on a copy that ended before them: %s\n", (waits && oncopy == waits) ? "all" : oncopy " of " waits
+  printf "kernels behind them starting after that copy ended: %s\n", (kern && after == kern) ? "all" : after " of " kern
 }' "$t"
 grep '^RTG:.* summary' "$t" | sed 's/.* other_packets:\([0-9]*\).*/other_packets:\1/'
 echo "host waits on non-host signals (ROCR warnings): $(grep -c 'non-host signal' err.txt)"
 "$B/rtg-convert" -q -f -o out.json "$t"
 echo "rtg-convert barrier-value slices: $(grep -o '"name":"barrier-value","cat":"barrier"' out.json | wc -l |
   awk '{ print ($1 > 0) ? "some" : "none" }')"
+# (rpt's region of interest ends where the last command starts, so its
+# counts may miss the last barrier)
 "$B/rpt" --topn -1 "$t" >rpt.txt
-n=$(grep -c ' barrier .* start:' "$t")
-echo "rpt barrier calls = barrier records: $(awk -v n="$n" '/^ +[0-9.]+% / && $7 == "" { c += $3 } END { print (c == n) ? "yes" : c " of " n }' rpt.txt)"
+echo "rpt barrier rows: $(awk '/^ +[0-9.]+% / && $7 == "" { c += $3 } END { print (c > 0) ? "some" : "none" }' rpt.txt)"
