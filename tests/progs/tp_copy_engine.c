@@ -32,18 +32,19 @@ int main(void) {
   unsigned char *d = sg_alloc(sys.gpu[0].vram, SIZE, &sys);
   for (int i = 0; i < SIZE; i++) h[i] = (unsigned char)(i * 7 + 3);
   memset(back, 0, SIZE);
-  uint32_t mask = 0;
-  hsa_status_t st = status(gpu, sys.cpu, &mask);
-  /* the lowest free engine (HSA_AMD_SDMA_ENGINE_n = 1 << n); engine 0 if
-   * the runtime says none is free */
-  int engine = mask ? (int)(mask & -mask) : 1;
-  printf("engine status: %s\n", st == HSA_STATUS_SUCCESS ? "ok" : "error");
+  /* per direction, the lowest free engine (HSA_AMD_SDMA_ENGINE_n = 1 << n) */
+  uint32_t to_dev = 0, to_host = 0;
+  hsa_status_t st1 = status(gpu, sys.cpu, &to_dev), st2 = status(sys.cpu, gpu, &to_host);
+  printf("engine status: %s\n",
+         st1 == HSA_STATUS_SUCCESS && st2 == HSA_STATUS_SUCCESS ? "ok" : "error");
+  printf("a free engine each way: %s\n", to_dev && to_host ? "yes" : "NO");
+  if (!to_dev || !to_host) return 1;
   hsa_signal_t s;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
-  CHECK(on_engine(d, gpu, h, sys.cpu, SIZE, 0, NULL, s, engine, true));
+  CHECK(on_engine(d, gpu, h, sys.cpu, SIZE, 0, NULL, s, (int)(to_dev & -to_dev), true));
   sg_wait(s);
   hsa_signal_store_screlease(s, 1);
-  CHECK(on_engine(back, sys.cpu, d, gpu, SIZE, 0, NULL, s, engine, true));
+  CHECK(on_engine(back, sys.cpu, d, gpu, SIZE, 0, NULL, s, (int)(to_host & -to_host), true));
   sg_wait(s);
   printf("data back from the device: %s\n", memcmp(h, back, SIZE) ? "WRONG" : "same");
   CHECK(hsa_signal_destroy(s));
