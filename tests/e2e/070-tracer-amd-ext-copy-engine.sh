@@ -15,8 +15,8 @@ cat traced.out
 grep 'rtg: tables:' err.txt >&2
 echo "AMD-extension table layout known: $(grep -q 'unknown AMD extension table' err.txt && echo no || echo yes)"
 f=$(trace_of)
-grep '^HSA: .* hsa_amd_memory_copy_engine_status (' "$f" | sed 's/.* \(hsa_amd_memory_copy_engine_status\) (\(dst_agent\)=[^,]*, \(src_agent\)=[^,]*, \(engine_ids_mask\)=[^)]*) ret=\([A-Z_]*\).*/\1 (\2, \3, \4) ret=\5/'
+grep '^HSA: .* hsa_amd_memory_copy_engine_status (' "$f" | sed 's/.* \(hsa_amd_memory_copy_engine_status\) (\(dst_agent\)=[^,]*, \(src_agent\)=[^,]*, \(engine_ids_mask\)=[^)]*) ret=\([0-9A-Z_]*\).*/\1 (\2, \3, \4) ret=\5/'
 grep '^HSA: .* hsa_amd_memory_async_copy_on_engine (' "$f" |
-  sed 's/.* \(hsa_amd_memory_async_copy_on_engine\) (.* size=\([0-9]*\),.* engine_id=\([A-Z_0-9]*\), force_copy_on_sdma=\([a-z]*\)) ret=\([A-Z_]*\).*/\1 size=\2 engine_id=\3 force=\4 ret=\5/'
-grep ' copy .* start:' "$f" | sed 's/.* bytes:\([0-9]*\) kind:\([A-Za-z]*\).* api:\([a-z_]*\).*/copy \2 \1 bytes api:\3/'
+  sed 's/.* \(hsa_amd_memory_async_copy_on_engine\) (.* size=\([0-9]*\),.* engine_id=\([A-Z_0-9]*\), force_copy_on_sdma=\([a-z]*\)) ret=\([0-9A-Z_]*\).*/\1 size=\2 engine_id=\3 force=\4 ret=\5/'
+grep ' copy .* start:' "$f" | sed 's/.* bytes:\([0-9]*\) kind:\([A-Za-z]*\).* api:\([a-z_]*\).*/copy \2 \1 bytes api:\3/' | sort
 echo "stop before start: $(bad_times "$f")"
