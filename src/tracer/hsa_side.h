@@ -141,8 +141,9 @@ RTG_HIDDEN void rtg_tool_signals_destroy(void); /* at process end */
 
 /* sigtrack.c: choose the signal the hardware completes for op, whose
  * application signal is app (0: none): app itself, raised by one, unless
- * another op of app is in flight, then a pooled tool signal forwarded to
- * app on completion.  false: nothing to track with (op not bound). */
+ * another op of app is in flight or app is a busy-wait signal (no event
+ * mailbox: a host wait on it would spin), then a pooled tool signal
+ * forwarded to app on completion.  false: nothing to track with (op not bound). */
 RTG_HIDDEN bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app);
 /* The op will not run (its submission failed): undo the binding. */
 RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
