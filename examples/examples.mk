@@ -2,7 +2,10 @@
 # source here: OpenCL C with clang for the HSA programs, HIP with hipcc.
 EX_DIR       := $(B)/examples
 EX_HSA       := $(filter-out hsa_common,$(patsubst examples/%.c,%,$(wildcard examples/hsa_*.c)))
-EX_HIP       := $(patsubst examples/%.cpp,%,$(wildcard examples/hip_*.cpp))
+# hip_roctx links libroctx64, which Debian has from 13 on (libroctx-dev)
+EX_ROCTX_H   := $(wildcard /usr/include/roctracer/roctx.h)
+EX_HIP       := $(filter-out $(if $(EX_ROCTX_H),,hip_roctx),\
+                  $(patsubst examples/%.cpp,%,$(wildcard examples/hip_*.cpp)))
 EX_HSA_BINS  := $(EX_HSA:%=$(EX_DIR)/%)
 EX_HIP_BINS  := $(EX_HIP:%=$(EX_DIR)/%)
 EX_HSACO     := $(EX_DIR)/vadd.hsaco
@@ -27,7 +30,7 @@ $(EX_DIR)/%.hsaco: examples/kernels/%.cl
 $(EX_DIR)/hip_%: examples/hip_%.cpp examples/hip_check.h
 	$(call say,HIPCC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) -O2 -w -o $@ $<
+	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) -O2 -w -o $@ $< $(if $(findstring roctx,$@),-lroctx64)
 
 EXAMPLES := $(EX_HSACO) $(EX_HSA_BINS) $(EX_HIP_BINS)
 ALL_TARGETS += $(EXAMPLES)

@@ -13,7 +13,8 @@
  * each 5.x layout is that list filtered, in the same order.
  *
  *   minor_id  400: 5.2-5.4   424: 5.5   456: 5.6/5.7   (major_id 1)
- *             552: 6.0  560: 6.1  576: 6.2  584: 6.3  608: 7.0  (major_id 2)
+ *             552: 6.0  560: 6.1  576: 6.2  584: 6.3  592: 6.4  608: 7.0
+ *             624: 7.2  (major_id 2; 6.4 and 7.2 from Debian's 6.4.3 and 7.2.4)
  *
  * tests/unit/test_tracer_hsa_table.cpp checks every offset below against the
  * real hsa_api_trace.h the build machine has. */
@@ -240,9 +241,11 @@ typedef struct rtg_table_version {
   F(hsa_amd_queue_get_info, 0, 0, 0, 62)                                                           \
   F(hsa_amd_vmem_address_reserve_align, 0, 0, 0, 62)                                               \
   F(hsa_amd_enable_logging, 0, 0, 0, 63)                                                           \
-  F(hsa_amd_signal_wait_all, 0, 0, 0, 70)                                                          \
+  F(hsa_amd_signal_wait_all, 0, 0, 0, 64)                                                          \
   F(hsa_amd_memory_get_preferred_copy_engine, 0, 0, 0, 70)                                         \
-  F(hsa_amd_portable_export_dmabuf_v2, 0, 0, 0, 70)
+  F(hsa_amd_portable_export_dmabuf_v2, 0, 0, 0, 70)                                                \
+  F(hsa_amd_ais_file_write, 0, 0, 0, 72)                                                           \
+  F(hsa_amd_ais_file_read, 0, 0, 0, 72)
 
 #define RTG_IMAGE_TABLE_FIELDS(F)                                                                  \
   F(hsa_ext_image_get_capability)                                                                  \

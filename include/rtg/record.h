@@ -125,6 +125,15 @@
   F(K, u64, dep4, "dep4", KV, REQ)                                                                 \
   F(K, u64, dep5, "dep5", KV, REQ)
 
+/* What an AMD barrier-value packet waits for (op:value; dep1 is its one
+ * dependency signal): until (value of dep1 & mask) cond value, cond being
+ * eq, ne, lt or gte (hsa_signal_condition_t).  HIP >= 5.3 makes kernels wait
+ * for copies with these. */
+#define RTG_FIELDS_BARRIER_VALUE(F, K)                                                             \
+  F(K, i64, value, "value", KVI, OPT)                                                              \
+  F(K, u64, mask, "mask", KV, OPT)                                                                 \
+  F(K, str, cond, "cond", KVW, OPT)
+
 /* A barrier packet as the host enqueued it. */
 #define RTG_FIELDS_BARRIER_HOST(F, K)                                                              \
   F(K, u64, queue, "queue", KV, REQ)                                                               \
@@ -133,9 +142,11 @@
   RTG_FIELDS_DEPS(F, K)                                                                            \
   F(K, u64, tick, "tick", KV, REQ)                                                                 \
   F(K, u64, id, "id", KV, REQ)                                                                     \
-  F(K, str, op, "op", KVW, OPT)
+  F(K, str, op, "op", KVW, OPT)                                                                    \
+  RTG_FIELDS_BARRIER_VALUE(F, K)
 
-/* A barrier packet as the GPU ran it; op is "and" or "or". */
+/* A barrier packet as the GPU ran it; op is "and", "or" or "value" (an AMD
+ * barrier-value packet, with the fields of RTG_FIELDS_BARRIER_VALUE). */
 #define RTG_FIELDS_BARRIER(F, K)                                                                   \
   F(K, u64, queue, "queue", KV, REQ)                                                               \
   F(K, u64, agent, "agent", KV, REQ)                                                               \
@@ -145,7 +156,8 @@
   RTG_FIELDS_DEPS(F, K)                                                                            \
   F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, op, "op", KVW, OPT)                                                                    \
-  F(K, u64, corr, "corr", KV, OPT)
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
+  RTG_FIELDS_BARRIER_VALUE(F, K)
 
 /* An async copy.  kind: HostToDevice, DeviceToHost, DeviceToDevice,
  * HostToHost; engine: the copy engine index when known. */

@@ -116,6 +116,14 @@ void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) 
  * of a file first (prescan_demangled), since a launch's HIP record usually
  * comes before its kernel completes; without a dispatch record of the
  * kernel, the mangled name stays. */
+/* The slice name of a barrier by its op: AMD barrier-value packets (HIP's
+ * waits for copies) show as barriers of their own name. */
+static const char *barrier_name(const char *op) {
+  if (op && !strcmp(op, "or")) return "barrier-or";
+  if (op && !strcmp(op, "value")) return "barrier-value";
+  return "barrier";
+}
+
 static void learn_demangled(cv_ctx *ctx, const char *mangled, const char *demangled) {
   if (strncmp(mangled, "_Z", 2)) return;
   uint64_t *v = rtg_u64map_put(&ctx->demangled, cv_intern(ctx, mangled), 0, NULL);
@@ -276,7 +284,9 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
-    ev.name = "barrier";
+    ev.name = HAS(rec, BARRIER_HOST, op) && !strcmp(GET(rec, BARRIER_HOST, op), "value")
+                  ? "barrier-value"
+                  : "barrier";
     ev.start = ev.end = GET(rec, BARRIER_HOST, tick);
     ev.queue = GET(rec, BARRIER_HOST, queue);
     ev.agent = (uint32_t)GET(rec, BARRIER_HOST, agent);
@@ -285,8 +295,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   case RTG_KIND_BARRIER:
     if (!times_ok(r, lineno, GET(rec, BARRIER, start), GET(rec, BARRIER, stop))) return;
     ev.type = CV_BARRIER;
-    ev.name =
-        HAS(rec, BARRIER, op) && !strcmp(GET(rec, BARRIER, op), "or") ? "barrier-or" : "barrier";
+    ev.name = barrier_name(HAS(rec, BARRIER, op) ? GET(rec, BARRIER, op) : NULL);
     ev.start = GET(rec, BARRIER, start);
     ev.end = GET(rec, BARRIER, stop);
     ev.queue = GET(rec, BARRIER, queue);

@@ -197,8 +197,13 @@ static bool fill_op(rtg_record *r, const void *payload, size_t len, uint32_t pid
     b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
     b->dep4 = op->deps[3], b->dep5 = op->deps[4];
     b->id = op->id;
-    RTG_SET(r, BARRIER, op, op->kind == RTG_OP_BARRIER_AND ? "and" : "or");
+    RTG_SET(r, BARRIER, op, rtg_barrier_op_name(op));
     if (op->corr) RTG_SET(r, BARRIER, corr, op->corr);
+    if (op->kind == RTG_OP_BARRIER_VALUE) {
+      RTG_SET(r, BARRIER, value, op->bv_value);
+      RTG_SET(r, BARRIER, mask, (uint64_t)op->bv_mask);
+      RTG_SET(r, BARRIER, cond, rtg_barrier_cond_name(op->bv_cond));
+    }
   }
   return true;
 }

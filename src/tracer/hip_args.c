@@ -3,8 +3,9 @@
  * HIP hands a tracer a hip_api_data_t whose `args` member is a union of one
  * struct per API holding the call's parameters in order, C-aligned; an
  * output parameter T* x is followed by a T x__val copy.  These member layouts
- * are identical in every release 5.2..6.2 for the calls decoded here
- * (tests/abi/hip_layouts.sh measures them), so one description per call,
+ * are identical in every release 5.2..6.2, 6.4 and 7.2 for the calls decoded
+ * here (tests/abi/hip_layouts.sh measures them; 7.2 only made the src of
+ * hipMemcpyHtoD[Async] const), so one description per call,
  * keyed by name, serves every release.  A description is a string of
  * fields "T:name", T one of:
  *   p pointer        z size_t        i int          u unsigned int

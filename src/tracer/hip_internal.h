@@ -20,7 +20,7 @@
 #define RTG_HIP_DOMAIN_API 3
 
 /* hip_api_data_t starts {uint64 correlation_id; uint32 phase; union args}
- * in every release 5.2..6.2 (checked by tests/abi/hip_layouts.sh). */
+ * in every release 5.2..6.2, 6.4 and 7.2 (checked by tests/abi/hip_layouts.sh). */
 #define RTG_HIP_DATA_PHASE_OFF 8
 #define RTG_HIP_DATA_ARGS_OFF 16
 

@@ -28,17 +28,18 @@ static const char *names[RTG_HIP_OPS_COLUMNS][MAX_OPS];
 /* One record per column of hip_ops_table.h, in its order.  data_size:
  * sizeof(hip_api_data_t) measured by tests/abi/hip_layouts.sh (832 in 5.2
  * and 5.3.0, which only have the callback path; 840 in 5.3.1..5.7; 1520 in
- * 6.0..6.2). */
+ * 6.0..6.2) and, for 6.4 and 7.2, by compiling that probe against Debian's
+ * libamdhip64-dev 6.4.3 and 7.2.4 (1520 both). */
 static rtg_hip_release rels[] = {
     {"5.2", 0, 832, names[0]},     {"5.3-5.4", 0, 840, names[1]}, {"5.5", 0, 840, names[2]},
     {"5.6-5.7", 0, 840, names[3]}, {"6.0", 0, 1520, names[4]},    {"6.1", 0, 1520, names[5]},
-    {"6.2", 0, 1520, names[6]},
+    {"6.2", 0, 1520, names[6]},    {"6.4", 0, 1520, names[7]},    {"7.2", 0, 1520, names[8]},
 };
 _Static_assert(sizeof rels / sizeof rels[0] == RTG_HIP_OPS_COLUMNS,
                "one release record per column of hip_ops_table.h");
 
-static const rtg_hip_release *const all[] = {&rels[0], &rels[1], &rels[2], &rels[3],
-                                             &rels[4], &rels[5], &rels[6], NULL};
+static const rtg_hip_release *const all[] = {&rels[0], &rels[1], &rels[2], &rels[3], &rels[4],
+                                             &rels[5], &rels[6], &rels[7], &rels[8], NULL};
 
 static pthread_once_t filled = PTHREAD_ONCE_INIT;
 

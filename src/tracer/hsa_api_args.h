@@ -395,11 +395,15 @@
 #define RTG_ARGS_hsa_amd_enable_logging(X) X(PTR, flags, uint8_t *) X(PTR, file, void *)
 #define RTG_SINCE_hsa_amd_enable_logging 63
 #define RTG_ARGS_hsa_amd_signal_wait_all(X) X(U32, signal_count, uint32_t) X(PTR, signals, hsa_signal_t *) X(PTR, conds, hsa_signal_condition_t *) X(PTR, values, hsa_signal_value_t *) X(U64, timeout_hint, uint64_t) X(E_hsa_wait_state_t, wait_hint, hsa_wait_state_t) X(PTR, satisfying_values, hsa_signal_value_t *)
-#define RTG_SINCE_hsa_amd_signal_wait_all 70
+#define RTG_SINCE_hsa_amd_signal_wait_all 64
 #define RTG_ARGS_hsa_amd_memory_get_preferred_copy_engine(X) X(HANDLE, dst_agent, hsa_agent_t) X(HANDLE, src_agent, hsa_agent_t) X(PTR, recommended_ids_mask, uint32_t *)
 #define RTG_SINCE_hsa_amd_memory_get_preferred_copy_engine 70
 #define RTG_ARGS_hsa_amd_portable_export_dmabuf_v2(X) X(PTR, ptr, const void *) X(U64, size, size_t) X(PTR, dmabuf, int *) X(PTR, offset, uint64_t *) X(U64, flags, uint64_t)
 #define RTG_SINCE_hsa_amd_portable_export_dmabuf_v2 70
+#define RTG_ARGS_hsa_amd_ais_file_write(X) X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t) X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t) X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
+#define RTG_SINCE_hsa_amd_ais_file_write 72
+#define RTG_ARGS_hsa_amd_ais_file_read(X) X(HANDLE, handle, rtg_hsa_amd_ais_file_handle_t) X(PTR, devicePtr, void *) X(U64, size, uint64_t) X(I64, file_offset, int64_t) X(PTR, size_copied, uint64_t *) X(PTR, status, int32_t *)
+#define RTG_SINCE_hsa_amd_ais_file_read 72
 #define RTG_ARGS_hsa_ext_image_get_capability(X) X(HANDLE, agent, hsa_agent_t) X(E_hsa_ext_image_geometry_t, geometry, hsa_ext_image_geometry_t) X(PTR, image_format, const hsa_ext_image_format_t *) X(PTR, capability_mask, uint32_t *)
 #define RTG_SINCE_hsa_ext_image_get_capability 52
 #define RTG_ARGS_hsa_ext_image_data_get_info(X) X(HANDLE, agent, hsa_agent_t) X(PTR, image_descriptor, const hsa_ext_image_descriptor_t *) X(E_hsa_access_permission_t, access_permission, hsa_access_permission_t) X(PTR, image_data_info, hsa_ext_image_data_info_t *)

@@ -14,7 +14,8 @@
  * generator checks these marks against), and the enumerators newer headers
  * added to enums whose values records print by name.  Both are facts from
  * ROCR-Runtime's hsa_ext_amd.h / hsa.h / hsa_api_trace.h of those releases
- * (rocm-5.5.0 ... rocm-6.2.x tags, 6.3 and 7.0 sources). */
+ * (rocm-5.5.0 ... rocm-6.2.x tags, 6.3 and 7.0 sources) and of Debian's
+ * libhsa-runtime-dev 6.4.3 and 7.2.4. */
 #ifndef RTG_HSA_API_EXT_NEW_H
 #define RTG_HSA_API_EXT_NEW_H
 
@@ -28,6 +29,9 @@ typedef struct rtg_hsa_amd_memory_access_desc_s rtg_hsa_amd_memory_access_desc_t
 typedef int rtg_hsa_amd_sdma_engine_id_t;   /* 5.6: one bit per engine */
 typedef int rtg_hsa_amd_memory_type_t;      /* 6.0 */
 typedef int rtg_hsa_queue_info_attribute_t; /* 6.2 */
+typedef struct rtg_hsa_amd_ais_file_handle_s {
+  uint64_t handle;               /* a union {void *handle; int fd; uint8_t pad[8]} */
+} rtg_hsa_amd_ais_file_handle_t; /* 7.2 */
 
 #endif
 
@@ -94,7 +98,7 @@ RTG_SINCE(6, 2)
 hsa_status_t hsa_amd_vmem_address_reserve_align(void **va, size_t size, uint64_t address,
                                                 uint64_t alignment, uint64_t flags);
 RTG_SINCE(6, 3) hsa_status_t hsa_amd_enable_logging(uint8_t *flags, void *file);
-RTG_SINCE(7, 0)
+RTG_SINCE(6, 4)
 uint32_t hsa_amd_signal_wait_all(uint32_t signal_count, hsa_signal_t *signals,
                                  hsa_signal_condition_t *conds, hsa_signal_value_t *values,
                                  uint64_t timeout_hint, hsa_wait_state_t wait_hint,
@@ -105,6 +109,14 @@ hsa_status_t hsa_amd_memory_get_preferred_copy_engine(hsa_agent_t dst_agent, hsa
 RTG_SINCE(7, 0)
 hsa_status_t hsa_amd_portable_export_dmabuf_v2(const void *ptr, size_t size, int *dmabuf,
                                                uint64_t *offset, uint64_t flags);
+RTG_SINCE(7, 2)
+hsa_status_t hsa_amd_ais_file_write(rtg_hsa_amd_ais_file_handle_t handle, void *devicePtr,
+                                    uint64_t size, int64_t file_offset, uint64_t *size_copied,
+                                    int32_t *status);
+RTG_SINCE(7, 2)
+hsa_status_t hsa_amd_ais_file_read(rtg_hsa_amd_ais_file_handle_t handle, void *devicePtr,
+                                   uint64_t size, int64_t file_offset, uint64_t *size_copied,
+                                   int32_t *status);
 
 /* ---- enums of the types above, by value ---- */
 typedef enum {

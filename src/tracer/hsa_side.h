@@ -89,7 +89,13 @@ RTG_HIDDEN void rtg_copies_fini(void);
 RTG_HIDDEN void rtg_copies_after_fork(void);
 
 /* A GPU operation waiting for completion (gpu_ops.c). */
-typedef enum { RTG_OP_DISPATCH, RTG_OP_BARRIER_AND, RTG_OP_BARRIER_OR, RTG_OP_COPY } rtg_op_kind;
+typedef enum {
+  RTG_OP_DISPATCH,
+  RTG_OP_BARRIER_AND,
+  RTG_OP_BARRIER_OR,
+  RTG_OP_COPY,
+  RTG_OP_BARRIER_VALUE /* AMD vendor packet: deps[0] is its signal */
+} rtg_op_kind;
 typedef struct rtg_op {
   struct rtg_op *next;
   /* who completes it: (generation << 2) | RTG_OP_PENDING/CLAIMED/DONE.  The
@@ -112,6 +118,8 @@ typedef struct rtg_op {
   rtg_dim3 grid, wg;
   uint32_t lds, scratch;
   uint64_t deps[5];
+  int64_t bv_value, bv_mask; /* barrier-value: (deps[0] & mask) cond value */
+  uint32_t bv_cond;          /* hsa_signal_condition_t */
   /* copies */
   uint64_t bytes;
   const char *copy_kind, *api;
@@ -148,8 +156,9 @@ RTG_HIDDEN void rtg_tool_signals_destroy(void); /* at process end */
 
 /* sigtrack.c: choose the signal the hardware completes for op, whose
  * application signal is app (0: none): app itself, raised by one, unless
- * another op of app is in flight, then a pooled tool signal forwarded to
- * app on completion.  false: nothing to track with (op not bound). */
+ * another op of app is in flight or app is a busy-wait signal (no event
+ * mailbox: a host wait on it would spin), then a pooled tool signal
+ * forwarded to app on completion.  false: nothing to track with (op not bound). */
 RTG_HIDDEN bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app);
 /* The op will not run (its submission failed): undo the binding. */
 RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
@@ -179,6 +188,11 @@ RTG_HIDDEN void rtg_finish(void);
 
 /* exec_hook.c: exec* and _exit flush first (GOT patching, got_hook.c). */
 RTG_HIDDEN void rtg_exec_hooks_install(void);
+
+/* queue_intercept.c: "and", "or" or "value" for a barrier op, and the
+ * text of a barrier-value condition. */
+RTG_HIDDEN const char *rtg_barrier_op_name(const rtg_op *op);
+RTG_HIDDEN const char *rtg_barrier_cond_name(uint32_t cond);
 
 /* hcc_profile.c: the legacy "profile:" line of one finished op. */
 RTG_HIDDEN void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop);

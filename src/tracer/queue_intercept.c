@@ -1,10 +1,11 @@
 /* AQL packets: every queue the application (or HIP) creates with
  * hsa_queue_create becomes an intercept queue with profiling on, and every
- * packet passes through on_packets().  Kernel dispatches and barriers are
- * forwarded unchanged except for the completion signal, which is raised by
- * one (or, when absent or shared with another op in flight, replaced by a
- * pooled tool signal, sigtrack.c) so that a waiter can read the GPU times
- * before the application sees completion (gpu_ops.c).
+ * packet passes through on_packets().  Kernel dispatches, barriers and AMD
+ * barrier-value packets are forwarded unchanged except for the completion
+ * signal, which is raised by one (or, when absent, shared with another op in
+ * flight or not host-waitable, replaced by a pooled tool signal, sigtrack.c)
+ * so that a waiter can read the GPU times before the application sees
+ * completion (gpu_ops.c).
  * Other packet types pass through untouched and are counted. */
 #include "hsa_side.h"
 
@@ -60,13 +61,36 @@ static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispa
     b->dep4 = op->deps[3], b->dep5 = op->deps[4];
     b->tick = op->tick;
     b->id = op->id;
-    RTG_SET(&r, BARRIER_HOST, op, op->kind == RTG_OP_BARRIER_AND ? "and" : "or");
+    RTG_SET(&r, BARRIER_HOST, op, rtg_barrier_op_name(op));
+    if (op->kind == RTG_OP_BARRIER_VALUE) {
+      RTG_SET(&r, BARRIER_HOST, value, op->bv_value);
+      RTG_SET(&r, BARRIER_HOST, mask, (uint64_t)op->bv_mask);
+      RTG_SET(&r, BARRIER_HOST, cond, rtg_barrier_cond_name(op->bv_cond));
+    }
   }
   (void)p;
   rtg_emit(&r);
 }
 
-/* Prepare one dispatch or barrier packet (a copy in pkt) and queue its op. */
+const char *rtg_barrier_op_name(const rtg_op *op) {
+  return op->kind == RTG_OP_BARRIER_AND ? "and" : op->kind == RTG_OP_BARRIER_OR ? "or" : "value";
+}
+
+const char *rtg_barrier_cond_name(uint32_t cond) {
+  static const char *const names[] = {"eq", "ne", "lt", "gte"}; /* hsa_signal_condition_t */
+  return cond < sizeof names / sizeof names[0] ? names[cond] : "unknown";
+}
+
+/* An AMD vendor-specific packet of format BARRIER_VALUE (the only vendor
+ * packet with a completion signal the tracer can time; the others, PM4
+ * indirect buffers, pass untouched). */
+static bool is_barrier_value(const hsa_kernel_dispatch_packet_t *pkt) {
+  return ((const hsa_amd_barrier_value_packet_t *)pkt)->header.AmdFormat ==
+         HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+}
+
+/* Prepare one dispatch, barrier or barrier-value packet (a copy in pkt) and
+ * queue its op. */
 static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
   rtg_op *op = rtg_op_alloc();
   if (!op) {
@@ -75,7 +99,8 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
   }
   op->kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
              : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
-                                                     : RTG_OP_BARRIER_OR;
+             : type == HSA_PACKET_TYPE_BARRIER_OR    ? RTG_OP_BARRIER_OR
+                                                     : RTG_OP_BARRIER_VALUE;
   op->hsa_agent = q->agent ? q->agent->agent : (hsa_agent_t){0};
   op->agent = q->agent ? q->agent->index : 0;
   op->queue = q->index;
@@ -93,11 +118,18 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     /* on the submitting thread (ROCR calls on_packets from the doorbell
      * write); the name stays valid until exit (roctx.c) */
     if (rtg_cfg.kernel_rename) op->rename = rtg_roctx_current_range();
+  } else if (op->kind == RTG_OP_BARRIER_VALUE) {
+    const hsa_amd_barrier_value_packet_t *v = (const hsa_amd_barrier_value_packet_t *)pkt;
+    op->deps[0] = v->signal.handle;
+    op->bv_value = v->value;
+    op->bv_mask = v->mask;
+    op->bv_cond = v->cond;
   } else {
     const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
     for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
   }
-  /* completion_signal sits at the same offset in dispatch and barrier packets */
+  /* completion_signal sits at the same offset in dispatch, barrier and
+   * barrier-value packets */
   if (!rtg_op_bind_signal(op, pkt->completion_signal)) {
     rtg_count(RTG_CNT_LOST_GPU, 1);
     rtg_op_free(op);
@@ -123,7 +155,8 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
   for (uint64_t i = 0; i < count; i++) {
     unsigned type = out[i].header & ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1);
     if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH || type == HSA_PACKET_TYPE_BARRIER_AND ||
-        type == HSA_PACKET_TYPE_BARRIER_OR) {
+        type == HSA_PACKET_TYPE_BARRIER_OR ||
+        (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(&out[i]))) {
       rtg_waiter_throttle(q->waiter);
       track(q, &out[i], type);
     } else {

@@ -93,6 +93,9 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     struct bucket *b = bucket_of(app.handle);
     pthread_mutex_lock(&b->mu);
     sig_entry **link, *e = find(b, app.handle, &link);
+    /* any signal can be owned, interrupt or busy-wait (HIP >= 6's GPU-only
+     * signals, IPC signals): the tracer never waits on it through the
+     * runtime, whose host wait on a busy-wait signal spins (gpu_ops.c) */
     bool owner = !e;
     if (owner && (e = entry_new(app.handle))) {
       e->owner_busy = true;

@@ -6,12 +6,20 @@
 # form one family; each family is identified at run time by its last
 # operation id, which differs between all of them (see hip_ops.c, whose
 # release records follow the columns' order).
-#   tests/abi/gen_hip_ops.sh          (needs the ROCm/hipamd and ROCm/clr mirrors)
+#   tests/abi/gen_hip_ops.sh   (needs the ROCm/hipamd and ROCm/clr mirrors, and
+#                               in HIP_DEBS Debian's libamdhip64-dev packages)
+# A source is a git tag of those mirrors, or deb:VERSION: the header of
+# Debian's libamdhip64-dev_VERSION*.deb in HIP_DEBS (`apt-get download
+# libamdhip64-dev` in a sid / experimental chroot: 6.4.3-5, 7.2.4-1~exp1).
+# Releases that are neither tagged in ROCm/clr (its tags end at 6.2.2; 6.3
+# and later were developed elsewhere) nor in Debian (6.3, 7.0, 7.1) have no
+# column: the tracer reports them as unknown instead of guessing.
 set -e
 HIPAMD=${HIPAMD:-/work/.mirror/ROCm+hipamd/repo}
 CLR=${CLR:-/work/.mirror/ROCm+clr/repo}
+HIP_DEBS=${HIP_DEBS:-/work/proto-matrix/debs}
 out=${OUT:-src/tracer}
-# family  tag  releases with the same ids (for the comment)
+# family  source  releases with the same ids (for the comment)
 set -- \
   5_2 rocm-5.2.3 "5.2" \
   5_3 rocm-5.3.3 "5.3, 5.4" \
@@ -19,7 +27,9 @@ set -- \
   5_6 rocm-5.7.1 "5.6, 5.7" \
   6_0 rocm-6.0.2 "6.0" \
   6_1 rocm-6.1.2 "6.1" \
-  6_2 rocm-6.2.2 "6.2"
+  6_2 rocm-6.2.2 "6.2" \
+  6_4 deb:6.4.3 "6.4" \
+  7_2 deb:7.2.4 "7.2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cols=0
@@ -28,8 +38,18 @@ cols=0
 while [ $# -ge 3 ]; do
   fam=$1 tag=$2 rels=$3
   shift 3
-  hdr=$(git -C "$HIPAMD" show "$tag:include/hip/amd_detail/hip_prof_str.h" 2>/dev/null ||
-        git -C "$CLR" show "$tag:hipamd/include/hip/amd_detail/hip_prof_str.h")
+  case $tag in
+  deb:*)
+    deb=$(ls "$HIP_DEBS"/libamdhip64-dev_"${tag#deb:}"*.deb | head -n 1)
+    [ -f "$deb" ] || { echo "gen_hip_ops.sh: no libamdhip64-dev ${tag#deb:} in $HIP_DEBS" >&2; exit 1; }
+    hdr=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/include/hip/amd_detail/hip_prof_str.h)
+    tag="Debian $(basename "$deb" _amd64.deb | sed 's/^libamdhip64-dev_/libamdhip64-dev /')"
+    ;;
+  *)
+    hdr=$(git -C "$HIPAMD" show "$tag:include/hip/amd_detail/hip_prof_str.h" 2>/dev/null ||
+          git -C "$CLR" show "$tag:hipamd/include/hip/amd_detail/hip_prof_str.h")
+    ;;
+  esac
   # "column id name" lines, in the family's id order
   printf '%s\n' "$hdr" | sed -n 's/^  HIP_API_ID_\([A-Za-z0-9_]*\) = \([0-9][0-9]*\),$/\2 \1/p' |
     grep -v -E "^[0-9]+ (FIRST|LAST|NONE|RESERVED_[0-9]+)$" | sed "s/^/$cols /" >>"$tmp/ops"

@@ -6,7 +6,7 @@
 #   the offset of each argument member rtg decodes.
 # The output is the source of src/tracer/hip_layouts.h; rerun it to check
 # that table.  Needs the bare mirrors given as HIP, HIPAMD, CLR (git dirs).
-#   tests/abi/hip_layouts.sh rocm-5.2.3 rocm-6.2.0 ...
+#   tests/abi/hip_layouts.sh rocm-5.2.3 rocm-6.2.0 ... deb:6.4.3 deb:7.2.4
 HIP=${HIP:-/work/.mirror/ROCm+HIP/repo}
 HIPAMD=${HIPAMD:-/work/.mirror/ROCm+hipamd/repo}
 CLR=${CLR:-/work/.mirror/ROCm+clr/repo}
@@ -16,6 +16,19 @@ trap 'rm -rf "$tmp"' EXIT
 for tag in "$@"; do
   d="$tmp/$tag"
   mkdir -p "$d/inc"
+  case $tag in
+  deb:*) # Debian's libamdhip64-dev_VERSION*.deb in HIP_DEBS (see gen_hip_ops.sh)
+    deb=$(ls "${HIP_DEBS:-/work/proto-matrix/debs}"/libamdhip64-dev_"${tag#deb:}"*.deb | head -n 1)
+    dpkg-deb -x "$deb" "$d/deb" || continue
+    if g++ -std=c++17 -w -D__HIP_PLATFORM_AMD__ -DRTG_REL="\"${tag#deb:}\"" \
+        -I"$d/deb/usr/include" -o "$d/probe" "$here/hip_layout_probe.cpp" 2>"$d/err"; then
+      "$d/probe"
+    else
+      echo "# $tag: probe failed: $(head -3 "$d/err" | tr '\n' ' ')"
+    fi
+    continue
+    ;;
+  esac
   git -C "$HIP" archive "$tag" include | tar -x -C "$d/inc" || continue
   if git -C "$HIPAMD" rev-parse -q --verify "$tag^{commit}" >/dev/null &&
      git -C "$HIPAMD" cat-file -e "$tag:include/hip/amd_detail/hip_prof_str.h" 2>/dev/null; then

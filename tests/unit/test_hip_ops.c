@@ -1,9 +1,9 @@
 /* The HIP op id -> name tables of each ROCm release family (hip_ops.c, built
  * from src/tracer/hip_ops_table.h).  The expected values were taken from the
  * per-release tables hip_ops_5_2.h .. hip_ops_6_2.h that the single table
- * replaced: each family's last op id, number of ops, a few (id, name) pairs,
- * and an FNV-1a hash of every "id name\n" line in id order, so any changed,
- * missing or extra op fails. */
+ * replaced (6.4 and 7.2: from Debian's headers, see below): each family's last op id, number of
+ * ops, a few (id, name) pairs, and an FNV-1a hash of every "id name\n" line in id order, so any
+ * changed, missing or extra op fails. */
 #include "check.h"
 
 #include "../../src/tracer/hip_ops.c"
@@ -83,6 +83,32 @@ static const struct expect {
       {365, "hipChooseDeviceR0600"},
       {379, "hipExtGetLastError"},
       {399, "hipSetValidDevices"}}},
+    /* 6.4 and 7.2: from Debian's libamdhip64-dev 6.4.3 and 7.2.4; the hash
+     * computed from those headers' enum hip_api_id_t directly.  7.2 moved
+     * op 418 (hipEventRecordWithFlags in 6.4) and later ops. */
+    {"6.4",
+     418,
+     1520,
+     406,
+     0x2b5cec13a9bb505aull,
+     {{6, "hipChooseDeviceR0000"},
+      {107, "hipLaunchKernel"},
+      {125, "hipMemcpy"},
+      {365, "hipChooseDeviceR0600"},
+      {400, "hipMemcpy2DArrayToArray"},
+      {418, "hipEventRecordWithFlags"}}},
+    {"7.2",
+     449,
+     1520,
+     436,
+     0xf1f3b66069dc091cull,
+     {{6, "hipChooseDeviceR0000"},
+      {107, "hipLaunchKernel"},
+      {125, "hipMemcpy"},
+      {134, "hipMemcpyAsync"},
+      {418, "hipLinkDestroy"},
+      {419, "hipLaunchKernelExC"},
+      {449, "hipOccupancyAvailableDynamicSMemPerBlock"}}},
 };
 
 static uint64_t fnv(uint64_t h, const char *s) {

@@ -4,6 +4,7 @@
 #include "rtg/record.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static char line[4096];
 
@@ -167,6 +168,51 @@ static void test_all_kinds(void) {
   }
 }
 
+/* An AMD barrier-value packet: a barrier with op:value, its signal as dep1
+ * and the wait's value (signed), mask and condition, both sides; the line
+ * as the tracer writes it for HIP 5.7's waits for copies parses back. */
+static void test_barrier_value(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_BARRIER, 1, 2);
+  r.u.BARRIER.queue = 3;
+  r.u.BARRIER.signal = 5;
+  r.u.BARRIER.start = 6;
+  r.u.BARRIER.stop = 7;
+  r.u.BARRIER.dep1 = 140330653447680ull;
+  r.u.BARRIER.id = 8;
+  RTG_SET(&r, BARRIER, op, "value");
+  RTG_SET(&r, BARRIER, corr, 27);
+  RTG_SET(&r, BARRIER, value, -3);
+  RTG_SET(&r, BARRIER, mask, UINT64_MAX);
+  RTG_SET(&r, BARRIER, cond, "gte");
+  size_t n = rtg_record_format(line, sizeof line, &r);
+  CHECK(n > 0 && strstr(line, " op:value corr:27 value:-3 mask:18446744073709551615 cond:gte\n"));
+  CHECK(roundtrip(&r, &p) == RTG_KIND_BARRIER);
+  CHECK_U64(p.present, r.present);
+  CHECK_STR(p.u.BARRIER.op, "value");
+  CHECK(p.u.BARRIER.value == -3);
+  CHECK_U64(p.u.BARRIER.mask, UINT64_MAX);
+  CHECK_STR(p.u.BARRIER.cond, "gte");
+  CHECK_U64(p.u.BARRIER.dep1, 140330653447680ull);
+  rtg_record_init(&r, RTG_KIND_BARRIER_HOST, 1, 2);
+  r.u.BARRIER_HOST.dep1 = 9;
+  r.u.BARRIER_HOST.tick = 10;
+  RTG_SET(&r, BARRIER_HOST, op, "value");
+  RTG_SET(&r, BARRIER_HOST, value, 1);
+  RTG_SET(&r, BARRIER_HOST, mask, INT64_MAX);
+  RTG_SET(&r, BARRIER_HOST, cond, "lt");
+  CHECK(roundtrip(&r, &p) == RTG_KIND_BARRIER_HOST);
+  CHECK_U64(p.present, r.present);
+  CHECK(p.u.BARRIER_HOST.value == 1 && p.u.BARRIER_HOST.mask == INT64_MAX);
+  CHECK_STR(p.u.BARRIER_HOST.cond, "lt");
+  char l[] = "HSA: pid:7967 tid:7976 barrier queue:0 agent:1 signal:140330653447552 "
+             "start:972907993932 stop:972907993932 dep1:140330653447680 dep2:0 dep3:0 dep4:0 "
+             "dep5:0 id:2 op:value corr:27 value:1 mask:9223372036854775807 cond:lt";
+  CHECK(rtg_record_parse(l, strlen(l), &p, NULL) == RTG_KIND_BARRIER);
+  CHECK_STR(p.u.BARRIER.cond, "lt");
+  CHECK(p.u.BARRIER.value == 1 && p.u.BARRIER.mask == INT64_MAX);
+}
+
 /* The original rtg_tracer's lines, as rocm-timeline-generator.py reads them. */
 static void test_legacy_lines(void) {
   rtg_record p;
@@ -239,6 +285,7 @@ int main(void) {
   test_api();
   test_all_kinds();
   test_legacy_lines();
+  test_barrier_value();
   test_bad_lines();
   test_small_buffer();
   return check_done("test_record");

@@ -303,7 +303,7 @@ static int new_entries_records(uint32_t major, uint32_t minor, int release) {
       return 81;
     }
   }
-  int want = 2 + (release >= 60) + (release >= 62) + (release >= 70);
+  int want = 2 + (release >= 60) + (release >= 62) + (release >= 64); /* 64: signal_wait_all */
   (void)major, (void)minor;
   if (enum_names != want) {
     fprintf(stderr, "%d enumerators printed by name, not %d\n", enum_names, want);
@@ -354,8 +354,8 @@ static int release_of(uint32_t major, uint32_t minor) {
   static const struct {
     uint32_t major, minor;
     int release;
-  } r[] = {{1, 400, 52}, {1, 424, 55}, {1, 456, 56}, {2, 552, 60},
-           {2, 560, 61}, {2, 576, 62}, {2, 584, 63}, {2, 608, 70}};
+  } r[] = {{1, 400, 52}, {1, 424, 55}, {1, 456, 56}, {2, 552, 60}, {2, 560, 61},
+           {2, 576, 62}, {2, 584, 63}, {2, 592, 64}, {2, 608, 70}, {2, 624, 72}};
   for (size_t i = 0; i < sizeof r / sizeof *r; i++)
     if (r[i].major == major && r[i].minor == minor) return r[i].release;
   return 0;
@@ -469,10 +469,10 @@ int main(void) {
     uint32_t root_minor, ext_major, ext_minor;
     const char *what;
   } cases[] = {
-      {48, 1, 400, "5.2-5.4"},       {48, 1, 424, "5.5"}, {48, 1, 456, "5.6/5.7"},
-      {48, 2, 552, "6.0"},           {56, 2, 560, "6.1"}, {64, 2, 576, "6.2"},
-      {64, 2, 584, "6.3"},           {64, 2, 608, "7.0"}, {64, 3, 700, "unknown major"},
-      {48, 1, 200, "truncated 5.x"},
+      {48, 1, 400, "5.2-5.4"}, {48, 1, 424, "5.5"},           {48, 1, 456, "5.6/5.7"},
+      {48, 2, 552, "6.0"},     {56, 2, 560, "6.1"},           {64, 2, 576, "6.2"},
+      {64, 2, 584, "6.3"},     {64, 2, 592, "6.4"},           {64, 2, 608, "7.0"},
+      {64, 2, 624, "7.2"},     {64, 3, 700, "unknown major"}, {48, 1, 200, "truncated 5.x"},
   };
   setenv("RTG_HSA_API_FILTER", "all", 1);
   setenv("RTG_FILENAME", "tables_trace", 1);
