@@ -106,16 +106,31 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
+/* Decimal digits of v: from its bit length (log10(2) ~ 1233/4096), then
+ * one comparison with the power of ten it may fall short of. */
 static unsigned digits_of(uint64_t v) {
-  unsigned n = 1;
-  for (;;) {
-    if (v < 10) return n;
-    if (v < 100) return n + 1;
-    if (v < 1000) return n + 2;
-    if (v < 10000) return n + 3;
-    v /= 10000;
-    n += 4;
-  }
+  static const uint64_t pow10[20] = {1ull,
+                                     10ull,
+                                     100ull,
+                                     1000ull,
+                                     10000ull,
+                                     100000ull,
+                                     1000000ull,
+                                     10000000ull,
+                                     100000000ull,
+                                     1000000000ull,
+                                     10000000000ull,
+                                     100000000000ull,
+                                     1000000000000ull,
+                                     10000000000000ull,
+                                     100000000000000ull,
+                                     1000000000000000ull,
+                                     10000000000000000ull,
+                                     100000000000000000ull,
+                                     1000000000000000000ull,
+                                     10000000000000000000ull};
+  unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
+  return t + 1 - (v < pow10[t] && v); /* 0 has one digit */
 }
 
 /* Written in place, two digits at a time from a table: the writer formats
@@ -171,6 +186,14 @@ static void put_quoted(out *o, const char *s) {
   put_ch(o, '\'');
 }
 
+/* Bytes a token cannot hold as they are (NUL ends it): controls, space, DEL. */
+static const bool not_in_word[256] = {
+    [0] = 1,  [1] = 1,  [2] = 1,  [3] = 1,  [4] = 1,  [5] = 1,   [6] = 1,    [7] = 1,  [8] = 1,
+    [9] = 1,  [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1,  [15] = 1,   [16] = 1, [17] = 1,
+    [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1,  [24] = 1,   [25] = 1, [26] = 1,
+    [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [' '] = 1, [0x7f] = 1,
+};
+
 /* A token: spaces and control bytes become '_' so the line stays parseable. */
 static void put_word(out *o, const char *s) {
   if (!s || !*s) {
@@ -178,7 +201,21 @@ static void put_word(out *o, const char *s) {
     return;
   }
   const unsigned char *c = (const unsigned char *)s;
-  while (*c > ' ' && *c != 0x7f) c++;
+  while (!not_in_word[c[0]]) { /* four at a time while they are clean */
+    if (not_in_word[c[1]]) {
+      c += 1;
+      break;
+    }
+    if (not_in_word[c[2]]) {
+      c += 2;
+      break;
+    }
+    if (not_in_word[c[3]]) {
+      c += 3;
+      break;
+    }
+    c += 4;
+  }
   put_mem(o, s, (size_t)((const char *)c - s)); /* the clean prefix: usually all */
   for (; *c; c++) put_ch(o, (*c <= ' ' || *c == 0x7f) ? '_' : (char)*c);
 }

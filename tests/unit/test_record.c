@@ -278,7 +278,34 @@ static void test_small_buffer(void) {
   CHECK(rtg_record_format(small, sizeof small, &r) == 0);
 }
 
+/* Numbers at every change of digit count (the writer counts digits from
+ * the bit length) and the largest, written and parsed back exactly. */
+static void test_number_widths(void) {
+  uint64_t p = 1;
+  for (int d = 1; d <= 20; d++) {
+    uint64_t vs[3] = {p - 1, p, d == 20 ? UINT64_MAX : p * 10 - 1};
+    for (int i = 0; i < 3; i++) {
+      rtg_record r, back;
+      rtg_record_init(&r, RTG_KIND_HSA_API, 1, 2);
+      r.u.HSA_API.func = "f";
+      r.u.HSA_API.args = "";
+      r.u.HSA_API.ret = "0";
+      r.u.HSA_API.start = vs[i];
+      r.u.HSA_API.dur = vs[i];
+      char line[256], want[64];
+      CHECK(rtg_record_format(line, sizeof line, &r) > 0);
+      snprintf(want, sizeof want, " @%llu +%llu\n", (unsigned long long)vs[i],
+               (unsigned long long)vs[i]);
+      CHECK(strstr(line, want) != NULL);
+      CHECK(rtg_record_parse(line, strlen(line), &back, NULL) == RTG_KIND_HSA_API);
+      CHECK_U64(back.u.HSA_API.start, vs[i]);
+    }
+    if (d < 20) p *= 10;
+  }
+}
+
 int main(void) {
+  test_number_widths();
   test_dispatch();
   test_strings_escaped();
   test_roctx_unclosed();
