@@ -30,10 +30,10 @@ FUZZ_CV_SRC := $(filter-out src/convert/main.c,$(wildcard src/convert/*.c)) $(wi
 FUZZ_CV_OBJ := $(filter-out %/main.o,$(CONVERT_OBJ))
 FUZZ_SRC_json := $(FUZZ_CV_SRC)
 FUZZ_OBJ_json := $(FUZZ_CV_OBJ)
-FUZZ_LIBS_json := -lsqlite3 -lcjson -lm
+FUZZ_LIBS_json := -lsqlite3 -lcjson $(OTF2_LIBS) -lm
 FUZZ_SRC_convert := $(FUZZ_CV_SRC)
 FUZZ_OBJ_convert := $(FUZZ_CV_OBJ)
-FUZZ_LIBS_convert := -lsqlite3 -lcjson -lm
+FUZZ_LIBS_convert := -lsqlite3 -lcjson $(OTF2_LIBS) -lm
 
 $(B)/fuzz/fuzz_roi $(B)/fuzz/replay_roi: $(wildcard src/rpt/*.c src/rpt/*.h) $(FUZZ_OBJ_roi)
 $(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard src/convert/*.c src/convert/*.h) tests/fuzz/fuzz_cv.h
