@@ -60,6 +60,7 @@ typedef struct cv_event {
   bool has_dims;
   rtg_dim3 wg, grid;
   uint64_t lds, scratch;
+  bool has_lds, has_scratch; /* the record gave them (--csv writes them only then) */
   uint64_t bytes;
   bool has_bytes;
   uint32_t src_agent, dst_agent;

@@ -273,13 +273,9 @@ static void kernel_row(csv *c, const cv_event *ev) {
   SEP(c);
   /* the packet's group segment (static and dynamic LDS) in rocprofv3's
    * granularity; scratch is the packet's private segment size */
-  if (ev->has_dims) {
-    put_u64(c, (ev->lds + LDS_BLOCK - 1) / LDS_BLOCK * LDS_BLOCK);
-    SEP(c);
-    put_u64(c, ev->scratch);
-  } else {
-    SEP(c);
-  }
+  if (ev->has_lds) put_u64(c, (ev->lds + LDS_BLOCK - 1) / LDS_BLOCK * LDS_BLOCK);
+  SEP(c);
+  if (ev->has_scratch) put_u64(c, ev->scratch);
   put_lit(c, ",,,"); /* VGPR, AGPR, SGPR counts */
   if (ev->has_dims) {
     const uint32_t v[6] = {ev->wg.x, ev->wg.y, ev->wg.z, ev->grid.x, ev->grid.y, ev->grid.z};
