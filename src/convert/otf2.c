@@ -32,8 +32,10 @@
 #endif
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -56,6 +58,7 @@ static bool otf2_close(void *st) {
 #include <otf2/otf2.h>
 
 #define RUN_SLICES (1u << 20) /* slices sorted in memory at a time (24 MB) */
+/* (RTG_CONVERT_OTF2_RUN=N makes runs of N slices: tests spill small inputs) */
 #define READ_SLICES 4096      /* per run while merging */
 #define MAX_LANES 64          /* per thread or queue; beyond, a slice is cut to nest */
 
@@ -85,6 +88,7 @@ typedef struct base_loc { /* a thread, queue or copy engine of a process */
 
 typedef struct out_loc { /* a location of the archive: a base location's lane */
   uint32_t base, lane;
+  uint64_t id; /* canonical: the base location's rank << 6 | lane */
   uint64_t events;
 } out_loc;
 
@@ -106,7 +110,7 @@ typedef struct otf2w {
   uint64_t *region_keys;
   uint32_t nregions, cap_regions;
   slice *mem; /* the current run */
-  uint32_t nmem;
+  uint32_t nmem, run_slices;
   FILE *spill;
   run *runs;
   uint32_t nruns;
@@ -114,24 +118,50 @@ typedef struct otf2w {
   bool failed;
 } otf2w;
 
+/* The library does not overwrite an archive: a previous one (trace.otf2,
+ * trace.def, trace/N.evt and trace/N.def, nothing else) is removed, as -o
+ * replaces a JSON file.  False after saying why. */
+static bool remove_archive(const char *dir) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/trace.otf2", dir);
+  struct stat sb;
+  if (stat(p, &sb)) return true;
+  unlink(p);
+  snprintf(p, sizeof p, "%s/trace.def", dir);
+  unlink(p);
+  snprintf(p, sizeof p, "%s/trace", dir);
+  DIR *d = opendir(p);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    size_t n = strspn(e->d_name, "0123456789");
+    if (n && (!strcmp(e->d_name + n, ".evt") || !strcmp(e->d_name + n, ".def"))) {
+      char f[4400];
+      snprintf(f, sizeof f, "%s/%s", p, e->d_name);
+      unlink(f);
+    }
+  }
+  if (d) closedir(d);
+  if (rmdir(p) && errno != ENOENT) {
+    rtg_error("cannot replace the OTF2 archive: path=%s: %s", p, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 static void *otf2_open(cv_ctx *ctx) {
   const char *dir = ctx->opt.otf2_dir;
   if (mkdir(dir, 0777) && errno != EEXIST) {
     rtg_error("cannot create directory: path=%s: %s", dir, strerror(errno));
     return NULL;
   }
-  char anchor[4096];
-  snprintf(anchor, sizeof anchor, "%s/trace.otf2", dir);
-  struct stat sb;
-  if (!stat(anchor, &sb)) {
-    /* the library does not overwrite an archive; neither do we */
-    rtg_error("output exists: path=%s (remove the archive first)", anchor);
-    return NULL;
-  }
+  if (!remove_archive(dir)) return NULL;
   otf2w *w = calloc(1, sizeof *w);
   if (!w) exit(1);
   w->ctx = ctx;
-  w->mem = malloc(RUN_SLICES * sizeof *w->mem);
+  w->run_slices = RUN_SLICES;
+  const char *e = getenv("RTG_CONVERT_OTF2_RUN");
+  if (e && atol(e) > 0 && atol(e) < RUN_SLICES) w->run_slices = (uint32_t)atol(e);
+  w->mem = malloc(w->run_slices * sizeof *w->mem);
   if (!w->mem) exit(1);
   w->first = UINT64_MAX;
   return w;
@@ -187,12 +217,30 @@ static uint32_t region_get(otf2w *w, const char *name, int cls) {
   return (uint32_t)*v;
 }
 
+/* Regions in a canonical order (name, then kind), so that slices with the
+ * same times come out the same whatever the input order (qsort has no
+ * argument for the comparison: the one sink being sorted). */
+static const otf2w *sorting;
+static int region_cmp(uint32_t ra, uint32_t rb) {
+  if (ra == rb) return 0;
+  uint64_t ka = sorting->region_keys[ra], kb = sorting->region_keys[rb];
+  int c =
+      strcmp(cv_str(sorting->ctx, (uint32_t)(ka >> 8)), cv_str(sorting->ctx, (uint32_t)(kb >> 8)));
+  if (c) return c;
+  return (ka & 0xff) < (kb & 0xff) ? -1 : (ka & 0xff) > (kb & 0xff);
+}
+
 static int slice_cmp(const void *pa, const void *pb) {
   const slice *a = pa, *b = pb;
   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
   if (a->start != b->start) return a->start < b->start ? -1 : 1;
   if (a->end != b->end) return a->end > b->end ? -1 : 1; /* the enclosing one first */
-  return a->region < b->region ? -1 : a->region > b->region;
+  return region_cmp(a->region, b->region);
+}
+
+static void sort_slices(otf2w *w, slice *v, size_t n) {
+  sorting = w;
+  qsort(v, n, sizeof *v, slice_cmp);
 }
 
 /* The run in memory, sorted, to the spill file. */
@@ -204,7 +252,7 @@ static void spill_run(otf2w *w) {
       exit(1);
     }
   }
-  qsort(w->mem, w->nmem, sizeof *w->mem, slice_cmp);
+  sort_slices(w, w->mem, w->nmem);
   run *nr = realloc(w->runs, (w->nruns + 1) * sizeof *nr);
   if (!nr) exit(1);
   w->runs = nr;
@@ -220,7 +268,7 @@ static void add(otf2w *w, uint32_t loc, uint32_t region, const cv_event *ev) {
   uint64_t base = w->ctx->time_base;
   uint64_t s = ev->start > base ? ev->start - base : 0, e = ev->end > base ? ev->end - base : 0;
   if (e < s) e = s;
-  if (w->nmem == RUN_SLICES) spill_run(w);
+  if (w->nmem == w->run_slices) spill_run(w);
   w->mem[w->nmem++] = (slice){loc, region, s, e};
   w->slices++;
   if (s < w->first) w->first = s;
@@ -324,6 +372,9 @@ typedef struct lane {
 typedef struct writer {
   otf2w *w;
   OTF2_Archive *ar;
+  /* ranks in a canonical order (locations by host, pid, kind, ids;
+   * regions by name): the archive does not depend on the input order */
+  uint32_t *loc_rank, *region_rank, *region_order;
   out_loc *outs;
   uint32_t nouts, cap_outs;
   lane lanes[MAX_LANES];
@@ -341,7 +392,7 @@ static void check(writer *wr, OTF2_ErrorCode e) {
 static void leave_until(writer *wr, lane *l, uint64_t t) {
   while (l->depth && l->stack[l->depth - 1].end <= t) {
     open_slice *o = &l->stack[--l->depth];
-    check(wr, OTF2_EvtWriter_Leave(l->ew, NULL, o->end, o->region));
+    check(wr, OTF2_EvtWriter_Leave(l->ew, NULL, o->end, wr->region_rank[o->region]));
     wr->outs[l->out].events++;
   }
 }
@@ -353,11 +404,12 @@ static lane *lane_new(writer *wr, uint32_t base) {
     wr->outs = realloc(wr->outs, wr->cap_outs * sizeof *wr->outs);
     if (!wr->outs) exit(1);
   }
-  wr->outs[wr->nouts] = (out_loc){base, wr->nlanes, 0};
+  uint64_t id = (uint64_t)wr->loc_rank[base] << 6 | wr->nlanes;
+  wr->outs[wr->nouts] = (out_loc){base, wr->nlanes, id, 0};
   l->out = wr->nouts++;
-  l->ew = OTF2_Archive_GetEvtWriter(wr->ar, l->out);
+  l->ew = OTF2_Archive_GetEvtWriter(wr->ar, id);
   if (!l->ew) {
-    rtg_error("--otf2: cannot open the event writer of location %u", l->out);
+    rtg_error("--otf2: cannot open the event writer of location %llu", (unsigned long long)id);
     wr->error = true;
   }
   l->depth = 0;
@@ -402,7 +454,7 @@ static void place(writer *wr, slice s) {
     wr->w->cut++;
   }
   if (!l->ew) return;
-  check(wr, OTF2_EvtWriter_Enter(l->ew, NULL, s.start, s.region));
+  check(wr, OTF2_EvtWriter_Enter(l->ew, NULL, s.start, wr->region_rank[s.region]));
   wr->outs[l->out].events++;
   push(l, &s);
 }
@@ -416,7 +468,7 @@ static void write_events(writer *wr) {
       if (!w->runs[i].buf) exit(1);
     }
   } else {
-    qsort(w->mem, w->nmem, sizeof *w->mem, slice_cmp);
+    sort_slices(w, w->mem, w->nmem);
   }
   merger m = {w, 0};
   slice s;
@@ -460,7 +512,7 @@ static const char *const region_kind[] = {
 static void write_regions(writer *wr, strings *ss) {
   otf2w *w = wr->w;
   for (uint32_t i = 0; i < w->nregions; i++) {
-    uint64_t key = w->region_keys[i];
+    uint64_t key = w->region_keys[wr->region_order[i]];
     int rc = (int)(key & 0xff);
     OTF2_StringRef name = str_ref(ss, cv_str(w->ctx, (uint32_t)(key >> 8)));
     OTF2_RegionRole role = rc == RC_BARRIER    ? OTF2_REGION_ROLE_BARRIER
@@ -538,7 +590,7 @@ static void write_locations(writer *wr, strings *ss) {
       group = *gg;
     }
     loc_name(w, l, wr->outs[i].lane, name, sizeof name);
-    check(wr, OTF2_GlobalDefWriter_WriteLocation(ss->gw, i, str_ref(ss, name),
+    check(wr, OTF2_GlobalDefWriter_WriteLocation(ss->gw, wr->outs[i].id, str_ref(ss, name),
                                                  l->cls == LC_THREAD
                                                      ? OTF2_LOCATION_TYPE_CPU_THREAD
                                                      : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
@@ -546,6 +598,44 @@ static void write_locations(writer *wr, strings *ss) {
   }
   rtg_u64map_free(&hosts);
   rtg_u64map_free(&groups);
+}
+
+static int loc_cmp(const void *pa, const void *pb) {
+  const base_loc *a = &sorting->locs[*(const uint32_t *)pa],
+                 *b = &sorting->locs[*(const uint32_t *)pb];
+  const cv_ctx *ctx = sorting->ctx;
+  const cv_proc *p = &ctx->procs[a->proc], *q = &ctx->procs[b->proc];
+  int c = strcmp(cv_str(ctx, ctx->hosts[p->host]), cv_str(ctx, ctx->hosts[q->host]));
+  if (c) return c;
+  if (p->pid != q->pid) return p->pid < q->pid ? -1 : 1;
+  if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+  if (a->a != b->a) return a->a < b->a ? -1 : 1;
+  return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static int region_idx_cmp(const void *pa, const void *pb) {
+  return region_cmp(*(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+static int out_cmp(const void *pa, const void *pb) {
+  const out_loc *a = pa, *b = pb;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* order[rank] = index, and rank[index] = rank */
+static uint32_t *ranks(otf2w *w, uint32_t n, int (*cmp)(const void *, const void *),
+                       uint32_t **order_out) {
+  uint32_t *order = malloc((n + 1) * sizeof *order), *rank = malloc((n + 1) * sizeof *rank);
+  if (!order || !rank) exit(1);
+  for (uint32_t i = 0; i < n; i++) order[i] = i;
+  sorting = w;
+  qsort(order, n, sizeof *order, cmp);
+  for (uint32_t i = 0; i < n; i++) rank[order[i]] = i;
+  if (order_out)
+    *order_out = order;
+  else
+    free(order);
+  return rank;
 }
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
@@ -557,6 +647,8 @@ static bool otf2_close(void *st) {
   otf2w *w = st;
   cv_ctx *ctx = w->ctx;
   writer wr = {.w = w};
+  wr.loc_rank = ranks(w, w->nlocs, loc_cmp, NULL);
+  wr.region_rank = ranks(w, w->nregions, region_idx_cmp, &wr.region_order);
   static OTF2_FlushCallbacks flush = {pre_flush, NULL};
   wr.ar = OTF2_Archive_Open(ctx->opt.otf2_dir, "trace", OTF2_FILEMODE_WRITE,
                             OTF2_CHUNK_SIZE_EVENTS_DEFAULT, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
@@ -572,10 +664,11 @@ static bool otf2_close(void *st) {
     check(&wr, OTF2_Archive_OpenEvtFiles(wr.ar));
     write_events(&wr);
     check(&wr, OTF2_Archive_CloseEvtFiles(wr.ar));
+    qsort(wr.outs, wr.nouts, sizeof *wr.outs, out_cmp); /* definitions in that order */
     /* local definitions: none, but each location has its (empty) file */
     check(&wr, OTF2_Archive_OpenDefFiles(wr.ar));
     for (uint32_t i = 0; i < wr.nouts; i++) {
-      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(wr.ar, i);
+      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(wr.ar, wr.outs[i].id);
       if (dw) check(&wr, OTF2_Archive_CloseDefWriter(wr.ar, dw));
     }
     check(&wr, OTF2_Archive_CloseDefFiles(wr.ar));
@@ -604,6 +697,9 @@ static bool otf2_close(void *st) {
                 (unsigned long long)w->cut, MAX_LANES);
   bool ok = !wr.error;
   free(wr.outs);
+  free(wr.loc_rank);
+  free(wr.region_rank);
+  free(wr.region_order);
   if (w->spill) fclose(w->spill);
   free(w->runs);
   free(w->mem);
