@@ -1,6 +1,3 @@
-# (merged Chrome JSON files go into the JSON only: --csv and --otf2 take
-# rtg's own events; an input without any event gives an archive without locations: its
-# definitions are checked, since otf2-print will not walk its events)
 # The broken inputs of tests/data/broken (gen.sh: truncated, corrupted, cut,
 # binary, huge lines, NUL bytes, bad UTF-8, reversed, shuffled, duplicated,
 # CRLF, empty; rtg traces, HCC_PROFILE logs, Chrome JSON files) into --csv
@@ -11,7 +8,10 @@
 # slice, in order and nested per location; and against the good input:
 # how many CSV rows are not among the good input's rows (none may be made
 # up), and for the reordered and repeated inputs whether the CSV rows (as
-# a set) and the OTF2 events (exactly) are the good input's.
+# a set) and the OTF2 events (exactly) are the good input's.  Merged
+# Chrome JSON files go into the JSON only (--csv and --otf2 take rtg's own
+# events); an input without any event gives an archive without locations,
+# whose definitions are checked (otf2-print will not walk its events).
 export LC_ALL=C
 G=$TMP/broken
 sh "$TOP/tests/data/broken/gen.sh" "$G" >/dev/null 2>&1 || echo "gen.sh failed"
