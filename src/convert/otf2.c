@@ -664,7 +664,8 @@ static bool otf2_close(void *st) {
     check(&wr, OTF2_Archive_OpenEvtFiles(wr.ar));
     write_events(&wr);
     check(&wr, OTF2_Archive_CloseEvtFiles(wr.ar));
-    qsort(wr.outs, wr.nouts, sizeof *wr.outs, out_cmp); /* definitions in that order */
+    if (wr.nouts)
+      qsort(wr.outs, wr.nouts, sizeof *wr.outs, out_cmp); /* definitions in that order */
     /* local definitions: none, but each location has its (empty) file */
     check(&wr, OTF2_Archive_OpenDefFiles(wr.ar));
     for (uint32_t i = 0; i < wr.nouts; i++) {
