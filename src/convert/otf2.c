@@ -650,9 +650,10 @@ static bool otf2_close(void *st) {
   wr.loc_rank = ranks(w, w->nlocs, loc_cmp, NULL);
   wr.region_rank = ranks(w, w->nregions, region_idx_cmp, &wr.region_order);
   static OTF2_FlushCallbacks flush = {pre_flush, NULL};
-  wr.ar = OTF2_Archive_Open(ctx->opt.otf2_dir, "trace", OTF2_FILEMODE_WRITE,
-                            OTF2_CHUNK_SIZE_EVENTS_DEFAULT, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
-                            OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  /* the smallest chunks: a writer's buffer is cleared when made, and a
+   * trace has a writer per location (lanes included) */
+  wr.ar = OTF2_Archive_Open(ctx->opt.otf2_dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                            OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!wr.ar) {
     rtg_error("cannot create the OTF2 archive: path=%s/trace.otf2", ctx->opt.otf2_dir);
     wr.error = true;
