@@ -61,6 +61,8 @@ static const char *const headers[F_N] = {
  * again for appending when needed. */
 #define MAX_OPEN 64
 
+#define FILE_BUF (256 * 1024) /* per open file: few, large writes */
+
 typedef struct csv_file {
   FILE *f;
   bool created;  /* header written (the file exists) */
@@ -127,6 +129,11 @@ static void put_str(csv *c, const char *s) {
   char *o = c->line + c->len;
   *o++ = '"';
   for (size_t i = 0; i < n;) {
+    unsigned char b = (unsigned char)s[i];
+    if (b < 0x80 && b != '"') { /* most names are ASCII */
+      *o++ = (char)b, i++;
+      continue;
+    }
     int k = rtg_utf8_seq_len((const unsigned char *)s + i, n - i);
     if (k == 0) {
       memcpy(o, "\xEF\xBF\xBD", 3), o += 3, i++;
@@ -203,6 +210,7 @@ static FILE *file_of(csv *c, uint32_t proc, int kind) {
     c->failed = true;
     return NULL;
   }
+  setvbuf(cf->f, NULL, _IOFBF, FILE_BUF);
   c->nopen++;
   if (!cf->created) {
     fputs(headers[kind], cf->f);
