@@ -34,16 +34,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     unlink(fz_db);
     ctx.opt.sqlite_out = fz_db;
   }
-  fz_csv_otf2_reset();
-  ctx.opt.csv_dir = fz_csv;
-  ctx.opt.otf2_dir = fz_otf2;
+
   const char *inputs[1] = {fz_in};
   ctx.inputs = inputs;
   ctx.ninputs = 1;
   bool ok = cv_add_sink(&ctx, &cv_chrome_sink) && cv_add_sink(&ctx, &cv_stats_sink) &&
             cv_add_sink(&ctx, &cv_gaps_sink) && cv_add_sink(&ctx, &cv_workgroups_sink) &&
-            (!odd || cv_add_sink(&ctx, &cv_sqlite_sink)) && cv_add_sink(&ctx, &cv_csv_sink) &&
-            cv_add_sink(&ctx, &cv_otf2_sink);
+            (!odd || cv_add_sink(&ctx, &cv_sqlite_sink)) && fz_add_csv_otf2_sinks(&ctx);
   if (!ok) abort();
   if (!cv_read_trace(&ctx, fz_in)) abort(); /* a readable file is never refused */
   if (!fz_ctx_finish(&ctx)) abort();

@@ -13,6 +13,13 @@
 
 #include "fuzz_cv.h"
 
+#if defined(__has_include)
+#if __has_include(<otf2/otf2.h>)
+#include <otf2/otf2.h>
+#define FZ_HAVE_OTF2 1 /* as src/convert/otf2.c decides: built with the library */
+#endif
+#endif
+
 static char fz_csv[128], fz_otf2[128];
 
 /* Calls fn for every regular file under dir (depth first), then, when
@@ -50,6 +57,18 @@ static void fz_csv_otf2_reset(void) {
   fz_csv_otf2_setup();
   fz_rmtree(fz_csv);
   fz_rmtree(fz_otf2);
+}
+
+/* Both outputs into fresh directories (OTF2 only where rtg-convert has it). */
+static bool fz_add_csv_otf2_sinks(cv_ctx *ctx) {
+  fz_csv_otf2_reset();
+  ctx->opt.csv_dir = fz_csv;
+  if (!cv_add_sink(ctx, &cv_csv_sink)) return false;
+#ifdef FZ_HAVE_OTF2
+  ctx->opt.otf2_dir = fz_otf2;
+  if (!cv_add_sink(ctx, &cv_otf2_sink)) return false;
+#endif
+  return true;
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -112,13 +131,6 @@ static uint64_t fz_check_csv(void) {
 }
 
 /* ------------------------------------------------------------ OTF2 */
-
-#if defined(__has_include)
-#if __has_include(<otf2/otf2.h>)
-#include <otf2/otf2.h>
-#define FZ_HAVE_OTF2 1
-#endif
-#endif
 
 #ifdef FZ_HAVE_OTF2
 typedef struct fz_otf2_count {
