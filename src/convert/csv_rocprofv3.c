@@ -162,6 +162,18 @@ static void put_time(csv *c, uint64_t ns) {
 
 /* ------------------------------------------------------------ files */
 
+#define HOST_MAX 128
+
+/* The host name as a directory name: '/' and control characters become
+ * '_', at most HOST_MAX bytes; "" (no directory) for a trace without a
+ * host name, "." or "..". */
+static void host_dir(const char *h, char *out) {
+  size_t n = 0;
+  for (; h[n] && n < HOST_MAX; n++) out[n] = h[n] == '/' || (unsigned char)h[n] < 0x20 ? '_' : h[n];
+  out[n] = 0;
+  if (!strcmp(out, ".") || !strcmp(out, "..")) out[0] = 0;
+}
+
 static FILE *file_of(csv *c, uint32_t proc, int kind) {
   if (proc >= c->nprocs) {
     uint32_t n = c->nprocs ? c->nprocs : 4;
@@ -184,10 +196,11 @@ static FILE *file_of(csv *c, uint32_t proc, int kind) {
     c->nopen--;
   }
   const cv_proc *p = &c->ctx->procs[proc];
-  const char *host = cv_str(c->ctx, c->ctx->hosts[p->host]);
+  char host[HOST_MAX + 1];
+  host_dir(cv_str(c->ctx, c->ctx->hosts[p->host]), host);
   char path[4096];
   int n;
-  if (*host && !strchr(host, '/') && strcmp(host, ".") && strcmp(host, "..")) {
+  if (*host) {
     snprintf(path, sizeof path, "%s/%s", c->ctx->opt.csv_dir, host);
     if (mkdir(path, 0777) && errno != EEXIST) {
       rtg_error("cannot create directory: path=%s: %s", path, strerror(errno));
