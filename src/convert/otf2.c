@@ -695,7 +695,8 @@ static bool otf2_close(void *st) {
     fprintf(ctx->report, "OTF2: %llu slices, %u locations, %u regions, %llu cut to nest\n",
             (unsigned long long)w->slices, wr.nouts, w->nregions, (unsigned long long)w->cut);
   if (w->cut && !ctx->opt.quiet)
-    rtg_warning("--otf2: %llu slices overlapped %d others on their thread or queue: cut to nest",
+    rtg_warning("--otf2: %llu slices cut short to nest: more than %d overlapping on one thread "
+                "or queue",
                 (unsigned long long)w->cut, MAX_LANES);
   bool ok = !wr.error;
   free(wr.outs);

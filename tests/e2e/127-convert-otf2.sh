@@ -40,7 +40,13 @@ HIP: pid:7 tid:7 hipC ret=0 @120 +10 corr:3
 EOF
 "$B/rtg-convert" -q -o overlap.json --otf2 ov overlap.txt
 echo "exit $?"
-for a in o2 k2 spill fwd rev ov; do otf2-print "$a/trace.otf2" >"$a.events" || echo "otf2-print $a failed"; done
+# 70 kernels overlapping on one queue: 64 lanes, then slices are cut short
+awk -v q="'" 'BEGIN { print "RTG: pid:8 tid:8 trace format:1 host:h clock:boottime"
+  for (i = 0; i < 70; i++)
+    printf "HSA: pid:8 tid:9 dispatch queue:0 agent:1 signal:1 name:%sk%s start:%d stop:%d id:%d\n", q, q, 1000 + i, 5000 + i, i }' >many.txt
+"$B/rtg-convert" -o many.json --otf2 many many.txt 2>&1
+echo "exit $?, $(otf2-print -G many/trace.otf2 | grep -c '^LOCATION ') locations, $(otf2-print many/trace.otf2 | grep -c '^ENTER') ENTERs"
+for a in o2 k2 spill fwd rev ov many; do otf2-print "$a/trace.otf2" >"$a.events" || echo "otf2-print $a failed"; done
 otf2-print -G o2/trace.otf2 >o2.defs
 otf2-print -G ov/trace.otf2 >ov.defs
 cmp -s o2.events spill.events && echo "spilled to a temporary file: the same events" || echo "spill: DIFFERENT"
@@ -92,7 +98,7 @@ def defs(fn):
     return locs
 
 for tag, ev, js in [("default", "o2.events", "out.json"), ("-k", "k2.events", "k.json"),
-                    ("overlap", "ov.events", "overlap.json")]:
+                    ("overlap", "ov.events", "overlap.json"), ("70 lanes", "many.events", "many.json")]:
     per_region, per_loc, bad = otf2_events(ev)
     per_json, first, last = json_slices(js, tag == "-k")
     same = {k: (v, v) for k, v in per_json.items()} == per_region
