@@ -98,7 +98,7 @@ def defs(fn):
     return locs
 
 for tag, ev, js in [("default", "o2.events", "out.json"), ("-k", "k2.events", "k.json"),
-                    ("overlap", "ov.events", "overlap.json"), ("70 lanes", "many.events", "many.json")]:
+                    ("overlap", "ov.events", "overlap.json"), ("70 overl.", "many.events", "many.json")]:
     per_region, per_loc, bad = otf2_events(ev)
     per_json, first, last = json_slices(js, tag == "-k")
     same = {k: (v, v) for k, v in per_json.items()} == per_region
