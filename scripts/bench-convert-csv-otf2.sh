@@ -4,11 +4,11 @@
 # default): each output alone, the three run alternately RUNS times (default
 # 3), the best run of each counts.  Prints per output the time, lines/s, the
 # speed relative to the JSON's, the output's size and the peak RSS.
-#   scripts/bench-convert-csv-otf2.sh [SIZE_MB]
+#   scripts/bench-convert-csv-otf2.sh [SIZE_MB]      (BENCH_QUICK=1: 16 MB)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${B:-$TOP/build}" && pwd)
-SIZE_MB=${1:-256}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then SIZE_MB=${1:-16}; else SIZE_MB=${1:-256}; fi
 [ -x "$B/rtg-convert" ] || { echo "bench-convert-csv-otf2: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
