@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "chunkw.h"
 #include "convert.h"
 #include "jsonw.h"
 
@@ -61,10 +62,14 @@ static const char *const headers[F_N] = {
  * again for appending when needed. */
 #define MAX_OPEN 64
 
-#define FILE_BUF (256 * 1024) /* per open file: few, large writes */
+/* Rows gather in a buffer per open file; a full one goes to the writer
+ * thread (chunkw.c) while the rows that follow are formatted. */
+#define CHUNK (64 * 1024)
 
 typedef struct csv_file {
   FILE *f;
+  char *buf; /* rows not handed to the writer yet */
+  size_t blen;
   bool created;  /* header written (the file exists) */
   uint64_t used; /* last use, for closing the least recently used */
   uint64_t rows;
@@ -78,6 +83,7 @@ typedef struct csv {
   uint64_t clock;
   char *line; /* the row being built */
   size_t len, cap;
+  chunkw *cw;
   bool failed;
 } csv;
 
@@ -92,7 +98,8 @@ static void *csv_open(cv_ctx *ctx) {
   c->ctx = ctx;
   c->cap = 4096;
   c->line = malloc(c->cap);
-  if (!c->line) exit(1);
+  c->cw = chunkw_new();
+  if (!c->line || !c->cw) exit(1);
   return c;
 }
 
@@ -174,7 +181,30 @@ static void host_dir(const char *h, char *out) {
   if (!strcmp(out, ".") || !strcmp(out, "..")) out[0] = 0;
 }
 
-static FILE *file_of(csv *c, uint32_t proc, int kind) {
+static void flush_file(csv *c, csv_file *cf) {
+  if (cf->blen)
+    chunkw_put(c->cw, cf->f, cf->buf, cf->blen);
+  else
+    free(cf->buf);
+  cf->buf = NULL;
+  cf->blen = 0;
+}
+
+static void append(csv *c, csv_file *cf, const char *s, size_t n) {
+  if (cf->blen + n > CHUNK) flush_file(c, cf);
+  if (n > CHUNK) { /* a row longer than a chunk goes alone */
+    char *copy = malloc(n);
+    if (!copy) exit(1);
+    memcpy(copy, s, n);
+    chunkw_put(c->cw, cf->f, copy, n);
+    return;
+  }
+  if (!cf->buf && !(cf->buf = malloc(CHUNK))) exit(1);
+  memcpy(cf->buf + cf->blen, s, n);
+  cf->blen += n;
+}
+
+static csv_file *file_of(csv *c, uint32_t proc, int kind) {
   if (proc >= c->nprocs) {
     uint32_t n = c->nprocs ? c->nprocs : 4;
     while (n <= proc) n *= 2;
@@ -186,11 +216,13 @@ static FILE *file_of(csv *c, uint32_t proc, int kind) {
   }
   csv_file *cf = &c->files[(size_t)proc * F_N + kind];
   cf->used = ++c->clock;
-  if (cf->f) return cf->f;
+  if (cf->f) return cf;
   if (c->nopen >= MAX_OPEN) { /* close the least recently used */
     csv_file *lru = NULL;
     for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
       if (c->files[i].f && (!lru || c->files[i].used < lru->used)) lru = &c->files[i];
+    flush_file(c, lru);
+    chunkw_drain(c->cw); /* its rows are written before it is closed */
     if (fclose(lru->f)) c->failed = true;
     lru->f = NULL;
     c->nopen--;
@@ -223,20 +255,22 @@ static FILE *file_of(csv *c, uint32_t proc, int kind) {
     c->failed = true;
     return NULL;
   }
-  setvbuf(cf->f, NULL, _IOFBF, FILE_BUF);
+  setvbuf(cf->f, NULL, _IONBF, 0); /* chunks go to write() as they are */
   c->nopen++;
   if (!cf->created) {
-    fputs(headers[kind], cf->f);
+    append(c, cf, headers[kind], strlen(headers[kind]));
     cf->created = true;
   }
-  return cf->f;
+  return cf;
 }
 
 static void row_end(csv *c, uint32_t proc, int kind) {
   put_lit(c, "\n");
-  FILE *f = c->failed ? NULL : file_of(c, proc, kind);
-  if (f && fwrite(c->line, 1, c->len, f) != c->len) c->failed = true;
-  if (f) c->files[(size_t)proc * F_N + kind].rows++;
+  csv_file *cf = c->failed ? NULL : file_of(c, proc, kind);
+  if (cf) {
+    append(c, cf, c->line, c->len);
+    cf->rows++;
+  }
   c->len = 0;
 }
 
@@ -374,7 +408,11 @@ static void csv_event(void *st, const cv_event *ev) {
 static bool csv_close(void *st) {
   csv *c = st;
   for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
+    if (c->files[i].f) flush_file(c, &c->files[i]);
+  chunkw_drain(c->cw);
+  for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
     if (c->files[i].f && fclose(c->files[i].f)) c->failed = true;
+  if (!chunkw_free(c->cw)) c->failed = true;
   bool ok = !c->failed;
   if (!ok) rtg_error("cannot write the CSV files in %s", c->ctx->opt.csv_dir);
   if (c->ctx->opt.verbose) {

@@ -5,11 +5,15 @@
 # with rtg's own --stats, kernels joined to the HIP call that launched them
 # by Correlation_Id.  Then the time window (of hip_streams_2gpu.txt) and
 # --zero: the rows are the events the JSON keeps, with the same (relative)
-# times.
+# times.  And 30 processes at once: 150 files, more than are kept open.
 R="$TOP/tests/data/convert/real"
 IN="$R/hsa_vadd.txt $R/sg_hip.txt $R/hip_streams_2gpu.txt"
 # shellcheck disable=SC2086
 "$B/rtg-convert" -q --csv csv --stats=st $IN
+echo "exit $?"
+# 30 processes: 150 files, more than the 64 kept open at a time
+cc -O2 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" && ./gen 4000000 3 30 >p30.txt
+"$B/rtg-convert" -q -o p30.json --csv c30 p30.txt
 echo "exit $?"
 "$B/rtg-convert" -q --csv win --start 97% --end 99.5% --zero -o win.json "$R/hip_streams_2gpu.txt"
 echo "exit $?"
@@ -72,9 +76,18 @@ for fn in sorted(glob.glob("csv/*/*_kernel_trace.csv")):
 print("kernels by launching call:", ", ".join("%s %d" % kv for kv in sorted(by_fn.items())),
       "; without one:", unmatched)
 
-# the window: the JSON's events and the CSV rows are the same ones
 cat_kind = {"kernel": ("kernel_trace", "Kernel_Name"), "hip": ("hip_api_trace", "Function"),
             "hsa": ("hsa_api_trace", "Function"), "copy": ("memory_copy_trace", "Direction")}
+
+# many processes: every file whole (rows per kind as the JSON's events)
+ev = json.load(open("p30.json"))["traceEvents"]
+for cat, (kind, col) in sorted(list(cat_kind.items()) + [("roctx", ("marker_api_trace", ""))]):
+    js = sum(1 for e in ev if e.get("ph") in ("X", "i") and e.get("cat") == cat)
+    print("30 processes: %-6s %4d files, %5d rows, as the JSON: %s" %
+          (cat, len(glob.glob("c30/*/*_%s.csv" % kind)), len(load(kind, "c30")),
+           "yes" if js == len(load(kind, "c30")) else "NO (%d)" % js))
+
+# the window: the JSON's events and the CSV rows are the same ones
 with open("win.json") as f:
     evs = json.load(f)["traceEvents"]
 for cat, (kind, col) in sorted(cat_kind.items()):
