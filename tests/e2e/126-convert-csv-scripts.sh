@@ -12,7 +12,8 @@ IN="$R/hsa_vadd.txt $R/sg_hip.txt $R/hip_streams_2gpu.txt"
 "$B/rtg-convert" -q --csv csv --stats=st $IN
 echo "exit $?"
 # 30 processes: 150 files, more than the 64 kept open at a time
-cc -O2 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" && ./gen 4000000 3 30 >p30.txt
+# (the generator links the build's common library: with its sanitizers, when SAN= is set)
+cc -O2 ${SAN:+-fsanitize=$SAN} -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" && ./gen 4000000 3 30 >p30.txt
 "$B/rtg-convert" -q -o p30.json --csv c30 p30.txt
 echo "exit $?"
 "$B/rtg-convert" -q --csv win --start 97% --end 99.5% --zero -o win.json "$R/hip_streams_2gpu.txt"
