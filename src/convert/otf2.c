@@ -2,13 +2,14 @@
  * written with the OTF2 library, for Vampir and the other OTF2 readers.
  *
  * Locations: one per host thread (its HIP and HSA calls, host dispatch
- * records, ROCTx ranges and syscalls: they nest in time), one per GPU
+ * records, ROCTx ranges and marks, syscalls: they nest in time), one per GPU
  * queue (kernels and barriers) and one per copy engine of a GPU (copies).
  * Location groups: a process group per traced process (its threads), an
  * accelerator group per GPU of a process (its queues and engines), under a
  * system tree node per host.  Regions: one per (name, kind): API
- * functions, kernels, barriers, copy directions, ROCTx ranges, syscalls.
- * Each slice is an Enter and a Leave; timestamps are nanoseconds
+ * functions, kernels, barriers, copy directions, ROCTx ranges, syscalls,
+ * ROCTx marks.  Each slice is an Enter and a Leave (a mark: both at its
+ * time, as OTF2's event stream has no named instant); timestamps are nanoseconds
  * (CLOCK_BOOTTIME, or relative with --zero), with the clock properties
  * saying so: resolution 1e9, the first timestamp as global offset, and
  * the matching wall-clock time when the trace header gave it.
@@ -40,6 +41,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "jsonw.h"
 
 #ifndef RTG_HAVE_OTF2
 
@@ -71,7 +73,8 @@ enum reg_class {
   RC_BARRIER,
   RC_COPY,
   RC_ROCTX,
-  RC_SYSCALL
+  RC_SYSCALL,
+  RC_MARK
 };
 
 typedef struct slice {
@@ -296,6 +299,11 @@ static void otf2_event(void *st, const cv_event *ev) {
     rc = RC_ROCTX;
     loc = loc_get(w, ev->proc, LC_THREAD, ev->tid, 0);
     break;
+  case CV_MARK: /* an instant: OTF2's event stream has no named one, so a
+                 * region entered and left at the same time */
+    rc = RC_MARK;
+    loc = loc_get(w, ev->proc, LC_THREAD, ev->tid, 0);
+    break;
   case CV_SYSCALL:
     rc = RC_SYSCALL;
     loc = loc_get(w, ev->proc, LC_THREAD, ev->tid, 0);
@@ -309,7 +317,7 @@ static void otf2_event(void *st, const cv_event *ev) {
     rc = RC_COPY;
     loc = loc_get(w, ev->proc, LC_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX);
     break;
-  default: /* ROCTx markers are instants: no region */
+  default:
     return;
   }
   add(w, loc, region_get(w, name, rc), ev);
@@ -494,19 +502,43 @@ typedef struct strings {
   writer *wr;
 } strings;
 
+/* Definitions in valid UTF-8, as the JSON: bytes that are not become
+ * U+FFFD (the input's names are raw bytes). */
+static const char *utf8_clean(const char *text, char **tmp) {
+  size_t n = strlen(text), i = 0;
+  int k;
+  while (i < n && (k = rtg_utf8_seq_len((const unsigned char *)text + i, n - i))) i += (size_t)k;
+  if (i == n) return text;
+  char *o = *tmp = malloc(3 * n + 1);
+  if (!o) exit(1);
+  for (i = 0; i < n;) {
+    k = rtg_utf8_seq_len((const unsigned char *)text + i, n - i);
+    if (k) {
+      memcpy(o, text + i, (size_t)k), o += k, i += (size_t)k;
+    } else {
+      memcpy(o, "\xEF\xBF\xBD", 3), o += 3, i++;
+    }
+  }
+  *o = 0;
+  return *tmp;
+}
+
 static OTF2_StringRef str_ref(strings *s, const char *text) {
+  char *tmp = NULL;
+  text = utf8_clean(text, &tmp);
   uint32_t id = cv_intern(s->wr->w->ctx, text);
   bool added;
   uint64_t *v = rtg_u64map_put(&s->ids, id, s->n, &added);
   if (!v) exit(1);
   if (added) check(s->wr, OTF2_GlobalDefWriter_WriteString(s->gw, s->n++, text));
+  free(tmp);
   return (OTF2_StringRef)*v;
 }
 
 static const char *const region_kind[] = {
     [RC_HIP] = "HIP API",       [RC_HSA] = "HSA API",         [RC_DISPATCH] = "host dispatch",
     [RC_KERNEL] = "GPU kernel", [RC_BARRIER] = "GPU barrier", [RC_COPY] = "GPU copy",
-    [RC_ROCTX] = "ROCTx range", [RC_SYSCALL] = "syscall",
+    [RC_ROCTX] = "ROCTx range", [RC_SYSCALL] = "syscall",     [RC_MARK] = "ROCTx mark",
 };
 
 static void write_regions(writer *wr, strings *ss) {
@@ -519,10 +551,11 @@ static void write_regions(writer *wr, strings *ss) {
                            : rc == RC_COPY     ? OTF2_REGION_ROLE_DATA_TRANSFER
                            : rc == RC_DISPATCH ? OTF2_REGION_ROLE_TASK_CREATE
                            : rc == RC_ROCTX    ? OTF2_REGION_ROLE_CODE
+                           : rc == RC_MARK     ? OTF2_REGION_ROLE_ARTIFICIAL
                                                : OTF2_REGION_ROLE_FUNCTION;
-    OTF2_Paradigm par = rc == RC_ROCTX     ? OTF2_PARADIGM_USER
-                        : rc == RC_SYSCALL ? OTF2_PARADIGM_UNKNOWN
-                                           : OTF2_PARADIGM_HIP;
+    OTF2_Paradigm par = rc == RC_ROCTX || rc == RC_MARK ? OTF2_PARADIGM_USER
+                        : rc == RC_SYSCALL              ? OTF2_PARADIGM_UNKNOWN
+                                                        : OTF2_PARADIGM_HIP;
     check(wr, OTF2_GlobalDefWriter_WriteRegion(ss->gw, i, name, name, str_ref(ss, region_kind[rc]),
                                                role, par, OTF2_REGION_FLAG_NONE,
                                                OTF2_UNDEFINED_STRING, 0, 0));

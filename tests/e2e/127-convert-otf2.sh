@@ -1,7 +1,7 @@
 # --otf2: the archive of the three real recordings and small.txt, read back
 # with otf2-print (Debian's otf2-tools):
 # - per region, as many ENTERs and LEAVEs as the JSON of the same input has
-#   slices of that name (copies: of that kind), with -k too;
+#   slices (and ROCTx marks) of that name (copies: of that kind), with -k too;
 # - per location, timestamps in order and ENTER/LEAVE properly nested, and
 #   the event count of the LOCATION definition right;
 # - the definitions: clock properties (1e9 ticks per second, the first
@@ -80,11 +80,12 @@ def json_slices(fn, rename):
     evs = json.load(open(fn))["traceEvents"]
     per, first, last = {}, None, 0
     for e in evs:
-        if e.get("ph") != "X":
+        # slices, and ROCTx marks (instants: a zero-length region in OTF2)
+        if e.get("ph") != "X" and not (e.get("ph") == "i" and e.get("cat") == "roctx"):
             continue
         name = e["args"]["kind"] if e["cat"] == "copy" else e["name"]
         per[name] = per.get(name, 0) + 1
-        s, t = round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000)
+        s, t = round(e["ts"] * 1000), round((e["ts"] + e.get("dur", 0)) * 1000)
         first = s if first is None else min(first, s)
         last = max(last, t)
     return per, first, last

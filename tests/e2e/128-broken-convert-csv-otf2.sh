@@ -37,8 +37,8 @@ def json_counts(d):
     per = {}
     slices = 0
     for e in evs:
-        if e.get("ph") == "X":
-            slices += 1
+        if e.get("ph") == "X" or (e.get("ph") == "i" and e.get("cat") == "roctx"):
+            slices += 1  # a ROCTx mark is a zero-length region in OTF2
         if e.get("ph") in ("X", "i"):
             per[e.get("cat")] = per.get(e.get("cat"), 0) + 1
     return per, slices

@@ -57,6 +57,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
       if (!cJSON_IsNumber(dur) || dur->valuedouble < 0) abort();
       slices += strcmp(c, "gap") != 0;
     }
+    if (!strcmp(ph->valuestring, "i")) slices += !strcmp(c, "roctx"); /* a mark: a pair in OTF2 */
     if (!strcmp(ph->valuestring, "X") || !strcmp(ph->valuestring, "i"))
       csv_events += !strcmp(c, "hip") || !strcmp(c, "hsa") || !strcmp(c, "kernel") ||
                     !strcmp(c, "copy") || !strcmp(c, "roctx");

@@ -2,7 +2,8 @@
  * all begin with one of rocprofv3's headers and every row has that
  * header's number of fields (quote-aware), the rows together being the
  * JSON's host calls, kernels, copies and ROCTx events; the OTF2 archive
- * reads back with the OTF2 reader, one Enter and one Leave per JSON slice,
+ * reads back with the OTF2 reader, one Enter and one Leave per JSON slice
+ * and ROCTx mark,
  * in time order and balanced per location.  Both directories are removed
  * before each run (the archive is replaced anyway; per-host directories of
  * CSV files would pile up). */
