@@ -8,7 +8,8 @@ PKGS="build-essential pkg-config
 libhsa-runtime64-1 libhsa-runtime-dev libhsakmt-dev
 libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
 clang lld libclang-rt-14-dev clang-format
-hipcc libamdhip64-dev"
+hipcc libamdhip64-dev
+libotf2-trace-dev otf2-tools"
 
 missing=""
 for p in $PKGS; do

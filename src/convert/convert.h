@@ -60,6 +60,7 @@ typedef struct cv_event {
   bool has_dims;
   rtg_dim3 wg, grid;
   uint64_t lds, scratch;
+  bool has_lds, has_scratch; /* the record gave them (--csv writes them only then) */
   uint64_t bytes;
   bool has_bytes;
   uint32_t src_agent, dst_agent;
@@ -119,7 +120,9 @@ typedef struct cv_options {
   int top_gaps;  /* --top-gaps N */
   bool progress; /* --progress / --no-progress */
   int progress_set;
-  bool strict; /* --strict: exit 1 when lines were skipped */
+  bool strict;          /* --strict: exit 1 when lines were skipped */
+  const char *csv_dir;  /* --csv DIR: rocprofv3's per-event CSV files */
+  const char *otf2_dir; /* --otf2 DIR: an OTF2 archive */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
@@ -147,7 +150,7 @@ typedef struct cv_ctx {
   struct {
     const cv_sink *ops;
     void *state;
-  } sinks[8];
+  } sinks[12];
   int nsinks;
   bool failed; /* an input could not be read or an output written */
   /* duplicate inputs, per pass over the inputs (input_trace.c) */
@@ -170,6 +173,8 @@ struct cv_sink {
 
 extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink,
     cv_workgroups_sink;
+extern const cv_sink cv_csv_sink;  /* csv_rocprofv3.c */
+extern const cv_sink cv_otf2_sink; /* otf2.c (a stub saying why when built without OTF2) */
 
 /* convert.c */
 uint32_t cv_intern(cv_ctx *ctx, const char *s);

@@ -2,10 +2,14 @@
 CONVERT_SRC := $(wildcard src/convert/*.c)
 CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o)
 CONVERT_BIN := $(B)/rtg-convert
+# --otf2 needs the OTF2 library (Debian: libotf2-trace-dev, which
+# scripts/install-deps.sh installs); without its headers otf2.c builds a
+# stub that says so, and nothing is linked.
+OTF2_LIBS := $(shell printf '\043include <otf2/otf2.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo -lotf2)
 
 $(CONVERT_BIN): $(CONVERT_OBJ) $(COMMON_LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $(CONVERT_OBJ) $(COMMON_LIB) $(LDFLAGS) -lsqlite3 -lcjson -lm
+	$(Q)$(CC) -o $@ $(CONVERT_OBJ) $(COMMON_LIB) $(LDFLAGS) -lsqlite3 -lcjson $(OTF2_LIBS) -lm
 
 ALL_TARGETS += $(CONVERT_BIN)
 INSTALL_BIN += $(CONVERT_BIN)

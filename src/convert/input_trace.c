@@ -279,6 +279,8 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.grid = GET(rec, DISPATCH, grid);
     ev.lds = GET(rec, DISPATCH, lds);
     ev.scratch = GET(rec, DISPATCH, scratch);
+    ev.has_lds = HAS(rec, DISPATCH, lds);
+    ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
     break;

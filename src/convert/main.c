@@ -111,6 +111,8 @@ int main(int argc, char **argv) {
   if (ctx.opt.gaps_out) ok &= cv_add_sink(&ctx, &cv_gaps_sink);
   if (ctx.opt.sqlite_out) ok &= cv_add_sink(&ctx, &cv_sqlite_sink);
   if (ctx.opt.workgroups) ok &= cv_add_sink(&ctx, &cv_workgroups_sink);
+  if (ctx.opt.csv_dir) ok &= cv_add_sink(&ctx, &cv_csv_sink);
+  if (ctx.opt.otf2_dir) ok &= cv_add_sink(&ctx, &cv_otf2_sink);
   if (!ok) return 1;
 
   bool read_ok = read_all(&ctx);

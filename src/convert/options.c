@@ -20,7 +20,9 @@ enum {
   OPT_PROGRESS,
   OPT_NO_PROGRESS,
   OPT_STRICT,
-  OPT_VERSION
+  OPT_VERSION,
+  OPT_CSV,
+  OPT_OTF2
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +48,8 @@ static const struct option long_opts[] = {
     {"progress", no_argument, 0, OPT_PROGRESS},
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
     {"strict", no_argument, 0, OPT_STRICT},
+    {"csv", required_argument, 0, OPT_CSV},
+    {"otf2", required_argument, 0, OPT_OTF2},
     {0, 0, 0, 0},
 };
 
@@ -71,6 +75,10 @@ void cv_usage(FILE *f) {
       "      --top-gaps N    largest gaps listed per GPU (default 5)\n"
       "      --sqlite FILE   rocmProfileData (RPD) database, schema version 3\n"
       "  -w, --workgroups    print the kernels' workgroup sizes, sorted\n"
+      "      --csv DIR       rocprofv3's CSV files: DIR/<host>/<pid>_kernel_trace.csv,\n"
+      "                      _hip_api_trace, _hsa_api_trace, _memory_copy_trace, "
+      "_marker_api_trace\n"
+      "      --otf2 DIR      OTF2 archive DIR/trace.otf2 (Vampir, otf2-print)\n"
       "Input selection:\n"
       "      --start T       drop events starting before T: microseconds or N%\n"
       "      --end T         drop events starting after T: microseconds or N%\n"
@@ -208,6 +216,12 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     case OPT_STRICT:
       o->strict = true;
       break;
+    case OPT_CSV:
+      o->csv_dir = optarg;
+      break;
+    case OPT_OTF2:
+      o->otf2_dir = optarg;
+      break;
     default:
       if (optopt && optopt < 256)
         rtg_error("unknown option or missing argument: -%c", optopt);
@@ -223,7 +237,7 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     return 2;
   }
   if (!o->json_out && !o->stats_dir && !o->summary && !o->gaps_out && !o->sqlite_out &&
-      !o->workgroups) {
+      !o->workgroups && !o->csv_dir && !o->otf2_dir) {
     o->json_out = "out.json";
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }

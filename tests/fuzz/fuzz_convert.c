@@ -7,7 +7,9 @@
  * Oracles: no crash, no sanitizer report; every sink closes successfully;
  * the Chrome JSON is valid JSON, every event has a "ph", and complete
  * events ("X") have a non-negative "dur"; the statistics files begin with
- * rocprof's header. */
+ * rocprof's header; the rocprofv3 CSV files and the OTF2 archive hold the
+ * JSON's events (fuzz_csv_otf2.h). */
+#include "fuzz_csv_otf2.h"
 #include "fuzz_cv.h"
 
 static char fz_stats[128];
@@ -32,26 +34,37 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     unlink(fz_db);
     ctx.opt.sqlite_out = fz_db;
   }
+
   const char *inputs[1] = {fz_in};
   ctx.inputs = inputs;
   ctx.ninputs = 1;
   bool ok = cv_add_sink(&ctx, &cv_chrome_sink) && cv_add_sink(&ctx, &cv_stats_sink) &&
             cv_add_sink(&ctx, &cv_gaps_sink) && cv_add_sink(&ctx, &cv_workgroups_sink) &&
-            (!odd || cv_add_sink(&ctx, &cv_sqlite_sink));
+            (!odd || cv_add_sink(&ctx, &cv_sqlite_sink)) && fz_add_csv_otf2_sinks(&ctx);
   if (!ok) abort();
   if (!cv_read_trace(&ctx, fz_in)) abort(); /* a readable file is never refused */
   if (!fz_ctx_finish(&ctx)) abort();
 
   cJSON *root, *evs = fz_check_chrome(fz_json, &root), *ev;
+  uint64_t slices = 0, csv_events = 0; /* what OTF2 and the CSV files must hold */
   cJSON_ArrayForEach(ev, evs) {
     cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
     if (!cJSON_IsString(ph)) abort();
+    cJSON *cat = cJSON_GetObjectItemCaseSensitive(ev, "cat");
+    const char *c = cJSON_IsString(cat) ? cat->valuestring : "";
     if (!strcmp(ph->valuestring, "X")) {
       cJSON *dur = cJSON_GetObjectItemCaseSensitive(ev, "dur");
       if (!cJSON_IsNumber(dur) || dur->valuedouble < 0) abort();
+      slices += strcmp(c, "gap") != 0;
     }
+    if (!strcmp(ph->valuestring, "i")) slices += !strcmp(c, "roctx"); /* a mark: a pair in OTF2 */
+    if (!strcmp(ph->valuestring, "X") || !strcmp(ph->valuestring, "i"))
+      csv_events += !strcmp(c, "hip") || !strcmp(c, "hsa") || !strcmp(c, "kernel") ||
+                    !strcmp(c, "copy") || !strcmp(c, "roctx");
   }
   cJSON_Delete(root);
+  if (fz_check_csv() != csv_events) abort();
+  fz_check_otf2(slices);
   char path[256];
   snprintf(path, sizeof path, "%s/kernel_stats.csv", fz_stats);
   char *csv = fz_slurp(path, NULL);
