@@ -54,8 +54,20 @@ awk -v p="$(get api_ns a.plain)" -v t="$(get api_ns a.traced)" -v c="$(cpair a.p
   -v recs="$recs" -v want=$((5 * n)) -v lost="$(field lost)" -v waits="$(field buffer_waits)" 'BEGIN {
   printf "(a) traced HSA call, max rate: untraced %.1f ns, traced %.1f ns, two clock reads %.1f ns: added / clock pair = %.2f (target <= 2.0); records %d of %d, lost %d, buffer waits %d\n",
     p, t, c, (t - p) / c, recs, want, lost, waits }'
-sed -n 's/^rtg: writer: \([0-9]*\) records in \([0-9.]*\) s.*(\([0-9.]*\) M records\/s).*peaked at \([0-9]*\) MB/\1 \2 \3 \4/p' a.err |
-  awk '{ printf "(d) writer alone: %d records in %.3f s of its CPU time: %.2f M records/s (target >= 5); buffers peaked at %d MB\n", $1, $2, $3, $4 }'
+# (d): the same on one core (taskset), so the writer runs when the producer
+# does not: its records per second of its own CPU time are its speed alone
+# (in (a) it also pays for reading what another core just wrote)
+writer_line() { # label file
+  sed -n 's/^rtg: writer: \([0-9]*\) records in \([0-9.]*\) s.*(\([0-9.]*\) M records\/s).*peaked at \([0-9]*\) MB/\1 \2 \3 \4/p' "$2" |
+    awk -v l="$1" '{ printf "%s %d records in %.3f s of its CPU time: %.2f M records/s (target >= 5); buffers peaked at %d MB\n", l, $1, $2, $3, $4 }'
+}
+if command -v taskset >/dev/null; then
+  rm -f rtg_trace.txt.*
+  RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" taskset -c 0 $RUN "$B/progs/tp_bench" api $n \
+    >d.traced 2>d.err
+  writer_line "(d) writer alone (one core):" d.err
+fi
+writer_line "    writer beside the producer (a):" a.err
 
 # ---- (b) paced
 rm -f rtg_trace.txt.*
