@@ -1,6 +1,7 @@
 /* The record writer and parser, both driven by the field lists of
  * include/rtg/record.h so that what one writes the other reads. */
 #define _GNU_SOURCE /* memmem */
+#include "decimal.h"
 #include "rtg/record.h"
 
 #include <stdbool.h>
@@ -101,61 +102,15 @@ static void put_ch(out *o, char c) {
     o->overflow = true;
 }
 
-static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
-                                     "25262728293031323334353637383940414243444546474849"
-                                     "50515253545556575859606162636465666768697071727374"
-                                     "75767778798081828384858687888990919293949596979899";
-
-/* Decimal digits of v: from its bit length (log10(2) ~ 1233/4096), then
- * one comparison with the power of ten it may fall short of. */
-static unsigned digits_of(uint64_t v) {
-  static const uint64_t pow10[20] = {1ull,
-                                     10ull,
-                                     100ull,
-                                     1000ull,
-                                     10000ull,
-                                     100000ull,
-                                     1000000ull,
-                                     10000000ull,
-                                     100000000ull,
-                                     1000000000ull,
-                                     10000000000ull,
-                                     100000000000ull,
-                                     1000000000000ull,
-                                     10000000000000ull,
-                                     100000000000000ull,
-                                     1000000000000000ull,
-                                     10000000000000000ull,
-                                     100000000000000000ull,
-                                     1000000000000000000ull,
-                                     10000000000000000000ull};
-  unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
-  return t + 1 - (v < pow10[t] && v); /* 0 has one digit */
-}
-
-/* Written in place, two digits at a time from a table: the writer formats
- * several numbers per record, millions of records a second. */
 static void put_u64(out *o, uint64_t v) {
-  unsigned n = digits_of(v);
+  unsigned n = rtg_dec_len(v);
   if ((size_t)(o->end - o->p) < n) {
     o->overflow = true;
     o->p = o->end;
     return;
   }
-  char *q = o->p + n;
-  o->p = q;
-  while (v >= 100) {
-    const char *d = digit_pairs + 2 * (v % 100);
-    v /= 100;
-    *--q = d[1];
-    *--q = d[0];
-  }
-  if (v >= 10) {
-    *--q = digit_pairs[2 * v + 1];
-    *--q = digit_pairs[2 * v];
-  } else {
-    *--q = (char)('0' + v);
-  }
+  o->p += n;
+  rtg_dec_write(o->p, v);
 }
 
 static void put_i64(out *o, int64_t v) {

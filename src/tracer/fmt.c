@@ -1,16 +1,20 @@
 /* Tiny number and string formatters for the hot path and the writer: no
  * stdio, no locale, usable in a signal handler.  Each writes at p, never
  * past end, and returns the new end of text. */
+#include "decimal.h"
 #include "tracer_internal.h"
 
 #include <string.h>
 
 char *rtg_fmt_u64(char *p, char *end, uint64_t v) {
-  char tmp[20];
-  int n = 0;
-  do tmp[n++] = (char)('0' + v % 10);
-  while ((v /= 10) && n < 20);
-  while (n && p < end) *p++ = tmp[--n];
+  unsigned n = rtg_dec_len(v);
+  if ((size_t)(end - p) >= n) {
+    rtg_dec_write(p + n, v);
+    return p + n;
+  }
+  char tmp[20]; /* what fits of it */
+  rtg_dec_write(tmp + n, v);
+  for (unsigned i = 0; i < n && p < end; i++) *p++ = tmp[i];
   return p;
 }
 
