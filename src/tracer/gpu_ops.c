@@ -49,6 +49,7 @@ struct rtg_op_waiter {
   rtg_op *head, *tail;
   _Atomic uint32_t inflight;
   _Atomic uint32_t throttled; /* submitting threads asleep on inflight */
+  bool parked;                /* asleep until woken (mu): idle for a while */
   uint32_t limit;
   pthread_t thread;
   bool started;
@@ -60,6 +61,7 @@ static rtg_op_waiter *waiters;
 static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int abandon; /* exit: stop waiting, count the rest */
 enum { POLL_MIN_NS = 50000, POLL_MAX_NS = 1000000 };
+enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
 
 /* --------------------------------------------------------- op storage */
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -325,8 +327,24 @@ static void *waiter_main(void *arg) {
   rtg_tls.no_wait = true; /* completions must not wait for the writer */
   for (;;) {
     pthread_mutex_lock(&w->mu);
-    while (!w->head && !atomic_load(&abandon) && !atomic_load(&w->stop))
-      pthread_cond_wait(&w->cv, &w->mu);
+    /* Nothing to do: naps of NAP_NS, so that a submission need not wake
+     * this thread (on a small machine the woken waiter takes the core of
+     * the thread that submits); after IDLE_NAPS of them it parks until the
+     * next submission wakes it, and costs nothing while the GPU is idle. */
+    for (int naps = 0; !w->head && !atomic_load(&abandon) && !atomic_load(&w->stop);) {
+      if (naps++ < IDLE_NAPS) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += NAP_NS;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&w->cv, &w->mu, &until);
+      } else {
+        w->parked = true;
+        pthread_cond_wait(&w->cv, &w->mu);
+        w->parked = false;
+        naps = 0;
+      }
+    }
     rtg_op *op = w->head;
     if (op) {
       w->head = op->next;
@@ -354,7 +372,11 @@ rtg_op_waiter *rtg_waiter_create(const char *what, uint32_t limit) {
   rtg_op_waiter *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   pthread_mutex_init(&w->mu, NULL);
-  pthread_cond_init(&w->cv, NULL);
+  pthread_condattr_t ca; /* naps are timed on the monotonic clock */
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->cv, &ca);
+  pthread_condattr_destroy(&ca);
   w->limit = limit ? limit : 1;
   strncpy(w->what, what, sizeof w->what - 1);
   sigset_t all, old;
@@ -421,7 +443,7 @@ void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   else
     w->head = op;
   w->tail = op;
-  pthread_cond_signal(&w->cv);
+  if (w->parked) pthread_cond_signal(&w->cv); /* else it looks within a nap */
   pthread_mutex_unlock(&w->mu);
 }
 
