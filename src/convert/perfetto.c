@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <unistd.h>
 
 #include "convert.h"
@@ -44,7 +45,8 @@
 #define BODY_FLUSH (1u << 20)
 #define MAX_NAMES 200000u   /* interned event names; beyond, names go inline */
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
-#define SCACHE_LEN 96       /* longer strings are written inline */
+#define SCACHE_LEN 1024     /* longer strings are written inline */
+#define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
 #define CTR_WINDOW 4096     /* counter changes reordered by time, per counter */
 #define PROC_UUID (1ull << 40)
 #define CTR_UUID (2ull << 40)
@@ -84,18 +86,20 @@ static const char *const ann_names[] = {
 #undef A_NAME
 };
 
-/* An interning entry new in the packet being written. */
+/* An interning entry new in the packet being written; its string is
+ * copied (frames and names may live only during a callback). */
 typedef struct pend {
   uint32_t field; /* InternedData field */
   uint64_t iid;
-  const char *s;
-  size_t len;
+  size_t off, len; /* in pf.arena */
 } pend;
+#define NPEND 64
 
+/* A slot of a direct-mapped string cache. */
 typedef struct scache_slot {
   uint64_t hash, iid;
-  uint32_t len;
-  char s[SCACHE_LEN];
+  uint32_t len, cap;
+  char *s;
 } scache_slot;
 
 /* A counter track: changes (time, delta) pass through a min-heap of
@@ -126,10 +130,12 @@ typedef struct pf {
   tracks ts;
   rtg_strtab *names;
   bool cat_done[NCATS], ann_done[NANNS];
-  scache_slot *scache;
+  scache_slot *scache, *ncache;
   uint64_t next_siid;
-  pend pend[64];
+  pend pend[NPEND];
   uint32_t npend;
+  char *arena;
+  size_t narena, cap_arena;
   /* flows */
   corr_table calls, dispatch;
   uint64_t next_flow;
@@ -150,8 +156,19 @@ static void op_without_call(void *arg, corr_val op);
 
 /* ------------------------------------------------------------ output */
 
+static bool write_all(int fd, const uint8_t *b, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, b, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k, n -= (size_t)k;
+  }
+  return true;
+}
+
+/* The events so far to the temporary file (unbuffered: 1 MB at a time). */
 static void flush_body(pf *p) {
-  if (p->w.n && fwrite(p->w.buf, 1, p->w.n, p->body) != p->w.n) p->io_failed = true;
+  if (p->w.n && !write_all(fileno(p->body), p->w.buf, p->w.n)) p->io_failed = true;
   p->w.n = 0;
 }
 
@@ -181,7 +198,8 @@ static void *pf_open(cv_ctx *ctx) {
   size_t slots = corr_slots_setting();
   p->names = rtg_strtab_new();
   p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
-  if (!p->names || !p->scache || !pbw_init(&p->w, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
+  p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
+  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
       !corr_init(&p->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);
@@ -202,19 +220,78 @@ static inline uint64_t track_uuid(const pf *p, const track *t) {
 
 /* ------------------------------------------------------------ interning */
 
-static inline void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t len) {
-  if (p->npend < sizeof p->pend / sizeof p->pend[0])
-    p->pend[p->npend++] = (pend){field, iid, s, len};
+/* Callers check room (pend_room) before taking an iid. */
+static void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t len) {
+  if (p->narena + len > p->cap_arena) {
+    size_t nc = p->cap_arena ? p->cap_arena * 2 : 4096;
+    while (nc < p->narena + len) nc *= 2;
+    char *n = realloc(p->arena, nc);
+    if (!n) exit(1);
+    p->arena = n, p->cap_arena = nc;
+  }
+  memcpy(p->arena + p->narena, s, len);
+  p->pend[p->npend++] = (pend){field, iid, p->narena, len};
+  p->narena += len;
 }
 
-/* The iid of an event name, or 0 when names are too many to intern. */
+/* Room for the entries one event may add besides its strings: its name,
+ * category and annotation names. */
+static inline bool pend_room(const pf *p) {
+  return p->npend < NPEND - 4 - NANNS;
+}
+
+/* A hash of 8 bytes a step: every event looks its strings up. */
+static inline uint64_t str_hash(const char *s, size_t len) {
+  uint64_t h = len * 0x9e3779b97f4a7c15ull, v;
+  for (; len >= 8; s += 8, len -= 8) {
+    memcpy(&v, s, 8);
+    h = (h ^ v) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+  }
+  v = 0;
+  memcpy(&v, s, len);
+  h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+  return (h ^ h >> 32) | 1;
+}
+
+/* The slot of s in a cache: hit when it holds s; else the caller takes it
+ * over with sc_fill. */
+static inline scache_slot *sc_find(scache_slot *c, uint32_t slots, const char *s, size_t len,
+                                   uint64_t h, bool *hit) {
+  scache_slot *e = &c[h & (slots - 1)];
+  *hit = e->hash == h && e->len == len && !memcmp(e->s, s, len);
+  return e;
+}
+
+static void sc_fill(scache_slot *e, const char *s, size_t len, uint64_t h, uint64_t iid) {
+  if (e->cap < len + 1) {
+    char *n = realloc(e->s, len + 1);
+    if (!n) exit(1);
+    e->s = n, e->cap = (uint32_t)len + 1;
+  }
+  memcpy(e->s, s, len);
+  e->hash = h, e->len = (uint32_t)len, e->iid = iid;
+}
+
+static void sc_free(scache_slot *c, uint32_t slots) {
+  for (uint32_t i = 0; c && i < slots; i++) free(c[i].s);
+  free(c);
+}
+
+/* The iid of an event name (defined once, in the packet of its first
+ * use), or 0 when names are too many to intern. */
 static uint64_t name_iid(pf *p, const char *s) {
   size_t len = strlen(s);
+  uint64_t h = str_hash(s, len);
+  bool hit;
+  scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
+  if (hit) return e->iid;
   uint32_t n = rtg_strtab_count(p->names);
-  uint32_t id =
-      n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len) : rtg_strtab_find(p->names, s, len);
+  uint32_t id = n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len)
+                              : rtg_strtab_find(p->names, s, len);
   if (id == UINT32_MAX) return 0;
   if (id == n) pend_add(p, PF_ID_EVENT_NAMES, (uint64_t)id + 1, s, len);
+  sc_fill(e, s, len, h, (uint64_t)id + 1);
   return (uint64_t)id + 1;
 }
 
@@ -243,11 +320,12 @@ static void put_interned(pf *p) {
     const pend *e = &p->pend[i];
     size_t m = pbw_open(&p->w, e->field);
     pbw_uint(&p->w, PF_IID, e->iid);
-    pbw_bytes(&p->w, PF_IID_NAME, e->s, e->len);
+    pbw_bytes(&p->w, PF_IID_NAME, p->arena + e->off, e->len);
     pbw_close(&p->w, m);
   }
   pbw_close(&p->w, id);
   p->npend = 0;
+  p->narena = 0;
 }
 
 /* ------------------------------------------------------------ packets */
@@ -323,17 +401,15 @@ static void ann_u64(pf *p, int an, uint64_t v) {
  * bounded; a string evicted and met again is interned again. */
 static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
   size_t len = strlen(s);
-  if (len >= SCACHE_LEN) {
+  if (len >= SCACHE_LEN || !pend_room(p)) {
     pbw_bytes(&p->w, field_str, s, len);
     return;
   }
-  uint64_t h = rtg_hash_bytes(s, len) | 1;
-  scache_slot *e = &p->scache[h & (SCACHE_SLOTS - 1)];
-  if (e->hash != h || e->len != len || memcmp(e->s, s, len)) {
-    e->hash = h;
-    e->len = (uint32_t)len;
-    memcpy(e->s, s, len);
-    e->iid = ++p->next_siid;
+  uint64_t h = str_hash(s, len);
+  bool hit;
+  scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
+  if (!hit) {
+    sc_fill(e, s, len, h, ++p->next_siid);
     pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, e->iid, s, len);
   }
   pbw_uint(&p->w, field_iid, e->iid);
@@ -859,19 +935,29 @@ static void write_header(pf *p) {
   free(o);
 }
 
-/* The events after the header: copied from the temporary file. */
+/* The events after the header: copied from the temporary file by the
+ * kernel (sendfile), or through the buffer where it cannot. */
 static void copy_body(pf *p) {
-  if (fflush(p->body) || fseek(p->body, 0, SEEK_SET)) {
+  int in = fileno(p->body), out = fileno(p->out);
+  off_t size = lseek(in, 0, SEEK_END), off = 0;
+  if (size < 0 || fflush(p->out)) {
     p->io_failed = true;
     return;
   }
-  size_t got;
-  while ((got = fread(p->w.buf, 1, p->w.cap, p->body)) > 0)
-    if (fwrite(p->w.buf, 1, got, p->out) != got) {
+  while (off < size) {
+    ssize_t k = sendfile(out, in, &off, (size_t)(size - off));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+  }
+  while (off < size) {
+    ssize_t k = pread(in, p->w.buf, p->w.cap, off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0 || !write_all(out, p->w.buf, (size_t)k)) {
       p->io_failed = true;
       return;
     }
-  if (ferror(p->body)) p->io_failed = true;
+    off += k;
+  }
 }
 
 static bool pf_close(void *st) {
@@ -907,7 +993,9 @@ static bool pf_close(void *st) {
   rtg_u64map_free(&p->ctr_index);
   free(p->ctr);
   free(p->claimed);
-  free(p->scache);
+  free(p->arena);
+  sc_free(p->scache, SCACHE_SLOTS);
+  sc_free(p->ncache, NCACHE_SLOTS);
   pbw_free(&p->w);
   free(p);
   return ok;
