@@ -68,7 +68,8 @@ static const char *const cat_names[] = {
 
 #define ANNS(X)                                                                                    \
   X(kernel, "kernel")                                                                              \
-  X(api, "api") X(args, "args") X(ret, "ret") X(corr, "corr") X(stack, "stack") X(queue, "queue")  \
+  X(api, "api")                                                                                    \
+  X(args, "args") X(ret, "ret") X(corr, "corr") X(stack, "stack") X(queue, "queue")                \
       X(agent, "agent") X(id, "id") X(workgroup, "workgroup") X(grid, "grid") X(lds, "lds")        \
           X(scratch, "scratch") X(mangled, "mangled") X(kind, "kind") X(bytes, "bytes")            \
               X(gbs, "GB/s") X(src_agent, "src_agent") X(dst_agent, "dst_agent")                   \
@@ -125,8 +126,9 @@ typedef struct pf {
   FILE *out;
   bool own_out;
   FILE *body; /* the events, until close */
+  FILE *ends; /* the ends of slices longer than 0 ns, until close */
   bool io_failed;
-  pbw w;
+  pbw w, ew; /* packets for body and ends */
   tracks ts;
   rtg_strtab *names;
   bool cat_done[NCATS], ann_done[NANNS];
@@ -166,10 +168,14 @@ static bool write_all(int fd, const uint8_t *b, size_t n) {
   return true;
 }
 
-/* The events so far to the temporary file (unbuffered: 1 MB at a time). */
+/* Packets so far to their temporary file (unbuffered: 1 MB at a time). */
+static void flush_to(pf *p, pbw *w, FILE *f) {
+  if (w->n && !write_all(fileno(f), w->buf, w->n)) p->io_failed = true;
+  w->n = 0;
+}
+
 static void flush_body(pf *p) {
-  if (p->w.n && !write_all(fileno(p->body), p->w.buf, p->w.n)) p->io_failed = true;
-  p->w.n = 0;
+  flush_to(p, &p->w, p->body);
 }
 
 static void *pf_open(cv_ctx *ctx) {
@@ -189,8 +195,10 @@ static void *pf_open(cv_ctx *ctx) {
     p->own_out = true;
   }
   p->body = tmpfile();
-  if (!p->body) {
+  p->ends = p->body ? tmpfile() : NULL;
+  if (!p->ends) {
     rtg_error("cannot create a temporary file for the Perfetto output: %m");
+    if (p->body) fclose(p->body);
     if (p->own_out) fclose(p->out);
     free(p);
     return NULL;
@@ -199,7 +207,8 @@ static void *pf_open(cv_ctx *ctx) {
   p->names = rtg_strtab_new();
   p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
   p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
-  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
+  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
+      !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
       !corr_init(&p->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);
@@ -287,8 +296,8 @@ static uint64_t name_iid(pf *p, const char *s) {
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
   if (hit) return e->iid;
   uint32_t n = rtg_strtab_count(p->names);
-  uint32_t id = n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len)
-                              : rtg_strtab_find(p->names, s, len);
+  uint32_t id =
+      n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len) : rtg_strtab_find(p->names, s, len);
   if (id == UINT32_MAX) return 0;
   if (id == n) pend_add(p, PF_ID_EVENT_NAMES, (uint64_t)id + 1, s, len);
   sc_fill(e, s, len, h, (uint64_t)id + 1);
@@ -372,9 +381,32 @@ static pkt slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int
   return k;
 }
 
-static void slice_end(pf *p, const track *t, uint64_t ts) {
-  pkt k = pkt_begin(p, ts, false, track_uuid(p, t), PF_TYPE_SLICE_END);
-  pkt_end(p, k);
+/* A slice's end.  Perfetto orders events of equal time in file order, and
+ * an end closes the innermost open slice of its track: so that an op ending
+ * when the next one on its lane starts closes first whatever order the two
+ * came in, the ends go to a stream of their own, placed before the rest.
+ * A 0 ns slice keeps its end next to its begin (and to its flows). */
+static void slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
+  if (end == start) {
+    pkt k = pkt_begin(p, end, false, track_uuid(p, t), PF_TYPE_SLICE_END);
+    pkt_end(p, k);
+    return;
+  }
+  pbw *w = &p->ew;
+  pbw_need(w, 48);
+  size_t pk = pbw_open(w, PF_TRACE_PACKET);
+  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
+  pbw_put_varint(w, out_time(p, end));
+  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  pbw_put_varint(w, SEQ_ID);
+  size_t te = pbw_open(w, PF_PKT_TRACK_EVENT);
+  pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
+  pbw_put_varint(w, PF_TYPE_SLICE_END);
+  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
+  pbw_put_varint(w, track_uuid(p, t));
+  pbw_close(w, te);
+  pbw_close(w, pk);
+  if (w->n >= BODY_FLUSH) flush_to(p, w, p->ends);
 }
 
 /* ------------------------------------------------------------ annotations */
@@ -499,9 +531,11 @@ static void claim(void *arg, corr_val host, corr_val op) {
   p->claimed[p->nclaimed++] = op;
 }
 
-/* In the call's first packet: the flow ids of claimed 0 ns ops (a flow
- * event could not bind to them any more). */
-static void put_claimed_ids(pf *p) {
+/* In the call's first packet: its own flow id when it lasts 0 ns (see
+ * host_flow_id), and those of the claimed 0 ns ops (a flow event could not
+ * bind to them any more). */
+static void put_claimed_ids(pf *p, corr_val host) {
+  if (host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);
   for (uint32_t i = 0; i < p->nclaimed; i++)
     if (p->claimed[i].b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, p->claimed[i].b);
 }
@@ -517,6 +551,14 @@ static uint64_t dispatch_key(const cv_event *ev) {
   return rtg_mix64(((uint64_t)ev->proc << 40 | ev->agent) ^ rtg_mix64(ev->queue) ^
                    rtg_mix64(ev->id + 0x9e37)) |
          1;
+}
+
+/* A host slice of 0 ns (a host dispatch is an instant) is closed before a
+ * later op's flow event could bind to it: it carries a flow id of its own,
+ * which such an op carries too.  0 when the slice has a duration. */
+static uint64_t host_flow_id(uint64_t key, const cv_event *ev) {
+  if (ev->end != ev->start) return 0;
+  return rtg_mix64(key ^ rtg_mix64(ev->start) ^ 0x5bd1e995) | 3ull << 62;
 }
 
 /* An op's own flow id (top bit set: apart from the legacy flows' ids). */
@@ -605,7 +647,7 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
   ann_str(p, AN_after, cv_str(p->ctx, before));
   ann_str(p, AN_before, cv_str(p->ctx, after));
   pkt_end(p, k);
-  slice_end(p, t, end);
+  slice_end(p, t, start, end);
 }
 
 static void gap_add(pf *p, const cv_event *ev) {
@@ -635,9 +677,13 @@ static void host_call(pf *p, const cv_event *ev) {
   track *t = tracks_get(&p->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
   /* arrows start at HIP calls (as in the JSON): ops that waited for this
    * one are claimed before its slice is written, to carry their ids */
+  bool flows = ctx->opt.flows && ev->has_corr && hip;
   corr_val host = {track_uuid(p, t), 0, ev->start, 0};
-  if (ctx->opt.flows && ev->has_corr && hip)
-    corr_call(&p->calls, corr_key(ev->proc, ev->corr), host, claim, p);
+  if (flows) {
+    uint64_t key = corr_key(ev->proc, ev->corr);
+    host.b = host_flow_id(key, ev);
+    corr_call(&p->calls, key, host, claim, p);
+  }
   bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
   pkt k = slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, hip ? CAT_hip : CAT_hsa);
   if (rename)
@@ -648,16 +694,19 @@ static void host_call(pf *p, const cv_event *ev) {
   ann_str(p, AN_ret, ev->ret);
   if (ev->has_corr) ann_u64(p, AN_corr, ev->corr);
   ann_stack(p, ev->proc, ev->stack);
-  put_claimed_ids(p);
+  put_claimed_ids(p, host);
   pkt_end(p, k);
   put_claimed_flows(p, CAT_launch, host);
-  slice_end(p, t, ev->end);
+  slice_end(p, t, ev->start, ev->end);
 }
 
 static void host_dispatch(pf *p, const cv_event *ev) {
   track *t = tracks_get(&p->ts, ev->proc, TK_DISPATCH, ev->tid, 0, 0);
   corr_val host = {track_uuid(p, t), 0, ev->start, 0};
-  if (p->ctx->opt.flows) corr_call(&p->dispatch, dispatch_key(ev), host, claim, p);
+  if (p->ctx->opt.flows) {
+    host.b = host_flow_id(dispatch_key(ev), ev);
+    corr_call(&p->dispatch, dispatch_key(ev), host, claim, p);
+  }
   pkt k = slice_begin(p, t, ev->start, ev->name, CAT_dispatch);
   ann_u64(p, AN_queue, ev->queue);
   ann_u64(p, AN_agent, ev->agent);
@@ -666,10 +715,10 @@ static void host_dispatch(pf *p, const cv_event *ev) {
     ann_dim3(p, AN_workgroup, ev->wg);
     ann_dim3(p, AN_grid, ev->grid);
   }
-  put_claimed_ids(p);
+  put_claimed_ids(p, host);
   pkt_end(p, k);
   put_claimed_flows(p, CAT_dispatch, host);
-  slice_end(p, t, ev->end);
+  slice_end(p, t, ev->start, ev->end);
 }
 
 /* A GPU op: its slice, with its flow written while the slice is open. */
@@ -735,9 +784,10 @@ static void gpu_op(pf *p, const cv_event *ev) {
     ann_str(p, AN_mangled, ev->mangled);
   }
   if (waits && op.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, op.b);
+  if (have_host && host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);
   pkt_end(p, k);
-  if (have_host) flow(p, launch ? CAT_launch : CAT_dispatch, host, op);
-  slice_end(p, t, ev->end);
+  if (have_host && !host.b) flow(p, launch ? CAT_launch : CAT_dispatch, host, op);
+  slice_end(p, t, ev->start, ev->end);
   counters_op(p, ev);
   if (ev->type == CV_KERNEL && ctx->opt.gap_events) gap_add(p, ev);
 }
@@ -777,7 +827,7 @@ static void pf_event(void *st, const cv_event *ev) {
     ann_str(p, AN_op, ev->args);
     if (ev->depth) ann_u64(p, AN_depth, ev->depth);
     pkt_end(p, k);
-    slice_end(p, t, ev->end);
+    slice_end(p, t, ev->start, ev->end);
     return;
   case CV_SYSCALL:
     t = tracks_get(&p->ts, ev->proc, TK_SYSCALL, ev->tid, 0, 0);
@@ -785,7 +835,7 @@ static void pf_event(void *st, const cv_event *ev) {
     ann_str(p, AN_call, ev->args);
     ann_str(p, AN_ret, ev->ret);
     pkt_end(p, k);
-    slice_end(p, t, ev->end);
+    slice_end(p, t, ev->start, ev->end);
     return;
   default:
     return;
@@ -935,10 +985,10 @@ static void write_header(pf *p) {
   free(o);
 }
 
-/* The events after the header: copied from the temporary file by the
- * kernel (sendfile), or through the buffer where it cannot. */
-static void copy_body(pf *p) {
-  int in = fileno(p->body), out = fileno(p->out);
+/* A temporary file after the header: copied by the kernel (sendfile), or
+ * through the buffer where it cannot. */
+static void copy_file(pf *p, FILE *f) {
+  int in = fileno(f), out = fileno(p->out);
   off_t size = lseek(in, 0, SEEK_END), off = 0;
   if (size < 0 || fflush(p->out)) {
     p->io_failed = true;
@@ -976,14 +1026,17 @@ static bool pf_close(void *st) {
     free(p->ctr[i].heap);
   }
   flush_body(p);
+  flush_to(p, &p->ew, p->ends);
   write_header(p);
   if (p->w.n && fwrite(p->w.buf, 1, p->w.n, p->out) != p->w.n) p->io_failed = true;
   p->w.n = 0;
-  copy_body(p);
+  copy_file(p, p->ends);
+  copy_file(p, p->body);
   bool ok = !p->io_failed;
   if (fflush(p->out)) ok = false;
   if (p->own_out && fclose(p->out)) ok = false;
   fclose(p->body);
+  fclose(p->ends);
   if (!ok) rtg_error("cannot write output: path=%s", p->path);
   if (ctx->opt.verbose && ctx->opt.flows) corr_report(ctx->report, &p->calls, &p->dispatch);
   tracks_free(&p->ts);
@@ -997,6 +1050,7 @@ static bool pf_close(void *st) {
   sc_free(p->scache, SCACHE_SLOTS);
   sc_free(p->ncache, NCACHE_SLOTS);
   pbw_free(&p->w);
+  pbw_free(&p->ew);
   free(p);
   return ok;
 }
