@@ -69,12 +69,12 @@ static const char *const cat_names[] = {
 #define ANNS(X)                                                                                    \
   X(kernel, "kernel")                                                                              \
   X(api, "api")                                                                                    \
-  X(args, "args") X(ret, "ret") X(corr, "corr") X(stack, "stack") X(queue, "queue")                \
-      X(agent, "agent") X(id, "id") X(workgroup, "workgroup") X(grid, "grid") X(lds, "lds")        \
-          X(scratch, "scratch") X(mangled, "mangled") X(kind, "kind") X(bytes, "bytes")            \
-              X(gbs, "GB/s") X(src_agent, "src_agent") X(dst_agent, "dst_agent")                   \
-                  X(engine, "engine") X(op, "op") X(depth, "depth") X(call, "call")                \
-                      X(after, "after") X(before, "before")
+  X(args, "args")                                                                                  \
+  X(ret, "ret") X(corr, "corr") X(stack, "stack") X(queue, "queue") X(agent, "agent") X(id, "id")  \
+      X(workgroup, "workgroup") X(grid, "grid") X(lds, "lds") X(scratch, "scratch")                \
+          X(mangled, "mangled") X(kind, "kind") X(bytes, "bytes") X(gbs, "GB/s")                   \
+              X(src_agent, "src_agent") X(dst_agent, "dst_agent") X(engine, "engine") X(op, "op")  \
+                  X(depth, "depth") X(call, "call") X(after, "after") X(before, "before")
 enum {
 #define A_ENUM(n, s) AN_##n,
   ANNS(A_ENUM)
@@ -231,7 +231,7 @@ static inline uint64_t track_uuid(const pf *p, const track *t) {
 
 /* Callers check room (pend_room) before taking an iid. */
 static void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t len) {
-  if (p->narena + len > p->cap_arena) {
+  if (p->narena + len + 1 > p->cap_arena) {
     size_t nc = p->cap_arena ? p->cap_arena * 2 : 4096;
     while (nc < p->narena + len) nc *= 2;
     char *n = realloc(p->arena, nc);
