@@ -52,39 +52,80 @@
 #define CTR_UUID (2ull << 40)
 
 /* Categories and annotation names: fixed tables, interned on first use. */
-#define CATS(X)                                                                                    \
-  X(hip) X(hsa) X(dispatch) X(kernel) X(barrier) X(copy) X(roctx) X(syscall) X(gap) X(launch)
 enum {
-#define C_ENUM(n) CAT_##n,
-  CATS(C_ENUM)
-#undef C_ENUM
-      NCATS
+  CAT_hip,
+  CAT_hsa,
+  CAT_dispatch,
+  CAT_kernel,
+  CAT_barrier,
+  CAT_copy,
+  CAT_roctx,
+  CAT_syscall,
+  CAT_gap,
+  CAT_launch,
+  NCATS
 };
-static const char *const cat_names[] = {
-#define C_NAME(n) #n,
-    CATS(C_NAME)
-#undef C_NAME
+static const char *const cat_names[NCATS] = {
+    [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
+    [CAT_kernel] = "kernel", [CAT_barrier] = "barrier", [CAT_copy] = "copy",
+    [CAT_roctx] = "roctx",   [CAT_syscall] = "syscall", [CAT_gap] = "gap",
+    [CAT_launch] = "launch",
 };
 
-#define ANNS(X)                                                                                    \
-  X(kernel, "kernel")                                                                              \
-  X(api, "api")                                                                                    \
-  X(args, "args")                                                                                  \
-  X(ret, "ret") X(corr, "corr") X(stack, "stack") X(queue, "queue") X(agent, "agent") X(id, "id")  \
-      X(workgroup, "workgroup") X(grid, "grid") X(lds, "lds") X(scratch, "scratch")                \
-          X(mangled, "mangled") X(kind, "kind") X(bytes, "bytes") X(gbs, "GB/s")                   \
-              X(src_agent, "src_agent") X(dst_agent, "dst_agent") X(engine, "engine") X(op, "op")  \
-                  X(depth, "depth") X(call, "call") X(after, "after") X(before, "before")
 enum {
-#define A_ENUM(n, s) AN_##n,
-  ANNS(A_ENUM)
-#undef A_ENUM
-      NANNS
+  AN_kernel,
+  AN_api,
+  AN_args,
+  AN_ret,
+  AN_corr,
+  AN_stack,
+  AN_queue,
+  AN_agent,
+  AN_id,
+  AN_workgroup,
+  AN_grid,
+  AN_lds,
+  AN_scratch,
+  AN_mangled,
+  AN_kind,
+  AN_bytes,
+  AN_gbs,
+  AN_src_agent,
+  AN_dst_agent,
+  AN_engine,
+  AN_op,
+  AN_depth,
+  AN_call,
+  AN_after,
+  AN_before,
+  NANNS
 };
-static const char *const ann_names[] = {
-#define A_NAME(n, s) s,
-    ANNS(A_NAME)
-#undef A_NAME
+static const char *const ann_names[NANNS] = {
+    [AN_kernel] = "kernel",
+    [AN_api] = "api",
+    [AN_args] = "args",
+    [AN_ret] = "ret",
+    [AN_corr] = "corr",
+    [AN_stack] = "stack",
+    [AN_queue] = "queue",
+    [AN_agent] = "agent",
+    [AN_id] = "id",
+    [AN_workgroup] = "workgroup",
+    [AN_grid] = "grid",
+    [AN_lds] = "lds",
+    [AN_scratch] = "scratch",
+    [AN_mangled] = "mangled",
+    [AN_kind] = "kind",
+    [AN_bytes] = "bytes",
+    [AN_gbs] = "GB/s",
+    [AN_src_agent] = "src_agent",
+    [AN_dst_agent] = "dst_agent",
+    [AN_engine] = "engine",
+    [AN_op] = "op",
+    [AN_depth] = "depth",
+    [AN_call] = "call",
+    [AN_after] = "after",
+    [AN_before] = "before",
 };
 
 /* An interning entry new in the packet being written; its string is
