@@ -53,7 +53,7 @@ awk -v js="$js" -v pf="$pf" -v l="$lines" -v jsz="$jsz" -v pfz="$pfz" -v jc="$js
   printf "bench-perfetto: JSON     %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", js, l / js / 1e6, jsz / 1048576, jc, jk / 1024
   printf "bench-perfetto: Perfetto %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", pf, l / pf / 1e6, pfz / 1048576, pc, pk / 1024
   printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 2), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
-  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s: at most %.2fx the JSON's lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, js / (fl > 0 ? fl : 0.001)
+  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, js / (fl > 0 ? fl : 0.001)
 }'
 # The Python original (rocm-timeline-generator) is compared when it is
 # installed (RTG_PYTHON_CONVERTER=path to its converter script).
