@@ -88,15 +88,21 @@ static inline bool pend_room(const pf *p) {
 
 /* A hash of 8 bytes a step: every event looks its strings up. */
 static inline uint64_t str_hash(const char *s, size_t len) {
-  uint64_t h = len * 0x9e3779b97f4a7c15ull, v;
-  for (; len >= 8; s += 8, len -= 8) {
+  /* two independent lanes of 8 bytes: half the multiply chain */
+  uint64_t a = len * 0x9e3779b97f4a7c15ull, b = ~a, v, w;
+  for (; len >= 16; s += 16, len -= 16) {
     memcpy(&v, s, 8);
-    h = (h ^ v) * 0xff51afd7ed558ccdull;
-    h ^= h >> 29;
+    memcpy(&w, s + 8, 8);
+    a = (a ^ v) * 0xff51afd7ed558ccdull;
+    b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
+    a ^= a >> 29, b ^= b >> 31;
   }
-  v = 0;
-  memcpy(&v, s, len);
-  h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+  v = w = 0;
+  memcpy(&v, s, len < 8 ? len : 8);
+  if (len > 8) memcpy(&w, s + 8, len - 8);
+  a = (a ^ v) * 0xff51afd7ed558ccdull;
+  b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
+  uint64_t h = (a ^ b >> 29) * 0x9e3779b97f4a7c15ull;
   return (h ^ h >> 32) | 1;
 }
 
