@@ -343,10 +343,12 @@ def main():
     print("check_pftrace: %d slices (JSON %d), %d instants, %d flows (JSON %d)%s, all equal" %
           (pcount, jcount, sum(len(v) for v in instants.values()), len(parrows), len(jarrows),
            ", %d lost at 0 ns slices" % len(lost) if lost else ""))
-    print("check_pftrace: interned once: %d event names, %d categories, %d annotation names, "
-          "%d strings" % (len(interned["event_names"]), len(interned["event_categories"]),
-                          len(interned["debug_annotation_names"]),
-                          len(interned["debug_annotation_string_values"])))
+    # strings: distinct values (a value evicted from the writer's bounded
+    # cache and met again is interned again, under a new iid)
+    print("check_pftrace: interned once: %d event names, %d categories, %d annotation names; "
+          "%d distinct strings" % (len(interned["event_names"]), len(interned["event_categories"]),
+                                   len(interned["debug_annotation_names"]),
+                                   len(set(interned["debug_annotation_string_values"].values()))))
 
 
 def annotations(das, interned):
