@@ -24,3 +24,6 @@ echo "== -o - (stdout)"
 echo "== unwritable output"
 "$B/rtg-convert" -q -o /nonexistent/dir/t.pftrace "$R/sg_hip.txt" 2>&1; echo "exit $?"
 "$B/rtg-convert" -q -o /dev/full "$R/sg_hip.txt" --format perfetto 2>&1; echo "exit $?"
+echo "== a Chrome JSON input (merged into JSON outputs only)"
+"$B/rtg-convert" -o cj.pftrace "$TOP/tests/data/broken/chrome.json" 2>&1 | sed "s|$PWD/||"; echo "exit $?"
+protoc --decode_raw <cj.pftrace | grep -c '^1 {'
