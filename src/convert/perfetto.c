@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfetto.h"
@@ -43,6 +44,28 @@
 static void op_without_call(void *arg, corr_val op);
 
 /* ------------------------------------------------------------ output */
+
+/* A temporary file beside a regular output file (on its file system, which
+ * has room for the output; /tmp may be memory), removed at once; else
+ * tmpfile(). */
+static FILE *tmp_near(const char *path, FILE *out) {
+  char t[4096];
+  struct stat sb;
+  const char *slash = strrchr(path, '/');
+  int n = fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode) ? -1
+          : slash ? snprintf(t, sizeof t, "%.*s/.rtg-pftrace-XXXXXX", (int)(slash - path), path)
+                  : snprintf(t, sizeof t, ".rtg-pftrace-XXXXXX");
+  if (n > 0 && (size_t)n < sizeof t) {
+    int fd = mkstemp(t);
+    if (fd >= 0) {
+      unlink(t);
+      FILE *f = fdopen(fd, "w+b");
+      if (f) return f;
+      close(fd);
+    }
+  }
+  return tmpfile();
+}
 
 static void *pf_open(cv_ctx *ctx) {
   pf *p = calloc(1, sizeof *p);
@@ -60,8 +83,8 @@ static void *pf_open(cv_ctx *ctx) {
     }
     p->own_out = true;
   }
-  p->body = tmpfile();
-  p->ends = p->body ? tmpfile() : NULL;
+  p->body = tmp_near(p->path, p->out);
+  p->ends = p->body ? tmp_near(p->path, p->out) : NULL;
   if (!p->ends) {
     rtg_error("cannot create a temporary file for the Perfetto output: %m");
     if (p->body) fclose(p->body);
