@@ -2,7 +2,10 @@
  * with their kernels (correlated), copies with their hipMemcpyAsync, HSA
  * calls, ROCTx ranges and markers, random gaps and overlapping queues.
  * Written with the record writer, so it is exactly what a tracer writes.
- *   bench-convert-gen BYTES [SEED [PROCESSES]] > trace.txt
+ *   bench-convert-gen BYTES [SEED [PROCESSES [hsa]]] > trace.txt
+ * "hsa": a trace dominated by HSA API records, as an HSA program traced
+ * with RTG_HSA_API_FILTER=all writes it (a kernel per 24 calls; the
+ * arguments name a few queues, signals and pools, as real ones do).
  * Deterministic for a seed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,7 @@ int main(int argc, char **argv) {
   rng = argc > 2 ? strtoull(argv[2], NULL, 10) * 2654435761u + 1 : 88172645463325252ull;
   int nproc = argc > 3 ? atoi(argv[3]) : 1;
   if (nproc < 1) nproc = 1;
+  int hsa_mix = argc > 4 && !strcmp(argv[4], "hsa");
   static char names[64][128];
   for (int i = 0; i < 64; i++)
     snprintf(names[i], sizeof names[i], "void kernel_%d<float, %d>(float*, int)", i, i % 7);
@@ -54,6 +58,46 @@ int main(int argc, char **argv) {
     RTG_SET(&r, AGENT, name, "gfx90a");
     emit(&r);
     uint64_t iter = 0;
+    while (hsa_mix && written < stop_at) {
+      static const char *const calls[][2] = {
+          {"hsa_signal_store_relaxed", "signal=0x7f316ce8%04llx, value=%llu"},
+          {"hsa_signal_load_scacquire", "signal=0x7f316ce8%04llx"},
+          {"hsa_queue_load_read_index_scacquire", "queue=0x7f316ce8%04llx"},
+          {"hsa_queue_add_write_index_relaxed", "queue=0x7f316ce8%04llx, value=%llu"},
+          {"hsa_signal_wait_scacquire",
+           "signal=0x7f316ce8%04llx, condition=HSA_SIGNAL_CONDITION_LT, compare_value=%llu, "
+           "timeout_hint=18446744073709551615, wait_state_hint=HSA_WAIT_STATE_BLOCKED"},
+          {"hsa_amd_memory_pool_get_info",
+           "memory_pool=0x55fd462a%04llx, attribute=HSA_AMD_MEMORY_POOL_INFO_SEGMENT, "
+           "value=0x7ffe4d82%04llx"},
+      };
+      char args[256];
+      iter++;
+      for (int i = 0; i < 24; i++) {
+        int c = (int)(rnd() % 6);
+        snprintf(args, sizeof args, calls[c][1], (unsigned long long)(rnd() % 8) * 0x80,
+                 (unsigned long long)(c == 5 ? 0x6054 : rnd() % 4));
+        rtg_record_init(&r, RTG_KIND_HSA_API, pid, tid);
+        r.u.HSA_API.func = calls[c][0];
+        r.u.HSA_API.args = args;
+        r.u.HSA_API.ret = "0";
+        r.u.HSA_API.start = t + 50;
+        r.u.HSA_API.dur = 30 + rnd() % 2000;
+        t += 100 + r.u.HSA_API.dur;
+        emit(&r);
+      }
+      uint64_t ks = (gpu > t ? gpu : t) + rnd() % 3000, kd = 1000 + rnd() % 20000;
+      gpu = ks + kd;
+      rtg_record_init(&r, RTG_KIND_DISPATCH, pid, gtid);
+      r.u.DISPATCH.queue = 0;
+      r.u.DISPATCH.agent = 1;
+      r.u.DISPATCH.signal = 7;
+      r.u.DISPATCH.name = names[rnd() % 64];
+      r.u.DISPATCH.start = ks;
+      r.u.DISPATCH.stop = ks + kd;
+      r.u.DISPATCH.id = ++id;
+      emit(&r);
+    }
     while (written < stop_at) {
       iter++;
       /* a launch: the call, then the kernel on one of 2 queues */

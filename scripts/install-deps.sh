@@ -7,7 +7,7 @@ set -eu
 PKGS="build-essential pkg-config
 libhsa-runtime64-1 libhsa-runtime-dev libhsakmt-dev
 libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
-clang lld libclang-rt-14-dev clang-format
+clang lld libclang-rt-14-dev clang-format protobuf-compiler python3
 hipcc libamdhip64-dev
 libotf2-trace-dev otf2-tools"
 

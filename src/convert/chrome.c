@@ -211,36 +211,16 @@ static uint64_t dispatch_key(const cv_event *ev) {
 
 /* ------------------------------------------------------------ gaps (-g) */
 
-static const char *gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
-
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
   gpu_gaps *g = arg;
   chrome *c = g->c;
   track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->agent, 0, 0);
   char name[64];
-  slice(c, t, gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
+  slice(c, t, cv_gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
   args a = {c, false};
   arg_str(&a, "after", cv_str(c->ctx, before));
   arg_str(&a, "before", cv_str(c->ctx, after));
   args_end(&a);
-}
-
-static const char *gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap) {
-  const uint64_t *b = ctx->opt.gap_buckets_us;
-  int n = ctx->opt.ngap_buckets;
-  uint64_t us = ns / 1000;
-  if (us < b[0])
-    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (us >= b[n - 1])
-    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else
-    for (int i = 1; i < n; i++)
-      if (us < b[i]) {
-        snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
-                 (unsigned long long)b[i]);
-        break;
-      }
-  return buf;
 }
 
 static void gap_add(chrome *c, const cv_event *ev) {
@@ -262,14 +242,6 @@ static void gap_add(chrome *c, const cv_event *ev) {
 }
 
 /* ------------------------------------------------------------ events */
-
-static const char *copy_name(const cv_event *ev, char *buf, size_t cap) {
-  if (ev->has_bytes)
-    snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);
-  else
-    snprintf(buf, cap, "%s", ev->name);
-  return buf;
-}
 
 static void chrome_event(void *st, const cv_event *ev) {
   chrome *c = st;
@@ -342,7 +314,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
                     ev->start, ev->end);
     char name[128];
-    slice(c, t, copy_name(ev, name, sizeof name), "copy", ev->start, ev->end);
+    slice(c, t, cv_copy_name(ev, name, sizeof name), "copy", ev->start, ev->end);
     arg_str(&a, "kind", ev->name);
     if (ev->has_bytes) {
       arg_u64(&a, "bytes", ev->bytes);

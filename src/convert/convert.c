@@ -125,3 +125,30 @@ void cv_ctx_free(cv_ctx *ctx) {
   rtg_u64map_free(&ctx->demangled);
   rtg_strtab_free(ctx->strs);
 }
+
+/* Names shared by the timeline outputs (chrome.c, perfetto.c). */
+const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap) {
+  if (ev->has_bytes)
+    snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);
+  else
+    snprintf(buf, cap, "%s", ev->name);
+  return buf;
+}
+
+const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap) {
+  const uint64_t *b = ctx->opt.gap_buckets_us;
+  int n = ctx->opt.ngap_buckets;
+  uint64_t us = ns / 1000;
+  if (us < b[0])
+    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
+  else if (us >= b[n - 1])
+    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
+  else
+    for (int i = 1; i < n; i++)
+      if (us < b[i]) {
+        snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
+                 (unsigned long long)b[i]);
+        break;
+      }
+  return buf;
+}

@@ -102,6 +102,7 @@ enum cv_count {
 
 typedef struct cv_options {
   const char *json_out;            /* -o; NULL = none, "-" = stdout */
+  const char *perfetto_out;        /* -o FILE.pftrace or --format perfetto */
   bool flows;                      /* -f */
   bool gap_events;                 /* -g */
   bool kernel_names;               /* -k */
@@ -172,7 +173,7 @@ struct cv_sink {
 };
 
 extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink,
-    cv_workgroups_sink;
+    cv_workgroups_sink, cv_perfetto_sink;
 extern const cv_sink cv_csv_sink;  /* csv_rocprofv3.c */
 extern const cv_sink cv_otf2_sink; /* otf2.c (a stub saying why when built without OTF2) */
 
@@ -190,6 +191,10 @@ bool cv_close_sinks(cv_ctx *ctx);
 void cv_ctx_free(cv_ctx *ctx);
 /* "GPU2" or "GPU2 (gfx90a)": label of an agent of a process. */
 void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap);
+/* "HostToDevice 65536 bytes": the name of a copy on the timelines. */
+const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap);
+/* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
+const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
 /* The pcs of a stack, symbolized where SYMBOL records allow, one frame per
  * call of fn; returns the number of frames. */
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,

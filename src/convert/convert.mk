@@ -19,3 +19,8 @@ UNIT_LIBS_test_convert_chrome := -lcjson
 
 # tests/unit/test_convert_corr.c tests the call/op matching on its own
 UNIT_EXTRA_test_convert_corr := -Isrc/convert src/convert/corr.c
+
+# tests/unit/test_perfetto.c runs the Perfetto sink in-process
+UNIT_EXTRA_test_perfetto := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
+UNIT_LIBS_test_perfetto := -lsqlite3 -lcjson
+$(B)/tests/test_perfetto: $(filter-out %/main.o,$(CONVERT_OBJ)) tests/perfetto/pf_wire.h

@@ -86,7 +86,8 @@ int main(int argc, char **argv) {
   if (!ctx.strs) return 1;
   ctx.inputs = (const char **)argv + first;
   ctx.ninputs = argc - first;
-  ctx.report = ctx.opt.json_out && !strcmp(ctx.opt.json_out, "-") ? stderr : stdout;
+  const char *out = ctx.opt.json_out ? ctx.opt.json_out : ctx.opt.perfetto_out;
+  ctx.report = out && !strcmp(out, "-") ? stderr : stdout;
 
   if (ctx.opt.zero_time || (ctx.opt.start_arg && strchr(ctx.opt.start_arg, '%')) ||
       (ctx.opt.end_arg && strchr(ctx.opt.end_arg, '%'))) {
@@ -107,6 +108,7 @@ int main(int argc, char **argv) {
 
   bool ok = true;
   if (ctx.opt.json_out) ok &= cv_add_sink(&ctx, &cv_chrome_sink);
+  if (ctx.opt.perfetto_out) ok &= cv_add_sink(&ctx, &cv_perfetto_sink);
   if (ctx.opt.stats_dir || ctx.opt.summary) ok &= cv_add_sink(&ctx, &cv_stats_sink);
   if (ctx.opt.gaps_out) ok &= cv_add_sink(&ctx, &cv_gaps_sink);
   if (ctx.opt.sqlite_out) ok &= cv_add_sink(&ctx, &cv_sqlite_sink);

@@ -20,6 +20,7 @@ enum {
   OPT_PROGRESS,
   OPT_NO_PROGRESS,
   OPT_STRICT,
+  OPT_FORMAT,
   OPT_VERSION,
   OPT_CSV,
   OPT_OTF2
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
     {"strict", no_argument, 0, OPT_STRICT},
     {"csv", required_argument, 0, OPT_CSV},
     {"otf2", required_argument, 0, OPT_OTF2},
+    {"format", required_argument, 0, OPT_FORMAT},
     {0, 0, 0, 0},
 };
 
@@ -60,7 +62,9 @@ void cv_usage(FILE *f) {
       "output and Chrome JSON files into one timeline and reports.\n"
       "\n"
       "Chrome/Perfetto JSON:\n"
-      "  -o, --output FILE   write the Chrome trace JSON to FILE (- = stdout)\n"
+      "  -o, --output FILE   write the Chrome trace JSON to FILE (- = stdout); a FILE\n"
+      "                      named *.pftrace gets a native Perfetto (protobuf) trace\n"
+      "      --format F      json or perfetto: the format of -o whatever its name\n"
       "  -f, --flows         flow arrows from HIP calls / host dispatches to GPU ops\n"
       "  -g, --gap-events    add GPU idle-gap events\n"
       "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
@@ -124,8 +128,18 @@ static bool parse_buckets(cv_options *o, const char *s) {
   return n > 0;
 }
 
+/* -o's format: --format, else the name's extension. */
+static void resolve_format(cv_options *o, const char *format) {
+  if (!o->json_out) return;
+  size_t n = strlen(o->json_out);
+  bool pf =
+      format ? !strcmp(format, "perfetto") : n > 8 && !strcmp(o->json_out + n - 8, ".pftrace");
+  if (pf) o->perfetto_out = o->json_out, o->json_out = NULL;
+}
+
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
   cv_options *o = &ctx->opt;
+  const char *format = NULL;
   static const uint64_t def_buckets[] = {10, 20, 50, 100, 1000, 10000, 100000};
   memcpy(o->gap_buckets_us, def_buckets, sizeof def_buckets);
   o->ngap_buckets = 7;
@@ -222,6 +236,13 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     case OPT_OTF2:
       o->otf2_dir = optarg;
       break;
+    case OPT_FORMAT:
+      if (strcmp(optarg, "json") && strcmp(optarg, "perfetto")) {
+        rtg_error("bad --format: %s (json or perfetto)", optarg);
+        return 2;
+      }
+      format = optarg;
+      break;
     default:
       if (optopt && optopt < 256)
         rtg_error("unknown option or missing argument: -%c", optopt);
@@ -241,6 +262,7 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     o->json_out = "out.json";
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }
+  resolve_format(o, format);
   *first_input = optind;
   return -1; /* go on */
 }

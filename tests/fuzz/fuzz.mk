@@ -36,8 +36,8 @@ FUZZ_OBJ_convert := $(FUZZ_CV_OBJ)
 FUZZ_LIBS_convert := -lsqlite3 -lcjson $(OTF2_LIBS) -lm
 
 $(B)/fuzz/fuzz_roi $(B)/fuzz/replay_roi: $(wildcard src/rpt/*.c src/rpt/*.h) $(FUZZ_OBJ_roi)
-$(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard src/convert/*.c src/convert/*.h) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h
-$(B)/fuzz/replay_json $(B)/fuzz/replay_convert: $(FUZZ_CV_OBJ) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h
+$(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard src/convert/*.c src/convert/*.h) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h tests/perfetto/pf_wire.h
+$(B)/fuzz/replay_json $(B)/fuzz/replay_convert: $(FUZZ_CV_OBJ) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h tests/perfetto/pf_wire.h
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/common/*.c src/common/*.h include/rtg/*.h)
 	$(call say,FUZZCC,$@)

@@ -16,7 +16,7 @@
 #include "../../src/convert/convert.h"
 
 static char fz_dir[64];
-static char fz_in[128], fz_json[128], fz_gaps[128], fz_db[128];
+static char fz_in[128], fz_json[128], fz_gaps[128], fz_db[128], fz_pf[128];
 static FILE *fz_null;
 
 /* at exit: the directory and the files the sinks wrote in it */
@@ -44,6 +44,7 @@ static void fz_setup(void) {
   snprintf(fz_json, sizeof fz_json, "%s/out.json", fz_dir);
   snprintf(fz_gaps, sizeof fz_gaps, "%s/gaps.txt", fz_dir);
   snprintf(fz_db, sizeof fz_db, "%s/out.rpd", fz_dir);
+  snprintf(fz_pf, sizeof fz_pf, "%s/out.pftrace", fz_dir);
   fz_null = fopen("/dev/null", "w");
   if (!fz_null) abort();
   rtg_diag_set_program("rtg-convert");

@@ -1,0 +1,483 @@
+/* Native Perfetto trace output (-o FILE.pftrace, --format perfetto).
+ *
+ * A protobuf Trace: a sequence of TracePackets, encoded here directly
+ * (pbw.h, field numbers in perfetto_proto.h).  The lanes are the Chrome
+ * JSON's (tracks.c: the same tracks, names and order): a process track per
+ * Chrome process, a named child track per Chrome thread, ordered
+ * explicitly, plus counter tracks per GPU (ops in flight, bytes copied).
+ * Each op is a TYPE_SLICE_BEGIN and a TYPE_SLICE_END packet, markers are
+ * TYPE_INSTANT, arguments are debug annotations.  Names of events,
+ * categories and annotations, and repeated annotation strings, are
+ * interned on one packet sequence (InternedData), so a kernel name is
+ * written once.  Timestamps are CLOCK_BOOTTIME ns (stated in the packet
+ * defaults), or relative with --zero.
+ *
+ * Streaming in constant memory: the events go to temporary files as they
+ * come; the track descriptors, whose names are final only at the end (a
+ * later input adds a process), are written first into the output, then the
+ * events are copied after them, so every reader meets a track before its
+ * events.  Slice ends have a file of their own, copied before the rest: see
+ * slice_end.
+ *
+ * Flows (-f) pair host calls and GPU ops exactly as the JSON does (corr.c).
+ * An op whose call is already known gets two legacy flow events ('s' at
+ * the call, 'f' bound to the op's slice), written while the op's slice is
+ * open so that they bind to it even when it lasts 0 ns.  An op written
+ * before its call gets them when the call comes, written while the call's
+ * slice is open; but a 0 ns op is closed by then, so such an op carries a
+ * flow id of its own (flow_ids) and the call that claims it carries that
+ * id too: Perfetto links two slices sharing a flow id (from the earlier to
+ * the later).  A 0 ns host slice (a host dispatch) does the same for the
+ * ops that come after it (host_flow_id).  Pairs found only at the end
+ * (corr_finish) get flow events after both slices were written; those
+ * cannot bind to a 0 ns slice and are lost (broken inputs only, so far). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfetto.h"
+
+static void op_without_call(void *arg, corr_val op);
+
+/* ------------------------------------------------------------ output */
+
+/* A temporary file beside a regular output file (on its file system, which
+ * has room for the output; /tmp may be memory), removed at once; else
+ * tmpfile(). */
+static FILE *tmp_near(const char *path, FILE *out) {
+  char t[4096];
+  struct stat sb;
+  const char *slash = strrchr(path, '/');
+  int n = fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode) ? -1
+          : slash ? snprintf(t, sizeof t, "%.*s/.rtg-pftrace-XXXXXX", (int)(slash - path), path)
+                  : snprintf(t, sizeof t, ".rtg-pftrace-XXXXXX");
+  if (n > 0 && (size_t)n < sizeof t) {
+    int fd = mkstemp(t);
+    if (fd >= 0) {
+      unlink(t);
+      FILE *f = fdopen(fd, "w+b");
+      if (f) return f;
+      close(fd);
+    }
+  }
+  return tmpfile();
+}
+
+static void *pf_open(cv_ctx *ctx) {
+  pf *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->ctx = ctx;
+  p->path = ctx->opt.perfetto_out;
+  if (!strcmp(p->path, "-")) {
+    p->out = stdout;
+  } else {
+    p->out = fopen(p->path, "wb");
+    if (!p->out) {
+      rtg_error("cannot create output: path=%s: %m", p->path);
+      free(p);
+      return NULL;
+    }
+    p->own_out = true;
+  }
+  p->body = tmp_near(p->path, p->out);
+  p->ends = p->body ? tmp_near(p->path, p->out) : NULL;
+  if (!p->ends) {
+    rtg_error("cannot create a temporary file for the Perfetto output: %m");
+    if (p->body) fclose(p->body);
+    if (p->own_out) fclose(p->out);
+    free(p);
+    return NULL;
+  }
+  size_t slots = corr_slots_setting();
+  p->names = rtg_strtab_new();
+  p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
+  p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
+  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
+      !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
+      !corr_init(&p->dispatch, slots)) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  corr_set_unmatched(&p->calls, op_without_call, p);
+  tracks_init(&p->ts, ctx);
+  return p;
+}
+
+/* ------------------------------------------------------------ flows */
+
+/* One end of a legacy (JSON-style) flow: 's' binds to the slice open on
+ * the host track at the call's start, 'f' to the op's slice. */
+static void flow_end(pf *p, char phase, int cat, uint64_t id, corr_val at) {
+  pkt k = pf_pkt_begin(p, at.c, true, at.a, 0);
+  pf_put_name(p, pf_cat_names[cat]);
+  pf_put_cat(p, cat);
+  size_t le = pbw_open(&p->w, PF_TE_LEGACY_EVENT);
+  pbw_uint(&p->w, PF_LEG_PHASE, (uint64_t)phase);
+  pbw_uint(&p->w, PF_LEG_UNSCOPED_ID, id);
+  if (phase == 'f') pbw_uint(&p->w, PF_LEG_BIND_TO_ENCLOSING, 1);
+  pbw_close(&p->w, le);
+  pf_pkt_end(p, k);
+}
+
+/* Perfetto links the two ends in time order (an end before its start is
+ * dropped), so an op that starts before its call (a barrier timed at the
+ * end of the op before it) gets an arrow from the op to the call. */
+static void flow(pf *p, int cat, corr_val host, corr_val op) {
+  uint64_t id = ++p->next_flow;
+  bool back = op.c < host.c;
+  flow_end(p, 's', cat, id, back ? op : host);
+  flow_end(p, 'f', cat, id, back ? host : op);
+}
+
+/* Pairs found after both slices were written (spilled calls, ops that
+ * turned out to have no call): legacy flow events. */
+static void flow_late_launch(void *arg, corr_val host, corr_val op) {
+  flow(arg, CAT_launch, host, op);
+}
+static void flow_late_dispatch(void *arg, corr_val host, corr_val op) {
+  flow(arg, CAT_dispatch, host, op);
+}
+
+/* A call being written claims the ops that waited for it. */
+static void claim(void *arg, corr_val host, corr_val op) {
+  (void)host;
+  pf *p = arg;
+  if (p->nclaimed == p->cap_claimed) {
+    uint32_t nc = p->cap_claimed ? p->cap_claimed * 2 : 16;
+    corr_val *n = realloc(p->claimed, nc * sizeof *n);
+    if (!n) exit(1);
+    p->claimed = n, p->cap_claimed = nc;
+  }
+  p->claimed[p->nclaimed++] = op;
+}
+
+/* In the call's first packet: its own flow id when it lasts 0 ns (see
+ * host_flow_id), and those of the claimed 0 ns ops (a flow event could not
+ * bind to them any more). */
+static void put_claimed_ids(pf *p, corr_val host) {
+  if (host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);
+  for (uint32_t i = 0; i < p->nclaimed; i++)
+    if (p->claimed[i].b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, p->claimed[i].b);
+}
+
+/* After it, while the call's slice is open: flow events to the others. */
+static void put_claimed_flows(pf *p, int cat, corr_val host) {
+  for (uint32_t i = 0; i < p->nclaimed; i++)
+    if (!p->claimed[i].b) flow(p, cat, host, p->claimed[i]);
+  p->nclaimed = 0;
+}
+
+static uint64_t dispatch_key(const cv_event *ev) {
+  return rtg_mix64(((uint64_t)ev->proc << 40 | ev->agent) ^ rtg_mix64(ev->queue) ^
+                   rtg_mix64(ev->id + 0x9e37)) |
+         1;
+}
+
+/* A host slice of 0 ns (a host dispatch is an instant) is closed before a
+ * later op's flow event could bind to it: it carries a flow id of its own,
+ * which such an op carries too.  0 when the slice has a duration. */
+static uint64_t host_flow_id(uint64_t key, const cv_event *ev) {
+  if (ev->end != ev->start) return 0;
+  return rtg_mix64(key ^ rtg_mix64(ev->start) ^ 0x5bd1e995) | 3ull << 62;
+}
+
+/* An op's own flow id (top bit set: apart from the legacy flows' ids). */
+static uint64_t op_flow_id(const cv_event *ev) {
+  return rtg_mix64(dispatch_key(ev) ^ rtg_mix64(ev->start) ^ rtg_mix64(ev->corr + ev->type)) |
+         1ull << 63;
+}
+
+/* ------------------------------------------------------------ gaps (-g) */
+
+static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
+  pf_gaps *g = arg;
+  pf *p = g->p;
+  track *t = tracks_get(&p->ts, g->proc, TK_GAPS, g->agent, 0, 0);
+  char name[64];
+  pkt k = pf_slice_begin(p, t, start, cv_gap_name(p->ctx, end - start, name, sizeof name), CAT_gap);
+  pf_ann_str(p, AN_after, cv_str(p->ctx, before));
+  pf_ann_str(p, AN_before, cv_str(p->ctx, after));
+  pf_pkt_end(p, k);
+  pf_slice_end(p, t, start, end);
+}
+
+static void gap_add(pf *p, const cv_event *ev) {
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&p->gap_index, (uint64_t)ev->proc << 32 | ev->agent, 0, &added);
+  if (!ix) exit(1);
+  if (added) {
+    pf_gaps *ng = realloc(p->gaps, (p->ngaps + 1) * sizeof *ng);
+    if (!ng) exit(1);
+    p->gaps = ng;
+    /* the trackers point at their own entries: fix them after the move */
+    for (uint32_t i = 0; i < p->ngaps; i++) p->gaps[i].gt.arg = &p->gaps[i];
+    pf_gaps *g = &p->gaps[p->ngaps];
+    g->proc = ev->proc, g->agent = ev->agent, g->p = p;
+    gt_init(&g->gt, on_gap, g);
+    *ix = ++p->ngaps;
+  }
+  pf_gaps *g = &p->gaps[*ix - 1];
+  gt_add(&g->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(p->ctx, ev->name));
+}
+
+/* ------------------------------------------------------------ events */
+
+static void host_call(pf *p, const cv_event *ev) {
+  cv_ctx *ctx = p->ctx;
+  bool hip = ev->type == CV_HIP_API;
+  track *t = tracks_get(&p->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
+  /* arrows start at HIP calls (as in the JSON): ops that waited for this
+   * one are claimed before its slice is written, to carry their ids */
+  bool flows = ctx->opt.flows && ev->has_corr && hip;
+  corr_val host = {track_uuid(p, t), 0, ev->start, 0};
+  if (flows) {
+    uint64_t key = corr_key(ev->proc, ev->corr);
+    host.b = host_flow_id(key, ev);
+    corr_call(&p->calls, key, host, claim, p);
+  }
+  bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
+  pkt k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, hip ? CAT_hip : CAT_hsa);
+  if (rename)
+    pf_ann_str(p, AN_api, ev->name);
+  else
+    pf_ann_str(p, AN_kernel, ev->kernel);
+  pf_ann_str(p, AN_args, ev->args);
+  pf_ann_str(p, AN_ret, ev->ret);
+  if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
+  pf_ann_stack(p, ev->proc, ev->stack);
+  put_claimed_ids(p, host);
+  pf_pkt_end(p, k);
+  put_claimed_flows(p, CAT_launch, host);
+  pf_slice_end(p, t, ev->start, ev->end);
+}
+
+static void host_dispatch(pf *p, const cv_event *ev) {
+  track *t = tracks_get(&p->ts, ev->proc, TK_DISPATCH, ev->tid, 0, 0);
+  corr_val host = {track_uuid(p, t), 0, ev->start, 0};
+  if (p->ctx->opt.flows) {
+    host.b = host_flow_id(dispatch_key(ev), ev);
+    corr_call(&p->dispatch, dispatch_key(ev), host, claim, p);
+  }
+  pkt k = pf_slice_begin(p, t, ev->start, ev->name, CAT_dispatch);
+  pf_ann_u64(p, AN_queue, ev->queue);
+  pf_ann_u64(p, AN_agent, ev->agent);
+  pf_ann_u64(p, AN_id, ev->id);
+  if (ev->has_dims && ev->type == CV_HOST_DISPATCH) {
+    pf_ann_dim3(p, AN_workgroup, ev->wg);
+    pf_ann_dim3(p, AN_grid, ev->grid);
+  }
+  put_claimed_ids(p, host);
+  pf_pkt_end(p, k);
+  put_claimed_flows(p, CAT_dispatch, host);
+  pf_slice_end(p, t, ev->start, ev->end);
+}
+
+/* A GPU op: its slice, with its flow written while the slice is open. */
+static void gpu_op(pf *p, const cv_event *ev) {
+  cv_ctx *ctx = p->ctx;
+  track *t;
+  pkt k;
+  char name[128];
+  if (ev->type == CV_COPY) {
+    t = tracks_lane(&p->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
+                    ev->start, ev->end);
+  } else {
+    t = tracks_lane(&p->ts, ev->proc, TK_QUEUE, ev->agent, ev->queue, ev->start, ev->end);
+  }
+  /* the flow: the same choice as the JSON's (chrome.c) */
+  bool have_host = false, launch = false;
+  /* b: the op's own flow id, for an op of 0 ns only (see claim) */
+  corr_val host, op = {track_uuid(p, t), ev->end == ev->start ? op_flow_id(ev) : 0, ev->start,
+                       ev->type != CV_COPY ? dispatch_key(ev) : 0};
+  bool waits = false;
+  if (ctx->opt.flows) {
+    if (ev->has_corr) {
+      have_host = corr_op(&p->calls, corr_key(ev->proc, ev->corr), op, &host);
+      launch = true;
+      waits = !have_host;
+    } else if (op.d) {
+      have_host = corr_op(&p->dispatch, op.d, op, &host);
+      waits = !have_host;
+    }
+  }
+  if (ev->type == CV_COPY) {
+    k = pf_slice_begin(p, t, ev->start, cv_copy_name(ev, name, sizeof name), CAT_copy);
+    pf_ann_str(p, AN_kind, ev->name);
+    if (ev->has_bytes) {
+      pf_ann_u64(p, AN_bytes, ev->bytes);
+      if (ev->end > ev->start) {
+        size_t m = pf_ann_open(p, AN_gbs);
+        /* bytes/ns is GB/s, to three decimals as in the JSON */
+        pbw_double(&p->w, PF_DA_DOUBLE, (double)(ev->bytes * 1000 / (ev->end - ev->start)) / 1000);
+        pbw_close(&p->w, m);
+      }
+    }
+    if (ev->has_agents) {
+      pf_ann_u64(p, AN_src_agent, ev->src_agent);
+      pf_ann_u64(p, AN_dst_agent, ev->dst_agent);
+    }
+    if (ev->has_engine) pf_ann_u64(p, AN_engine, ev->queue);
+    pf_ann_str(p, AN_api, ev->args);
+    if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
+  } else {
+    bool kern = ev->type == CV_KERNEL;
+    k = pf_slice_begin(p, t, ev->start, ev->name, kern ? CAT_kernel : CAT_barrier);
+    pf_ann_u64(p, AN_queue, ev->queue);
+    pf_ann_u64(p, AN_agent, ev->agent);
+    pf_ann_u64(p, AN_id, ev->id);
+    if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
+    if (ev->has_dims) {
+      pf_ann_dim3(p, AN_workgroup, ev->wg);
+      pf_ann_dim3(p, AN_grid, ev->grid);
+    }
+    if (ev->lds) pf_ann_u64(p, AN_lds, ev->lds);
+    if (ev->scratch) pf_ann_u64(p, AN_scratch, ev->scratch);
+    pf_ann_str(p, AN_mangled, ev->mangled);
+  }
+  if (waits && op.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, op.b);
+  if (have_host && host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);
+  pf_pkt_end(p, k);
+  if (have_host && !host.b) flow(p, launch ? CAT_launch : CAT_dispatch, host, op);
+  pf_slice_end(p, t, ev->start, ev->end);
+  pf_counters_op(p, ev);
+  if (ev->type == CV_KERNEL && ctx->opt.gap_events) gap_add(p, ev);
+}
+
+static void pf_event(void *st, const cv_event *ev) {
+  pf *p = st;
+  track *t;
+  pkt k;
+  switch (ev->type) {
+  case CV_HIP_API:
+  case CV_HSA_API:
+    host_call(p, ev);
+    return;
+  case CV_HOST_DISPATCH:
+  case CV_HOST_BARRIER:
+    host_dispatch(p, ev);
+    return;
+  case CV_KERNEL:
+  case CV_BARRIER:
+  case CV_COPY:
+    gpu_op(p, ev);
+    return;
+  case CV_MARK:
+    t = tracks_get(&p->ts, ev->proc, TK_ROCTX, ev->tid, 0, 0);
+    k = pf_pkt_begin(p, ev->start, true, track_uuid(p, t), PF_TYPE_INSTANT);
+    pf_put_name(p, ev->name);
+    pf_put_cat(p, CAT_roctx);
+    pf_pkt_end(p, k);
+    return;
+  case CV_RANGE:
+    /* push/pop ranges nest by construction; start/stop ranges may not */
+    if (ev->args && !strcmp(ev->args, "push"))
+      t = tracks_get(&p->ts, ev->proc, TK_ROCTX, ev->tid, 0, 0);
+    else
+      t = tracks_lane(&p->ts, ev->proc, TK_ROCTX, ev->tid, 1, ev->start, ev->end);
+    k = pf_slice_begin(p, t, ev->start, ev->name, CAT_roctx);
+    pf_ann_str(p, AN_op, ev->args);
+    if (ev->depth) pf_ann_u64(p, AN_depth, ev->depth);
+    pf_pkt_end(p, k);
+    pf_slice_end(p, t, ev->start, ev->end);
+    return;
+  case CV_SYSCALL:
+    t = tracks_get(&p->ts, ev->proc, TK_SYSCALL, ev->tid, 0, 0);
+    k = pf_slice_begin(p, t, ev->start, ev->name, CAT_syscall);
+    pf_ann_str(p, AN_call, ev->args);
+    pf_ann_str(p, AN_ret, ev->ret);
+    pf_pkt_end(p, k);
+    pf_slice_end(p, t, ev->start, ev->end);
+    return;
+  default:
+    return;
+  }
+}
+
+/* An op with a correlation id whose HIP call is not in the input. */
+static void op_without_call(void *arg, corr_val op) {
+  pf *p = arg;
+  corr_val host;
+  if (op.d && corr_op(&p->dispatch, op.d, op, &host)) flow(p, CAT_dispatch, host, op);
+}
+
+/* Chrome JSON inputs are merged into the JSON output only. */
+static void pf_json_event(void *st, const void *item) {
+  pf *p = st;
+  (void)item;
+  if (!p->warned_json)
+    rtg_warning("Chrome JSON inputs are not written to the Perfetto output: path=%s", p->path);
+  p->warned_json = true;
+}
+
+/* A temporary file after the header: copied by the kernel (sendfile), or
+ * through the buffer where it cannot. */
+static void pf_copy_file(pf *p, FILE *f) {
+  int in = fileno(f), out = fileno(p->out);
+  off_t size = lseek(in, 0, SEEK_END), off = 0;
+  if (size < 0 || fflush(p->out)) {
+    p->io_failed = true;
+    return;
+  }
+  while (off < size) {
+    ssize_t k = sendfile(out, in, &off, (size_t)(size - off));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+  }
+  while (off < size) {
+    ssize_t k = pread(in, p->w.buf, p->w.cap, off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0 || !pf_write_all(out, p->w.buf, (size_t)k)) {
+      p->io_failed = true;
+      return;
+    }
+    off += k;
+  }
+}
+
+static bool pf_close(void *st) {
+  pf *p = st;
+  cv_ctx *ctx = p->ctx;
+  for (uint32_t i = 0; i < p->ngaps; i++) {
+    gt_finish(&p->gaps[i].gt);
+    gt_free(&p->gaps[i].gt);
+  }
+  free(p->gaps);
+  rtg_u64map_free(&p->gap_index);
+  corr_finish(&p->calls, flow_late_launch, p);
+  corr_finish(&p->dispatch, flow_late_dispatch, p);
+  pf_counters_finish(p);
+  pf_flush_body(p);
+  pf_flush_to(p, &p->ew, p->ends);
+  pf_write_header(p);
+  if (p->w.n && fwrite(p->w.buf, 1, p->w.n, p->out) != p->w.n) p->io_failed = true;
+  p->w.n = 0;
+  pf_copy_file(p, p->ends);
+  pf_copy_file(p, p->body);
+  bool ok = !p->io_failed;
+  if (fflush(p->out)) ok = false;
+  if (p->own_out && fclose(p->out)) ok = false;
+  fclose(p->body);
+  fclose(p->ends);
+  if (!ok) rtg_error("cannot write output: path=%s", p->path);
+  if (ctx->opt.verbose && ctx->opt.flows) corr_report(ctx->report, &p->calls, &p->dispatch);
+  tracks_free(&p->ts);
+  corr_free(&p->calls);
+  corr_free(&p->dispatch);
+  rtg_strtab_free(p->names);
+  rtg_u64map_free(&p->ctr_index);
+  free(p->ctr);
+  free(p->claimed);
+  free(p->arena);
+  pf_sc_free(p->scache, SCACHE_SLOTS);
+  pf_sc_free(p->ncache, NCACHE_SLOTS);
+  pbw_free(&p->w);
+  pbw_free(&p->ew);
+  free(p);
+  return ok;
+}
+
+const cv_sink cv_perfetto_sink = {"perfetto", pf_open, pf_event, pf_json_event, pf_close};

@@ -1,0 +1,197 @@
+/* The Perfetto output's shared state and parts: perfetto.c (the sink:
+ * events, flows, gaps, the output file), perfetto_enc.c (packets,
+ * interning, annotations), perfetto_tracks.c (counter tracks, the track
+ * descriptors).  See perfetto.c for the format. */
+#ifndef RTG_CONVERT_PERFETTO_H
+#define RTG_CONVERT_PERFETTO_H
+
+#include "convert.h"
+#include "corr.h"
+#include "gaptrack.h"
+#include "pbw.h"
+#include "perfetto_proto.h"
+#include "tracks.h"
+
+#define SEQ_ID 1
+#define BODY_FLUSH (1u << 20)
+#define MAX_NAMES 200000u   /* interned event names; beyond, names go inline */
+#define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
+#define SCACHE_LEN 1024     /* longer strings are written inline */
+#define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
+#define CTR_WINDOW 4096     /* counter changes reordered by time, per counter */
+#define PROC_UUID (1ull << 40)
+#define CTR_UUID (2ull << 40)
+
+/* Categories and annotation names: fixed tables, interned on first use. */
+enum {
+  CAT_hip,
+  CAT_hsa,
+  CAT_dispatch,
+  CAT_kernel,
+  CAT_barrier,
+  CAT_copy,
+  CAT_roctx,
+  CAT_syscall,
+  CAT_gap,
+  CAT_launch,
+  NCATS
+};
+extern const char *const pf_cat_names[NCATS];
+
+enum {
+  AN_kernel,
+  AN_api,
+  AN_args,
+  AN_ret,
+  AN_corr,
+  AN_stack,
+  AN_queue,
+  AN_agent,
+  AN_id,
+  AN_workgroup,
+  AN_grid,
+  AN_lds,
+  AN_scratch,
+  AN_mangled,
+  AN_kind,
+  AN_bytes,
+  AN_gbs,
+  AN_src_agent,
+  AN_dst_agent,
+  AN_engine,
+  AN_op,
+  AN_depth,
+  AN_call,
+  AN_after,
+  AN_before,
+  NANNS
+};
+
+/* An interning entry new in the packet being written; its string is
+ * copied (frames and names may live only during a callback). */
+typedef struct pend {
+  uint32_t field; /* InternedData field */
+  uint64_t iid;
+  size_t off, len; /* in pf.arena */
+} pend;
+#define NPEND 64
+
+/* A slot of a direct-mapped string cache. */
+typedef struct scache_slot {
+  uint64_t hash, iid;
+  uint32_t len, cap;
+  char *s;
+} scache_slot;
+
+/* A counter track: changes (time, delta) pass through a min-heap of
+ * CTR_WINDOW so that values go out in time order though ops come in
+ * completion order. */
+typedef struct counter {
+  uint32_t proc, agent;
+  bool bytes; /* bytes copied, else ops in flight */
+  int64_t value;
+  uint64_t (*heap)[2]; /* time, delta (as uint64) */
+  uint32_t n;
+} counter;
+
+typedef struct pf_gaps {
+  uint32_t proc, agent;
+  gaptrack gt;
+  struct pf *p;
+} pf_gaps;
+
+typedef struct pf {
+  cv_ctx *ctx;
+  const char *path;
+  FILE *out;
+  bool own_out;
+  FILE *body; /* the events, until close */
+  FILE *ends; /* the ends of slices longer than 0 ns, until close */
+  bool io_failed;
+  pbw w, ew; /* packets for body and ends */
+  tracks ts;
+  rtg_strtab *names;
+  bool cat_done[NCATS], ann_done[NANNS];
+  scache_slot *scache, *ncache;
+  uint64_t next_siid;
+  pend pend[NPEND];
+  uint32_t npend;
+  char *arena;
+  size_t narena, cap_arena;
+  /* flows */
+  corr_table calls, dispatch;
+  uint64_t next_flow;
+  corr_val *claimed; /* waiting ops the call being written claims */
+  uint32_t nclaimed, cap_claimed;
+  /* counters, by (proc, agent, kind) */
+  counter *ctr;
+  uint32_t nctr;
+  rtg_u64map ctr_index;
+  /* -g */
+  pf_gaps *gaps;
+  uint32_t ngaps;
+  rtg_u64map gap_index;
+  bool warned_json;
+} pf;
+
+static inline uint64_t out_time(const pf *p, uint64_t ns) {
+  uint64_t base = p->ctx->time_base;
+  return ns > base ? ns - base : 0;
+}
+
+static inline uint64_t track_uuid(const pf *p, const track *t) {
+  return (uint64_t)(t - p->ts.t) + 1;
+}
+
+typedef struct pkt {
+  size_t pk, te;
+} pkt;
+
+static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uuid, int type) {
+  pbw *w = &p->w;
+  pbw_need(w, 64);
+  pkt k;
+  k.pk = pbw_open(w, PF_TRACE_PACKET);
+  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
+  pbw_put_varint(w, out_time(p, ts));
+  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  pbw_put_varint(w, SEQ_ID);
+  if (needs_state) {
+    pbw_tag(w, PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
+    pbw_put_varint(w, PF_SEQ_NEEDS_INCREMENTAL_STATE);
+  }
+  k.te = pbw_open(w, PF_PKT_TRACK_EVENT);
+  if (type) {
+    pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
+    pbw_put_varint(w, (uint64_t)type);
+  }
+  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
+  pbw_put_varint(w, uuid);
+  return k;
+}
+
+/* perfetto_enc.c */
+bool pf_write_all(int fd, const uint8_t *b, size_t n);
+void pf_flush_to(pf *p, pbw *w, FILE *f);
+void pf_flush_body(pf *p);
+/* Ends a packet begun with pf_pkt_begin: its interned data, then a flush. */
+void pf_pkt_end(pf *p, pkt k);
+void pf_put_name(pf *p, const char *s);
+void pf_put_cat(pf *p, int cat);
+pkt pf_slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat);
+void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end);
+/* Annotations of the open track event; pf_ann_open/pbw_close for others. */
+size_t pf_ann_open(pf *p, int an);
+void pf_ann_u64(pf *p, int an, uint64_t v);
+void pf_ann_str(pf *p, int an, const char *s);
+void pf_ann_dim3(pf *p, int an, rtg_dim3 d);
+void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack);
+void pf_sc_free(scache_slot *c, uint32_t slots);
+
+/* perfetto_tracks.c */
+void pf_counters_op(pf *p, const cv_event *ev);
+void pf_counters_finish(pf *p);
+/* The first packet of the sequence and every track's descriptor. */
+void pf_write_header(pf *p);
+
+#endif

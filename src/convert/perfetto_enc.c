@@ -1,0 +1,301 @@
+/* The Perfetto output's packets: track events, their interned data and
+ * their debug annotations (see perfetto.c). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfetto.h"
+
+const char *const pf_cat_names[NCATS] = {
+    [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
+    [CAT_kernel] = "kernel", [CAT_barrier] = "barrier", [CAT_copy] = "copy",
+    [CAT_roctx] = "roctx",   [CAT_syscall] = "syscall", [CAT_gap] = "gap",
+    [CAT_launch] = "launch",
+};
+
+static const char *const ann_names[NANNS] = {
+    [AN_kernel] = "kernel",
+    [AN_api] = "api",
+    [AN_args] = "args",
+    [AN_ret] = "ret",
+    [AN_corr] = "corr",
+    [AN_stack] = "stack",
+    [AN_queue] = "queue",
+    [AN_agent] = "agent",
+    [AN_id] = "id",
+    [AN_workgroup] = "workgroup",
+    [AN_grid] = "grid",
+    [AN_lds] = "lds",
+    [AN_scratch] = "scratch",
+    [AN_mangled] = "mangled",
+    [AN_kind] = "kind",
+    [AN_bytes] = "bytes",
+    [AN_gbs] = "GB/s",
+    [AN_src_agent] = "src_agent",
+    [AN_dst_agent] = "dst_agent",
+    [AN_engine] = "engine",
+    [AN_op] = "op",
+    [AN_depth] = "depth",
+    [AN_call] = "call",
+    [AN_after] = "after",
+    [AN_before] = "before",
+};
+
+/* ------------------------------------------------------------ output */
+
+bool pf_write_all(int fd, const uint8_t *b, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, b, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k, n -= (size_t)k;
+  }
+  return true;
+}
+
+/* Packets so far to their temporary file (unbuffered: 1 MB at a time). */
+void pf_flush_to(pf *p, pbw *w, FILE *f) {
+  if (w->n && !pf_write_all(fileno(f), w->buf, w->n)) p->io_failed = true;
+  w->n = 0;
+}
+
+void pf_flush_body(pf *p) {
+  pf_flush_to(p, &p->w, p->body);
+}
+
+/* ------------------------------------------------------------ interning */
+
+/* Callers check room (pend_room) before taking an iid. */
+static void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t len) {
+  if (p->narena + len + 1 > p->cap_arena) {
+    size_t nc = p->cap_arena ? p->cap_arena * 2 : 4096;
+    while (nc < p->narena + len) nc *= 2;
+    char *n = realloc(p->arena, nc);
+    if (!n) exit(1);
+    p->arena = n, p->cap_arena = nc;
+  }
+  memcpy(p->arena + p->narena, s, len);
+  p->pend[p->npend++] = (pend){field, iid, p->narena, len};
+  p->narena += len;
+}
+
+/* Room for the entries one event may add besides its strings: its name,
+ * category and annotation names. */
+static inline bool pend_room(const pf *p) {
+  return p->npend < NPEND - 4 - NANNS;
+}
+
+/* A hash of 8 bytes a step: every event looks its strings up. */
+static inline uint64_t str_hash(const char *s, size_t len) {
+  /* two independent lanes of 8 bytes: half the multiply chain */
+  uint64_t a = len * 0x9e3779b97f4a7c15ull, b = ~a, v, w;
+  for (; len >= 16; s += 16, len -= 16) {
+    memcpy(&v, s, 8);
+    memcpy(&w, s + 8, 8);
+    a = (a ^ v) * 0xff51afd7ed558ccdull;
+    b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
+    a ^= a >> 29, b ^= b >> 31;
+  }
+  v = w = 0;
+  memcpy(&v, s, len < 8 ? len : 8);
+  if (len > 8) memcpy(&w, s + 8, len - 8);
+  a = (a ^ v) * 0xff51afd7ed558ccdull;
+  b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
+  uint64_t h = (a ^ b >> 29) * 0x9e3779b97f4a7c15ull;
+  return (h ^ h >> 32) | 1;
+}
+
+/* The slot of s in a cache: hit when it holds s; else the caller takes it
+ * over with sc_fill. */
+static inline scache_slot *sc_find(scache_slot *c, uint32_t slots, const char *s, size_t len,
+                                   uint64_t h, bool *hit) {
+  scache_slot *e = &c[h & (slots - 1)];
+  *hit = e->hash == h && e->len == len && !memcmp(e->s, s, len);
+  return e;
+}
+
+static void sc_fill(scache_slot *e, const char *s, size_t len, uint64_t h, uint64_t iid) {
+  if (e->cap < len + 1) {
+    char *n = realloc(e->s, len + 1);
+    if (!n) exit(1);
+    e->s = n, e->cap = (uint32_t)len + 1;
+  }
+  memcpy(e->s, s, len);
+  e->hash = h, e->len = (uint32_t)len, e->iid = iid;
+}
+
+void pf_sc_free(scache_slot *c, uint32_t slots) {
+  for (uint32_t i = 0; c && i < slots; i++) free(c[i].s);
+  free(c);
+}
+
+/* The iid of an event name (defined once, in the packet of its first
+ * use), or 0 when names are too many to intern. */
+static uint64_t name_iid(pf *p, const char *s) {
+  size_t len = strlen(s);
+  uint64_t h = str_hash(s, len);
+  bool hit;
+  scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
+  if (hit) return e->iid;
+  uint32_t n = rtg_strtab_count(p->names);
+  uint32_t id =
+      n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len) : rtg_strtab_find(p->names, s, len);
+  if (id == UINT32_MAX) return 0;
+  if (id == n) pend_add(p, PF_ID_EVENT_NAMES, (uint64_t)id + 1, s, len);
+  sc_fill(e, s, len, h, (uint64_t)id + 1);
+  return (uint64_t)id + 1;
+}
+
+void pf_put_name(pf *p, const char *s) {
+  uint64_t iid = name_iid(p, s);
+  if (iid)
+    pbw_uint(&p->w, PF_TE_NAME_IID, iid);
+  else
+    pbw_str(&p->w, PF_TE_NAME, s);
+}
+
+void pf_put_cat(pf *p, int cat) {
+  if (!p->cat_done[cat]) {
+    p->cat_done[cat] = true;
+    pend_add(p, PF_ID_EVENT_CATEGORIES, (uint64_t)cat + 1, pf_cat_names[cat],
+             strlen(pf_cat_names[cat]));
+  }
+  pbw_uint(&p->w, PF_TE_CATEGORY_IIDS, (uint64_t)cat + 1);
+}
+
+/* The interned data of the packet: written after its event (field order
+ * does not matter in protobuf), before the packet closes. */
+static void put_interned(pf *p) {
+  if (!p->npend) return;
+  size_t id = pbw_open(&p->w, PF_PKT_INTERNED_DATA);
+  for (uint32_t i = 0; i < p->npend; i++) {
+    const pend *e = &p->pend[i];
+    size_t m = pbw_open(&p->w, e->field);
+    pbw_uint(&p->w, PF_IID, e->iid);
+    pbw_bytes(&p->w, PF_IID_NAME, p->arena + e->off, e->len);
+    pbw_close(&p->w, m);
+  }
+  pbw_close(&p->w, id);
+  p->npend = 0;
+  p->narena = 0;
+}
+
+/* ------------------------------------------------------------ packets */
+
+void pf_pkt_end(pf *p, pkt k) {
+  pbw_close(&p->w, k.te);
+  put_interned(p);
+  pbw_close(&p->w, k.pk);
+  if (p->w.n >= BODY_FLUSH) pf_flush_body(p);
+}
+
+/* A slice's first packet (its track event stays open for annotations). */
+pkt pf_slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat) {
+  pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+  pf_put_name(p, name);
+  pf_put_cat(p, cat);
+  return k;
+}
+
+/* A slice's end.  Perfetto orders events of equal time in file order, and
+ * an end closes the innermost open slice of its track: so that an op ending
+ * when the next one on its lane starts closes first whatever order the two
+ * came in, the ends go to a stream of their own, placed before the rest.
+ * A 0 ns slice keeps its end next to its begin (and to its flows). */
+void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
+  if (end == start) {
+    pkt k = pf_pkt_begin(p, end, false, track_uuid(p, t), PF_TYPE_SLICE_END);
+    pf_pkt_end(p, k);
+    return;
+  }
+  pbw *w = &p->ew;
+  pbw_need(w, 48);
+  size_t pk = pbw_open(w, PF_TRACE_PACKET);
+  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
+  pbw_put_varint(w, out_time(p, end));
+  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  pbw_put_varint(w, SEQ_ID);
+  size_t te = pbw_open(w, PF_PKT_TRACK_EVENT);
+  pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
+  pbw_put_varint(w, PF_TYPE_SLICE_END);
+  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
+  pbw_put_varint(w, track_uuid(p, t));
+  pbw_close(w, te);
+  pbw_close(w, pk);
+  if (w->n >= BODY_FLUSH) pf_flush_to(p, w, p->ends);
+}
+
+/* ------------------------------------------------------------ annotations */
+
+size_t pf_ann_open(pf *p, int an) {
+  size_t m = pbw_open(&p->w, PF_TE_DEBUG_ANNOTATIONS);
+  if (!p->ann_done[an]) {
+    p->ann_done[an] = true;
+    pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an],
+             strlen(ann_names[an]));
+  }
+  pbw_uint(&p->w, PF_DA_NAME_IID, (uint64_t)an + 1);
+  return m;
+}
+
+void pf_ann_u64(pf *p, int an, uint64_t v) {
+  size_t m = pf_ann_open(p, an);
+  pbw_uint(&p->w, PF_DA_UINT, v);
+  pbw_close(&p->w, m);
+}
+
+/* A string value: interned when short (API arguments repeat: the same
+ * queue, signal, pool), through a direct-mapped cache, so memory stays
+ * bounded; a string evicted and met again is interned again. */
+static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
+  size_t len = strlen(s);
+  if (len >= SCACHE_LEN || !pend_room(p)) {
+    pbw_bytes(&p->w, field_str, s, len);
+    return;
+  }
+  uint64_t h = str_hash(s, len);
+  bool hit;
+  scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
+  if (!hit) {
+    sc_fill(e, s, len, h, ++p->next_siid);
+    pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, e->iid, s, len);
+  }
+  pbw_uint(&p->w, field_iid, e->iid);
+}
+
+void pf_ann_str(pf *p, int an, const char *s) {
+  if (!s) return;
+  size_t m = pf_ann_open(p, an);
+  put_string_value(p, PF_DA_STRING, PF_DA_STRING_IID, s);
+  pbw_close(&p->w, m);
+}
+
+void pf_ann_dim3(pf *p, int an, rtg_dim3 d) {
+  size_t m = pf_ann_open(p, an);
+  uint64_t v[3] = {d.x, d.y, d.z};
+  for (int i = 0; i < 3; i++) {
+    size_t e = pbw_open(&p->w, PF_DA_ARRAY);
+    pbw_uint(&p->w, PF_DA_UINT, v[i]);
+    pbw_close(&p->w, e);
+  }
+  pbw_close(&p->w, m);
+}
+
+static void put_frame(void *arg, const char *frame) {
+  pf *p = arg;
+  size_t e = pbw_open(&p->w, PF_DA_ARRAY);
+  put_string_value(p, PF_DA_STRING, PF_DA_STRING_IID, frame);
+  pbw_close(&p->w, e);
+}
+
+void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack) {
+  if (!stack) return;
+  size_t m = pf_ann_open(p, AN_stack);
+  if (!cv_stack_frames(p->ctx, proc, stack, put_frame, p)) {
+    char id[64];
+    snprintf(id, sizeof id, "stack %llu (not recorded)", (unsigned long long)stack);
+    put_frame(p, id);
+  }
+  pbw_close(&p->w, m);
+}

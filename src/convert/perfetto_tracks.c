@@ -1,0 +1,211 @@
+/* The Perfetto output's tracks: counter tracks (GPU ops in flight, bytes
+ * copied), and the descriptors of every track, written at the end in the
+ * JSON's order (see perfetto.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto.h"
+
+/* ------------------------------------------------------------ counters */
+
+static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
+  bool added;
+  uint64_t key = (uint64_t)proc << 33 | (uint64_t)agent << 1 | bytes;
+  uint64_t *ix = rtg_u64map_put(&p->ctr_index, key, 0, &added);
+  if (!ix) exit(1);
+  if (added) {
+    counter *nc = realloc(p->ctr, (p->nctr + 1) * sizeof *nc);
+    if (!nc) exit(1);
+    p->ctr = nc;
+    counter *c = &p->ctr[p->nctr];
+    memset(c, 0, sizeof *c);
+    c->proc = proc, c->agent = agent, c->bytes = bytes;
+    c->heap = malloc(CTR_WINDOW * sizeof *c->heap);
+    if (!c->heap) exit(1);
+    *ix = p->nctr++;
+  }
+  return &p->ctr[*ix];
+}
+
+static inline bool heap_less(const uint64_t *a, const uint64_t *b) {
+  /* at equal times increments first, so that the value never dips */
+  return a[0] < b[0] || (a[0] == b[0] && (int64_t)a[1] > (int64_t)b[1]);
+}
+
+static void heap_swap(uint64_t (*h)[2], uint32_t i, uint32_t j) {
+  uint64_t t0 = h[i][0], t1 = h[i][1];
+  h[i][0] = h[j][0], h[i][1] = h[j][1];
+  h[j][0] = t0, h[j][1] = t1;
+}
+
+/* The earliest change goes out as the counter's new value. */
+static void counter_pop(pf *p, counter *c) {
+  uint64_t ts = c->heap[0][0];
+  c->value += (int64_t)c->heap[0][1];
+  c->n--;
+  c->heap[0][0] = c->heap[c->n][0], c->heap[0][1] = c->heap[c->n][1];
+  for (uint32_t i = 0;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < c->n && heap_less(c->heap[l], c->heap[m])) m = l;
+    if (r < c->n && heap_less(c->heap[r], c->heap[m])) m = r;
+    if (m == i) break;
+    heap_swap(c->heap, i, m);
+    i = m;
+  }
+  pkt k = pf_pkt_begin(p, ts, false, CTR_UUID + (uint64_t)(c - p->ctr), PF_TYPE_COUNTER);
+  pbw_int(&p->w, PF_TE_COUNTER_VALUE, c->value < 0 ? 0 : c->value);
+  pf_pkt_end(p, k);
+}
+
+static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
+  if (c->n == CTR_WINDOW) counter_pop(p, c);
+  uint32_t i = c->n++;
+  c->heap[i][0] = ts, c->heap[i][1] = (uint64_t)delta;
+  while (i && heap_less(c->heap[i], c->heap[(i - 1) / 2])) {
+    heap_swap(c->heap, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
+void pf_counters_op(pf *p, const cv_event *ev) {
+  counter *c = counter_get(p, ev->proc, ev->agent, false);
+  counter_add(p, c, ev->start, 1);
+  counter_add(p, c, ev->end, -1);
+  if (ev->type == CV_COPY && ev->has_bytes)
+    counter_add(p, counter_get(p, ev->proc, ev->agent, true), ev->end, (int64_t)ev->bytes);
+}
+
+/* At the end: every change left goes out. */
+void pf_counters_finish(pf *p) {
+  for (uint32_t i = 0; i < p->nctr; i++) {
+    while (p->ctr[i].n) counter_pop(p, &p->ctr[i]);
+    free(p->ctr[i].heap);
+  }
+}
+
+/* ------------------------------------------------------------ descriptors */
+
+typedef struct order {
+  uint64_t cpid, sort, ctid;
+  int64_t idx; /* track index, or -1 - counter index */
+} order;
+
+static int order_cmp(const void *a, const void *b) {
+  const order *x = a, *y = b;
+  if (x->cpid != y->cpid) return x->cpid < y->cpid ? -1 : 1;
+  if (x->sort != y->sort) return x->sort < y->sort ? -1 : 1;
+  if (x->ctid != y->ctid) return x->ctid < y->ctid ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void descriptor(pf *p, uint64_t uuid, uint64_t parent, const char *name, int32_t rank) {
+  size_t pk = pbw_open(&p->w, PF_TRACE_PACKET);
+  size_t td = pbw_open(&p->w, PF_PKT_TRACK_DESCRIPTOR);
+  pbw_uint(&p->w, PF_TD_UUID, uuid);
+  pbw_uint(&p->w, PF_TD_PARENT_UUID, parent);
+  pbw_str(&p->w, PF_TD_NAME, name);
+  pbw_int(&p->w, PF_TD_SIBLING_ORDER_RANK, rank);
+  pbw_close(&p->w, td);
+  pbw_close(&p->w, pk);
+}
+
+static void counter_name(pf *p, const counter *c, char *buf, size_t cap) {
+  const cv_ctx *ctx = p->ctx;
+  const cv_proc *pr = &ctx->procs[c->proc];
+  char pre[64] = "", agent[300];
+  if (!ctx->opt.by_process && ctx->nprocs > 1 && pr->pid) snprintf(pre, sizeof pre, "%u ", pr->pid);
+  cv_agent_label(ctx, c->proc, c->agent, agent, sizeof agent);
+  snprintf(buf, cap, "%s%s %s", pre, agent, c->bytes ? "bytes copied" : "ops in flight");
+}
+
+/* The first packet of the sequence, then a descriptor for every process
+ * and lane (the JSON's metadata), in the JSON's order. */
+void pf_write_header(pf *p) {
+  pbw *w = &p->w;
+  size_t pk = pbw_open(w, PF_TRACE_PACKET);
+  pbw_uint(w, PF_PKT_SEQUENCE_ID, SEQ_ID);
+  pbw_uint(w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
+  pbw_uint(w, PF_PKT_FIRST_ON_SEQUENCE, 1);
+  size_t d = pbw_open(w, PF_PKT_DEFAULTS);
+  pbw_uint(w, PF_DEF_TIMESTAMP_CLOCK_ID, PF_CLOCK_BOOTTIME);
+  pbw_close(w, d);
+  pbw_close(w, pk);
+  /* the root track: processes in the order given by their ranks */
+  pk = pbw_open(w, PF_TRACE_PACKET);
+  d = pbw_open(w, PF_PKT_TRACK_DESCRIPTOR);
+  pbw_uint(w, PF_TD_UUID, 0);
+  pbw_uint(w, PF_TD_PROCESS_ORDERING, PF_PROCESS_ORDERING_EXPLICIT);
+  pbw_close(w, d);
+  pbw_close(w, pk);
+
+  uint32_t n = p->ts.n + p->nctr;
+  order *o = calloc(n ? n : 1, sizeof *o);
+  if (!o) exit(1);
+  for (uint32_t i = 0; i < p->ts.n; i++) {
+    const track *t = &p->ts.t[i];
+    o[i] = (order){t->cpid, t->sort, t->ctid, i};
+  }
+  for (uint32_t i = 0; i < p->nctr; i++) {
+    const counter *c = &p->ctr[i];
+    /* after the agent's queues and copy engines (see tracks_get) */
+    uint64_t sub = ((uint64_t)c->agent & 0xff) << 20 | 3ull << 18 | c->bytes;
+    uint64_t sort =
+        p->ctx->opt.by_process ? (uint64_t)TK_QUEUE << 28 | sub : (uint64_t)c->proc << 28 | sub;
+    o[p->ts.n + i] =
+        (order){tracks_cpid(&p->ts, c->proc, TK_QUEUE), sort, UINT64_MAX, -1 - (int64_t)i};
+  }
+  qsort(o, n, sizeof *o, order_cmp);
+  char name[1024];
+  int32_t prank = 0, rank = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t puuid = PROC_UUID + o[i].cpid;
+    if (i == 0 || o[i].cpid != o[i - 1].cpid) {
+      /* a process: named like the JSON's process_name, ordered by pid */
+      const track *t0 = NULL;
+      for (uint32_t j = i; j < n && o[j].cpid == o[i].cpid && !t0; j++)
+        if (o[j].idx >= 0) t0 = &p->ts.t[o[j].idx];
+      const counter *c0 = o[i].idx < 0 ? &p->ctr[-1 - o[i].idx] : NULL;
+      if (t0)
+        tracks_process_name(&p->ts, o[i].cpid, t0->proc, t0->kind, name, sizeof name);
+      else
+        tracks_process_name(&p->ts, o[i].cpid, c0->proc, TK_QUEUE, name, sizeof name);
+      pk = pbw_open(w, PF_TRACE_PACKET);
+      d = pbw_open(w, PF_PKT_TRACK_DESCRIPTOR);
+      pbw_uint(w, PF_TD_UUID, puuid);
+      pbw_str(w, PF_TD_NAME, name);
+      size_t pd = pbw_open(w, PF_TD_PROCESS);
+      pbw_int(w, PF_PD_PID, (int32_t)o[i].cpid);
+      pbw_str(w, PF_PD_PROCESS_NAME, name);
+      pbw_close(w, pd);
+      pbw_uint(w, PF_TD_CHILD_ORDERING, PF_CHILD_ORDERING_EXPLICIT);
+      pbw_int(w, PF_TD_SIBLING_ORDER_RANK, prank++);
+      pbw_close(w, d);
+      pbw_close(w, pk);
+      rank = 0;
+    }
+    if (o[i].idx >= 0) {
+      const track *t = &p->ts.t[o[i].idx];
+      tracks_name(&p->ts, t, name, sizeof name);
+      descriptor(p, track_uuid(p, t), puuid, name, rank++);
+    } else {
+      const counter *c = &p->ctr[-1 - o[i].idx];
+      counter_name(p, c, name, sizeof name);
+      pk = pbw_open(w, PF_TRACE_PACKET);
+      d = pbw_open(w, PF_PKT_TRACK_DESCRIPTOR);
+      pbw_uint(w, PF_TD_UUID, CTR_UUID + (uint64_t)(c - p->ctr));
+      pbw_uint(w, PF_TD_PARENT_UUID, puuid);
+      pbw_str(w, PF_TD_NAME, name);
+      size_t cd = pbw_open(w, PF_TD_COUNTER);
+      pbw_uint(w, PF_CD_UNIT, c->bytes ? PF_UNIT_SIZE_BYTES : PF_UNIT_COUNT);
+      pbw_close(w, cd);
+      pbw_int(w, PF_TD_SIBLING_ORDER_RANK, rank++);
+      pbw_close(w, d);
+      pbw_close(w, pk);
+    }
+    if (w->n >= BODY_FLUSH) {
+      if (fwrite(w->buf, 1, w->n, p->out) != w->n) p->io_failed = true;
+      w->n = 0;
+    }
+  }
+  free(o);
+}

@@ -1,0 +1,34 @@
+# A generated trace of two processes (HIP launches, copies, HSA calls, ROCTx
+# ranges and markers) with every option that shapes the timeline, and the
+# same trace reversed (records in any order): checked against the JSON; the
+# counter tracks (ops in flight, bytes copied) end at 0 and at the bytes of
+# the copies.
+. "$TOP/tests/e2e/12-perfetto.inc"
+cc -O1 ${SAN:+-fsanitize=$SAN} -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+./gen 2000000 3 2 > t.txt
+echo "== -f -g -k"
+pf_check -f -g -k t.txt
+echo "== -f -p --zero, reversed"
+tac t.txt > r.txt
+pf_check -f -p --zero r.txt
+echo "== bytes copied, last value per counter track, and the JSON's sum"
+python3 - pf.dec pf.json <<'PY'
+import json, sys
+uuids, last = {}, {}
+cur = None
+for line in open(sys.argv[1]):
+    s = line.strip()
+    if s.startswith("uuid:"): cur = int(s.split()[1])
+    if s.startswith("name:") and "bytes copied" in s: uuids[cur] = s.split('"')[1]
+ts = None
+track = None
+for line in open(sys.argv[1]):
+    s = line.strip()
+    if s.startswith("timestamp:"): ts = int(s.split()[1])
+    if s.startswith("track_uuid:"): track = int(s.split()[1])
+    if s.startswith("counter_value:") and track in uuids:
+        v = int(s.split()[1])
+        if track not in last or ts >= last[track][0]: last[track] = (ts, v)
+total = sum(e["args"].get("bytes", 0) for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("cat") == "copy")
+print("counter tracks:", len(uuids), "final bytes:", sum(v for _, v in last.values()), "JSON copies:", total)
+PY
