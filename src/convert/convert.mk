@@ -22,5 +22,5 @@ UNIT_EXTRA_test_convert_corr := -Isrc/convert src/convert/corr.c
 
 # tests/unit/test_perfetto.c runs the Perfetto sink in-process
 UNIT_EXTRA_test_perfetto := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
-UNIT_LIBS_test_perfetto := -lsqlite3 -lcjson
+UNIT_LIBS_test_perfetto := -lsqlite3 -lcjson $(OTF2_LIBS)
 $(B)/tests/test_perfetto: $(filter-out %/main.o,$(CONVERT_OBJ)) tests/perfetto/pf_wire.h

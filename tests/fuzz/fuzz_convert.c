@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   if (!fz_ctx_finish(&ctx)) abort();
 
   cJSON *root, *evs = fz_check_chrome(fz_json, &root), *ev;
-  uint64_t slices = 0, instants = 0;   /* what the Perfetto trace must hold */
+  uint64_t slices = 0, instants = 0;  /* what the Perfetto trace must hold */
   uint64_t pairs = 0, csv_events = 0; /* what OTF2 and the CSV files must hold */
   cJSON_ArrayForEach(ev, evs) {
     cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
