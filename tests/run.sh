@@ -16,6 +16,10 @@ B=$(cd "$B" && pwd)
 export B TOP
 export SIMGPU="$B/simgpu"
 pattern=${1:-}
+# the harness's own settings are not the cases' environment
+suite=${RTG_SUITE:-}
+skip=${RTG_TEST_SKIP:-}
+unset RTG_SUITE RTG_TEST_SKIP RTG_BUILD
 passed=0
 failed=0
 skipped=0
@@ -50,7 +54,7 @@ for c in tests/e2e/[0-9]*.sh; do
   [ -f "$c" ] || continue
   name=$(basename "$c" .sh)
   case "$name" in *"$pattern"*) ;; *) continue ;; esac
-  case " ${RTG_TEST_SKIP:-} " in *" $name "*)
+  case " $skip " in *" $name "*)
     skipped=$((skipped + 1))
     printf 'SKIP  %s  (RTG_TEST_SKIP)\n' "$name"
     continue
@@ -60,7 +64,7 @@ for c in tests/e2e/[0-9]*.sh; do
   out="$logdir/$name.out"
   # a release that really behaves differently has its own expected output
   expect="${c%.sh}.expect"
-  if [ -n "${RTG_SUITE:-}" ] && [ -f "$expect.$RTG_SUITE" ]; then expect="$expect.$RTG_SUITE"; fi
+  if [ -n "$suite" ] && [ -f "$expect.$suite" ]; then expect="$expect.$suite"; fi
   (cd "$TMP" && timeout 600 sh "$TOP/$c") >"$out" 2>"$logdir/$name.err"
   st=$?
   {
