@@ -68,6 +68,14 @@ $(SIMGPU_HIP): tests/simgpu/progs/sg_hip.cpp examples/hip_check.h
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(HIPCC) --offload-arch=$(OFFLOAD_ARCH) -O2 -w -o $@ $<
 
-ALL_TARGETS += $(if $(SIMGPU_HSAKMT_INC),$(SIMGPU_SO)) \
-               $(if $(wildcard /usr/include/linux/kfd_ioctl.h),$(SIMGPU_KFD_SO))
+# The kernel-driver front end's own test program: ioctls without ROCR.
+SIMGPU_KFD_TEST := $(SIMGPU_DIR)/kfd_ioctls
+$(SIMGPU_KFD_TEST): tests/simgpu/progs/kfd_ioctls.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -idirafter tests/simgpu/kfd/compat -o $@ $< $(LDFLAGS)
+
+SIMGPU_HAS_KFD := $(wildcard /usr/include/linux/kfd_ioctl.h)
+ALL_TARGETS += $(if $(SIMGPU_HSAKMT_INC),$(SIMGPU_SO)) $(if $(SIMGPU_HAS_KFD),$(SIMGPU_KFD_SO))
+TEST_BINS   += $(if $(SIMGPU_HAS_KFD),$(SIMGPU_KFD_TEST))
 TEST_BINS   += $(SIMGPU_PROGS) $(SIMGPU_HSACO) $(SIMGPU_HIP)
