@@ -66,7 +66,7 @@ static inline int sim_is_gpu_node(uint32_t node) {
 uint64_t sim_now_ns(void);
 void sim_sleep_until(uint64_t t_ns);
 void sim_sleep_ns(uint64_t ns);
-uint64_t sim_clock_counter(void); /* GPU/CPU/system counters: 1 GHz, strictly increasing */
+uint64_t sim_clock_counter(void);        /* GPU/CPU/system counters: 1 GHz, strictly increasing */
 void sim_thread_setup(const char *name); /* fine timer slack, thread name */
 
 /* ---- what each front end provides to the core ---- */

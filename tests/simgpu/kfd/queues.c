@@ -36,15 +36,16 @@ int kfdsim_create_queue(void *arg) {
   uint32_t t = a->queue_type;
   int aql = t == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL;
   /* 4: SDMA_BY_ENG_ID (KFD 1.16) */
-  if (g < 0 || (!aql && t != KFD_IOC_QUEUE_TYPE_SDMA && t != KFD_IOC_QUEUE_TYPE_SDMA_XGMI && t != 4))
+  if (g < 0 ||
+      (!aql && t != KFD_IOC_QUEUE_TYPE_SDMA && t != KFD_IOC_QUEUE_TYPE_SDMA_XGMI && t != 4))
     return -EINVAL;
   pthread_mutex_lock(&mu);
   uint32_t id = 0;
   while (id < MAX_QUEUES && queues[id]) id++;
   sim_queue_t *q = NULL;
   if (id < MAX_QUEUES) {
-    q = sim_queue_start(aql, (uint32_t)g + 1, (void *)(uintptr_t)a->ring_base_address,
-                        a->ring_size, (volatile uint64_t *)(uintptr_t)a->read_pointer_address,
+    q = sim_queue_start(aql, (uint32_t)g + 1, (void *)(uintptr_t)a->ring_base_address, a->ring_size,
+                        (volatile uint64_t *)(uintptr_t)a->read_pointer_address,
                         (volatile uint64_t *)(uintptr_t)a->write_pointer_address,
                         (a->queue_percentage & 0xff) == 0);
     queues[id] = q;

@@ -113,8 +113,8 @@ static void gpu_node(uint32_t g) {
       "family_id %u\n",
       sim_cfg.cus * 4, simd_base, sim_max_waves_per_simd(x), sim_wave_size(x),
       (sim_cfg.cus + 7) / 8, x->major * 10000 + x->minor * 100 + x->stepping, sim_device_id(x),
-      (3 + g) << 8, 128 + g, (unsigned long long)sim_cfg.vram, cap,
-      0x5157a11e0000001ull + g, sim_family_id(x));
+      (3 + g) << 8, 128 + g, (unsigned long long)sim_cfg.vram, cap, 0x5157a11e0000001ull + g,
+      sim_family_id(x));
   /* ROCR asserts without GPU caches; type 9 = Data | HSACU */
   static const unsigned kb[2] = {16, 8192};
   for (int c = 0; c < 2; c++) {
@@ -132,8 +132,8 @@ static void gpu_node(uint32_t g) {
 static uint64_t hash(void) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
   for (int i = 0; i < nfiles; i++)
-    for (const char *s[2] = {files[i].path, files[i].text ? files[i].text : ""}, **p = s;
-         p < s + 2; p++)
+    for (const char *s[2] = {files[i].path, files[i].text ? files[i].text : ""}, **p = s; p < s + 2;
+         p++)
       for (const unsigned char *c = (const unsigned char *)*p; *c; c++)
         h = (h ^ *c) * 1099511628211ull;
   return h;

@@ -58,7 +58,9 @@ static uint32_t wait1(uint32_t id, uint32_t ms, uint64_t *age) {
 }
 
 static const char *result(uint32_t r) {
-  return r == KFD_IOC_WAIT_RESULT_COMPLETE ? "complete" : r == KFD_IOC_WAIT_RESULT_TIMEOUT ? "timeout" : "?";
+  return r == KFD_IOC_WAIT_RESULT_COMPLETE  ? "complete"
+         : r == KFD_IOC_WAIT_RESULT_TIMEOUT ? "timeout"
+                                            : "?";
 }
 
 int main(void) {
@@ -101,7 +103,8 @@ int main(void) {
   al.flags = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
   OK(ioctl(kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &al));
   strcpy(va, "written before the CPU mapping");
-  char *m = mmap(va, size, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_SHARED, render, (off_t)al.mmap_offset);
+  char *m =
+      mmap(va, size, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_SHARED, render, (off_t)al.mmap_offset);
   printf("mapped at the object's address: %s, contents kept: %s\n", m == va ? "yes" : "no",
          m == va && !strcmp(va, "written before the CPU mapping") ? "yes" : "no");
   uint32_t dev = gpu_id;
@@ -144,7 +147,8 @@ int main(void) {
   cq.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
   cq.queue_percentage = 100;
   OK(ioctl(kfd, AMDKFD_IOC_CREATE_QUEUE, &cq));
-  printf("SDMA queue %u, doorbell offset set: %s\n", cq.queue_id, cq.doorbell_offset ? "yes" : "no");
+  printf("SDMA queue %u, doorbell offset set: %s\n", cq.queue_id,
+         cq.doorbell_offset ? "yes" : "no");
   uint32_t n = 0;
   ring[n++] = 1; /* COPY, LINEAR */
   ring[n++] = 1024 - 1;

@@ -29,17 +29,17 @@ static void *change_later(void *arg) {
 }
 
 static int still_pending(hsa_signal_t s, uint64_t ns) {
-  return hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, 1, ns,
-                                   HSA_WAIT_STATE_BLOCKED) == 1;
+  return hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, 1, ns, HSA_WAIT_STATE_BLOCKED) == 1;
 }
 
 static void barrier_value(hsa_amd_barrier_value_packet_t *p, hsa_signal_t s, int64_t value,
                           int64_t mask, hsa_signal_condition32_t cond, hsa_signal_t done) {
   memset(p, 0, sizeof *p);
-  p->header.header = (uint16_t)((HSA_PACKET_TYPE_VENDOR_SPECIFIC << HSA_PACKET_HEADER_TYPE) |
-                                (1 << HSA_PACKET_HEADER_BARRIER) |
-                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+  p->header.header =
+      (uint16_t)((HSA_PACKET_TYPE_VENDOR_SPECIFIC << HSA_PACKET_HEADER_TYPE) |
+                 (1 << HSA_PACKET_HEADER_BARRIER) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
   p->header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
   p->signal = s;
   p->value = value;
