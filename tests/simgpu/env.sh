@@ -11,18 +11,20 @@ unset SIMGPU_LOG
 if [ -z "${SIMGPU_FRONTEND:-}" ]; then
   if [ -f "$SIMGPU/libhsakmt.so.1" ]; then SIMGPU_FRONTEND=thunk; else SIMGPU_FRONTEND=kfd; fi
 fi
+if [ "$SIMGPU_FRONTEND" = kfd ]; then simgpu_lib="$SIMGPU/libsimgpu-kfd.so"; else simgpu_lib="$SIMGPU/libhsakmt.so.1"; fi
+# (ldd itself without our preloads: an ASan-built library preloaded before
+# libasan stops every program)
+asan=$(LD_PRELOAD= ldd "$simgpu_lib" 2>/dev/null | awk '/libasan/ {print $3}')
 if [ "$SIMGPU_FRONTEND" = kfd ]; then
-  simgpu_lib="$SIMGPU/libsimgpu-kfd.so"
   export LD_PRELOAD="$simgpu_lib${LD_PRELOAD:+:$LD_PRELOAD}"
 else
-  simgpu_lib="$SIMGPU/libhsakmt.so.1"
   export LD_LIBRARY_PATH="$SIMGPU${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-if asan=$(ldd "$simgpu_lib" 2>/dev/null | awk '/libasan/ {print $3}') && [ -n "$asan" ]; then
+if [ -n "$asan" ]; then
   export LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"
   # use_sigaltstack=0: with libasan preloaded, a HIP program's threads fail
   # at exit in ASan's own UnsetAlternateSignalStack ("unable to unmap"),
   # with or without the tracer; ASan's alternate stack is not what we test.
   export ASAN_OPTIONS="detect_leaks=0:alloc_dealloc_mismatch=0:new_delete_type_mismatch=0:use_sigaltstack=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 fi
-unset simgpu_lib
+unset simgpu_lib asan
