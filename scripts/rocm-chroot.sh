@@ -8,14 +8,18 @@
 # and made again when its package list changes. Needs root and mmdebstrap
 # (installed with apt when missing). Exit status 3 with a "skip: reason" line
 # on stderr when the suite's packages cannot be fetched: the caller reports the
-# suite as skipped, never as passed.
+# suite as skipped, never as passed. RTG_ROCM_MIRROR overrides the Debian
+# mirror (default: the host's apt sources). Concurrent calls for one suite
+# wait for each other (flock).
 set -eu
 SUITE=${1:?usage: rocm-chroot.sh trixie|sid|experimental}
 CACHE=${RTG_ROCM_CACHE:-/var/cache/rtg-rocm}
 ROOT="$CACHE/$SUITE"
 
-# Mirror: the host's own (deb822 or one-line sources), else Debian's.
+# Mirror: RTG_ROCM_MIRROR, else the host's own (deb822 or one-line sources),
+# else Debian's.
 mirror() {
+  [ -z "${RTG_ROCM_MIRROR:-}" ] || { echo "$RTG_ROCM_MIRROR"; return; }
   m=$(awk '$1 == "URIs:" && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
   [ -n "$m" ] || m=$(awk '$1 == "deb" && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
   echo "${m:-http://deb.debian.org/debian}"
@@ -63,7 +67,13 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
   }
 fi
 mkdir -p "$CACHE"
-rm -rf "$ROOT" "$ROOT.new"
+exec 9>"$CACHE/$SUITE.lock"
+flock 9
+if [ -f "$ROOT/.rtg-stamp" ] && [ "$(cat "$ROOT/.rtg-stamp")" = "$WANT" ]; then
+  echo "$ROOT" # made by another caller meanwhile
+  exit 0
+fi
+rm -rf "$ROOT.new"
 log="$CACHE/$SUITE.log"
 t0=$(date +%s)
 # Valid-Until: sid's and experimental's Release files expire within days; a
@@ -78,6 +88,7 @@ if ! echo "$SOURCES" | nice mmdebstrap --variant=apt --mode=root \
   exit 3
 fi
 printf '%s\n' "$WANT" >"$ROOT.new/.rtg-stamp"
+rm -rf "$ROOT"
 mv "$ROOT.new" "$ROOT"
 echo "rocm-chroot: $SUITE made in $(($(date +%s) - t0)) s, $(du -sh "$ROOT" | cut -f1)" >&2
 echo "$ROOT"
