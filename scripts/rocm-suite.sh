@@ -31,18 +31,20 @@ mkdir -p "$TOP/$B" "$ROOT$TOP"
 # The caller's settings that steer the simulator, the tracer and the runtimes,
 # quoted by the shell itself.
 export -p | grep -E '^export (SIMGPU|RTG|HSA|HIP|AMD)_[A-Za-z0-9_]*=' |
-  grep -vE '^export RTG_(BUILD|SUITE)=' >"$TOP/$B/caller.env" || true
+  grep -vE '^export RTG_(BUILD|SUITE|ROCM_[A-Z_]*)=' >"$TOP/$B/caller.env" || true
 
 # Inside the chroot: build, then activate the simulated GPU and run CMD.
 inner='
 set -e
 cd "$TOP"
 . "$B/caller.env"
+t0=$(date +%s)
 if ! nice make -j2 B="$B" build-tests >"$B/build.log" 2>&1; then
   tail -n 30 "$B/build.log" >&2
   echo "rocm-suite: build for $RTG_SUITE failed (log: $B/build.log)" >&2
   exit 1
 fi
+echo "rocm-suite: $RTG_SUITE built in $(($(date +%s) - t0)) s" >&2
 export RTG_BUILD="$TOP/$B" B="$TOP/$B" SIMGPU="$TOP/$B/simgpu"
 . tests/simgpu/env.sh
 exec "$@"'

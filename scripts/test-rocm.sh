@@ -30,7 +30,8 @@ for s in "$@"; do
   fi
   case $line in
   *" passed, "*" failed"*)
-    echo "$s: $line ($secs s)"
+    built=$(sed -n 's/^rocm-suite: .* built in \([0-9]*\) s$/\1/p' "$log")
+    echo "$s: $line ($secs s, of which build ${built:-?} s)"
     grep '^failed:' "$log" | sed 's/^failed:/  failed:/'
     [ $rc = 0 ] || status=1
     ;;
