@@ -7,6 +7,9 @@
 #ifndef SIMGPU_SIM_H
 #define SIMGPU_SIM_H
 
+/* libhsakmt 6.2.4's hsakmt.h names this struct in a prototype without
+ * declaring it (a warning, an error under DEBUG=1); declared here first. */
+struct kfd_ioctl_dbg_trap_args;
 #include <hsakmt.h>
 
 #include "sim_core.h"
