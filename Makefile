@@ -77,8 +77,17 @@ deps:
 	@scripts/install-deps.sh -q
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory build-all $(TEST_BINS)
+	$(Q)$(MAKE) --no-print-directory build-tests
 	@B=$(B) SAN=$(SAN) tests/run.sh
+
+# Everything the tests run, without installing anything (scripts/rocm-suite.sh
+# builds this inside each suite's chroot).
+build-tests: build-all $(TEST_BINS)
+
+# The e2e suite against Debian trixie's, sid's and experimental's real ROCm
+# (chroots cached in /var/cache/rtg-rocm; needs root): one line per suite.
+test-rocm:
+	@scripts/test-rocm.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory build-all
@@ -108,4 +117,4 @@ format-check:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all deps test demo bench install format format-check clean
+.PHONY: all build-all build-tests deps test test-rocm demo bench install format format-check clean

@@ -10,7 +10,7 @@ EX_HSA_BINS  := $(EX_HSA:%=$(EX_DIR)/%)
 EX_HIP_BINS  := $(EX_HIP:%=$(EX_DIR)/%)
 EX_HSACO     := $(EX_DIR)/vadd.hsaco
 EX_COMMON    := $(B)/obj/examples/hsa_common.o
-EX_CLANG     ?= clang-14
+EX_CLANG     ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
 EX_HIPCC     ?= hipcc
 EX_ARCH      ?= gfx90a
 

@@ -1,16 +1,24 @@
 #!/bin/sh
-# Installs the Debian 12 packages rtg needs to build, test and run its demo.
+# Installs the Debian packages rtg needs to build, test and run its demo
+# (Debian 12 for CI; trixie and later name some packages differently, and
+# ROCm >= 6.3 has no separate thunk to build simgpu's thunk front end with).
 # Idempotent: does nothing when everything is present; runs apt-get update
 # at most once per invocation.
 set -eu
 
+codename=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
+case $codename in
+bookworm | "") CLANG_RT=libclang-rt-14-dev HSAKMT=libhsakmt-dev ;;
+trixie) CLANG_RT=libclang-rt-dev HSAKMT=libhsakmt-dev ;;
+*) CLANG_RT=libclang-rt-dev HSAKMT="" ;;
+esac
+
 PKGS="build-essential pkg-config
-libhsa-runtime64-1 libhsa-runtime-dev libhsakmt-dev
+libhsa-runtime64-1 libhsa-runtime-dev $HSAKMT
 libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
-clang lld libclang-rt-14-dev clang-format protobuf-compiler python3
+clang lld $CLANG_RT clang-format protobuf-compiler python3
 hipcc libamdhip64-dev
 libotf2-trace-dev otf2-tools"
-
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

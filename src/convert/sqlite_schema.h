@@ -89,7 +89,7 @@ static const char rpd_views[] =
     " WHERE description_id IN (SELECT id FROM rocpd_string WHERE string = '')"
     " UNION SELECT description_id, start, end FROM rocpd_op"
     " WHERE description_id NOT IN (SELECT id FROM rocpd_string WHERE string = '')) x"
-    " JOIN rocpd_string s ON s.id = x.name_id GROUP BY Name ORDER BY TotalDuration_us DESC;\n"
+    " JOIN rocpd_string s ON s.id = x.name_id GROUP BY Name ORDER BY TotalDuration_us DESC, Name;\n"
     "CREATE VIEW kernel AS SELECT o.id, o.gpuId, o.queueId, o.sequenceId, o.start, o.end,"
     " (o.end - o.start) AS duration, k.stream, k.gridX, k.gridY, k.gridz, k.workgroupX,"
     " k.workgroupY, k.workgroupZ, k.groupSegmentSize, k.privateSegmentSize,"

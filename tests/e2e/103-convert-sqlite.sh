@@ -6,7 +6,8 @@ q() { echo "> $1"; sqlite3 out.rpd "$1"; }
 q "select tag, value from rocpd_metadata order by tag"
 q "select name from sqlite_master where type='view' order by name"
 q "select count(*) from sqlite_master where type='index' and name like 'rocpd_%'"
-q "select * from top limit 5"
+# Percentage printed with 9 decimals: sqlite >= 3.47 prints doubles with 17 digits, older ones 15
+q "select Name, TotalCalls, TotalDuration_us, Ave_us, printf('%.9f', Percentage) from top limit 5"
 q "select gpuId, GpuTime, WallTime, round(Busy, 4) from busy"
 q "select count(*), sum(duration) from kernel"
 q "select * from kernel where kernelName like 'vadd%'"

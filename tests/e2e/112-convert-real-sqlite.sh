@@ -4,7 +4,8 @@ R="$TOP/tests/data/convert/real"
 "$B/rtg-convert" -q --sqlite out.rpd "$R/sg_hip.txt" "$R/hip_streams_2gpu.txt" "$R/hsa_vadd.txt"
 echo "exit $?"
 q() { echo "> $1"; sqlite3 out.rpd "$1"; }
-q "select * from top"
+# Percentage printed with 9 decimals: sqlite >= 3.47 prints doubles with 17 digits, older ones 15
+q "select Name, TotalCalls, TotalDuration_us, Ave_us, printf('%.9f', Percentage) from top"
 q "select gpuId, GpuTime, WallTime, round(Busy, 4) from busy"
 q "select count(*), sum(duration) from kernel"
 q "select count(*), sum(size) from copy"

@@ -15,8 +15,9 @@
 #include <hsa/amd_hsa_queue.h>
 #include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 #define AQL_PACKET_SIZE 64
 /* Vendor-specific (PM4 IB) and agent-dispatch packets keep their completion
@@ -44,6 +45,33 @@ static int barrier_satisfied(const hsa_barrier_and_packet_t *b, int is_or) {
   return is_or ? (n == 0 || zero > 0) : zero == n;
 }
 
+/* AMD vendor packet BARRIER_VALUE (hsa_amd_barrier_value_packet_t): blocks
+ * the queue until (signal & mask) cond value. HIP >= 5.3 makes a kernel wait
+ * for an SDMA copy with one; consuming it at once would let the kernel read
+ * data the copy has not written yet. Other vendor packets (PM4 IBs) never
+ * block. */
+static int is_barrier_value(const void *slot) {
+  return ((const hsa_amd_vendor_packet_header_t *)slot)->AmdFormat ==
+         HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+}
+
+static int barrier_value_satisfied(const hsa_amd_barrier_value_packet_t *b) {
+  if (!b->signal.handle) return 1;
+  int64_t v = signal_value(b->signal) & b->mask;
+  switch (b->cond) {
+  case HSA_SIGNAL_CONDITION_EQ:
+    return v == b->value;
+  case HSA_SIGNAL_CONDITION_NE:
+    return v != b->value;
+  case HSA_SIGNAL_CONDITION_LT:
+    return v < b->value;
+  case HSA_SIGNAL_CONDITION_GTE:
+    return v >= b->value;
+  default: /* not a condition: a GPU would not wait either */
+    return 1;
+  }
+}
+
 /* Is there a packet at the head that can be processed now? Used by the
  * worker and, while it is parked, by the monitor. */
 static int aql_ready(sim_queue_t *q) {
@@ -57,6 +85,8 @@ static int aql_ready(sim_queue_t *q) {
   if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR)
     return barrier_satisfied((const hsa_barrier_and_packet_t *)slot,
                              type == HSA_PACKET_TYPE_BARRIER_OR);
+  if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(slot))
+    return barrier_value_satisfied((const hsa_amd_barrier_value_packet_t *)slot);
   return 1;
 }
 
@@ -103,8 +133,11 @@ static void process(sim_queue_t *q, uint64_t rd, uint64_t t0) {
     done = ((hsa_barrier_and_packet_t *)slot)->completion_signal;
     SIM_LOG("q%u barrier-%s done\n", q->id, type == HSA_PACKET_TYPE_BARRIER_AND ? "and" : "or");
     break;
-  case HSA_PACKET_TYPE_VENDOR_SPECIFIC: /* PM4 IB: cache flushes, nothing to do */
-  case HSA_PACKET_TYPE_AGENT_DISPATCH:  /* no agent here services these */
+  case HSA_PACKET_TYPE_VENDOR_SPECIFIC: /* barrier-value (waited for in aql_ready) or PM4 IB */
+    if (is_barrier_value(slot)) SIM_LOG("q%u barrier-value done\n", q->id);
+    done.handle = *(uint64_t *)((char *)slot + COMPLETION_SIGNAL_OFFSET);
+    break;
+  case HSA_PACKET_TYPE_AGENT_DISPATCH: /* no agent here services these */
     done.handle = *(uint64_t *)((char *)slot + COMPLETION_SIGNAL_OFFSET);
     break;
   default:

@@ -7,15 +7,17 @@
  *    three apart (GpuAgent::AssembleShader: sgprs/vgprs 32/12, 23/10, 19/8).
  *    Kernel arguments: BlitKernel::KernelArgs in ROCR 5.2.3.
  * 2. HIP's ROCclr blit kernels, by name. Kernel arguments as declared in the
- *    blit source that ROCclr 5.2 compiles at run time (a string inside
+ *    blit source that ROCclr compiles at run time (a string inside
  *    libamdhip64) and filled by roc::KernelBlitManager; what each work-item
- *    does follows the device library's amdblit.cl. Pointers are 8 bytes,
- *    ulong4 is 32-byte aligned. */
+ *    does follows that source (or the device library's amdblit.cl it calls).
+ *    Pointers are 8 bytes, ulong4 is 32-byte aligned. ROCclr 6.2 changed
+ *    fillBufferAligned and copyBuffer (one buffer, an end pointer, work-items
+ *    striding by next_chunk); hip_release.c says which layout applies. */
 #define _GNU_SOURCE
 #include <hsa/amd_hsa_kernel_code.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 /* ---- ROCR blit kernels ---- */
 
@@ -113,6 +115,28 @@ static void fill_buffer_aligned_2d(const hsa_kernel_dispatch_packet_t *pkt) {
       memcpy(buf + (origin + y * pitch + x) * es, pattern, psize);
 }
 
+/* ROCclr >= 6.2: (void *buf, pattern, uint pattern_size, uint alignment,
+ * ulong end_ptr, uint next_chunk). Elements are `alignment` bytes; work-item
+ * i writes the pattern (pattern_size elements) at element i * pattern_size,
+ * then every next_chunk elements further, while it starts below end_ptr. */
+static void fill_buffer_aligned_62(const hsa_kernel_dispatch_packet_t *pkt) {
+  char *buf = ARG(char *, 0);
+  const char *pattern = ARG(const char *, 8);
+  uint64_t align = ARG(uint32_t, 20), psize = ARG(uint32_t, 16) * align;
+  uint64_t end = ARG(uint64_t, 24), step = ARG(uint32_t, 32) * align;
+  SIM_LOG("fillBufferAligned buf=%p align=%llu psize=%llu end=%#llx step=%llu\n", (void *)buf,
+          (unsigned long long)align, (unsigned long long)psize, (unsigned long long)end,
+          (unsigned long long)step);
+  if (!buf || !pattern || !psize || !step || end <= (uint64_t)(uintptr_t)buf) return;
+  uint64_t len = end - (uint64_t)(uintptr_t)buf;
+  if (!in_bounds(buf, len)) return;
+  /* ROCclr makes end_ptr a whole number of patterns; a partial last one is
+   * cut at end_ptr rather than written past it */
+  for (uint64_t i = 0; i < pkt->grid_size_x; i++)
+    for (uint64_t o = i * psize; o < len; o += step)
+      memcpy(buf + o, pattern, len - o < psize ? len - o : psize);
+}
+
 /* (src, dst, ulong srcOrigin, ulong dstOrigin, ulong size, uint remain):
  * origins in bytes; remain == 8 means size bytes, else size - 1 dwords plus
  * remain bytes. */
@@ -123,6 +147,29 @@ static void copy_buffer(const hsa_kernel_dispatch_packet_t *pkt) {
   uint32_t remain = ARG(uint32_t, 40);
   uint64_t bytes = remain == 8 ? size : (size ? (size - 1) * 4 + remain : 0);
   if (in_bounds(dst, bytes)) memmove(dst, src, bytes);
+}
+
+/* ROCclr >= 6.2: (src, dst, ulong size, uint remainder, uint aligned_size,
+ * ulong end_ptr, uint next_chunk), src and dst already offset, size in
+ * bytes. Work-item i copies element i (aligned_size bytes: 16, else 4) and
+ * every next_chunk-th after it while it lies below end_ptr; work-item 0 then
+ * copies the last `remainder` bytes. */
+static void copy_buffer_62(const hsa_kernel_dispatch_packet_t *pkt) {
+  const char *src = ARG(const char *, 0);
+  char *dst = ARG(char *, 8);
+  uint64_t size = ARG(uint64_t, 16), remainder = ARG(uint32_t, 24);
+  uint64_t es = ARG(uint32_t, 28) == 16 ? 16 : 4, end = ARG(uint64_t, 32);
+  uint64_t step = ARG(uint32_t, 40) * es;
+  SIM_LOG("copyBuffer %p <- %p size=%llu end=%#llx\n", (void *)dst, (const void *)src,
+          (unsigned long long)size, (unsigned long long)end);
+  if (!dst || !src || remainder > size) return;
+  uint64_t len = end > (uint64_t)(uintptr_t)dst ? end - (uint64_t)(uintptr_t)dst : 0;
+  if (!in_bounds(dst, len > size ? len : size)) return;
+  if (len && step)
+    for (uint64_t i = 0; i < pkt->grid_size_x; i++)
+      for (uint64_t o = i * es; o < len; o += step)
+        memmove(dst + o, src + o, len - o < es ? len - o : es);
+  memmove(dst + size - remainder, src + size - remainder, remainder);
 }
 
 /* (src, dst, ulong srcOrigin, ulong dstOrigin, ulong size, uint alignment):
@@ -155,7 +202,16 @@ static int rocclr_blit(const hsa_kernel_dispatch_packet_t *pkt, const char *name
   size_t n = strlen(k);
   if (n > 3 && !strcmp(k + n - 3, ".kd")) n -= 3;
 #define IS(s) (n == sizeof(s) - 1 && !strncmp(k, s, n))
-  if (IS("fillBufferAligned"))
+  int rel = sim_hip_release(), v62 = rel >= 602;
+  if (rel >= 600 && rel < 602 && (IS("fillBufferAligned") || IS("copyBuffer"))) {
+    SIM_LOG("ROCclr %d.%d kernel %s: argument layout not known\n", rel / 100, rel % 100, name);
+    return 0;
+  }
+  if (IS("fillBufferAligned") && v62)
+    fill_buffer_aligned_62(pkt);
+  else if (IS("copyBuffer") && v62)
+    copy_buffer_62(pkt);
+  else if (IS("fillBufferAligned"))
     fill_buffer_aligned(pkt);
   else if (IS("fillBufferAligned2D"))
     fill_buffer_aligned_2d(pkt);

@@ -6,7 +6,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 uint64_t sim_now_ns(void) {
   struct timespec ts;
@@ -22,6 +22,19 @@ void sim_sleep_until(uint64_t t) {
 
 void sim_sleep_ns(uint64_t ns) {
   sim_sleep_until(sim_now_ns() + ns);
+}
+
+/* The GPU's clock counter: the same clock at 1 GHz, so ROCR's GPU-to-system
+ * time translation is the identity and a dispatch's end - start is exactly
+ * its simulated duration. ROCR divides by the difference of two readings, so
+ * successive readings are made strictly increasing. */
+uint64_t sim_clock_counter(void) {
+  static uint64_t last;
+  uint64_t t = sim_now_ns(), prev = __atomic_load_n(&last, __ATOMIC_RELAXED);
+  do {
+    if (t <= prev) t = prev + 1;
+  } while (!__atomic_compare_exchange_n(&last, &prev, t, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return t;
 }
 
 /* Worker threads sleep for microseconds at a time; the default 50 us timer

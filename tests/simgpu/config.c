@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 sim_config_t sim_cfg;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;

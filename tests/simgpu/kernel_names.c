@@ -11,7 +11,7 @@
 #include <link.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 static simgpu_dispatch_hook_t hook;
 static void *hook_user;

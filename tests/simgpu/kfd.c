@@ -43,17 +43,10 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRuntimeDisable(void) {
   return HSAKMT_STATUS_SUCCESS;
 }
 
-/* GPU, CPU and system counters all run on CLOCK_BOOTTIME at 1 GHz, so ROCR's
- * GPU-to-system time translation is the identity and a dispatch's end - start
- * is exactly its simulated duration. ROCR divides by the difference of two
- * readings, so successive readings are made strictly increasing. */
+/* GPU, CPU and system counters all run on CLOCK_BOOTTIME at 1 GHz (clock.c). */
 HSAKMT_STATUS HSAKMTAPI hsaKmtGetClockCounters(HSAuint32 node, HsaClockCounters *c) {
   (void)node;
-  static uint64_t last;
-  uint64_t t = sim_now_ns(), prev = __atomic_load_n(&last, __ATOMIC_RELAXED);
-  do {
-    if (t <= prev) t = prev + 1;
-  } while (!__atomic_compare_exchange_n(&last, &prev, t, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  uint64_t t = sim_clock_counter();
   c->GPUClockCounter = t;
   c->CPUClockCounter = t;
   c->SystemClockCounter = t;

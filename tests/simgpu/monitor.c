@@ -13,7 +13,7 @@
 #include <signal.h>
 #include <time.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 #define HOT_NS 2000000ull /* a worker polls by itself this long before parking */
 

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 enum {
   SDMA_OP_NOP = 0,
@@ -68,7 +68,7 @@ static int poll_done(const uint32_t *p) {
 /* Ready when there are bytes to read and the head is not an unsatisfied
  * memory poll. */
 static int sdma_ready(sim_queue_t *q) {
-  uint64_t rd = q->rptr_store;
+  uint64_t rd = *q->rptr;
   if (q->suspended || rd >= __atomic_load_n(q->wptr, __ATOMIC_ACQUIRE)) return 0;
   const uint32_t *p = packet_at(q, rd);
   if ((p[0] & 0xff) == SDMA_OP_POLL_REGMEM && (p[0] >> 31)) return poll_done(p);
@@ -156,9 +156,9 @@ void *sim_sdma_worker(void *arg) {
       sim_park(q, sdma_ready);
       continue;
     }
-    uint64_t rd = q->rptr_store;
+    uint64_t rd = *q->rptr;
     uint32_t ndw = execute(q, packet_at(q, rd));
-    __atomic_store_n(&q->rptr_store, rd + ndw * 4, __ATOMIC_RELEASE);
+    __atomic_store_n(q->rptr, rd + ndw * 4, __ATOMIC_RELEASE);
     q->npackets++;
   }
   return NULL;

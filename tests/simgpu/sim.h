@@ -1,124 +1,28 @@
-/* sim.h - internal declarations shared by the pieces of simgpu.
- *
- * simgpu replaces the kernel-driver thunk libhsakmt.so.1 that ROCR loads. It
- * shows node 0 as the host CPU and nodes 1..N as simulated GPUs. Device memory
- * is host memory (GPU address == CPU address) and no GPU code ever runs: queue
- * worker threads retire packets after a simulated time and emulate the few
- * kernels whose results programs depend on (copies and fills).
- */
+/* sim.h - the thunk front end of simgpu: libhsakmt.so.1, the library ROCR up
+ * to 6.2 loads to reach the kernel driver. It shows node 0 as the host CPU and
+ * nodes 1..N as simulated GPUs; the queues it creates run on the core's
+ * engines (sim_core.h). Builds against the hsakmt.h of 5.x (bookworm,
+ * /usr/include/hsakmt.h) and of 6.x (trixie, /usr/include/hsakmt/hsakmt.h,
+ * found with -I by simgpu.mk). */
 #ifndef SIMGPU_SIM_H
 #define SIMGPU_SIM_H
 
+/* libhsakmt 6.2.4's hsakmt.h names this struct in a prototype without
+ * declaring it (a warning, an error under DEBUG=1); declared here first. */
+struct kfd_ioctl_dbg_trap_args;
 #include <hsakmt.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
 
-#include "simgpu.h"
+#include "sim_core.h"
 
-#define SIM_EXPORT __attribute__((visibility("default")))
-
-/* ---- config.c: everything the environment can change ---- */
-#define SIM_MAX_GPUS 8
-#define SIM_CPU_NODE 0
-
-typedef struct sim_gfx {
-  int major, minor, stepping; /* gfx90a = 9, 0, 10 */
-} sim_gfx_t;
-
-typedef struct sim_kernel_time {
-  char *pattern; /* substring of the kernel name */
-  uint64_t ns;
-} sim_kernel_time_t;
-
-typedef struct sim_config {
-  int log;                     /* SIMGPU_LOG */
-  uint32_t gpus;               /* SIMGPU_GPUS */
-  sim_gfx_t gfx[SIM_MAX_GPUS]; /* SIMGPU_GFX */
-  uint32_t cus;                /* SIMGPU_CUS */
-  uint64_t vram;               /* SIMGPU_VRAM_MB, in bytes */
-  uint64_t kernel_ns;          /* SIMGPU_KERNEL_NS */
-  sim_kernel_time_t *times;    /* SIMGPU_KERNEL_TIMES */
-  int ntimes;
-  uint64_t sdma_mbps; /* SIMGPU_SDMA_MBPS, 0 = copies take no time */
-  uint64_t poll_ns;   /* SIMGPU_POLL_US: worker poll interval while busy */
-  uint64_t idle_ns;   /* SIMGPU_IDLE_US: longest doorbell poll interval when idle */
-} sim_config_t;
-
-extern sim_config_t sim_cfg;
-void sim_config_load(void); /* idempotent */
-
-#define SIM_LOG(...)                                                                               \
-  do {                                                                                             \
-    if (sim_cfg.log) fprintf(stderr, "simgpu: " __VA_ARGS__);                                      \
-  } while (0)
-
-static inline int sim_is_gpu_node(uint32_t node) {
-  return node >= 1 && node <= sim_cfg.gpus;
-}
-
-/* ---- clock.c: CLOCK_BOOTTIME, the clock of HSA timestamps ---- */
-uint64_t sim_now_ns(void);
-void sim_sleep_until(uint64_t t_ns);
-void sim_sleep_ns(uint64_t ns);
-void sim_thread_setup(const char *name); /* fine timer slack, thread name */
+/* libhsakmt >= 6.x: HsaNodeProperties has NumXcc/KFDGpuID/FamilyID and the
+ * 6.x entry points exist in the header (their first new enum is the sign). */
+#ifdef HSA_RUNTIME_ENABLE_CAPS_SUPPORTS_CORE_DUMP_MASK
+#define SIM_HSAKMT_6 1
+#else
+#define SIM_HSAKMT_6 0
+#endif
 
 /* ---- memory.c ---- */
 void *sim_mmio_page(void);
-/* Does [p, p+len) lie inside one allocation or registered range? Emulated
- * kernels check their destination, where a real GPU would take a VM fault. */
-int sim_mem_valid(const void *p, uint64_t len);
-
-/* ---- events.c: the interrupt path ---- */
-void sim_event_fire(uint32_t event_id); /* the "GPU" raises an interrupt */
-
-/* ---- monitor.c: sleeping instead of spinning ----
- * A worker that cannot progress parks. One monitor thread polls the progress
- * predicates of all parked queues with an interval that backs off while
- * nothing happens; events set by the host and waits by the host kick it. */
-typedef struct sim_queue sim_queue_t;
-typedef int (*sim_ready_fn)(sim_queue_t *q);
-void sim_park(sim_queue_t *q, sim_ready_fn ready);
-void sim_kick(void);
-void sim_monitor_add(sim_queue_t *q);
-void sim_monitor_remove(sim_queue_t *q);
-void sim_unpark(sim_queue_t *q);
-
-/* ---- queue.c ---- */
-struct sim_queue {
-  HSA_QUEUE_TYPE type;
-  uint32_t id;
-  uint32_t node;
-  char *ring;
-  uint64_t ring_size;
-  volatile uint64_t *rptr; /* AQL: amd_queue_t.read_dispatch_id */
-  volatile uint64_t *wptr; /* AQL: amd_queue_t.write_dispatch_id */
-  /* SDMA queues keep their pointers here; the doorbell is write-only for ROCR. */
-  volatile uint64_t rptr_store __attribute__((aligned(64)));
-  volatile uint64_t wptr_store __attribute__((aligned(64)));
-  volatile uint64_t doorbell __attribute__((aligned(64)));
-  volatile int stop;
-  volatile int suspended;
-  uint64_t npackets;
-  uint64_t last_end; /* end time of the previous packet, ns */
-  pthread_t thread;
-  /* parking (monitor.c) */
-  pthread_cond_t cv;
-  int parked;
-  sim_ready_fn ready;
-  sim_queue_t *mon_next;
-};
-void *sim_aql_worker(void *arg);
-void *sim_sdma_worker(void *arg);
-
-/* ---- kernel_names.c ---- */
-void sim_set_rdebug(void *r_debug);
-const char *sim_kernel_name(uint64_t kernel_object);
-
-/* ---- blit.c: kernels simgpu performs on the CPU ---- */
-int sim_blit_emulate(const hsa_kernel_dispatch_packet_t *pkt, const char *name);
-
-/* ---- kernel_time.c ---- */
-uint64_t sim_kernel_duration(const hsa_kernel_dispatch_packet_t *pkt, const char *name);
 
 #endif

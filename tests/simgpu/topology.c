@@ -37,20 +37,6 @@ static void set_name(HSAuint16 *dst, const char *s) {
   for (int i = 0; i < HSA_PUBLIC_NAME_SIZE - 1 && s[i]; i++) dst[i] = (HSAuint16)s[i];
 }
 
-static uint32_t device_id(const sim_gfx_t *g) {
-  if (g->major == 10) return g->minor == 1 ? 0x731f : 0x73bf; /* Navi10, Navi21 */
-  switch (g->stepping) {
-  case 0:
-    return 0x6860; /* Vega10 */
-  case 6:
-    return 0x66a1; /* Vega20 */
-  case 8:
-    return 0x738c; /* MI100 */
-  default:
-    return 0x740f; /* MI210 */
-  }
-}
-
 static void cpu_node(HsaNodeProperties *p) {
   long nc = sysconf(_SC_NPROCESSORS_ONLN);
   p->NumCPUCores = nc > 0 ? (HSAuint32)nc : 1;
@@ -76,10 +62,10 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->Capability.ui32.QueueSize32bit = 1;
   p->Capability.ui32.WatchPointsSupported = 1;
   p->Capability.ui32.WatchPointsTotalBits = 2;
-  p->Capability.ui32.SRAM_EDCSupport = g->major == 9 && g->stepping >= 6;
-  p->MaxWavesPerSIMD = (g->major == 9 && g->stepping == 10) ? 8 : 10;
+  p->Capability.ui32.SRAM_EDCSupport = sim_sram_ecc(g);
+  p->MaxWavesPerSIMD = sim_max_waves_per_simd(g);
   p->LDSSizeInKB = 64;
-  p->WaveFrontSize = g->major >= 10 ? 32 : 64;
+  p->WaveFrontSize = sim_wave_size(g);
   p->NumShaderBanks = 8;
   p->NumArrays = 1;
   p->NumCUPerArray = (sim_cfg.cus + 7) / 8;
@@ -89,7 +75,7 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->EngineId.ui32.Minor = g->minor;
   p->EngineId.ui32.Stepping = g->stepping;
   p->VendorId = 0x1002;
-  p->DeviceId = device_id(g);
+  p->DeviceId = sim_device_id(g);
   p->LocationId = (3 + gpu) << 8; /* PCI bus 3, 4, ...: HIP tells devices apart by it */
   p->Domain = 0;
   p->LocalMemSize = sim_cfg.vram;
@@ -97,7 +83,7 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->MaxEngineClockMhzCCompute = 3000;
   p->DrmRenderMinor = 128 + gpu;
   char name[64];
-  snprintf(name, sizeof name, "Simulated AMD GPU (gfx%d%d%x)", g->major, g->minor, g->stepping);
+  sim_marketing_name(g, name, sizeof name);
   set_name(p->MarketingName, name);
   snprintf((char *)p->AMDName, sizeof p->AMDName, "gfx%d%d%x", g->major, g->minor, g->stepping);
   p->uCodeEngineVersions.uCodeSDMA = 8;
@@ -109,6 +95,11 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->UniqueID = 0x5157a11e0000001ull + gpu;
   p->VGPRSizePerCU = 512 * 1024;
   p->SGPRSizePerCU = 800 * 4 * 4;
+#if SIM_HSAKMT_6
+  p->NumXcc = 1; /* ROCR 6 divides by it (scratch sizing, SEs per XCC) */
+  p->KFDGpuID = 0x1000 + gpu;
+  p->FamilyID = sim_family_id(g);
+#endif
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtGetNodeProperties(HSAuint32 node, HsaNodeProperties *p) {
