@@ -11,7 +11,9 @@
 //                               (then one hipDeviceSynchronize), or with a
 //                               hipStreamSynchronize after each launch;
 //                               prints elapsed_ns, first launch to the end
-// The callback registration is HIP's <= 5.3.0 interface (hip_prof_api.h).
+// The callback registration is HIP's <= 5.3.0 interface (hip_prof_api.h),
+// looked up at run time: later releases no longer declare it.
+#include <dlfcn.h>
 #include <hip/hip_runtime.h>
 #include <hip/amd_detail/hip_prof_str.h>
 #include <stdio.h>
@@ -72,11 +74,14 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "api")) {
     api(n);
   } else if (!strcmp(mode, "floor")) {
-    if (hipRegisterActivityCallback(HIP_API_ID_hipGetDevice, (void *)empty_activity, (void *)1) !=
-            hipSuccess ||
-        hipRegisterApiCallback(HIP_API_ID_hipGetDevice, (void *)empty_api, nullptr) != hipSuccess) {
-      fprintf(stderr, "cannot register the HIP callbacks\n");
-      return 1;
+    typedef hipError_t (*reg_fn)(uint32_t, void *, void *);
+    reg_fn reg_act = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterActivityCallback");
+    reg_fn reg_api = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterApiCallback");
+    if (!reg_act || !reg_api ||
+        reg_act(HIP_API_ID_hipGetDevice, (void *)empty_activity, (void *)1) != hipSuccess ||
+        reg_api(HIP_API_ID_hipGetDevice, (void *)empty_api, nullptr) != hipSuccess) {
+      fprintf(stderr, "this HIP has no <= 5.3 callback interface to measure\n");
+      return 2;
     }
     api(n);
   } else {
