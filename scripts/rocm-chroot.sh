@@ -28,7 +28,7 @@ M=$(mirror)
 
 # What every suite needs to build rtg, its examples and tests, and run them.
 BASE="build-essential pkg-config clang lld libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
-rocminfo python3 procps file"
+rocminfo python3 procps file protobuf-compiler libotf2-trace-dev otf2-tools"
 ROCM="libhsa-runtime-dev libamdhip64-dev hipcc libroctx64-4 libroctx-dev"
 case $SUITE in
 trixie)
