@@ -13,7 +13,7 @@
  * returns as soon as it would have without the tracer, with no thread hop.
  * Each queue (and copy engine pair) also has a waiter thread with a FIFO of
  * its ops, for the ops nobody waits on: it polls the oldest op's signal with
- * plain loads and sleeps in between (50 us growing to 1 ms while nothing
+ * plain loads and sleeps in between (200 us growing to 1 ms while nothing
  * completes).  It never blocks in the runtime's wait: ROCR spins there for
  * up to 5 ms, and a second thread waiting on a signal is made to spin for
  * the whole wait, which would take the cores the application needs.  The
@@ -60,7 +60,7 @@ struct rtg_op_waiter {
 static rtg_op_waiter *waiters;
 static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int abandon; /* exit: stop waiting, count the rest */
-enum { POLL_MIN_NS = 50000, POLL_MAX_NS = 1000000 };
+enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000 };
 enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
 
 /* --------------------------------------------------------- op storage */
