@@ -280,9 +280,7 @@ bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
   if ((pending & 3) != RTG_OP_PENDING || !atomic_load_explicit(&op->queued, memory_order_acquire) ||
       !hw_done(op) || !claim(op, pending))
     return false;
-  rtg_tls.depth++;
   finish(op);
-  rtg_tls.depth--;
   atomic_store_explicit(&op->claim, pending | RTG_OP_DONE, memory_order_release);
   return true;
 }
