@@ -55,7 +55,7 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
   if (!w) return NULL;
   /* the GPU end names the engine's agent, as the original tracer did */
   rtg_agent *on = sa && sa->type != HSA_DEVICE_TYPE_CPU ? sa : da ? da : sa;
-  rtg_waiter_throttle(w);
+  rtg_waiter_throttle(w, 1);
   rtg_op *op = rtg_op_alloc();
   if (!op) return NULL;
   op->kind = RTG_OP_COPY;

@@ -60,7 +60,7 @@ struct rtg_op_waiter {
 static rtg_op_waiter *waiters;
 static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int abandon; /* exit: stop waiting, count the rest */
-enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000 };
+enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000, POLL_PRESSED_NS = 20000 };
 enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
 
 /* --------------------------------------------------------- op storage */
@@ -330,7 +330,12 @@ static void *waiter_main(void *arg) {
      * the thread that submits); after IDLE_NAPS of them it parks until the
      * next submission wakes it, and costs nothing while the GPU is idle. */
     for (int naps = 0; !w->head && !atomic_load(&abandon) && !atomic_load(&w->stop);) {
-      if (naps++ < IDLE_NAPS) {
+      if (atomic_load_explicit(&w->throttled, memory_order_relaxed)) {
+        pthread_mutex_unlock(&w->mu); /* a submitter waits: ops are coming */
+        struct timespec ts = {0, POLL_PRESSED_NS};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&w->mu);
+      } else if (naps++ < IDLE_NAPS) {
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += NAP_NS;
@@ -358,7 +363,9 @@ static void *waiter_main(void *arg) {
         if (op) waiter_abandon(w, op);
         return NULL;
       }
-      struct timespec ts = {0, sleep_ns};
+      /* a submitter waits for room: look often, it needs ops finished */
+      bool pressed = atomic_load_explicit(&w->throttled, memory_order_relaxed) != 0;
+      struct timespec ts = {0, pressed ? POLL_PRESSED_NS : sleep_ns};
       nanosleep(&ts, NULL);
       if (sleep_ns < POLL_MAX_NS) sleep_ns *= 2;
     }
@@ -417,10 +424,12 @@ void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
   free(w);
 }
 
-void rtg_waiter_throttle(rtg_op_waiter *w) {
+void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more) {
   for (;;) {
     uint32_t n = atomic_load_explicit(&w->inflight, memory_order_acquire);
-    if (n < w->limit || atomic_load(&abandon)) return;
+    /* room for all of them, or none in flight (a batch larger than the
+     * limit goes alone: waiting for less would never end) */
+    if (n + more <= w->limit || n == 0 || atomic_load(&abandon)) return;
     struct timespec ts = {0, 1000000};
     atomic_fetch_add_explicit(&w->throttled, 1, memory_order_seq_cst);
     /* (a completion between the load and the wait changes inflight: the

@@ -142,7 +142,9 @@ RTG_HIDDEN rtg_op_waiter *rtg_waiter_create(const char *what, uint32_t limit);
 RTG_HIDDEN rtg_op *rtg_op_alloc(void);
 /* Queue op; blocks (sleeping) while `limit` ops are in flight. */
 RTG_HIDDEN void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op);
-RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w);
+/* Before submitting `more` ops to w: sleep while they would take it past
+ * its limit of ops in flight. */
+RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more);
 /* Stop and free w (its queue is destroyed) after at most ms for its ops. */
 RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished. */

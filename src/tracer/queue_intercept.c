@@ -140,6 +140,15 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
   rtg_waiter_submit(q->waiter, op);
 }
 
+/* Does the tracer record this packet (kernel dispatch, barrier AND/OR, AMD
+ * barrier-value)?  Its type in *type. */
+static bool tracked(const hsa_kernel_dispatch_packet_t *p, unsigned *type) {
+  *type = p->header & ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1);
+  return *type == HSA_PACKET_TYPE_KERNEL_DISPATCH || *type == HSA_PACKET_TYPE_BARRIER_AND ||
+         *type == HSA_PACKET_TYPE_BARRIER_OR ||
+         (*type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(p));
+}
+
 static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index, void *data,
                        hsa_amd_queue_intercept_packet_writer writer) {
   (void)user_pkt_index;
@@ -152,16 +161,18 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
     return;
   }
   memcpy(out, pkts, count * sizeof *out);
+  uint32_t n = 0;
+  unsigned type;
+  for (uint64_t i = 0; i < count; i++) n += tracked(&out[i], &type);
+  /* Throttle once for the whole batch, before any of it: its ops run only
+   * after writer() below, so waiting in the middle of a batch for ops of
+   * the same batch would never end (ROCR 7.2 hands over batches) */
+  if (n) rtg_waiter_throttle(q->waiter, n);
   for (uint64_t i = 0; i < count; i++) {
-    unsigned type = out[i].header & ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1);
-    if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH || type == HSA_PACKET_TYPE_BARRIER_AND ||
-        type == HSA_PACKET_TYPE_BARRIER_OR ||
-        (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(&out[i]))) {
-      rtg_waiter_throttle(q->waiter);
+    if (tracked(&out[i], &type))
       track(q, &out[i], type);
-    } else {
+    else
       rtg_count(RTG_CNT_OTHER_PACKETS, 1);
-    }
   }
   /* exactly one writer call per callback (ROCR 5.2.3 asserts otherwise
    * when its overflow buffer is in use) */
