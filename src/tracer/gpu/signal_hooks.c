@@ -17,7 +17,7 @@
  * Nothing changes for signals without an op in flight but one atomic load
  * (a count of raised signals); the application's wait itself is the
  * runtime's, with the application's wait state. */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <time.h>
 
