@@ -18,7 +18,7 @@
  * (a count of raised signals); the application's wait itself is the
  * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
  * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy. */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <time.h>
 

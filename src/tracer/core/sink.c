@@ -8,7 +8,7 @@
  * (the parent writes them), opens its own rtg_trace.txt.<childpid> and
  * starts its own writer. */
 #define _GNU_SOURCE /* memrchr, strerrordesc_np */
-#include "got_hook.h"
+#include "process/got_hook.h"
 #include "tbuf.h"
 #include "tracer.h"
 #include "tracer_internal.h"
