@@ -94,11 +94,13 @@ static bool complete_on_decrement(hsa_signal_value_t value, void *arg) {
   return false; /* once */
 }
 
-static void arm(rtg_op *op, uint32_t claim, hsa_signal_value_t wait_below) {
+/* sig: the op's signal, as known to the caller (once the op is done, its
+ * fields belong to its next life) */
+static void arm(rtg_op *op, uint32_t claim, hsa_signal_t sig, hsa_signal_value_t wait_below) {
   op_ref *r = malloc(sizeof *r);
   if (!r) return; /* the waiter completes it, later */
   *r = (op_ref){op, claim};
-  if (rtg_real.hsa_amd_signal_async_handler(op->signal, HSA_SIGNAL_CONDITION_LT, wait_below,
+  if (rtg_real.hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_LT, wait_below,
                                             complete_on_decrement, r) != HSA_STATUS_SUCCESS)
     free(r);
 }
@@ -108,7 +110,7 @@ void rtg_async_arm(rtg_op *op) {
   if (!op->app_signal || op->forward || !rtg_real.hsa_amd_signal_async_handler ||
       !watched(op->app_signal))
     return;
-  arm(op, atomic_load_explicit(&op->claim, memory_order_relaxed), op->wait_below);
+  arm(op, atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal, op->wait_below);
 }
 
 /* ------------------------------------------ the application's handlers */
@@ -144,7 +146,7 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
   }
   /* registered after the op that raised the signal was submitted */
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o)) arm(o.op, o.claim, o.wait_below);
+  if (rtg_sigtrack_owner(sig.handle, &o)) arm(o.op, o.claim, sig, o.wait_below);
   return st;
 }
 
