@@ -145,9 +145,11 @@ typedef struct op_payload {
   rtg_kernel_name name;
 } op_payload;
 
-static bool fill_op(rtg_record *r, const void *payload, size_t len, uint32_t pid, uint64_t tid) {
+static size_t format_op(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                        uint64_t tid) {
   op_payload p;
-  if (len != sizeof p) return false;
+  if (len != sizeof p) return 0;
+  rtg_record rec, *r = &rec;
   memcpy(&p, payload, sizeof p);
   const rtg_op *op = &p.op;
   if (op->kind == RTG_OP_DISPATCH) {
@@ -207,7 +209,7 @@ static bool fill_op(rtg_record *r, const void *payload, size_t len, uint32_t pid
       RTG_SET(r, BARRIER, cond, rtg_barrier_cond_name(op->bv_cond));
     }
   }
-  return true;
+  return rtg_entry_record(out, cap, r);
 }
 
 static void emit_op(const rtg_op *op, uint64_t start, uint64_t stop) {
@@ -218,7 +220,7 @@ static void emit_op(const rtg_op *op, uint64_t start, uint64_t stop) {
   op_payload p = {.start = start, .stop = stop};
   memcpy(&p.op, op, sizeof p.op);
   if (op->kind == RTG_OP_DISPATCH) p.name = rtg_kernel_name_of(op->kernel_object);
-  rtg_emit_deferred_keep(fill_op, &p, sizeof p);
+  rtg_emit_entry_keep(format_op, &p, sizeof p);
 }
 
 /* Read the op's times, record it, and leave the application's signal as the
@@ -321,7 +323,7 @@ static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
 
 static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
-  rtg_tls.depth = 1;
+  rtg_enter();
   rtg_tls.no_wait = true; /* completions must not wait for the writer */
   for (;;) {
     pthread_mutex_lock(&w->mu);

@@ -117,7 +117,7 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     op->scratch = pkt->private_segment_size;
     /* on the submitting thread (ROCR calls on_packets from the doorbell
      * write); the name stays valid until exit (roctx.c) */
-    if (rtg_cfg.kernel_rename) op->rename = rtg_roctx_current_range();
+    if (rtg_cfg.kernel_rename) op->rename = rtg_range_current();
   } else if (op->kind == RTG_OP_BARRIER_VALUE) {
     const hsa_amd_barrier_value_packet_t *v = (const hsa_amd_barrier_value_packet_t *)pkt;
     op->deps[0] = v->signal.handle;

@@ -184,34 +184,36 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
   c->op = op;
 }
 
-/* The HIP record is a deferred one (rtg_emit_deferred): the application's
- * thread only fills this entry and copies it, the writer thread makes the
- * line (formatting the numbers was most of the cost of a traced call).
- * The function name is static (our op tables, HIP's hipApiName strings, the
- * dispatch-table slot names); the return value, the argument text and the
- * kernel name are not: they follow the header, each with its NUL. */
+/* The HIP record's entry: the application's thread only fills it and
+ * copies it, the writer thread makes the line (formatting the numbers was
+ * most of the cost of a traced call).  The function name is static (our op
+ * tables, HIP's hipApiName strings, the dispatch-table slot names); the
+ * return value, the argument text and the kernel name are not: they follow
+ * the header, each with its NUL. */
 typedef struct hip_entry {
   const char *func;
   uint64_t start, dur, corr, stack;       /* stack 0: none */
   uint16_t ret_len, args_len, kernel_len; /* with the NUL; 0: absent */
 } hip_entry;
 
-enum { HIP_ENTRY_MAX = 8192 }; /* the sink's limit on one entry */
+enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX };
 
 /* The text of s[0..len) is a string: ends in its NUL. */
 static bool is_str(const char *s, size_t len) {
   return len && !s[len - 1];
 }
 
-static bool fill_hip(rtg_record *r, const void *payload, size_t len, uint32_t pid, uint64_t tid) {
+static size_t format_hip(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
   hip_entry e;
-  if (len < sizeof e) return false;
+  if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
   const char *ret = (const char *)payload + sizeof e, *args = ret + e.ret_len,
              *kernel = args + e.args_len;
   if (sizeof e + (size_t)e.ret_len + e.args_len + e.kernel_len > len || !is_str(ret, e.ret_len) ||
       (e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
-    return false;
+    return 0;
+  rtg_record rec, *r = &rec;
   rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
   r->u.HIP_API.func = e.func;
   r->u.HIP_API.ret = ret;
@@ -221,15 +223,7 @@ static bool fill_hip(rtg_record *r, const void *payload, size_t len, uint32_t pi
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);
   if (e.stack) RTG_SET(r, HIP_API, stack, e.stack);
-  return true;
-}
-
-/* A core without a deferred sink (the stand-in core of the HIP ABI tests)
- * makes the record at once; the tracer's sink.c overrides this. */
-__attribute__((weak)) void rtg_emit_deferred(rtg_record_fill fill, const void *payload,
-                                             size_t len) {
-  rtg_record r;
-  if (fill(&r, payload, len, rtg_pid(), rtg_tid())) rtg_emit(&r);
+  return rtg_entry_record(out, cap, r);
 }
 
 /* Appends s with its NUL at *n, if it fits; its length with the NUL, or 0. */
@@ -273,7 +267,7 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
   if ((args && !u.e.args_len) || (kernel && !u.e.kernel_len))
     rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
   else
-    rtg_emit_deferred(fill_hip, u.bytes, n);
+    rtg_emit_entry(format_hip, u.bytes, n);
   rtg_count(RTG_CNT_HIP_CALLS, 1);
 }
 

@@ -123,6 +123,11 @@ RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
 RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], const uint64_t *stack,
                                        unsigned char *image, size_t cap);
 
+/* Called at load after the settings are read and the sink is open, and at
+ * process end before the final flush (hip_api.c). */
+RTG_HIDDEN void rtg_hip_init(void);
+RTG_HIDDEN void rtg_hip_fini(void);
+
 /* ----------------------------------------------------------- the paths */
 
 /* Each returns 0 when it took over HIP tracing. */

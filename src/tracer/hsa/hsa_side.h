@@ -5,7 +5,7 @@
 #ifndef RTG_HSA_SIDE_H
 #define RTG_HSA_SIDE_H
 
-#include "core/tracer_internal.h"
+#include "core/tracer.h"
 
 #include <stdatomic.h>
 
@@ -190,6 +190,10 @@ RTG_HIDDEN void rtg_finish(void);
 
 /* exec_hook.c: exec* and _exit flush first (GOT patching, got_hook.c). */
 RTG_HIDDEN void rtg_exec_hooks_install(void);
+/* fatal_signals.c */
+RTG_HIDDEN void rtg_fatal_signals_install(void);
+/* gpu_ops.c: GPU ops in flight (lock-free read, for the fatal path) */
+RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
 
 /* queue_intercept.c: "and", "or" or "value" for a barrier op, and the
  * text of a barrier-value condition. */

@@ -6,7 +6,10 @@
  * the runtime that built it).  The runtime's functions are copied into
  * normalized (newest-layout) mirrors, from which rtg_real is filled. */
 #define _GNU_SOURCE /* dladdr */
+#include "core/sink.h"
+#include "hip/hip_internal.h"
 #include "hsa_side.h"
+#include "process/fork.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -165,7 +168,7 @@ static int finished;
  * let the GPU work in flight finish (bounded), then write everything. */
 void rtg_finish(void) {
   if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
-  rtg_tls.depth = 1;
+  rtg_enter(); /* for good: the process ends */
   rtg_hip_fini();
   rtg_waiters_finish(rtg_cfg.exit_wait_ms);
   if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
@@ -181,7 +184,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
                                                    const char *const *failed_tool_names) {
   (void)runtime_version, (void)failed_tool_count, (void)failed_tool_names;
   if (!table) return false;
-  rtg_tls.depth = 1;
+  rtg_enter();
   /* Stay mapped after the runtime dlcloses us (hsa_shut_down): waiter and
    * writer threads and the atexit handler still point into this library. */
   Dl_info self;
@@ -190,9 +193,10 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   rtg_config_read();
   root = table;
   if (!rtg_sink_open()) {
-    rtg_tls.depth = 0;
+    rtg_leave();
     return true; /* never stop the application */
   }
+  rtg_fork_handlers_install();
   rtg_config_print();
   if (read_tables()) {
     rtg_agents_init();
@@ -205,7 +209,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   rtg_fatal_signals_install();
   atexit(rtg_finish);
   rtg_exec_hooks_install();
-  rtg_tls.depth = 0;
+  rtg_leave();
   rtg_hip_init();
   return true;
 }

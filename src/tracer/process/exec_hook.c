@@ -15,6 +15,8 @@
  * (the parent's threads are still running), so it goes straight through.
  * posix_spawn and system() do not replace this process: not wrapped. */
 #define _GNU_SOURCE
+#include "core/sink.h"
+#include "core/writer.h"
 #include "got_hook.h"
 #include "hsa/hsa_side.h"
 
@@ -43,11 +45,10 @@ static __thread int in_exec; /* execvp may reach execve through a GOT too */
 /* Returns whether the sink was flushed and is held for the exec. */
 static bool before_exec(void) {
   if (in_exec++ || (uint32_t)syscall(SYS_getpid) != rtg_pid()) return false;
-  int depth = rtg_tls.depth;
-  rtg_tls.depth = 1;
+  rtg_enter();
   rtg_waiters_quiesce(rtg_cfg.exit_wait_ms);
   bool held = rtg_sink_exec_begin();
-  rtg_tls.depth = depth;
+  rtg_leave();
   return held;
 }
 
@@ -150,5 +151,6 @@ void rtg_exec_hooks_install(void) {
   if (real.execve) hooks[n++] = (rtg_got_hook){"execle", (void *)w_execle};
   if (real.execvp) hooks[n++] = (rtg_got_hook){"execlp", (void *)w_execlp};
   int slots = rtg_got_install(hooks, n);
+  rtg_writer_every_flush(rtg_got_rescan); /* objects dlopen'ed since */
   rtg_log(1, "exec/_exit: %d call sites redirected", slots);
 }
