@@ -23,7 +23,8 @@ INSTALL_LIB += $(RTG_REGISTER)
 # --- ABI tests: the tracer's core with its HIP and ROCTx wings (no HSA
 # side), driven by stand-in libraries that call it as each ROCm release does.
 HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/core/*.c src/tracer/hip/*.c \
-                 src/tracer/roctx/*.c)) $(B)/obj/tests/abi/tracer_core.o
+                 src/tracer/roctx/*.c src/tracer/process/api_tables.c)) \
+               $(B)/obj/tests/abi/tracer_core.o
 ABI_DIR     := $(B)/abi
 ABI_LIBS    := $(ABI_DIR)/libamdhip64.so.6 $(ABI_DIR)/roctx52/libroctx64.so.1 \
                $(ABI_DIR)/roctx53/libroctx64.so.4 $(ABI_DIR)/hip62/libamdhip64.so.6 \

@@ -46,6 +46,9 @@ RTG_HIDDEN extern rtg_hsa_fns rtg_impl; /* what the application's calls reach */
 RTG_HIDDEN void rtg_hsa_api_init(void);
 RTG_HIDDEN void rtg_hsa_api_install(void);
 
+/* tables.c: read the runtime's tables (the root HsaApiTable OnLoad got)
+ * into rtg_real and rtg_impl.  false: not traceable (said). */
+RTG_HIDDEN bool rtg_hsa_tables_read(const void *root);
 /* tables.c: write fn as the entry at byte offset `off` of the normalized
  * (newest-layout) mirror of table `tbl`, if the runtime's table has it. */
 enum { RTG_TBL_CORE, RTG_TBL_EXT, RTG_TBL_IMAGE, RTG_TBL_FINALIZER };
@@ -185,13 +188,6 @@ RTG_HIDDEN void rtg_signal_hooks_init(void);
 RTG_HIDDEN void rtg_sigtrack_init(void);
 RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
 
-/* tables.c: what process exit does (bounded wait, flush, summary); once. */
-RTG_HIDDEN void rtg_finish(void);
-
-/* exec_hook.c: exec* and _exit flush first (GOT patching, got_hook.c). */
-RTG_HIDDEN void rtg_exec_hooks_install(void);
-/* fatal_signals.c */
-RTG_HIDDEN void rtg_fatal_signals_install(void);
 /* gpu_ops.c: GPU ops in flight (lock-free read, for the fatal path) */
 RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
 

@@ -15,7 +15,10 @@
  * (the parent's threads are still running), so it goes straight through.
  * posix_spawn and system() do not replace this process: not wrapped. */
 #define _GNU_SOURCE
+#include "exec_hook.h"
+
 #include "core/sink.h"
+#include "core/tracer.h"
 #include "core/writer.h"
 #include "got_hook.h"
 #include "hsa/hsa_side.h"
@@ -39,6 +42,7 @@ static struct {
   execveat_fn execveat;
   exit_fn _exit, _Exit;
 } real;
+static void (*finish)(void); /* what exit would do */
 
 static __thread int in_exec; /* execvp may reach execve through a GOT too */
 
@@ -118,7 +122,7 @@ static int w_execle(const char *path, const char *arg, ...) {
 }
 
 static void before_exit(void) {
-  if ((uint32_t)syscall(SYS_getpid) == rtg_pid()) rtg_finish();
+  if ((uint32_t)syscall(SYS_getpid) == rtg_pid()) finish();
 }
 static void w__exit(int st) {
   before_exit();
@@ -131,7 +135,8 @@ static void w__Exit(int st) {
   __builtin_unreachable();
 }
 
-void rtg_exec_hooks_install(void) {
+void rtg_exec_hooks_install(void (*at_exit)(void)) {
+  finish = at_exit;
   static rtg_got_hook hooks[16];
   int n = 0;
 #define HOOK(name, w)                                                                              \

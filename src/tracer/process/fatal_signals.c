@@ -4,6 +4,8 @@
  * let the signal kill the process as it would have.  Handlers are only
  * installed where the disposition is still the default, so an
  * application's own handlers win. */
+#include "fatal_signals.h"
+
 #include "core/sink.h"
 #include "core/tracer.h"
 #include "hsa/hsa_side.h"

@@ -253,8 +253,7 @@ void rtg_roctx_report(uint32_t op, const void *data) {
   }
 }
 
-void rtg_roctx_fini(void) {
-  rtg_roctx_stop_reports();
+void rtg_roctx_write_open_ranges(void) {
   uint64_t now = rtg_now();
   /* Threads still running may push or pop meanwhile: their reports are
    * off now, and what is read here is at worst one range early or late. */
