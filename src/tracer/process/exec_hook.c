@@ -21,7 +21,7 @@
 #include "core/tracer.h"
 #include "core/writer.h"
 #include "got_hook.h"
-#include "hsa/hsa_side.h"
+#include "gpu/gpu.h"
 
 #include <dlfcn.h>
 #include <errno.h>

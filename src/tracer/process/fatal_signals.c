@@ -8,7 +8,7 @@
 
 #include "core/sink.h"
 #include "core/tracer.h"
-#include "hsa/hsa_side.h"
+#include "gpu/gpu.h"
 
 #include <signal.h>
 #include <string.h>

@@ -7,6 +7,8 @@
 
 #include "core/sink.h"
 #include "core/thread_state.h"
+#include "got_hook.h"
+#include "gpu/gpu.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -21,7 +23,9 @@ static void parent(void) {
 
 static void child(void) {
   rtg_thread_state_after_fork(); /* pid and this thread's tid */
-  rtg_sink_fork_child();
+  rtg_got_after_fork();          /* its lock */
+  rtg_gpu_after_fork();          /* no op, waiter or queue of the parent's */
+  rtg_sink_fork_child();         /* last: its own file and writer */
 }
 
 void rtg_fork_handlers_install(void) {

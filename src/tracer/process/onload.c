@@ -10,6 +10,7 @@
 #include "exec_hook.h"
 #include "fatal_signals.h"
 #include "fork.h"
+#include "gpu/gpu.h"
 #include "hip/hip_tracing.h"
 #include "hsa/hsa_side.h"
 #include "roctx/roctx_tracing.h"
@@ -27,8 +28,7 @@ static void finish(void) {
   rtg_enter(); /* for good: the process ends */
   rtg_roctx_fini();
   rtg_hip_fini();
-  rtg_waiters_finish(rtg_cfg.exit_wait_ms);
-  if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
+  rtg_gpu_finish(rtg_cfg.exit_wait_ms);
   rtg_sink_close();
 }
 
@@ -51,13 +51,11 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   }
   rtg_fork_handlers_install();
   rtg_config_print();
-  /* the HSA side: the runtime's tables, then each hook, then the wrappers
-   * over whatever the hooks left in rtg_impl */
+  /* the HSA side: the runtime's tables, the agents, the GPU side's hooks,
+   * then the API wrappers over whatever the hooks left in rtg_impl */
   if (rtg_hsa_tables_read(table)) {
     rtg_agents_init();
-    rtg_kernel_names_init();
-    rtg_queue_intercept_init();
-    rtg_copies_init();
+    rtg_gpu_init();
     rtg_hsa_api_init();
     rtg_hsa_api_install();
   }
