@@ -1,14 +1,15 @@
 # src/tracer: rtg_tracer.so, the HSA tools library.  Only OnLoad/OnUnload
-# are exported (-fvisibility=hidden).
-# The wings: core (records, buffers, writer, settings), hsa (the runtime's
-# tables and API wrappers), gpu (ops on the GPU), hip, roctx, process
-# (exec/exit/signals); their files include each other as "wing/file.h".
+# are exported (-fvisibility=hidden, exports.map).
+# The wings, each using only those below it: process (the lifecycle:
+# OnLoad, fork, exec, signals) over gpu (GPU ops) over hsa (the runtime's
+# tables, API wrappers) and hip, roctx, all over core (records, buffers,
+# writer, settings), which links on its own.  Files include each other as
+# "wing/file.h" (no wing file may be named like an <hsa/...> header).
 TRACER_WINGS := core hsa gpu hip roctx process
 TRACER_SRC := $(wildcard $(TRACER_WINGS:%=src/tracer/%/*.c))
 TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/obj/%.o)
 TRACER_SO  := $(B)/rtg_tracer.so
-EXTRA_CFLAGS_src/tracer/ := -fvisibility=hidden
-$(B)/obj/src/tracer/%.o: CFLAGS += -Isrc/tracer
+$(B)/obj/src/tracer/%.o: CFLAGS += -Isrc/tracer -fvisibility=hidden
 
 $(TRACER_SO): $(TRACER_OBJ) $(COMMON_LIB) src/tracer/exports.map
 	$(call say,LD,$@)

@@ -16,6 +16,14 @@ void rtg_gpu_finish(int ms) {
   if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
 }
 
+void rtg_gpu_quiesce(int ms) {
+  rtg_waiters_quiesce(ms);
+}
+
+uint64_t rtg_gpu_inflight(void) {
+  return rtg_waiters_inflight();
+}
+
 void rtg_gpu_after_fork(void) {
   rtg_sigtrack_after_fork();
   rtg_op_pool_after_fork();

@@ -17,9 +17,10 @@ RTG_HIDDEN void rtg_gpu_init(void);
  * unfinished and stop the waiters; then give the tool signals back. */
 RTG_HIDDEN void rtg_gpu_finish(int ms);
 /* exec: wait for the ops in flight, at most ms, and leave them running. */
-RTG_HIDDEN void rtg_waiters_quiesce(int ms);
-/* Ops in flight now, without a lock (the fatal-signal path). */
-RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
+RTG_HIDDEN void rtg_gpu_quiesce(int ms);
+/* Ops in flight now, without a lock (the fatal-signal path: a lock holder
+ * may never run again). */
+RTG_HIDDEN uint64_t rtg_gpu_inflight(void);
 
 /* Fork child: the parent's ops, waiters and queues are the parent's. */
 RTG_HIDDEN void rtg_gpu_after_fork(void);

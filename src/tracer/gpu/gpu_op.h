@@ -16,7 +16,6 @@
 #ifndef RTG_GPU_OP_H
 #define RTG_GPU_OP_H
 
-#include "gpu.h"
 #include "hsa/hsa_side.h"
 
 #include <linux/futex.h>
@@ -170,6 +169,10 @@ RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished and
  * stop the waiters (process end). */
 RTG_HIDDEN void rtg_waiters_finish(int ms);
+/* Wait for all waiters' ops, at most ms, and leave them running. */
+RTG_HIDDEN void rtg_waiters_quiesce(int ms);
+/* Ops in flight now, without a lock. */
+RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
 RTG_HIDDEN void rtg_waiters_after_fork(void);
 
 /* ---------------------------------------------------- the hooks' setup */

@@ -23,7 +23,7 @@ static void on_fatal(int sig) {
     rtg_enter();
     rtg_tls.no_wait = true; /* a handler cannot wait for the writer */
     /* what the GPU still had is lost with the process: say how much */
-    rtg_count(RTG_CNT_UNFINISHED, rtg_waiters_inflight());
+    rtg_count(RTG_CNT_UNFINISHED, rtg_gpu_inflight());
     rtg_sink_dump_fatal();
   }
   /* SA_RESETHAND made the disposition the default again */
