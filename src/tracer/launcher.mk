@@ -22,7 +22,7 @@ INSTALL_LIB += $(RTG_REGISTER)
 
 # --- ABI tests: the tracer's core with its HIP and ROCTx wings (no HSA
 # side), driven by stand-in libraries that call it as each ROCm release does.
-HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/core/*.c src/tracer/hip/*.c \
+HIPSIDE_OBJ := $(TRACER_CORE_OBJ) $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip/*.c \
                  src/tracer/roctx/*.c src/tracer/process/api_tables.c)) \
                $(B)/obj/tests/abi/tracer_core.o
 ABI_DIR     := $(B)/abi
@@ -57,16 +57,14 @@ $(ABI_DIR)/roctx53/libroctx64.so.4: tests/abi/fake_roctx.c
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libroctx64.so.4 -o $@ $< $(LDFLAGS)
 
 $(B)/obj/tests/abi/tracer_core.o: CFLAGS += -Isrc/tracer
-$(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi $(B)/tests/test_hip_table_abi: \
-  CFLAGS += -Isrc/tracer -Itests/abi
 UNIT_EXTRA_test_hip_abi   := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_abi    := -ldl
 UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_roctx_abi  := -ldl
 # the .symtab reader of the backtrace symbolizer, alone
-UNIT_EXTRA_test_hip_bt_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
-UNIT_LIBS_test_hip_bt_elf  := -ldl
-$(B)/tests/test_hip_bt_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
+UNIT_EXTRA_test_backtrace_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
+UNIT_LIBS_test_backtrace_elf  := -ldl
+$(B)/tests/test_backtrace_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
 
 UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_table_abi  := -ldl
