@@ -9,7 +9,8 @@
  * the GPU ops in flight, write every buffer and this image's summary, and
  * hold the writer off; if exec fails, the summary is cut off the file again
  * and tracing goes on.  The new image, if it runs HSA, writes its own file
- * (sink.c names it <path>.exec<k>.<pid>).  Before _exit: what exit would do.
+ * (core/trace_file.c names it <path>.exec<k>.<pid>).  Before _exit: what
+ * exit would do.
  *
  * A vfork child shares our memory but has its own pid: it must not flush
  * (the parent's threads are still running), so it goes straight through.
