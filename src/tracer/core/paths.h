@@ -32,4 +32,10 @@ RTG_HIDDEN const rtg_path *rtg_path_choose(const rtg_path *paths, size_t n, void
 /* Stop every path of the table (process end). */
 RTG_HIDDEN void rtg_paths_stop(const rtg_path *paths, size_t n);
 
+/* The runtime's library if the application has loaded it: the first of
+ * sonames (NULL-terminated) that is loaded, else the one defining symbol
+ * (a framework may have dlopened it RTLD_LOCAL under another name).  Never
+ * loads it into a program that has none (RTLD_NOLOAD).  NULL: not loaded. */
+RTG_HIDDEN void *rtg_path_loaded_library(const char *const *sonames, const char *symbol);
+
 #endif

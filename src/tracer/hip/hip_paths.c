@@ -32,22 +32,12 @@ enum { NPATHS = sizeof paths / sizeof *paths };
 static const char *probed_names[1024];
 static rtg_hip_release probed_rel;
 
-/* The HIP runtime the application loaded, if any: global symbols first,
- * then the sonames of each major release (a framework may have dlopened it
- * RTLD_LOCAL).  RTLD_NOLOAD: never load HIP into a program that has none. */
+/* The HIP runtime the application loaded, if any, by the sonames of each
+ * major release. */
 static void *find_hip(void) {
   static const char *const sonames[] = {"libamdhip64.so",   "libamdhip64.so.7", "libamdhip64.so.6",
                                         "libamdhip64.so.5", "libamdhip64.so.4", NULL};
-  for (int i = 0; sonames[i]; i++) {
-    void *h = dlopen(sonames[i], RTLD_LAZY | RTLD_NOLOAD);
-    if (h) return h;
-  }
-  /* (RTLD_DEFAULT is NULL, so it cannot be the "found" answer) */
-  Dl_info info;
-  void *sym = dlsym(RTLD_DEFAULT, "hipApiName");
-  if (sym && dladdr(sym, &info) && info.dli_fname)
-    return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  return NULL;
+  return rtg_path_loaded_library(sonames, "hipApiName");
 }
 /* Identify the release by its last op id: hipApiName() is a pure lookup in
  * every release (it calls no HIP initialisation) and says "unknown" past the

@@ -9,13 +9,10 @@
  *   callback-5.2     <= 5.3.0: RegisterApiCallback (roctx_callbacks.c).
  * The library is never loaded by us: only hooked when the application has
  * it. */
-#define _GNU_SOURCE
 #include "roctx_tracing.h"
 
 #include "core/paths.h"
 #include "roctx.h"
-
-#include <dlfcn.h>
 
 static const rtg_path paths[] = {
     {"core-table", false, rtg_roctx_table_start, rtg_roctx_table_stop},
@@ -30,18 +27,10 @@ static bool library_missing;
 static void *find_roctx(void) {
   static const char *const sonames[] = {"libroctx64.so", "libroctx64.so.4", "libroctx64.so.1",
                                         NULL};
-  library_missing = false;
-  for (int i = 0; sonames[i]; i++) {
-    void *h = dlopen(sonames[i], RTLD_LAZY | RTLD_NOLOAD);
-    if (h) return h;
-  }
-  Dl_info info;
-  void *sym = dlsym(RTLD_DEFAULT, "roctxRangePushA");
-  if (sym && dladdr(sym, &info) && info.dli_fname)
-    return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  library_missing = true;
-  rtg_log(1, "ROCTx: no roctx library in this process");
-  return NULL;
+  void *lib = rtg_path_loaded_library(sonames, "roctxRangePushA");
+  library_missing = !lib;
+  if (!lib) rtg_log(1, "ROCTx: no roctx library in this process");
+  return lib;
 }
 
 void rtg_roctx_init(void) {
