@@ -19,18 +19,7 @@
 #include <stdlib.h>
 
 static const void *root; /* the runtime's table: OnLoad ran */
-static int finished;
-
-/* Process end: let the GPU work in flight finish (bounded), then write
- * everything. */
-static void finish(void) {
-  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
-  rtg_enter(); /* for good: the process ends */
-  rtg_roctx_fini();
-  rtg_hip_fini();
-  rtg_gpu_finish(rtg_cfg.exit_wait_ms);
-  rtg_sink_close();
-}
+static void finish(void);
 
 __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime_version,
                                                    uint64_t failed_tool_count,
@@ -78,4 +67,17 @@ __attribute__((visibility("default"))) void OnUnload(void) {
 
 __attribute__((destructor)) static void at_unload(void) {
   if (root) finish();
+}
+
+static int finished;
+
+/* Process end: let the GPU work in flight finish (bounded), then write
+ * everything. */
+static void finish(void) {
+  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
+  rtg_enter(); /* for good: the process ends */
+  rtg_roctx_fini();
+  rtg_hip_fini();
+  rtg_gpu_finish(rtg_cfg.exit_wait_ms);
+  rtg_sink_close();
 }
