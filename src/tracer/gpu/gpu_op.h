@@ -1,8 +1,8 @@
 /* The life of a GPU operation (a kernel dispatch, a barrier, an async
  * copy), the same for every kind, and the interfaces of the files that
  * carry it:
- *   op_begin.c    beginning an op where it is submitted, handing it on
- *   op_pool.c     ops and their ids; the pool of tool signals
+ *   op_begin.c    beginning an op where it is submitted (its id), handing it on
+ *   op_pool.c     ops and the pool of tool signals
  *   sigtrack.c    which signal the hardware completes for an op
  *   op_record.c   what an op looks like in the trace
  *   completion.c  reading its times once the hardware is done, by the
@@ -93,7 +93,6 @@ RTG_HIDDEN void rtg_op_cancel(rtg_op *op);
  * op must find memory, whose claim then fails). */
 RTG_HIDDEN rtg_op *rtg_op_alloc(void);
 RTG_HIDDEN void rtg_op_free(rtg_op *op);
-RTG_HIDDEN uint64_t rtg_op_next_id(void);
 /* Pooled tool signals, recycled only after their op completed. */
 RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
 RTG_HIDDEN void rtg_tool_signal_put(hsa_signal_t s);
@@ -129,8 +128,9 @@ RTG_HIDDEN void rtg_sigtrack_after_fork(void);
 
 /* --------------------------------------------------------- in the trace */
 
-/* op_record.c: the host's record of a submitted packet (RTG_HSA_HOST_DISPATCH),
- * and the op's record once it ran from start to stop (never dropped). */
+/* op_record.c: the host's record of a submitted packet (with
+ * RTG_HSA_HOST_DISPATCH), and the op's record once it ran from start to
+ * stop (never dropped). */
 RTG_HIDDEN void rtg_op_record_submitted(const rtg_op *op);
 RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop);
 

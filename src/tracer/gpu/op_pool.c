@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Atomic uint64_t next_id;
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static rtg_op *free_ops;
 static hsa_signal_t *free_signals;
@@ -83,10 +82,6 @@ void rtg_tool_signals_destroy(void) {
   for (size_t i = 0; i < n_free_signals; i++) rtg_real.hsa_signal_destroy(free_signals[i]);
   n_free_signals = 0;
   pthread_mutex_unlock(&pool_mu);
-}
-
-uint64_t rtg_op_next_id(void) {
-  return atomic_fetch_add(&next_id, 1);
 }
 
 /* Fork child: the parent's signals are the parent's (never destroy them
