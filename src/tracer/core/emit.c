@@ -7,8 +7,12 @@
 
 #include <string.h>
 
-_Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
-_Atomic int rtg_emit_on;
+/* Read (rtg_emit_on) or changed (the counters) on every record: each on a
+ * cache line of its own, never beside what the writer changes per record
+ * (sharing a line with the writer's count cost every traced call a cache
+ * miss, ~100 ns on a 16-core host). */
+_Alignas(64) _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
+_Alignas(64) _Atomic int rtg_emit_on;
 
 size_t rtg_entry_record(char *out, size_t cap, const rtg_record *r) {
   size_t n = rtg_record_format(out, cap, r);

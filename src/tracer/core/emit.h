@@ -32,7 +32,7 @@ typedef enum rtg_counter {
   RTG_CNT_COUNT
 } rtg_counter;
 
-RTG_HIDDEN extern _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
+RTG_HIDDEN extern _Alignas(64) _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
 
 static inline void rtg_count(rtg_counter c, uint64_t n) {
   atomic_fetch_add_explicit(&rtg_counters[c], n, memory_order_relaxed);
@@ -55,7 +55,7 @@ typedef size_t (*rtg_entry_format)(char *out, size_t cap, const void *payload, s
 #define RTG_PAYLOAD_MAX (RTG_ENTRY_MAX - sizeof(rtg_entry_format))
 
 /* Set while the sink takes entries (sink.c): from its open to its close. */
-RTG_HIDDEN extern _Atomic int rtg_emit_on;
+RTG_HIDDEN extern _Alignas(64) _Atomic int rtg_emit_on;
 
 /* Record payload[0..len), to be made into text by fmt.  When the buffers
  * are at their cap the entry waits or is dropped as RTG_BUFFER_FULL says;

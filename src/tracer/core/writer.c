@@ -23,7 +23,8 @@ static pthread_mutex_t drain_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t writer;
 static bool writer_running;
 static _Atomic int writer_stop;
-static _Atomic uint32_t kick; /* futex word: 1 = drain now */
+/* every producer that fills a chunk writes it: a line of its own */
+static _Alignas(64) _Atomic uint32_t kick; /* futex word: 1 = drain now */
 static void (*every_flush)(void);
 
 void rtg_writer_wake(void) {
@@ -37,9 +38,11 @@ void rtg_writer_every_flush(void (*task)(void)) {
 
 /* ------------------------------------------------------------- draining */
 
+/* Aligned and a whole number of cache lines: the writer changes n for
+ * every record, so nothing else may share its line. */
 typedef struct outbuf {
+  _Alignas(64) size_t n;
   char data[1 << 18];
-  size_t n;
 } outbuf;
 
 static void out_flush(outbuf *o) {

@@ -108,6 +108,13 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       return k;
     }
     rtg_op_try_complete(o[k].op, o[k].claim);
+    /* usually the application's condition holds now: answer without a
+     * second wait (the runtime's sets up its event list on every call) */
+    hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
+    if (condition_met(conds[k], now, vals[k])) {
+      if (out) *out = now;
+      return k;
+    }
   }
   return rtg_real.hsa_amd_signal_wait_any(n, sigs, conds, vals, timeout, state, out);
 }
