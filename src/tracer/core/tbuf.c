@@ -16,7 +16,7 @@
  * handler, while no writer runs (start, exit), or when no sealed chunk is
  * waiting to be drained (every chunk held is some thread's current one).
  * GPU records and the summary are never dropped and never wait: past the
- * cap they take a chunk anyway, counted as over_cap. */
+ * cap they take a chunk anyway. */
 #include "tbuf.h"
 
 #include <limits.h>
@@ -44,7 +44,7 @@ static _Atomic uint32_t sleepers;      /* producers waiting on free_gen */
 static _Atomic uint64_t sealed_chunks; /* sealed, not yet given back */
 static _Atomic int writer_alive;
 static void (*kick_writer)(void);
-static _Atomic uint64_t st_waits, st_wait_ns, st_over_cap, st_peak, st_lost;
+static _Atomic uint64_t st_waits, st_wait_ns, st_peak, st_lost;
 
 void rtg_tbuf_configure(size_t cap, rtg_full_policy full) {
   cap_bytes = cap < CHUNK_BYTES ? CHUNK_BYTES : cap;
@@ -99,7 +99,6 @@ static rtg_chunk *pool_get(rtg_push_class cls) {
       if (held_bytes > atomic_load_explicit(&st_peak, memory_order_relaxed))
         atomic_store_explicit(&st_peak, held_bytes, memory_order_relaxed);
       pthread_mutex_unlock(&pool_mu);
-      if (force) atomic_fetch_add_explicit(&st_over_cap, 1, memory_order_relaxed);
       if (!(c = chunk_map())) {
         pthread_mutex_lock(&pool_mu);
         held_bytes -= CHUNK_BYTES;
@@ -138,11 +137,7 @@ static void pool_put(rtg_chunk *c) {
 }
 
 rtg_tbuf_stats rtg_tbuf_get_stats(void) {
-  return (rtg_tbuf_stats){atomic_load(&st_waits),
-                          atomic_load(&st_wait_ns),
-                          atomic_load(&st_over_cap),
-                          atomic_load(&st_peak),
-                          CHUNK_BYTES,
+  return (rtg_tbuf_stats){atomic_load(&st_waits), atomic_load(&st_wait_ns), atomic_load(&st_peak),
                           atomic_load(&st_lost)};
 }
 
@@ -292,6 +287,5 @@ void rtg_tbuf_after_fork_child(void) {
   atomic_store(&sleepers, 0);
   atomic_store(&st_waits, 0);
   atomic_store(&st_wait_ns, 0);
-  atomic_store(&st_over_cap, 0);
   atomic_store(&st_lost, 0);
 }

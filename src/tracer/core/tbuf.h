@@ -126,12 +126,10 @@ RTG_HIDDEN void rtg_tbuf_after_fork_child(void);
 
 /* Pool figures for the summary and the closing message. */
 typedef struct rtg_tbuf_stats {
-  uint64_t waits;       /* times a producer waited for the writer */
-  uint64_t wait_ns;     /* time producers spent waiting, in all */
-  uint64_t over_cap;    /* chunks taken beyond the cap (records never dropped) */
-  uint64_t peak_bytes;  /* most chunk memory held at once */
-  uint64_t chunk_bytes; /* the size of one chunk */
-  uint64_t lost;        /* entries dropped: no buffer space, or too long */
+  uint64_t waits;      /* times a producer waited for the writer */
+  uint64_t wait_ns;    /* time producers spent waiting, in all */
+  uint64_t peak_bytes; /* most chunk memory held at once */
+  uint64_t lost;       /* entries dropped: no buffer space, or too long */
 } rtg_tbuf_stats;
 RTG_HIDDEN rtg_tbuf_stats rtg_tbuf_get_stats(void);
 
