@@ -29,5 +29,6 @@ void rtg_gpu_after_fork(void) {
   rtg_op_pool_after_fork();
   rtg_waiters_after_fork();
   rtg_copies_after_fork();
+  rtg_async_after_fork();
   rtg_queues_after_fork();
 }

@@ -9,10 +9,13 @@
  *                 first thread that sees it
  *   waiters.c     one waiter thread per queue (or copy engine pair) for the
  *                 ops nobody waits on; the bound on ops in flight
+ *   async_handlers.c  completion in the runtime's async-events thread, for
+ *                 ops whose signal has an application handler
  * An op is begun where its packet or copy is submitted (queue_intercept.c,
  * copies.c: rtg_op_begin, then the kind's own fields, then rtg_op_submit),
- * completed by an application thread in its wait (signal_hooks.c) or by its
- * waiter, and freed by its waiter. */
+ * completed by an application thread in its wait (signal_hooks.c), by the
+ * runtime's async-events thread (async_handlers.c) or by its waiter, and
+ * freed by its waiter. */
 #ifndef RTG_GPU_OP_H
 #define RTG_GPU_OP_H
 
@@ -187,6 +190,14 @@ typedef struct rtg_kernel_name {
 RTG_HIDDEN rtg_kernel_name rtg_kernel_name_of(uint64_t kernel_object);
 
 RTG_HIDDEN void rtg_signal_hooks_init(void);
+/* async_handlers.c: an op whose application signal has an application
+ * async handler is also completed by the runtime's async-events thread on
+ * the hardware's decrement (arm at submission); forget a destroyed signal;
+ * install the hsa_amd_signal_async_handler hook. */
+RTG_HIDDEN void rtg_async_arm(rtg_op *op);
+RTG_HIDDEN void rtg_async_forget(uint64_t handle);
+RTG_HIDDEN void rtg_async_handlers_install(void);
+RTG_HIDDEN void rtg_async_after_fork(void);
 RTG_HIDDEN void rtg_queue_intercept_init(void);
 RTG_HIDDEN void rtg_queues_after_fork(void);
 RTG_HIDDEN void rtg_copies_init(void);

@@ -181,6 +181,8 @@ void rtg_waiter_submit(rtg_op *op) {
   atomic_fetch_add_explicit(&w->flight.inflight, 1, memory_order_relaxed);
   op->flight = &w->flight;
   op->next = NULL;
+  /* before it is published: once queued, it may be done and reused */
+  rtg_async_arm(op); /* its signal may have an application handler */
   pthread_mutex_lock(&w->mu);
   atomic_store_explicit(&op->queued, true, memory_order_release);
   if (w->tail)
