@@ -2,7 +2,7 @@
  * completed.
  *
  * While an op is in flight its application signal is raised by one
- * (gpu_ops.c), so the value the application waits for comes only after the
+ * (sigtrack.c), so the value the application waits for comes only after the
  * tracer has read the op's times and taken the one away.  Left to a waiter
  * thread, that is a thread hop per completion: the waiter wakes, works,
  * signals, and only then the application wakes, a little later on a big
@@ -19,7 +19,7 @@
  * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
  * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy (and
  * hsa_amd_signal_async_handler: async_handlers.c). */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <sched.h>
 #include <time.h>
