@@ -10,6 +10,7 @@
 #include "gaptrack.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
+#include "spool.h"
 #include "tracks.h"
 
 #define SEQ_ID 1
@@ -105,8 +106,9 @@ typedef struct pf {
   const char *path;
   FILE *out;
   bool own_out;
-  FILE *body; /* the events, until close */
-  FILE *ends; /* the ends of slices longer than 0 ns, until close */
+  spool body; /* the events, until close */
+  spool ends; /* the ends of slices longer than 0 ns, until close */
+  size_t spooled;
   bool io_failed;
   pbw w, ew; /* packets for body and ends */
   tracks ts;
@@ -171,8 +173,7 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
 }
 
 /* perfetto_enc.c */
-bool pf_write_all(int fd, const uint8_t *b, size_t n);
-void pf_flush_to(pf *p, pbw *w, FILE *f);
+void pf_flush_to(pf *p, pbw *w, spool *s);
 void pf_flush_body(pf *p);
 /* Ends a packet begun with pf_pkt_begin: its interned data, then a flush. */
 void pf_pkt_end(pf *p, pkt k);

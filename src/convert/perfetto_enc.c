@@ -1,9 +1,7 @@
 /* The Perfetto output's packets: track events, their interned data and
  * their debug annotations (see perfetto.c). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perfetto.h"
 
@@ -44,24 +42,14 @@ static const char *const ann_names[NANNS] = {
 
 /* ------------------------------------------------------------ output */
 
-bool pf_write_all(int fd, const uint8_t *b, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, b, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    b += k, n -= (size_t)k;
-  }
-  return true;
-}
-
-/* Packets so far to their temporary file (unbuffered: 1 MB at a time). */
-void pf_flush_to(pf *p, pbw *w, FILE *f) {
-  if (w->n && !pf_write_all(fileno(f), w->buf, w->n)) p->io_failed = true;
+/* Full buffers of packets to their spool. */
+void pf_flush_to(pf *p, pbw *w, spool *s) {
+  if (!spool_put(s, &w->buf, w->n, w->cap)) p->io_failed = true;
   w->n = 0;
 }
 
 void pf_flush_body(pf *p) {
-  pf_flush_to(p, &p->w, p->body);
+  pf_flush_to(p, &p->w, &p->body);
 }
 
 /* ------------------------------------------------------------ interning */
@@ -223,7 +211,7 @@ void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
   pbw_put_varint(w, track_uuid(p, t));
   pbw_close(w, te);
   pbw_close(w, pk);
-  if (w->n >= BODY_FLUSH) pf_flush_to(p, w, p->ends);
+  if (w->n >= BODY_FLUSH) pf_flush_to(p, w, &p->ends);
 }
 
 /* ------------------------------------------------------------ annotations */
