@@ -448,10 +448,10 @@ static bool parse_quoted(cursor *c, const char **out) {
   return true;
 }
 
-static char *word_end(cursor *c) {
-  char *e = c->p;
-  while (e < c->end && *e != ' ') e++;
-  return e;
+/* The first ' ' at or after the cursor, or the end: function names and
+ * keywords are tens of bytes long, so sixteen bytes at a time. */
+static inline char *word_end(cursor *c) {
+  return find2(c->p, c->end, ' ', ' ');
 }
 
 static bool parse_dim3(cursor *c, rtg_dim3 *d) {
@@ -570,25 +570,36 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
   return NULL;
 }
 
-/* API lines end in " ret=R @START +DUR" followed by key:value fields; the
- * arguments before it are free text, so search for the last such tail. */
-static char *find_api_tail(char *s, char *end) {
-  for (char *p = end - 5; p >= s; p--) {
-    if (p[0] != ' ' || p[1] != 'r' || p[2] != 'e' || p[3] != 't' || p[4] != '=') continue;
+/* The tail of an API line: " ret=R @START +DUR", then key:value fields. */
+typedef struct api_tail {
+  char *at;      /* its " ret=" */
+  char *ret_end; /* the end of R */
+  char *end;     /* after DUR */
+  uint64_t start, dur;
+} api_tail;
+
+/* The arguments before the tail are free text, so search for the last
+ * valid tail: backwards from '=' to '=' (memrchr), the last one usually
+ * being it. */
+static bool find_api_tail(char *s, char *end, api_tail *t) {
+  for (char *eq = end; (eq = memrchr(s, '=', (size_t)(eq - s))) != NULL;) {
+    char *p = eq - 4;
+    if (p < s || !same(p, " ret", 4)) continue;
     cursor c = {p + 5, end};
-    c.p = word_end(&c);
-    uint64_t v;
-    if (eat(&c, " @") && parse_u64(&c, &v) && eat(&c, " +") && parse_u64(&c, &v) &&
-        (c.p == end || *c.p == ' '))
-      return p;
+    c.p = t->ret_end = word_end(&c);
+    if (eat(&c, " @") && parse_u64(&c, &t->start) && eat(&c, " +") && parse_u64(&c, &t->dur) &&
+        (c.p == end || *c.p == ' ')) {
+      t->at = p, t->end = c.p;
+      return true;
+    }
   }
-  return NULL;
+  return false;
 }
 
 static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
-  char *tail = find_api_tail(c->p, c->end);
-  if (!tail) return "missing ' ret=R @START +DUR'";
-  char *head = c->p, *head_end = tail;
+  api_tail tail;
+  if (!find_api_tail(c->p, c->end, &tail)) return "missing ' ret=R @START +DUR'";
+  char *head = c->p, *head_end = tail.at;
   const char **func, **args, **kernel = NULL;
   uint64_t *start, *dur;
   int fa, fk = -1, fs, fd;
@@ -623,8 +634,7 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     fa = RTG_FIELD(HSA_API, args), fs = RTG_FIELD(HSA_API, ret), fd = RTG_FIELD(HSA_API, func);
   }
   /* FUNC then "(args)" (HIP, attached) or " (args)" (HSA) */
-  char *p = head;
-  while (p < head_end && *p != ' ' && *p != '(') p++;
+  char *p = find2(head, head_end, ' ', '(');
   if (p == head) return "missing function name";
   char *func_end = p;
   if (!hip) { /* the writer always puts one space before the HSA list */
@@ -644,18 +654,12 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
   *func_end = 0;
   *func = head;
   r->present |= 1ull << fd;
-  /* tail: " ret=R @S +D" */
-  cursor t = {tail + 5, c->end};
-  char *re = word_end(&t);
-  *(hip ? &r->u.HIP_API.ret : &r->u.HSA_API.ret) = t.p;
-  t.p = re;
-  eat(&t, " @");
-  *re = 0;
-  parse_u64(&t, start);
-  eat(&t, " +");
-  parse_u64(&t, dur);
+  *(hip ? &r->u.HIP_API.ret : &r->u.HSA_API.ret) = tail.at + 5;
+  *tail.ret_end = 0;
+  *start = tail.start;
+  *dur = tail.dur;
   r->present |= 1ull << fs | 1ull << (fs + 1) | 1ull << (fs + 2);
-  c->p = t.p;
+  c->p = tail.end;
   return NULL;
 }
 
@@ -703,11 +707,13 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
   size_t kwlen = (size_t)(kw_end - kw);
   for (int i = 1; i < RTG_KIND_COUNT; i++) {
+    /* the length first: an API function's name matches no keyword's */
+    if (kinds[i].kwlen && kinds[i].kwlen != kwlen) continue;
     /* the prefixes differ in their second letter */
     if (kinds[i].plen != plen || kinds[i].prefix[1] != prefix[1]) continue;
     if (!kinds[i].kwlen)
       fallback = (enum rtg_kind)i;
-    else if (kinds[i].kwlen == kwlen && same(kinds[i].keyword, kw, kwlen)) {
+    else if (same(kinds[i].keyword, kw, kwlen)) {
       kind = (enum rtg_kind)i;
       break;
     }
