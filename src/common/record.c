@@ -663,6 +663,45 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
   return NULL;
 }
 
+/* The line prefixes, and the kinds of each: those with a keyword, and the
+ * one without (the API kind of HSA: and HIP: lines), indexed once, at load
+ * time, from kinds[]. */
+static const struct {
+  const char *text; /* with its ": " */
+  size_t len;       /* without */
+} prefixes[] = {{"HSA: ", 3}, {"HIP: ", 3}, {"RTG: ", 3}, {"ROCTX: ", 5}};
+#define NPREFIXES (int)(sizeof prefixes / sizeof *prefixes)
+
+typedef struct prefix_kinds {
+  unsigned char nkw, fallback;
+  unsigned char kw[RTG_KIND_COUNT];
+} prefix_kinds;
+static prefix_kinds by_prefix[NPREFIXES];
+
+/* Which prefix the line starts with, or -1 (foreign text).  The first
+ * byte rules most other lines out. */
+static inline int prefix_slot(const char *p, size_t avail) {
+  if (avail < 5 || (p[0] != 'H' && p[0] != 'R')) return -1;
+  for (int i = 0; i < NPREFIXES; i++)
+    if (avail > prefixes[i].len + 1 && !memcmp(p, prefixes[i].text, prefixes[i].len + 2)) return i;
+  return -1;
+}
+
+__attribute__((constructor)) static void index_kinds(void) {
+  for (int i = 1; i < RTG_KIND_COUNT; i++) {
+    int slot = 0;
+    while (slot < NPREFIXES && (kinds[i].plen != prefixes[slot].len ||
+                                memcmp(kinds[i].prefix, prefixes[slot].text, kinds[i].plen)))
+      slot++;
+    if (slot == NPREFIXES) continue; /* (every kind's prefix is listed) */
+    prefix_kinds *b = &by_prefix[slot];
+    if (kinds[i].kwlen)
+      b->kw[b->nkw++] = (unsigned char)i;
+    else
+      b->fallback = (unsigned char)i;
+  }
+}
+
 static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const char **why,
                                   bool nul_free) {
   cursor c = {line, line + len};
@@ -674,15 +713,9 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   /* prefix */
   /* the prefix is one of 4 words; the first byte rules most lines out */
   size_t plen = 0, avail = (size_t)(c.end - c.p);
-  const char *prefix = c.p;
-  if (avail > 4 && (c.p[0] == 'H' || c.p[0] == 'R')) {
-    if (c.p[3] == ':' && c.p[4] == ' ' &&
-        (!memcmp(c.p, "HSA", 3) || !memcmp(c.p, "HIP", 3) || !memcmp(c.p, "RTG", 3)))
-      plen = 3;
-    else if (avail > 6 && !memcmp(c.p, "ROCTX: ", 7))
-      plen = 5;
-  }
-  if (!plen) return RTG_KIND_NONE; /* foreign text, not an error */
+  int slot = prefix_slot(c.p, avail);
+  if (slot < 0) return RTG_KIND_NONE; /* foreign text, not an error */
+  plen = prefixes[slot].len;
   c.p += plen + 2;
   if (!nul_free && memchr(line, 0, (size_t)(c.end - line))) {
     *why = "binary data (NUL bytes) in record";
@@ -704,21 +737,16 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   }
   /* keyword, or the API kind of this prefix */
   char *kw = c.p, *kw_end = word_end(&c);
-  enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
   size_t kwlen = (size_t)(kw_end - kw);
-  for (int i = 1; i < RTG_KIND_COUNT; i++) {
-    /* the length first: an API function's name matches no keyword's */
-    if (kinds[i].kwlen && kinds[i].kwlen != kwlen) continue;
-    /* the prefixes differ in their second letter */
-    if (kinds[i].plen != plen || kinds[i].prefix[1] != prefix[1]) continue;
-    if (!kinds[i].kwlen)
-      fallback = (enum rtg_kind)i;
-    else if (same(kinds[i].keyword, kw, kwlen)) {
-      kind = (enum rtg_kind)i;
+  const prefix_kinds *pk = &by_prefix[slot];
+  enum rtg_kind kind = (enum rtg_kind)pk->fallback;
+  for (int i = 0; i < pk->nkw; i++) {
+    const kind_desc *d = &kinds[pk->kw[i]];
+    if (d->kwlen == kwlen && same(d->keyword, kw, kwlen)) {
+      kind = (enum rtg_kind)pk->kw[i];
       break;
     }
   }
-  if (kind == RTG_KIND_NONE) kind = fallback;
   if (kind == RTG_KIND_NONE) {
     *why = "unknown record keyword";
     return RTG_KIND_NONE;
