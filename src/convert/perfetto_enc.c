@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "perfetto.h"
+#include "strhash.h"
 
 const char *const pf_cat_names[NCATS] = {
     [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
@@ -74,26 +75,6 @@ static inline bool pend_room(const pf *p) {
   return p->npend < NPEND - 4 - NANNS;
 }
 
-/* A hash of 8 bytes a step: every event looks its strings up. */
-static inline uint64_t str_hash(const char *s, size_t len) {
-  /* two independent lanes of 8 bytes: half the multiply chain */
-  uint64_t a = len * 0x9e3779b97f4a7c15ull, b = ~a, v, w;
-  for (; len >= 16; s += 16, len -= 16) {
-    memcpy(&v, s, 8);
-    memcpy(&w, s + 8, 8);
-    a = (a ^ v) * 0xff51afd7ed558ccdull;
-    b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
-    a ^= a >> 29, b ^= b >> 31;
-  }
-  v = w = 0;
-  memcpy(&v, s, len < 8 ? len : 8);
-  if (len > 8) memcpy(&w, s + 8, len - 8);
-  a = (a ^ v) * 0xff51afd7ed558ccdull;
-  b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
-  uint64_t h = (a ^ b >> 29) * 0x9e3779b97f4a7c15ull;
-  return (h ^ h >> 32) | 1;
-}
-
 /* The slot of s in a cache: hit when it holds s; else the caller takes it
  * over with sc_fill. */
 static inline scache_slot *sc_find(scache_slot *c, uint32_t slots, const char *s, size_t len,
@@ -122,7 +103,7 @@ void pf_sc_free(scache_slot *c, uint32_t slots) {
  * use), or 0 when names are too many to intern. */
 static uint64_t name_iid(pf *p, const char *s) {
   size_t len = strlen(s);
-  uint64_t h = str_hash(s, len);
+  uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
   if (hit) return e->iid;
@@ -242,7 +223,7 @@ static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, cons
     pbw_bytes(&p->w, field_str, s, len);
     return;
   }
-  uint64_t h = str_hash(s, len);
+  uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
   if (!hit) {
