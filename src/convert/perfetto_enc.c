@@ -45,7 +45,7 @@ static const char *const ann_names[NANNS] = {
 
 /* Full buffers of packets to their spool. */
 void pf_flush_to(pf *p, pbw *w, spool *s) {
-  if (!spool_put(s, &w->buf, w->n, w->cap)) p->io_failed = true;
+  if (!spool_put(s, w->buf, w->n)) p->io_failed = true;
   w->n = 0;
 }
 

@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_BUDGET (64u << 20)
+#define MAX_SLAB (8u << 20)
+#define MIN_SLAB (64u << 10)
 
 size_t spool_budget_setting(void) {
   const char *e = getenv("RTG_CONVERT_PF_MEM");
@@ -24,6 +27,7 @@ size_t spool_budget_setting(void) {
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget) {
   memset(s, 0, sizeof *s);
   s->near = near, s->out = out, s->held = held, s->budget = budget;
+  s->slab_size = budget / 8 > MAX_SLAB ? MAX_SLAB : budget / 8 < MIN_SLAB ? MIN_SLAB : budget / 8;
 }
 
 static bool write_all(int fd, const uint8_t *b, size_t n) {
@@ -58,36 +62,64 @@ static FILE *tmp_near(const char *path, FILE *out) {
   return tmpfile();
 }
 
-/* From now on the spool lives in a file: the chunks held so far go first. */
+static uint8_t *slab_new(size_t size) {
+  void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(m, size, MADV_HUGEPAGE); /* (advice: without it, 4 KB pages) */
+#endif
+  return m;
+}
+
+/* The bytes of slab i. */
+static size_t slab_len(const spool *s, uint32_t i) {
+  return i + 1 < s->nslab ? s->slab_size : s->used;
+}
+
+static void slabs_free(spool *s) {
+  for (uint32_t i = 0; i < s->nslab; i++) munmap(s->slab[i], s->slab_size);
+  *s->held -= (size_t)s->nslab * s->slab_size;
+  s->nslab = 0;
+  s->used = 0;
+}
+
+/* From now on the spool lives in a file: the slabs so far go first. */
 static bool spill(spool *s) {
   if (!s->file && !(s->file = tmp_near(s->near, s->out))) return s->failed = true, false;
-  for (uint32_t i = 0; i < s->n; i++) {
-    if (!write_all(fileno(s->file), s->chunk[i].buf, s->chunk[i].len)) s->failed = true;
-    *s->held -= s->chunk[i].len;
-    free(s->chunk[i].buf);
-  }
-  s->n = 0;
+  for (uint32_t i = 0; i < s->nslab && !s->failed; i++)
+    if (!write_all(fileno(s->file), s->slab[i], slab_len(s, i))) s->failed = true;
+  slabs_free(s);
   return !s->failed;
 }
 
-bool spool_put(spool *s, uint8_t **buf, size_t len, size_t cap) {
-  if (!len) return true;
-  if (!s->file && *s->held + len <= s->budget) {
-    if (s->n == s->cap) {
-      uint32_t nc = s->cap ? s->cap * 2 : 16;
-      spool_chunk *c = realloc(s->chunk, nc * sizeof *c);
-      if (c) s->chunk = c, s->cap = nc;
-    }
-    uint8_t *fresh = s->n < s->cap ? malloc(cap) : NULL;
-    if (fresh) {
-      s->chunk[s->n++] = (spool_chunk){*buf, len};
-      *s->held += len;
-      *buf = fresh;
-      return true;
-    }
+/* Room for more in memory: a new slab when the last is full; false when
+ * the budget or memory says no. */
+static bool room(spool *s) {
+  if (s->nslab && s->used < s->slab_size) return true;
+  if (*s->held + s->slab_size > s->budget) return false;
+  if (s->nslab == s->cap) {
+    uint32_t nc = s->cap ? s->cap * 2 : 8;
+    uint8_t **n = realloc(s->slab, nc * sizeof *n);
+    if (!n) return false;
+    s->slab = n, s->cap = nc;
   }
+  uint8_t *m = slab_new(s->slab_size);
+  if (!m) return false;
+  s->slab[s->nslab++] = m;
+  s->used = 0;
+  *s->held += s->slab_size;
+  return true;
+}
+
+bool spool_put(spool *s, const uint8_t *b, size_t len) {
+  while (len && !s->file && room(s)) {
+    size_t k = s->slab_size - s->used < len ? s->slab_size - s->used : len;
+    memcpy(s->slab[s->nslab - 1] + s->used, b, k);
+    s->used += k, b += k, len -= k;
+  }
+  if (!len) return true;
   if (!spill(s)) return false;
-  if (!write_all(fileno(s->file), *buf, len)) s->failed = true;
+  if (!write_all(fileno(s->file), b, len)) s->failed = true;
   return !s->failed;
 }
 
@@ -114,16 +146,13 @@ static bool copy_file(FILE *f, int out, uint8_t *bounce, size_t cap) {
 bool spool_write(spool *s, int fd, uint8_t *bounce, size_t bounce_cap) {
   bool ok = !s->failed;
   if (s->file && !copy_file(s->file, fd, bounce, bounce_cap)) ok = false;
-  for (uint32_t i = 0; ok && i < s->n; i++) ok = write_all(fd, s->chunk[i].buf, s->chunk[i].len);
+  for (uint32_t i = 0; ok && i < s->nslab; i++) ok = write_all(fd, s->slab[i], slab_len(s, i));
   return ok;
 }
 
 void spool_free(spool *s) {
-  for (uint32_t i = 0; i < s->n; i++) {
-    *s->held -= s->chunk[i].len;
-    free(s->chunk[i].buf);
-  }
-  free(s->chunk);
+  slabs_free(s);
+  free(s->slab);
   if (s->file) fclose(s->file);
   memset(s, 0, sizeof *s);
 }
