@@ -149,26 +149,41 @@ typedef struct pkt {
   size_t pk, te;
 } pkt;
 
+/* The fields below are written with one-byte tags and one-byte lengths
+ * where they are known to fit. */
+_Static_assert(PF_TRACE_PACKET < 16 && PF_PKT_TIMESTAMP < 16 && PF_PKT_SEQUENCE_ID < 16 &&
+                   PF_PKT_SEQUENCE_FLAGS < 16 && PF_PKT_TRACK_EVENT < 16 && PF_TE_TYPE < 16 &&
+                   PF_TE_TRACK_UUID < 16 && PF_TE_DEBUG_ANNOTATIONS < 16 && PF_DA_NAME_IID < 16,
+               "one-byte tags");
+_Static_assert(SEQ_ID < 128 && PF_SEQ_NEEDS_INCREMENTAL_STATE < 128, "one-byte values");
+
+/* A packet and its track event, open (pf_pkt_end closes them). */
 static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uuid, int type) {
   pbw *w = &p->w;
   pbw_need(w, 64);
+  uint8_t *q = w->buf + w->n;
   pkt k;
-  k.pk = pbw_open(w, PF_TRACE_PACKET);
-  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
-  pbw_put_varint(w, out_time(p, ts));
-  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
-  pbw_put_varint(w, SEQ_ID);
+  *q++ = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
+  *q++ = 0; /* the length, set by pbw_close */
+  k.pk = (size_t)(q - w->buf);
+  *q++ = PBW_TAG1(PF_PKT_TIMESTAMP, PBW_VARINT);
+  q = pbw_varint_at(q, out_time(p, ts));
+  *q++ = PBW_TAG1(PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  *q++ = SEQ_ID;
   if (needs_state) {
-    pbw_tag(w, PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
-    pbw_put_varint(w, PF_SEQ_NEEDS_INCREMENTAL_STATE);
+    *q++ = PBW_TAG1(PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
+    *q++ = PF_SEQ_NEEDS_INCREMENTAL_STATE;
   }
-  k.te = pbw_open(w, PF_PKT_TRACK_EVENT);
+  *q++ = PBW_TAG1(PF_PKT_TRACK_EVENT, PBW_LEN);
+  *q++ = 0;
+  k.te = (size_t)(q - w->buf);
   if (type) {
-    pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
-    pbw_put_varint(w, (uint64_t)type);
+    *q++ = PBW_TAG1(PF_TE_TYPE, PBW_VARINT);
+    q = pbw_varint_at(q, (uint64_t)type);
   }
-  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
-  pbw_put_varint(w, uuid);
+  *q++ = PBW_TAG1(PF_TE_TRACK_UUID, PBW_VARINT);
+  q = pbw_varint_at(q, uuid);
+  w->n = (size_t)(q - w->buf);
   return k;
 }
 

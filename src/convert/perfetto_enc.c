@@ -179,50 +179,69 @@ void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
     return;
   }
   pbw *w = &p->ew;
-  pbw_need(w, 48);
-  size_t pk = pbw_open(w, PF_TRACE_PACKET);
-  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
-  pbw_put_varint(w, out_time(p, end));
-  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
-  pbw_put_varint(w, SEQ_ID);
-  size_t te = pbw_open(w, PF_PKT_TRACK_EVENT);
-  pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
-  pbw_put_varint(w, PF_TYPE_SLICE_END);
-  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
-  pbw_put_varint(w, track_uuid(p, t));
-  pbw_close(w, te);
-  pbw_close(w, pk);
+  pbw_need(w, 32);
+  uint8_t *b = w->buf + w->n, *q = b + 2, *te;
+  *q++ = PBW_TAG1(PF_PKT_TIMESTAMP, PBW_VARINT);
+  q = pbw_varint_at(q, out_time(p, end));
+  *q++ = PBW_TAG1(PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  *q++ = SEQ_ID;
+  *q++ = PBW_TAG1(PF_PKT_TRACK_EVENT, PBW_LEN);
+  te = q++;
+  *q++ = PBW_TAG1(PF_TE_TYPE, PBW_VARINT);
+  *q++ = PF_TYPE_SLICE_END;
+  *q++ = PBW_TAG1(PF_TE_TRACK_UUID, PBW_VARINT);
+  q = pbw_varint_at(q, track_uuid(p, t));
+  /* (at most 30 bytes: one-byte lengths) */
+  *te = (uint8_t)(q - te - 1);
+  b[0] = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
+  b[1] = (uint8_t)(q - b - 2);
+  w->n = (size_t)(q - w->buf);
   if (w->n >= BODY_FLUSH) pf_flush_to(p, w, &p->ends);
 }
 
 /* ------------------------------------------------------------ annotations */
 
+static void ann_define(pf *p, int an) {
+  p->ann_done[an] = true;
+  pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an],
+           strlen(ann_names[an]));
+}
+
 size_t pf_ann_open(pf *p, int an) {
   size_t m = pbw_open(&p->w, PF_TE_DEBUG_ANNOTATIONS);
-  if (!p->ann_done[an]) {
-    p->ann_done[an] = true;
-    pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an],
-             strlen(ann_names[an]));
-  }
+  if (!p->ann_done[an]) ann_define(p, an);
   pbw_uint(&p->w, PF_DA_NAME_IID, (uint64_t)an + 1);
   return m;
 }
 
+_Static_assert(NANNS < 127, "one-byte annotation name iids");
+
+/* An annotation of one varint field (its name defined already): written
+ * whole, its length known to fit one byte. */
+static inline void put_ann_varint(pf *p, int an, uint32_t field, uint64_t v) {
+  pbw *w = &p->w;
+  pbw_need(w, 32);
+  uint8_t *b = w->buf + w->n, *q = b + 2;
+  *q++ = PBW_TAG1(PF_DA_NAME_IID, PBW_VARINT);
+  *q++ = (uint8_t)(an + 1);
+  q = pbw_varint_at(q, (uint64_t)field << 3 | PBW_VARINT);
+  q = pbw_varint_at(q, v);
+  b[0] = PBW_TAG1(PF_TE_DEBUG_ANNOTATIONS, PBW_LEN);
+  b[1] = (uint8_t)(q - b - 2);
+  w->n = (size_t)(q - w->buf);
+}
+
 void pf_ann_u64(pf *p, int an, uint64_t v) {
-  size_t m = pf_ann_open(p, an);
-  pbw_uint(&p->w, PF_DA_UINT, v);
-  pbw_close(&p->w, m);
+  if (!p->ann_done[an]) ann_define(p, an);
+  put_ann_varint(p, an, PF_DA_UINT, v);
 }
 
 /* A string value: interned when short (API arguments repeat: the same
  * queue, signal, pool), through a direct-mapped cache, so memory stays
- * bounded; a string evicted and met again is interned again. */
-static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
-  size_t len = strlen(s);
-  if (len >= SCACHE_LEN || !pend_room(p)) {
-    pbw_bytes(&p->w, field_str, s, len);
-    return;
-  }
+ * bounded; a string evicted and met again is interned again.  Returns its
+ * iid, or 0 when it goes inline. */
+static uint64_t string_iid(pf *p, const char *s, size_t len) {
+  if (len >= SCACHE_LEN || !pend_room(p)) return 0;
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
@@ -230,13 +249,29 @@ static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, cons
     sc_fill(e, s, len, h, ++p->next_siid);
     pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, e->iid, s, len);
   }
-  pbw_uint(&p->w, field_iid, e->iid);
+  return e->iid;
+}
+
+static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
+  size_t len = strlen(s);
+  uint64_t iid = string_iid(p, s, len);
+  if (iid)
+    pbw_uint(&p->w, field_iid, iid);
+  else
+    pbw_bytes(&p->w, field_str, s, len);
 }
 
 void pf_ann_str(pf *p, int an, const char *s) {
   if (!s) return;
+  if (!p->ann_done[an]) ann_define(p, an);
+  size_t len = strlen(s);
+  uint64_t iid = string_iid(p, s, len);
+  if (iid) {
+    put_ann_varint(p, an, PF_DA_STRING_IID, iid);
+    return;
+  }
   size_t m = pf_ann_open(p, an);
-  put_string_value(p, PF_DA_STRING, PF_DA_STRING_IID, s);
+  pbw_bytes(&p->w, PF_DA_STRING, s, len);
   pbw_close(&p->w, m);
 }
 
