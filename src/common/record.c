@@ -675,6 +675,7 @@ static const struct {
 typedef struct prefix_kinds {
   unsigned char nkw, fallback;
   unsigned char kw[RTG_KIND_COUNT];
+  uint32_t kwlens; /* bit n: a keyword of n bytes (bit 31: of 31 or more) */
 } prefix_kinds;
 static prefix_kinds by_prefix[NPREFIXES];
 
@@ -683,7 +684,7 @@ static prefix_kinds by_prefix[NPREFIXES];
 static inline int prefix_slot(const char *p, size_t avail) {
   if (avail < 5 || (p[0] != 'H' && p[0] != 'R')) return -1;
   for (int i = 0; i < NPREFIXES; i++)
-    if (avail > prefixes[i].len + 1 && !memcmp(p, prefixes[i].text, prefixes[i].len + 2)) return i;
+    if (avail > prefixes[i].len + 1 && same(p, prefixes[i].text, prefixes[i].len + 2)) return i;
   return -1;
 }
 
@@ -695,9 +696,10 @@ __attribute__((constructor)) static void index_kinds(void) {
       slot++;
     if (slot == NPREFIXES) continue; /* (every kind's prefix is listed) */
     prefix_kinds *b = &by_prefix[slot];
-    if (kinds[i].kwlen)
+    if (kinds[i].kwlen) {
       b->kw[b->nkw++] = (unsigned char)i;
-    else
+      b->kwlens |= 1u << (kinds[i].kwlen < 31 ? kinds[i].kwlen : 31);
+    } else
       b->fallback = (unsigned char)i;
   }
 }
@@ -740,7 +742,9 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   size_t kwlen = (size_t)(kw_end - kw);
   const prefix_kinds *pk = &by_prefix[slot];
   enum rtg_kind kind = (enum rtg_kind)pk->fallback;
-  for (int i = 0; i < pk->nkw; i++) {
+  /* an API function's name is as long as no keyword: no loop */
+  int nkw = pk->kwlens >> (kwlen < 31 ? kwlen : 31) & 1 ? pk->nkw : 0;
+  for (int i = 0; i < nkw; i++) {
     const kind_desc *d = &kinds[pk->kw[i]];
     if (d->kwlen == kwlen && same(d->keyword, kw, kwlen)) {
       kind = (enum rtg_kind)pk->kw[i];

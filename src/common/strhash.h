@@ -20,6 +20,26 @@ static inline __m128i rtg_strhash_step(__m128i acc, __m128i d, __m128i k) {
   __m128i p = _mm_mul_epu32(t, _mm_srli_epi64(t, 32));
   return _mm_add_epi64(acc, _mm_add_epi64(p, _mm_shuffle_epi32(d, 0x4e)));
 }
+
+/* The bytes of a string shorter than 16 in two words, from loads inside
+ * it (overlapping) rather than a copy: a copy of a few bytes read back as
+ * 16 stalls. */
+static inline __m128i rtg_strhash_short(const char *s, size_t len) {
+  uint64_t lo = 0, hi = 0;
+  if (len >= 8) {
+    memcpy(&lo, s, 8);
+    memcpy(&hi, s + len - 8, 8);
+  } else if (len >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + len - 4, 4);
+    lo = (uint64_t)a << 32 | b;
+  } else if (len) {
+    lo = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[len / 2] << 8 |
+         (unsigned char)s[len - 1];
+  }
+  return _mm_set_epi64x((long long)hi, (long long)lo);
+}
 #endif
 
 /* Never 0 (callers may use 0 for an empty slot). */
@@ -39,9 +59,7 @@ static inline uint64_t rtg_str_hash(const char *s, size_t len) {
     /* the last 16 bytes, overlapping what came before */
     a1 = rtg_strhash_step(a1, _mm_loadu_si128((const __m128i *)(e - 16)), k1);
   } else {
-    char b[16] = {0};
-    memcpy(b, s, len);
-    a0 = rtg_strhash_step(a0, _mm_loadu_si128((const __m128i *)b), k0);
+    a0 = rtg_strhash_step(a0, rtg_strhash_short(s, len), k0);
   }
   __m128i x = _mm_xor_si128(a0, _mm_shuffle_epi32(a1, 0x4e));
   lo = (uint64_t)_mm_cvtsi128_si64(x);
