@@ -4,7 +4,7 @@
  * RTG_KERNEL_RENAME, by the ROCTx range they were submitted in; barriers have no
  * name, copies are named by direction and carry bytes, MB and GB/s. */
 #include "hcc_profile.h"
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 void rtg_hcc_profile_emit(const rtg_op *op, uint64_t start, uint64_t stop) {
   char buf[1024], extra[160] = "";

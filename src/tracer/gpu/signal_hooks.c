@@ -16,8 +16,9 @@
  *
  * Nothing changes for signals without an op in flight but one atomic load
  * (a count of raised signals); the application's wait itself is the
- * runtime's, with the application's wait state. */
-#include "hsa_side.h"
+ * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
+ * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy. */
+#include "hsa/hsa_side.h"
 
 #include <time.h>
 
@@ -65,6 +66,57 @@ static hsa_signal_value_t hook_wait_relaxed(hsa_signal_t sig, hsa_signal_conditi
                                             hsa_signal_value_t cmp, uint64_t timeout,
                                             hsa_wait_state_t state) {
   return wait_completing(rtg_real.hsa_signal_wait_relaxed, sig, cond, cmp, timeout, state);
+}
+
+/* hsa_amd_signal_wait_any, the same way: each signal whose owning op is in
+ * flight is waited on for the hardware's decrement instead of the
+ * application's condition (unless that already holds); the one that fires
+ * first is completed, and the wait starts again with what is left.  A
+ * signal without an owner keeps the application's condition, so its index
+ * is returned as the runtime would.  Arrays longer than WAIT_ANY_MAX (no
+ * runtime client comes near) are left to the runtime and the waiters. */
+enum { WAIT_ANY_MAX = 64 };
+
+static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t *conds,
+                              hsa_signal_value_t *vals, uint64_t timeout, hsa_wait_state_t state,
+                              hsa_signal_value_t *out) {
+  hsa_signal_condition_t c[WAIT_ANY_MAX];
+  hsa_signal_value_t v[WAIT_ANY_MAX];
+  rtg_owner_ref o[WAIT_ANY_MAX];
+  bool owned[WAIT_ANY_MAX];
+  for (int rounds = 0; n <= WAIT_ANY_MAX && sigs && conds && vals && rounds < 64; rounds++) {
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+      c[i] = conds[i];
+      v[i] = vals[i];
+      owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
+      if (!owned[i]) continue;
+      if (condition_met(conds[i], rtg_real.hsa_signal_load_relaxed(sigs[i]), vals[i])) {
+        any = false; /* already holds: the runtime returns at once */
+        break;
+      }
+      any = true;
+      c[i] = HSA_SIGNAL_CONDITION_LT;
+      v[i] = o[i].wait_below;
+    }
+    if (!any) break;
+    hsa_signal_value_t got = 0;
+    uint32_t k = rtg_real.hsa_amd_signal_wait_any(n, sigs, c, v, timeout, state, &got);
+    if (k >= n) return k; /* timed out: a wait may return early */
+    if (!owned[k]) {
+      if (out) *out = got;
+      return k;
+    }
+    rtg_op_try_complete(o[k].op, o[k].claim);
+    /* usually the application's condition holds now: answer without a
+     * second wait (the runtime's sets up its event list on every call) */
+    hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
+    if (condition_met(conds[k], now, vals[k])) {
+      if (out) *out = now;
+      return k;
+    }
+  }
+  return rtg_real.hsa_amd_signal_wait_any(n, sigs, conds, vals, timeout, state, out);
 }
 
 /* A load that sees the owner's decrement completes it and loads again. */
@@ -115,4 +167,5 @@ void rtg_signal_hooks_init(void) {
   rtg_impl.hsa_signal_load_scacquire = hook_load_scacquire;
   rtg_impl.hsa_signal_load_relaxed = hook_load_relaxed;
   if (rtg_real.hsa_signal_destroy) rtg_impl.hsa_signal_destroy = hook_signal_destroy;
+  if (rtg_real.hsa_amd_signal_wait_any) rtg_impl.hsa_amd_signal_wait_any = hook_wait_any;
 }

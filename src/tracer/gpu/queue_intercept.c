@@ -7,7 +7,7 @@
  * so that a waiter can read the GPU times before the application sees
  * completion (gpu_ops.c).
  * Other packet types pass through untouched and are counted. */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -28,7 +28,7 @@
  * The number of ops in flight per waiter is bounded, the submitting thread
  * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
  * queue from overflowing. */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <hsa/amd_hsa_signal.h>
 

@@ -16,7 +16,7 @@
  * posix_spawn and system() do not replace this process: not wrapped. */
 #define _GNU_SOURCE
 #include "got_hook.h"
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * hsa_amd_profiling_async_copy_enable(true): the tracer turns it on and keeps
  * it on while RTG_PROFILE_COPY is set, whatever the application (HIP
  * toggles it) asks, remembering the application's wish. */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

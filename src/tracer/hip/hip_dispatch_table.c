@@ -19,10 +19,10 @@
  * generated); slots past the known ones (a newer HIP) are traced as
  * "HipDispatchTable_N".  The roctx core table is wrapped in roctx_table.c. */
 #define _GNU_SOURCE
-#include "backtrace.h"
-#include "hip_table_names.h"
+#include "core/backtrace.h"
+#include "hip/gen/hip_table_names.h"
 #include "hip_trampoline.h"
-#include "roctx.h"
+#include "roctx/roctx.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

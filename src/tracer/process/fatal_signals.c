@@ -4,7 +4,7 @@
  * let the signal kill the process as it would have.  Handlers are only
  * installed where the disposition is still the default, so an
  * application's own handlers win. */
-#include "tracer_internal.h"
+#include "core/tracer_internal.h"
 
 #include <signal.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef RTG_HIP_INTERNAL_H
 #define RTG_HIP_INTERNAL_H
 
-#include "tracer.h"
+#include "core/tracer.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
 #ifndef RTG_ROCTX_H
 #define RTG_ROCTX_H
 
-#include "tracer.h"
+#include "core/tracer.h"
 
 #include <stdint.h>
 

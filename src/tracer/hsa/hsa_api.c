@@ -20,7 +20,7 @@
 enum {
 #define RTG_API(T, name, ...) FN_##name,
 #define RTG_API_VOID(T, name, ...) FN_##name,
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
   FN_COUNT
@@ -41,7 +41,7 @@ enum {
   K_E_FIRST, /* enums printed by name (generated, one per enum type of an argument) */
   K_E_BEFORE_FIRST_ = K_E_FIRST - 1,
 #define RTG_ENUM_KIND(t) K_E_##t,
-#include "hsa_enum_names.h"
+#include "hsa/gen/hsa_enum_names.h"
 #undef RTG_ENUM_KIND
   K_COUNT
 };
@@ -89,8 +89,8 @@ typedef struct fn_info {
 static const fn_info fns[FN_COUNT] = {
 #define RTG_API(T, name, ret, rk, params, call, ...) INFO(T, name, RK_##rk, RTG_ARGS_##name)
 #define RTG_API_VOID(T, name, params, call, ...) INFO(T, name, K_VOID, RTG_ARGS_##name)
-#include "hsa_api_args.h"
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_args.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 };
@@ -142,14 +142,14 @@ static void push_api(api_entry *e, int nargs) {
     rtg_impl.name call;                                                                            \
     RECORD_CALL(name, t0, rtg_now(), 0);                                                           \
   }
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 
 static const rtg_hsa_fn wrappers[FN_COUNT] = {
 #define RTG_API(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
 #define RTG_API_VOID(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 };
@@ -167,7 +167,7 @@ static const struct enum_name {
 } enum_names[] = {
 #define RTG_ENUM(t, c) {K_E_##t, (int64_t)(c), #c},
 #define RTG_ENUM_V(t, v, c) {K_E_##t, (int64_t)(v), #c},
-#include "hsa_enum_names.h"
+#include "hsa/gen/hsa_enum_names.h"
 #undef RTG_ENUM
 #undef RTG_ENUM_V
 };

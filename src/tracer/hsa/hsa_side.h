@@ -5,7 +5,7 @@
 #ifndef RTG_HSA_SIDE_H
 #define RTG_HSA_SIDE_H
 
-#include "tracer_internal.h"
+#include "core/tracer_internal.h"
 
 #include <stdatomic.h>
 
@@ -21,13 +21,13 @@ typedef void (*hsa_amd_runtime_queue_notifier)(const hsa_queue_t *queue, hsa_age
 hsa_status_t hsa_amd_queue_intercept_register(hsa_queue_t *queue,
                                               hsa_amd_queue_intercept_handler callback,
                                               void *user_data);
-#include "hsa_api_list.h" /* callback typedefs */
+#include "hsa/gen/hsa_api_list.h" /* callback typedefs */
 
 /* One typed pointer per function of the tables, named like the function. */
 typedef struct rtg_hsa_fns {
 #define RTG_API(T, name, ret, rk, params, call, args) ret(*name) params;
 #define RTG_API_VOID(T, name, params, call, args) void(*name) params;
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
   /* 5.6+ only (not in the 5.2 headers the list is made from) */

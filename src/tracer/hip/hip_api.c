@@ -12,9 +12,9 @@
  * HIP is never linked: its symbols are looked up in the already loaded
  * runtime, so the tracer loads in pure HSA programs too. */
 #define _GNU_SOURCE
-#include "backtrace.h"
+#include "core/backtrace.h"
 #include "hip_internal.h"
-#include "roctx.h"
+#include "roctx/roctx.h"
 
 #include <dlfcn.h>
 #include <string.h>

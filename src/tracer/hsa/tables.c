@@ -149,7 +149,7 @@ static bool read_tables(void) {
   rtg_real.name = (ret(*) params)SAVED_##T.name##_fn;
 #define RTG_API_VOID(T, name, params, call, args)                                                  \
   rtg_real.name = (void(*) params)SAVED_##T.name##_fn;
-#include "hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
   rtg_real.hsa_amd_memory_async_copy_on_engine =

@@ -20,7 +20,7 @@
  * the bucket's lock, so a handle the application destroys and the runtime
  * reuses at once finds either no entry or one still in use (then the new
  * op is forwarded, which is always correct). */
-#include "hsa_side.h"
+#include "hsa/hsa_side.h"
 
 #include <hsa/amd_hsa_signal.h>
 #include <pthread.h>

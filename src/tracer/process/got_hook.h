@@ -3,7 +3,7 @@
 #ifndef RTG_GOT_HOOK_H
 #define RTG_GOT_HOOK_H
 
-#include "tracer.h"
+#include "core/tracer.h"
 
 typedef struct rtg_got_hook {
   const char *name; /* the dynamic symbol, e.g. "execve" */
