@@ -43,7 +43,7 @@ static inline __m128i rtg_strhash_short(const char *s, size_t len) {
 #endif
 
 /* Never 0 (callers may use 0 for an empty slot). */
-static inline uint64_t rtg_str_hash(const char *s, size_t len) {
+static inline __attribute__((always_inline)) uint64_t rtg_str_hash(const char *s, size_t len) {
   uint64_t lo, hi;
 #if defined(__SSE2__)
   const __m128i k0 = _mm_set_epi64x(0x1b873593cc9e2d51ll, (long long)0x85ebca6bc2b2ae35ull);
