@@ -42,13 +42,30 @@ static inline __m128i rtg_strhash_short(const char *s, size_t len) {
 }
 #endif
 
-/* Never 0 (callers may use 0 for an empty slot). */
-static inline __attribute__((always_inline)) uint64_t rtg_str_hash(const char *s, size_t len) {
+/* A hash of several strings in a row (each with its length): init, add
+ * each, end. */
+typedef struct rtg_strhash {
+#if defined(__SSE2__)
+  __m128i a0, a1;
+#else
   uint64_t lo, hi;
+#endif
+} rtg_strhash;
+
+static inline void rtg_strhash_init(rtg_strhash *st) {
+#if defined(__SSE2__)
+  st->a0 = st->a1 = _mm_setzero_si128();
+#else
+  st->lo = 0x9e3779b97f4a7c15ull, st->hi = ~st->lo;
+#endif
+}
+
+static inline __attribute__((always_inline)) void rtg_strhash_add(rtg_strhash *st, const char *s,
+                                                                  size_t len) {
 #if defined(__SSE2__)
   const __m128i k0 = _mm_set_epi64x(0x1b873593cc9e2d51ll, (long long)0x85ebca6bc2b2ae35ull);
   const __m128i k1 = _mm_set_epi64x(0x27d4eb2f165667b1ll, (long long)0x9e3779b97f4a7c15ull);
-  __m128i a0 = _mm_set_epi64x((long long)len, 0), a1 = _mm_setzero_si128();
+  __m128i a0 = _mm_add_epi64(st->a0, _mm_set_epi64x((long long)len, 0)), a1 = st->a1;
   const char *e = s + len;
   if (len >= 16) {
     for (; e - s > 32; s += 32) {
@@ -61,13 +78,10 @@ static inline __attribute__((always_inline)) uint64_t rtg_str_hash(const char *s
   } else {
     a0 = rtg_strhash_step(a0, rtg_strhash_short(s, len), k0);
   }
-  __m128i x = _mm_xor_si128(a0, _mm_shuffle_epi32(a1, 0x4e));
-  lo = (uint64_t)_mm_cvtsi128_si64(x);
-  hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+  st->a0 = a0, st->a1 = a1;
 #else
   /* two independent lanes of 8 bytes */
-  uint64_t v, w;
-  lo = len * 0x9e3779b97f4a7c15ull, hi = ~lo;
+  uint64_t v, w, lo = st->lo ^ len * 0x9e3779b97f4a7c15ull, hi = st->hi;
   for (; len >= 16; s += 16, len -= 16) {
     memcpy(&v, s, 8);
     memcpy(&w, s + 8, 8);
@@ -78,13 +92,32 @@ static inline __attribute__((always_inline)) uint64_t rtg_str_hash(const char *s
   v = w = 0;
   memcpy(&v, s, len < 8 ? len : 8);
   if (len > 8) memcpy(&w, s + 8, len - 8);
-  lo ^= v, hi ^= w;
+  st->lo = (lo ^ v) * 0xff51afd7ed558ccdull, st->hi = (hi ^ w) * 0xc4ceb9fe1a85ec53ull;
+#endif
+}
+
+/* Never 0 (callers may use 0 for an empty slot). */
+static inline uint64_t rtg_strhash_end(const rtg_strhash *st) {
+  uint64_t lo, hi;
+#if defined(__SSE2__)
+  __m128i x = _mm_xor_si128(st->a0, _mm_shuffle_epi32(st->a1, 0x4e));
+  lo = (uint64_t)_mm_cvtsi128_si64(x);
+  hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+#else
+  lo = st->lo, hi = st->hi;
 #endif
   uint64_t h = lo ^ hi * 0x9e3779b97f4a7c15ull;
   h ^= h >> 32;
   h *= 0xd6e8feb86659fd93ull;
   h ^= h >> 32;
   return h | 1;
+}
+
+static inline __attribute__((always_inline)) uint64_t rtg_str_hash(const char *s, size_t len) {
+  rtg_strhash st;
+  rtg_strhash_init(&st);
+  rtg_strhash_add(&st, s, len);
+  return rtg_strhash_end(&st);
 }
 
 #endif

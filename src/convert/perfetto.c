@@ -63,7 +63,8 @@ static void *pf_open(cv_ctx *ctx) {
   p->names = rtg_strtab_new();
   p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
   p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
-  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
+  p->ccache = calloc(CCACHE_SLOTS, sizeof *p->ccache);
+  if (!p->names || !p->scache || !p->ncache || !p->ccache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
       !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
       !corr_init(&p->dispatch, slots)) {
     rtg_error("out of memory");
@@ -207,13 +208,19 @@ static void host_call(pf *p, const cv_event *ev) {
     corr_call(&p->calls, key, host, claim, p);
   }
   bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
-  pkt k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, hip ? CAT_hip : CAT_hsa);
-  if (rename)
-    pf_ann_str(p, AN_api, ev->name);
-  else
-    pf_ann_str(p, AN_kernel, ev->kernel);
-  pf_ann_str(p, AN_args, ev->args);
-  pf_ann_str(p, AN_ret, ev->ret);
+  int cat = hip ? CAT_hip : CAT_hsa;
+  pkt k;
+  if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret);
+  } else {
+    k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
+    if (rename)
+      pf_ann_str(p, AN_api, ev->name);
+    else
+      pf_ann_str(p, AN_kernel, ev->kernel);
+    pf_ann_str(p, AN_args, ev->args);
+    pf_ann_str(p, AN_ret, ev->ret);
+  }
   if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
   pf_ann_stack(p, ev->proc, ev->stack);
   put_claimed_ids(p, host);
@@ -419,6 +426,7 @@ static bool pf_close(void *st) {
   free(p->arena);
   pf_sc_free(p->scache, SCACHE_SLOTS);
   pf_sc_free(p->ncache, NCACHE_SLOTS);
+  pf_cc_free(p->ccache);
   pbw_free(&p->w);
   pbw_free(&p->ew);
   free(p);

@@ -19,6 +19,7 @@
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
 #define SCACHE_LEN 1024     /* longer strings are written inline */
 #define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
+#define CCACHE_SLOTS 4096u  /* recent API calls (function, arguments, return value) */
 #define CTR_WINDOW 4096     /* counter changes reordered by time, per counter */
 #define PROC_UUID (1ull << 40)
 #define CTR_UUID (2ull << 40)
@@ -77,6 +78,15 @@ typedef struct pend {
 } pend;
 #define NPEND 64
 
+/* A slot of the API call cache (perfetto_calls.c): a call's function,
+ * arguments and return value, back to back in text, and their iids. */
+typedef struct call_slot {
+  uint64_t hash;
+  uint32_t len[3], cap;
+  uint64_t iid[3];
+  char *text;
+} call_slot;
+
 /* A slot of a direct-mapped string cache. */
 typedef struct scache_slot {
   uint64_t hash, iid;
@@ -115,6 +125,7 @@ typedef struct pf {
   rtg_strtab *names;
   bool cat_done[NCATS], ann_done[NANNS];
   scache_slot *scache, *ncache;
+  call_slot *ccache;
   uint64_t next_siid;
   pend pend[NPEND];
   uint32_t npend;
@@ -187,11 +198,33 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
   return k;
 }
 
+_Static_assert(NANNS < 127, "one-byte annotation name iids");
+
+/* An annotation of one varint field (its name defined already): written
+ * whole, its length known to fit one byte. */
+static inline void pf_put_ann_varint(pf *p, int an, uint32_t field, uint64_t v) {
+  pbw *w = &p->w;
+  pbw_need(w, 32);
+  uint8_t *b = w->buf + w->n, *q = b + 2;
+  *q++ = PBW_TAG1(PF_DA_NAME_IID, PBW_VARINT);
+  *q++ = (uint8_t)(an + 1);
+  q = pbw_varint_at(q, (uint64_t)field << 3 | PBW_VARINT);
+  q = pbw_varint_at(q, v);
+  b[0] = PBW_TAG1(PF_TE_DEBUG_ANNOTATIONS, PBW_LEN);
+  b[1] = (uint8_t)(q - b - 2);
+  w->n = (size_t)(q - w->buf);
+}
+
 /* perfetto_enc.c */
 void pf_flush_to(pf *p, pbw *w, spool *s);
 void pf_flush_body(pf *p);
 /* Ends a packet begun with pf_pkt_begin: its interned data, then a flush. */
 void pf_pkt_end(pf *p, pkt k);
+/* The iid of an event name, or 0 when names are too many to intern. */
+uint64_t pf_name_iid(pf *p, const char *s, size_t len);
+/* The iid of an annotation string, or 0 when it goes inline. */
+uint64_t pf_string_iid(pf *p, const char *s, size_t len);
+void pf_ann_define(pf *p, int an);
 void pf_put_name(pf *p, const char *s);
 void pf_put_cat(pf *p, int cat);
 pkt pf_slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat);
@@ -203,6 +236,13 @@ void pf_ann_str(pf *p, int an, const char *s);
 void pf_ann_dim3(pf *p, int an, rtg_dim3 d);
 void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack);
 void pf_sc_free(scache_slot *c, uint32_t slots);
+
+/* perfetto_calls.c: an API call's slice begun, with its function name,
+ * arguments and return value (none of them NULL), as pf_slice_begin and
+ * pf_ann_str would write them. */
+pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
+                  const char *ret);
+void pf_cc_free(call_slot *c);
 
 /* perfetto_tracks.c */
 void pf_counters_op(pf *p, const cv_event *ev);

@@ -101,8 +101,7 @@ void pf_sc_free(scache_slot *c, uint32_t slots) {
 
 /* The iid of an event name (defined once, in the packet of its first
  * use), or 0 when names are too many to intern. */
-static uint64_t name_iid(pf *p, const char *s) {
-  size_t len = strlen(s);
+uint64_t pf_name_iid(pf *p, const char *s, size_t len) {
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
@@ -117,7 +116,7 @@ static uint64_t name_iid(pf *p, const char *s) {
 }
 
 void pf_put_name(pf *p, const char *s) {
-  uint64_t iid = name_iid(p, s);
+  uint64_t iid = pf_name_iid(p, s, strlen(s));
   if (iid)
     pbw_uint(&p->w, PF_TE_NAME_IID, iid);
   else
@@ -201,46 +200,28 @@ void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
 
 /* ------------------------------------------------------------ annotations */
 
-static void ann_define(pf *p, int an) {
+void pf_ann_define(pf *p, int an) {
   p->ann_done[an] = true;
-  pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an],
-           strlen(ann_names[an]));
+  pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an], strlen(ann_names[an]));
 }
 
 size_t pf_ann_open(pf *p, int an) {
   size_t m = pbw_open(&p->w, PF_TE_DEBUG_ANNOTATIONS);
-  if (!p->ann_done[an]) ann_define(p, an);
+  if (!p->ann_done[an]) pf_ann_define(p, an);
   pbw_uint(&p->w, PF_DA_NAME_IID, (uint64_t)an + 1);
   return m;
 }
 
-_Static_assert(NANNS < 127, "one-byte annotation name iids");
-
-/* An annotation of one varint field (its name defined already): written
- * whole, its length known to fit one byte. */
-static inline void put_ann_varint(pf *p, int an, uint32_t field, uint64_t v) {
-  pbw *w = &p->w;
-  pbw_need(w, 32);
-  uint8_t *b = w->buf + w->n, *q = b + 2;
-  *q++ = PBW_TAG1(PF_DA_NAME_IID, PBW_VARINT);
-  *q++ = (uint8_t)(an + 1);
-  q = pbw_varint_at(q, (uint64_t)field << 3 | PBW_VARINT);
-  q = pbw_varint_at(q, v);
-  b[0] = PBW_TAG1(PF_TE_DEBUG_ANNOTATIONS, PBW_LEN);
-  b[1] = (uint8_t)(q - b - 2);
-  w->n = (size_t)(q - w->buf);
-}
-
 void pf_ann_u64(pf *p, int an, uint64_t v) {
-  if (!p->ann_done[an]) ann_define(p, an);
-  put_ann_varint(p, an, PF_DA_UINT, v);
+  if (!p->ann_done[an]) pf_ann_define(p, an);
+  pf_put_ann_varint(p, an, PF_DA_UINT, v);
 }
 
 /* A string value: interned when short (API arguments repeat: the same
  * queue, signal, pool), through a direct-mapped cache, so memory stays
  * bounded; a string evicted and met again is interned again.  Returns its
  * iid, or 0 when it goes inline. */
-static uint64_t string_iid(pf *p, const char *s, size_t len) {
+uint64_t pf_string_iid(pf *p, const char *s, size_t len) {
   if (len >= SCACHE_LEN || !pend_room(p)) return 0;
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
@@ -254,7 +235,7 @@ static uint64_t string_iid(pf *p, const char *s, size_t len) {
 
 static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
   size_t len = strlen(s);
-  uint64_t iid = string_iid(p, s, len);
+  uint64_t iid = pf_string_iid(p, s, len);
   if (iid)
     pbw_uint(&p->w, field_iid, iid);
   else
@@ -263,11 +244,11 @@ static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, cons
 
 void pf_ann_str(pf *p, int an, const char *s) {
   if (!s) return;
-  if (!p->ann_done[an]) ann_define(p, an);
+  if (!p->ann_done[an]) pf_ann_define(p, an);
   size_t len = strlen(s);
-  uint64_t iid = string_iid(p, s, len);
+  uint64_t iid = pf_string_iid(p, s, len);
   if (iid) {
-    put_ann_varint(p, an, PF_DA_STRING_IID, iid);
+    pf_put_ann_varint(p, an, PF_DA_STRING_IID, iid);
     return;
   }
   size_t m = pf_ann_open(p, an);
