@@ -155,10 +155,13 @@ static void prescan_demangled(cv_ctx *ctx, const char *path) {
   rtg_linereader_close(&lr);
 }
 
+/* (a copy of it, not memset: compilers clear a struct this size with a
+ * slow-starting `rep stos`, once per record) */
+static const cv_event no_event;
+
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
-  cv_event ev;
-  memset(&ev, 0, sizeof ev);
+  cv_event ev = no_event;
   ev.tid = rec->tid;
   if (rec->kind == RTG_KIND_HEADER) {
     bool dup = header_seen(ctx, rec);
