@@ -596,7 +596,8 @@ static bool find_api_tail(char *s, char *end, api_tail *t) {
   return false;
 }
 
-static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
+/* func_end: the first ' ' or '(' of the line after "tid:T " (or its end). */
+static const char *parse_api(cursor *c, rtg_record *r, bool hip, char *func_end) {
   api_tail tail;
   if (!find_api_tail(c->p, c->end, &tail)) return "missing ' ret=R @START +DUR'";
   char *head = c->p, *head_end = tail.at;
@@ -610,8 +611,7 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     fs = RTG_FIELD(HIP_API, ret), fd = RTG_FIELD(HIP_API, func);
     /* FUNC[(args)] [kernel]: the argument list is matched by depth, since
      * both it and a demangled kernel name may contain brackets */
-    char *p = head;
-    while (p < head_end && *p != ' ' && *p != '(') p++;
+    char *p = func_end < head_end ? func_end : head_end;
     if (p < head_end && *p == '(') {
       int depth = 0;
       for (; p < head_end; p++) {
@@ -634,9 +634,9 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     fa = RTG_FIELD(HSA_API, args), fs = RTG_FIELD(HSA_API, ret), fd = RTG_FIELD(HSA_API, func);
   }
   /* FUNC then "(args)" (HIP, attached) or " (args)" (HSA) */
-  char *p = find2(head, head_end, ' ', '(');
+  char *p = func_end < head_end ? func_end : head_end;
   if (p == head) return "missing function name";
-  char *func_end = p;
+  func_end = p;
   if (!hip) { /* the writer always puts one space before the HSA list */
     if (p + 1 >= head_end || p[0] != ' ' || p[1] != '(') return "missing argument list";
     p++;
@@ -738,7 +738,8 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
     return RTG_KIND_NONE;
   }
   /* keyword, or the API kind of this prefix */
-  char *kw = c.p, *kw_end = word_end(&c);
+  /* (up to '(' too: for an API line, where its function name ends) */
+  char *kw = c.p, *kw_end = find2(c.p, c.end, ' ', '(');
   size_t kwlen = (size_t)(kw_end - kw);
   const prefix_kinds *pk = &by_prefix[slot];
   enum rtg_kind kind = (enum rtg_kind)pk->fallback;
@@ -766,7 +767,7 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   memset(&r->u, 0, kinds[kind].size); /* (the kind's struct: less than the union) */
   const char *err = NULL;
   if (kind == RTG_KIND_HSA_API || kind == RTG_KIND_HIP_API)
-    err = parse_api(&c, r, kind == RTG_KIND_HIP_API);
+    err = parse_api(&c, r, kind == RTG_KIND_HIP_API, kw_end);
   if (!err) err = parse_kv(&c, &kinds[kind], r);
   if (!err && (r->present & kinds[kind].required) != kinds[kind].required) {
     static __thread char msg[64];
