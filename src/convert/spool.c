@@ -13,6 +13,8 @@
 #define DEFAULT_BUDGET (64u << 20)
 #define MAX_SLAB (8u << 20)
 #define MIN_SLAB (64u << 10)
+#define FIRST_SLAB (1u << 20)
+#define HUGE_SLAB (2u << 20) /* a huge page */
 
 size_t spool_budget_setting(void) {
   const char *e = getenv("RTG_CONVERT_PF_MEM");
@@ -66,19 +68,27 @@ static uint8_t *slab_new(size_t size) {
   void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
-  madvise(m, size, MADV_HUGEPAGE); /* (advice: without it, 4 KB pages) */
+  if (size >= HUGE_SLAB) madvise(m, size, MADV_HUGEPAGE); /* (advice: else 4 KB pages) */
 #endif
   return m;
 }
 
-/* The bytes of slab i. */
+/* The size of slab i: the first one small, so that a small output does
+ * not clear a huge page it does not fill. */
+static size_t slab_cap(const spool *s, uint32_t i) {
+  return i || s->slab_size < FIRST_SLAB ? s->slab_size : FIRST_SLAB;
+}
+
+/* The bytes in slab i. */
 static size_t slab_len(const spool *s, uint32_t i) {
-  return i + 1 < s->nslab ? s->slab_size : s->used;
+  return i + 1 < s->nslab ? slab_cap(s, i) : s->used;
 }
 
 static void slabs_free(spool *s) {
-  for (uint32_t i = 0; i < s->nslab; i++) munmap(s->slab[i], s->slab_size);
-  *s->held -= (size_t)s->nslab * s->slab_size;
+  for (uint32_t i = 0; i < s->nslab; i++) {
+    munmap(s->slab[i], slab_cap(s, i));
+    *s->held -= slab_cap(s, i);
+  }
   s->nslab = 0;
   s->used = 0;
 }
@@ -95,25 +105,27 @@ static bool spill(spool *s) {
 /* Room for more in memory: a new slab when the last is full; false when
  * the budget or memory says no. */
 static bool room(spool *s) {
-  if (s->nslab && s->used < s->slab_size) return true;
-  if (*s->held + s->slab_size > s->budget) return false;
+  if (s->nslab && s->used < slab_cap(s, s->nslab - 1)) return true;
+  size_t cap = slab_cap(s, s->nslab);
+  if (*s->held + cap > s->budget) return false;
   if (s->nslab == s->cap) {
     uint32_t nc = s->cap ? s->cap * 2 : 8;
     uint8_t **n = realloc(s->slab, nc * sizeof *n);
     if (!n) return false;
     s->slab = n, s->cap = nc;
   }
-  uint8_t *m = slab_new(s->slab_size);
+  uint8_t *m = slab_new(cap);
   if (!m) return false;
   s->slab[s->nslab++] = m;
   s->used = 0;
-  *s->held += s->slab_size;
+  *s->held += cap;
   return true;
 }
 
 bool spool_put(spool *s, const uint8_t *b, size_t len) {
   while (len && !s->file && room(s)) {
-    size_t k = s->slab_size - s->used < len ? s->slab_size - s->used : len;
+    size_t left = slab_cap(s, s->nslab - 1) - s->used;
+    size_t k = left < len ? left : len;
     memcpy(s->slab[s->nslab - 1] + s->used, b, k);
     s->used += k, b += k, len -= k;
   }

@@ -1,7 +1,8 @@
 /* An output stream held back until the end: the Perfetto sink writes its
  * events before the track descriptors that must precede them in the file.
- * The bytes are kept in memory, in slabs (an eighth of the budget, at most
- * 8 MB), up to a budget shared by several spools; a spool that would go over it moves to a
+ * The bytes are kept in memory, in slabs (the first of 1 MB, then an
+ * eighth of the budget, at most 8 MB), up to a budget shared by several
+ * spools; a spool that would go over it moves to a
  * temporary file (beside the output, on its file system), so memory stays bounded whatever the
  * input.  Below the budget nothing is written twice: the kernel copies the bytes once, into the
  * output.
@@ -22,7 +23,7 @@ typedef struct spool {
   const char *near; /* the output's path: the temporary file goes beside it */
   FILE *out;        /* the output (a regular file or not) */
   FILE *file;       /* the spilled part, before the slabs; NULL while none */
-  uint8_t **slab;   /* slab_size bytes each, the last one filled up to used */
+  uint8_t **slab;   /* the last one filled up to used */
   uint32_t nslab, cap;
   size_t slab_size;
   size_t used;
