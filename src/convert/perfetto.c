@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "perfetto.h"
+#include "zalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
 
@@ -61,9 +62,10 @@ static void *pf_open(cv_ctx *ctx) {
   spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
   size_t slots = corr_slots_setting();
   p->names = rtg_strtab_new();
-  p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
-  p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
-  p->ccache = calloc(CCACHE_SLOTS, sizeof *p->ccache);
+  /* (caches: read before written) */
+  p->scache = rtg_zalloc(SCACHE_SLOTS, sizeof *p->scache);
+  p->ncache = rtg_zalloc(NCACHE_SLOTS, sizeof *p->ncache);
+  p->ccache = rtg_zalloc(CCACHE_SLOTS, sizeof *p->ccache);
   if (!p->names || !p->scache || !p->ncache || !p->ccache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
       !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
       !corr_init(&p->dispatch, slots)) {
