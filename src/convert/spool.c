@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DEFAULT_BUDGET (64u << 20)
+#define DEFAULT_BUDGET (32u << 20)
 #define MAX_SLAB (8u << 20)
 #define MIN_SLAB (64u << 10)
 #define FIRST_SLAB (1u << 20)

@@ -33,7 +33,7 @@ typedef struct spool {
 } spool;
 
 /* The budget of the Perfetto sink's spools: RTG_CONVERT_PF_MEM bytes when
- * set (tests make it small to spill), else 64 MB. */
+ * set (tests make it small to spill), else 32 MB. */
 size_t spool_budget_setting(void);
 
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget);
