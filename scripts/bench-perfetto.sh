@@ -4,8 +4,10 @@
 # HSA program traced with RTG_HSA_API_FILTER=all; 53 MB, about 400 k lines
 # by default).  Prints the lines/s of each output (target: Perfetto at least
 # 2x the JSON's) and the size of the Perfetto trace as a share of the
-# JSON's (target <= 1/3).  RUNS=N alternating runs of each (default 5); the
-# best of each counts.
+# JSON's (target <= 1/3), the floor (reading and parsing alone), and, with
+# RTG_PY_ORIGINAL=path/to/rocm-timeline-generator.py, the Python original
+# on the same trace (target: the JSON path at least 50x as fast).  RUNS=N
+# alternating runs of each (default 5); the best of each counts.
 #   scripts/bench-perfetto.sh [SIZE_MB [rtg-convert options...]]  (default: 53 -f)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
