@@ -90,8 +90,8 @@ else
   py_recs=$(awk -F: '/ (hsa|hip|hcc|strace) lines:/ && !/missed/ { n += $2 } END { print n + 0 }' py.txt)
   phases() { grep -o '"ph":"[A-Za-z]"' "$1" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), substr($2, 7, 1), $1 }'; }
   echo "bench-perfetto: Python original: read $py_recs of $lines lines as records; events by phase: original $(phases py.json); rtg JSON $(phases out.json)"
-  awk -v py="$py" -v js="$js" -v pf="$pf" -v l="$lines" -v n="$py_recs" -v r="$((PY_RUNS < RUNS ? PY_RUNS : RUNS))" 'BEGIN {
-    printf "bench-perfetto: Python original %.3f s (best of %d), %.2f M lines/s: the JSON path is %.1fx faster (target >= 50), the Perfetto path %.1fx\n", py, r, l / py / 1e6, py / js, py / pf
+  awk -v py="$py" -v js="$js" -v pf="$pf" -v fl="$fl" -v l="$lines" -v n="$py_recs" -v r="$((PY_RUNS < RUNS ? PY_RUNS : RUNS))" 'BEGIN {
+    printf "bench-perfetto: Python original %.3f s (best of %d), %.2f M lines/s: the JSON path is %.1fx faster (target >= 50), the Perfetto path %.1fx, reading and parsing alone %.1fx\n", py, r, l / py / 1e6, py / js, py / pf, py / (fl > 0 ? fl : 0.001)
     if (n < 0.99 * l) printf "bench-perfetto: the original read only %.0f%% of the lines: the comparison does not hold\n", 100 * n / l
   }'
 fi
