@@ -45,7 +45,7 @@ else
     case $o in -[fgkp] | -[fgkp][fgkp] | -[fgkp][fgkp][fgkp]) ;; *) py_why="the original has no option $o" ;; esac
   done
 fi
-js= pf= fl= py= i=0
+js= pf= fl= fl_cpu= py= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))
   if [ -z "$py_why" ] && [ $i -le "$PY_RUNS" ]; then
@@ -67,19 +67,19 @@ EOT
   read -r s kb u y <<EOT
 $(measure "$B/rtg-convert" -q -w trace.txt)
 EOT
-  fl=$(best "$fl" "$s")
+  if [ -z "$fl" ] || [ "$(best "$fl" "$s")" = "$s" ]; then fl=$s fl_cpu=$(echo "$u $y" | awk '{print $1 + $2}'); fi
 done
 jsz=$(wc -c < out.json)
 pfz=$(wc -c < out.pftrace)
 echo "bench-perfetto: input $((($(wc -c < trace.txt) + 524288) / 1048576)) MB, $lines lines ($hsa HSA API calls); options: $*; best of $RUNS runs each"
 awk -v js="$js" -v pf="$pf" -v l="$lines" -v jsz="$jsz" -v pfz="$pfz" -v jc="$js_cpu" -v pc="$pf_cpu" \
-  -v jk="$js_kb" -v pk="$pf_kb" -v fl="$fl" -v n="$(nproc)" -v la="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+  -v jk="$js_kb" -v pk="$pf_kb" -v fl="$fl" -v fc="$fl_cpu" -v n="$(nproc)" -v la="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
   if (js < 0.001) js = 0.001
   if (pf < 0.001) pf = 0.001
   printf "bench-perfetto: JSON     %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", js, l / js / 1e6, jsz / 1048576, jc, jk / 1024
   printf "bench-perfetto: Perfetto %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", pf, l / pf / 1e6, pfz / 1048576, pc, pk / 1024
   printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 2), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
-  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, js / (fl > 0 ? fl : 0.001)
+  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s, CPU %.2f s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, fc, js / (fl > 0 ? fl : 0.001)
 }'
 # The original against the JSON path: the same trace, both outputs'
 # events counted by phase, and how many lines the original took as records
