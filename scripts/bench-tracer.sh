@@ -145,6 +145,7 @@ stretch() { # label program mode count [floor]
 stretch "HSA back to back:" "$B/progs/tp_stretch" b2b 200
 stretch "HSA submit-wait:" "$B/progs/tp_stretch" wait 200
 stretch "HSA wait_any:" "$B/progs/tp_stretch" waitany 200
+stretch "HSA async handler:" "$B/progs/tp_stretch" handler 200
 if [ -z "$BENCH_NO_HIP" ]; then
   stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200 floor
   stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200 floor

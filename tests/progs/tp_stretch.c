@@ -6,9 +6,16 @@
  *                        before submitting the next (code that synchronizes)
  *   tp_stretch waitany N the same, each wait a hsa_amd_signal_wait_any on the
  *                        dispatch's signal and one nothing ever signals
+ *   tp_stretch handler N the same, learning of each completion from an
+ *                        async handler registered on the dispatch's signal
+ *                        before it is submitted (as HIP >= 6 does); prints
+ *                        "handler_tid N", the thread that ran the handlers
  * The kernels take SIMGPU_KERNEL_NS each on the simulated GPU.  Prints
  * "elapsed_ns N": from the first submission to the last completion seen. */
+#include <semaphore.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tp_common.h"
 
@@ -28,6 +35,17 @@ static void wait_any_for(hsa_signal_t idle, hsa_signal_t s) {
   }
 }
 
+static sem_t completed;
+static _Atomic long handler_tid;
+
+static bool on_complete(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  (void)arg;
+  handler_tid = syscall(SYS_gettid);
+  sem_post(&completed);
+  return false;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "b2b";
   int n = argc > 2 ? atoi(argv[2]) : 200;
@@ -42,19 +60,27 @@ int main(int argc, char **argv) {
   if (!s) return 1;
   for (int i = 0; i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &s[i]));
   bool wait_each = !strcmp(mode, "wait"), wait_any = !strcmp(mode, "waitany");
+  bool handler = !strcmp(mode, "handler");
+  sem_init(&completed, 0, 0);
   hsa_signal_t idle;
   CHECK(hsa_signal_create(1, 0, NULL, &idle));
   uint64_t t0 = now();
   for (int i = 0; i < n; i++) {
     hsa_kernel_dispatch_packet_t d;
     sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s[i]);
+    if (handler)
+      CHECK(hsa_amd_signal_async_handler(s[i], HSA_SIGNAL_CONDITION_LT, 1, on_complete, NULL));
     sg_submit(q[i % 2], &d);
+    if (handler)
+      while (sem_wait(&completed) != 0) {
+      }
     if (wait_each) sg_wait(s[i]);
     if (wait_any) wait_any_for(idle, s[i]);
   }
   for (int i = 0; i < n; i++) sg_wait(s[i]);
   uint64_t t1 = now();
   printf("elapsed_ns %llu\n", (unsigned long long)(t1 - t0));
+  if (handler) printf("handler_tid %ld\n", (long)handler_tid);
   for (int i = 0; i < n; i++) hsa_signal_destroy(s[i]);
   hsa_signal_destroy(idle);
   for (int i = 0; i < 2; i++) hsa_queue_destroy(q[i]);

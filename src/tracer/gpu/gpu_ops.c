@@ -443,6 +443,8 @@ void rtg_waiter_submit(rtg_op_waiter *w, rtg_op *op) {
   atomic_fetch_add_explicit(&w->inflight, 1, memory_order_relaxed);
   op->waiter = w;
   op->next = NULL;
+  /* before it is published: once queued, it may be done and reused */
+  rtg_async_arm(op); /* its signal may have an application handler */
   pthread_mutex_lock(&w->mu);
   atomic_store_explicit(&op->queued, true, memory_order_release);
   if (w->tail)
@@ -495,6 +497,7 @@ void rtg_gpu_ops_after_fork(void) {
   waiters = NULL;
   n_free_signals = 0; /* the parent's signals: never destroy them here */
   rtg_copies_after_fork();
+  rtg_async_after_fork();
   pthread_mutex_init(&waiters_mu, NULL);
   pthread_mutex_init(&pool_mu, NULL);
 }

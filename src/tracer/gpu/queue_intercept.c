@@ -22,6 +22,7 @@ typedef struct qinfo {
   uint32_t agent_queue; /* per agent (HCC_PROFILE's #agent.queue.seq) */
   _Atomic uint64_t seq;
   rtg_op_waiter *waiter;
+  uint32_t chunk; /* packets per writer call (on_packets) */
 } qinfo;
 
 static _Atomic uint32_t n_queues;
@@ -149,6 +150,18 @@ static bool tracked(const hsa_kernel_dispatch_packet_t *p, unsigned *type) {
          (*type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(p));
 }
 
+/* ROCR >= 7.2 hands a callback every packet waiting on the intercept queue,
+ * up to a whole queue.  Such a batch never fits the wrapped queue at once:
+ * ROCR then writes its retry barrier first, and on an empty wrapped queue
+ * that barrier sits at the read index, which ROCR's pending-retry test
+ * (retry index > read index) takes for already started; a doorbell before
+ * the GPU has taken the barrier then asserts "no free slot for a retry
+ * barrier packet" (test 187).  So packets go to the writer in chunks of at
+ * most q->chunk, each after throttling for its own ops: with at most half
+ * the queue in flight a chunk always fits, and ROCR's overflow path is never
+ * taken.  Several writer calls are fine while none overflows (ROCR asserts
+ * when a writer call finds its overflow buffer in use); up to 6.x a
+ * callback has one packet, hence one call. */
 static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index, void *data,
                        hsa_amd_queue_intercept_packet_writer writer) {
   (void)user_pkt_index;
@@ -161,22 +174,21 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
     return;
   }
   memcpy(out, pkts, count * sizeof *out);
-  uint32_t n = 0;
   unsigned type;
-  for (uint64_t i = 0; i < count; i++) n += tracked(&out[i], &type);
-  /* Throttle once for the whole batch, before any of it: its ops run only
-   * after writer() below, so waiting in the middle of a batch for ops of
-   * the same batch would never end (ROCR 7.2 hands over batches) */
-  if (n) rtg_waiter_throttle(q->waiter, n);
-  for (uint64_t i = 0; i < count; i++) {
-    if (tracked(&out[i], &type))
-      track(q, &out[i], type);
-    else
-      rtg_count(RTG_CNT_OTHER_PACKETS, 1);
+  for (uint64_t first = 0, len; first < count; first += len) {
+    len = count - first < q->chunk ? count - first : q->chunk;
+    uint32_t n = 0;
+    for (uint64_t i = first; i < first + len; i++) n += tracked(&out[i], &type);
+    /* before any op of the chunk: its ops run only after writer() below */
+    if (n) rtg_waiter_throttle(q->waiter, n);
+    for (uint64_t i = first; i < first + len; i++) {
+      if (tracked(&out[i], &type))
+        track(q, &out[i], type);
+      else
+        rtg_count(RTG_CNT_OTHER_PACKETS, 1);
+    }
+    writer(&out[first], len);
   }
-  /* exactly one writer call per callback (ROCR 5.2.3 asserts otherwise
-   * when its overflow buffer is in use) */
-  writer(out, count);
   if (out != local) free(out);
 }
 
@@ -195,10 +207,13 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   q->agent = rtg_agent_find(agent);
   q->index = atomic_fetch_add(&n_queues, 1);
   q->agent_queue = q->agent ? __atomic_fetch_add(&q->agent->queues, 1, __ATOMIC_RELAXED) : 0;
-  /* half the queue in flight at most: the device-side ring can then never
-   * fill, so ROCR's intercept overflow path is never taken */
+  /* half the queue in flight at most, written a quarter at a time: the
+   * device-side ring then always has room for the next chunk, so ROCR's
+   * intercept overflow path is never taken, and the GPU still has a chunk
+   * queued while the tracer waits for room for the next */
   char what[32] = "queue";
   q->waiter = rtg_waiter_create(what, size / 2 ? size / 2 : 1);
+  q->chunk = size / 4 ? size / 4 : 1;
   if (!q->waiter) {
     free(q);
     return st;

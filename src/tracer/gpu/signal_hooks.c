@@ -17,7 +17,8 @@
  * Nothing changes for signals without an op in flight but one atomic load
  * (a count of raised signals); the application's wait itself is the
  * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
- * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy. */
+ * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy (and
+ * hsa_amd_signal_async_handler: async_handlers.c). */
 #include "hsa/hsa_side.h"
 
 #include <time.h>
@@ -154,6 +155,7 @@ static hsa_status_t hook_signal_destroy(hsa_signal_t sig) {
     struct timespec ts = {0, 20000};
     nanosleep(&ts, NULL);
   }
+  rtg_async_forget(sig.handle);
   return rtg_real.hsa_signal_destroy(sig);
 }
 
@@ -168,4 +170,5 @@ void rtg_signal_hooks_init(void) {
   rtg_impl.hsa_signal_load_relaxed = hook_load_relaxed;
   if (rtg_real.hsa_signal_destroy) rtg_impl.hsa_signal_destroy = hook_signal_destroy;
   if (rtg_real.hsa_amd_signal_wait_any) rtg_impl.hsa_amd_signal_wait_any = hook_wait_any;
+  rtg_async_handlers_install();
 }

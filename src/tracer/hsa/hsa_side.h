@@ -183,6 +183,15 @@ RTG_HIDDEN bool rtg_sigtrack_busy(uint64_t handle);
  * completed (no thread hop between the hardware and the application). */
 RTG_HIDDEN void rtg_signal_hooks_init(void);
 RTG_HIDDEN void rtg_sigtrack_init(void);
+
+/* async_handlers.c: an op whose application signal has an application
+ * async handler is also completed by the runtime's async-events thread on
+ * the hardware's decrement (arm at submission); forget a destroyed signal;
+ * install the hsa_amd_signal_async_handler hook. */
+RTG_HIDDEN void rtg_async_arm(rtg_op *op);
+RTG_HIDDEN void rtg_async_forget(uint64_t handle);
+RTG_HIDDEN void rtg_async_handlers_install(void);
+RTG_HIDDEN void rtg_async_after_fork(void);
 RTG_HIDDEN void rtg_gpu_ops_after_fork(void);
 
 /* tables.c: what process exit does (bounded wait, flush, summary); once. */
