@@ -99,7 +99,7 @@ static bool fill(pt_reader *p, batch *b) {
     l->kind = RTG_KIND_NONE;
     if (nul) continue;
     const char *why;
-    l->kind = rtg_record_parse(copy, len, &l->rec, &why);
+    l->kind = rtg_record_parse_nul_free(copy, len, &l->rec, &why); /* (nul: checked) */
     if (why) { /* may be a thread-local buffer of the parser: copy it */
       size_t wn = strlen(why) + 1;
       char *w = arena_take(b, wn);
