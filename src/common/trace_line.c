@@ -1,0 +1,166 @@
+/* Classifying one line of a trace; see trace_line.h.
+ *
+ * Most lines of a big trace are records a tool may not need whole (rpt
+ * reads only the GPU ops out of millions of API calls), so the kind of a
+ * record is first told from its prefix and keyword, as the record format
+ * defines them (include/rtg/record.h), and the line is parsed only when
+ * that kind was asked for. */
+#include "trace_line.h"
+
+#include <string.h>
+
+/* The prefix and keyword of each kind, from the one list of kinds. */
+static const struct {
+  const char *prefix, *keyword;
+} kinds[RTG_KIND_COUNT] = {
+#define KW_X(K, p, k, F) [RTG_KIND_##K] = {p, k},
+    RTG_RECORD_KINDS(KW_X)
+#undef KW_X
+};
+
+/* The start every record shares, "PREFIX: pid:P tid:T WORD": the length
+ * of the prefix (3 or 5; 0 when the line does not begin with one), and,
+ * when pid and tid follow, the pid and the next word. */
+typedef struct record_start {
+  size_t plen;
+  bool has_pid;
+  uint32_t pid;
+  const char *kw;
+  size_t kwlen;
+} record_start;
+
+static size_t prefix_len(const char *s, size_t len) {
+  if (len <= 4 || (s[0] != 'H' && s[0] != 'R')) return 0;
+  if (s[3] == ':' && s[4] == ' ' &&
+      (!memcmp(s, "HSA", 3) || !memcmp(s, "HIP", 3) || !memcmp(s, "RTG", 3)))
+    return 3;
+  if (len > 6 && !memcmp(s, "ROCTX: ", 7)) return 5;
+  return 0;
+}
+
+static const char *digits(const char *p, const char *e, uint64_t *v) {
+  const char *d = p;
+  uint64_t x = 0;
+  for (; p < e && *p >= '0' && *p <= '9'; p++) {
+    x = x * 10 + (unsigned)(*p - '0');
+    if (x > UINT32_MAX) x = UINT64_MAX / 16; /* stays too large, never wraps */
+  }
+  *v = x;
+  return p > d ? p : NULL;
+}
+
+static record_start scan_start(const char *s, size_t len) {
+  record_start r = {.plen = prefix_len(s, len)};
+  if (!r.plen) return r;
+  const char *p = s + r.plen + 2, *e = s + len;
+  uint64_t pid, tid;
+  if (e - p < 4 || memcmp(p, "pid:", 4) || !(p = digits(p + 4, e, &pid)) || pid > UINT32_MAX ||
+      e - p < 5 || memcmp(p, " tid:", 5) || !(p = digits(p + 5, e, &tid)))
+    return r;
+  r.has_pid = true;
+  r.pid = (uint32_t)pid;
+  if (p < e && *p == ' ') {
+    r.kw = ++p;
+    while (p < e && *p != ' ') p++;
+    r.kwlen = (size_t)(p - r.kw);
+  }
+  return r;
+}
+
+/* The kinds a record start can be: those of its prefix and keyword, else
+ * the one kind of its prefix without a keyword (the API calls). */
+static uint32_t kinds_of(const char *s, const record_start *r) {
+  uint32_t hit = 0, fallback = 0;
+  for (int k = 1; k < RTG_KIND_COUNT; k++) {
+    if (strlen(kinds[k].prefix) != r->plen || memcmp(kinds[k].prefix, s, r->plen)) continue;
+    size_t n = strlen(kinds[k].keyword);
+    if (!n)
+      fallback |= RTG_PARSE(k);
+    else if (r->kw && n == r->kwlen && !memcmp(kinds[k].keyword, r->kw, n))
+      hit |= RTG_PARSE(k);
+  }
+  return hit ? hit : fallback;
+}
+
+static uint8_t first_kind(uint32_t set) {
+  return set ? (uint8_t)__builtin_ctz(set) : RTG_KIND_NONE;
+}
+
+static const char *const cut_why = "last line cut off (no newline): a partial record";
+
+static void profile_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+  if (how->unterminated) {
+    l->cls = RTG_LINE_CUT, l->why = cut_why;
+    return;
+  }
+  if (l->nul) {
+    l->cls = RTG_LINE_BAD, l->why = "NUL bytes in a profile line";
+    return;
+  }
+  const char *why = NULL;
+  int r = rtg_hcc_profile_parse(text, len, &l->u.hcc, &why);
+  if (r > 0)
+    l->cls = RTG_LINE_PROFILE;
+  else if (r < 0)
+    l->cls = RTG_LINE_BAD, l->why = why ? why : "bad profile line";
+  else
+    l->cls = RTG_LINE_TEXT;
+}
+
+static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+  record_start st = scan_start(text, len);
+  uint32_t cands = how->parse == RTG_PARSE_ALL ? RTG_PARSE_ALL : kinds_of(text, &st);
+  bool want = how->unterminated || (cands & how->parse) || (!cands && (how->parse & 1u));
+  if (!want) { /* a record nobody needs whole: its pid, for duplicates */
+    l->cls = st.has_pid ? RTG_LINE_SEEN : RTG_LINE_TEXT;
+    l->kind = first_kind(cands);
+    l->has_pid = st.has_pid;
+    l->pid = st.pid;
+    return;
+  }
+  char *buf = text;
+  if (how->copy) {
+    memcpy(how->copy, text, len);
+    how->copy[len] = 0;
+    buf = how->copy;
+  }
+  const char *why = NULL;
+  /* (nul is known by now: the parser need not look again) */
+  enum rtg_kind k = l->nul ? rtg_record_parse(buf, len, &l->u.rec, &why)
+                           : rtg_record_parse_nul_free(buf, len, &l->u.rec, &why);
+  if (k == RTG_KIND_NONE && !why) { /* a prefix, but not a record: text */
+    l->cls = RTG_LINE_TEXT;
+    return;
+  }
+  if (how->unterminated) {
+    l->cls = RTG_LINE_CUT, l->why = cut_why;
+    return;
+  }
+  if (k == RTG_KIND_NONE) {
+    l->cls = RTG_LINE_BAD, l->why = why;
+    l->kind = first_kind(cands == RTG_PARSE_ALL ? kinds_of(text, &st) : cands);
+    return;
+  }
+  l->cls = RTG_LINE_RECORD;
+  l->kind = (uint8_t)k;
+  l->has_pid = true;
+  l->pid = l->u.rec.pid;
+}
+
+void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+  l->text = text;
+  l->len = len;
+  l->why = NULL;
+  l->kind = RTG_KIND_NONE;
+  l->has_pid = false;
+  l->pid = 0;
+  l->count = 1;
+  l->nul = !how->nul_free && memchr(text, 0, len) != NULL;
+  if (len >= 8 && text[0] == 'p' && !memcmp(text, "profile:", 8))
+    profile_line(l, text, len, how);
+  else if (len > 4 && (text[0] == 'H' || text[0] == 'R') &&
+           (text[3] == ':' || (len > 6 && text[5] == ':')))
+    record_line(l, text, len, how);
+  else
+    l->cls = RTG_LINE_TEXT;
+}
