@@ -9,11 +9,13 @@
 
 #include <string.h>
 
-/* The prefix and keyword of each kind, from the one list of kinds. */
+/* The prefix and keyword of each kind, from the one list of kinds, with
+ * their lengths (this runs for every line). */
 static const struct {
   const char *prefix, *keyword;
+  uint8_t plen, kwlen;
 } kinds[RTG_KIND_COUNT] = {
-#define KW_X(K, p, k, F) [RTG_KIND_##K] = {p, k},
+#define KW_X(K, p, k, F) [RTG_KIND_##K] = {p, k, sizeof p - 1, sizeof k - 1},
     RTG_RECORD_KINDS(KW_X)
 #undef KW_X
 };
@@ -49,22 +51,32 @@ static const char *digits(const char *p, const char *e, uint64_t *v) {
   return p > d ? p : NULL;
 }
 
+/* The prefix and the keyword: the third word, whatever the first two hold
+ * (a record whose pid is damaged is still a record of its kind, and bad). */
 static record_start scan_start(const char *s, size_t len) {
   record_start r = {.plen = prefix_len(s, len)};
   if (!r.plen) return r;
-  const char *p = s + r.plen + 2, *e = s + len;
-  uint64_t pid, tid;
-  if (e - p < 4 || memcmp(p, "pid:", 4) || !(p = digits(p + 4, e, &pid)) || pid > UINT32_MAX ||
-      e - p < 5 || memcmp(p, " tid:", 5) || !(p = digits(p + 5, e, &tid)))
-    return r;
-  r.has_pid = true;
-  r.pid = (uint32_t)pid;
-  if (p < e && *p == ' ') {
-    r.kw = ++p;
+  const char *e = s + len, *p = s + r.plen + 1;
+  for (int w = 0; w < 3; w++) {
+    while (p < e && *p == ' ') p++;
+    r.kw = p;
     while (p < e && *p != ' ') p++;
-    r.kwlen = (size_t)(p - r.kw);
   }
+  r.kwlen = (size_t)(p - r.kw);
+  if (!r.kwlen) r.kw = NULL;
   return r;
+}
+
+/* The pid of a record that is not parsed, when "pid:P tid:T" follow its
+ * prefix. */
+static void scan_pid(const char *s, size_t len, record_start *r) {
+  const char *e = s + len, *p = s + r->plen + 2;
+  uint64_t pid, tid;
+  if (e - p >= 4 && !memcmp(p, "pid:", 4) && (p = digits(p + 4, e, &pid)) && pid <= UINT32_MAX &&
+      e - p >= 5 && !memcmp(p, " tid:", 5) && digits(p + 5, e, &tid)) {
+    r->has_pid = true;
+    r->pid = (uint32_t)pid;
+  }
 }
 
 /* The kinds a record start can be: those of its prefix and keyword, else
@@ -72,11 +84,12 @@ static record_start scan_start(const char *s, size_t len) {
 static uint32_t kinds_of(const char *s, const record_start *r) {
   uint32_t hit = 0, fallback = 0;
   for (int k = 1; k < RTG_KIND_COUNT; k++) {
-    if (strlen(kinds[k].prefix) != r->plen || memcmp(kinds[k].prefix, s, r->plen)) continue;
-    size_t n = strlen(kinds[k].keyword);
+    /* the prefixes differ in their second letter */
+    if (kinds[k].plen != r->plen || kinds[k].prefix[1] != s[1]) continue;
+    size_t n = kinds[k].kwlen;
     if (!n)
       fallback |= RTG_PARSE(k);
-    else if (r->kw && n == r->kwlen && !memcmp(kinds[k].keyword, r->kw, n))
+    else if (n == r->kwlen && !memcmp(kinds[k].keyword, r->kw, n))
       hit |= RTG_PARSE(k);
   }
   return hit ? hit : fallback;
@@ -112,6 +125,7 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
   uint32_t cands = how->parse == RTG_PARSE_ALL ? RTG_PARSE_ALL : kinds_of(text, &st);
   bool want = how->unterminated || (cands & how->parse) || (!cands && (how->parse & 1u));
   if (!want) { /* a record nobody needs whole: its pid, for duplicates */
+    if (st.plen) scan_pid(text, len, &st);
     l->cls = st.has_pid ? RTG_LINE_SEEN : RTG_LINE_TEXT;
     l->kind = first_kind(cands);
     l->has_pid = st.has_pid;
@@ -136,9 +150,12 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
     l->cls = RTG_LINE_CUT, l->why = cut_why;
     return;
   }
-  if (k == RTG_KIND_NONE) {
+  if (k == RTG_KIND_NONE) { /* (the parser changes nothing up to the keyword) */
     l->cls = RTG_LINE_BAD, l->why = why;
     l->kind = first_kind(cands == RTG_PARSE_ALL ? kinds_of(text, &st) : cands);
+    scan_pid(text, len, &st);
+    l->has_pid = st.has_pid;
+    l->pid = st.pid;
     return;
   }
   l->cls = RTG_LINE_RECORD;

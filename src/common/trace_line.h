@@ -44,7 +44,7 @@ typedef struct rtg_line {
   uint8_t kind; /* RECORD: the record's kind; SEEN, BAD: the kind its prefix
                    and keyword name, when they name one (RTG_KIND_NONE else) */
   bool nul;     /* the line held NUL bytes */
-  bool has_pid; /* RECORD, SEEN: pid is the record's process */
+  bool has_pid; /* RECORD, SEEN, BAD: pid is the record's process */
   uint32_t pid;
   uint32_t count;  /* SEEN: lines of pid in a row it stands for (>= 1) */
   uint32_t file;   /* index of its input */

@@ -19,8 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "linereader.h"
-
 #define CHUNK (1u << 20)    /* a producer's unit of work */
 #define WINDOW (128u << 10) /* read at a time */
 #define TAIL 4096           /* read past a chunk's end at a time, for its last line */
@@ -149,39 +147,46 @@ static char *arena_take(batch *b, size_t n) {
 
 enum { LINE_KEPT, LINE_DROPPED, LINE_NO_ROOM };
 
-/* Classify one line into the batch.  LINE_NO_ROOM: the batch is full; the
- * line goes to the next one. */
+#define WHY_ROOM 128 /* the parsers' reasons are shorter */
+
+/* Classify one line into the batch (s[len] becomes its NUL).  LINE_NO_ROOM:
+ * the batch is full, the line untouched; it goes to the next batch. */
 static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, size_t len,
                      bool unterminated, bool nul_free) {
   if (b->n == BATCH_LINES) return LINE_NO_ROOM;
-  size_t mark = b->used;
-  rtg_line_how how = {.parse = r->o.parse, .nul_free = nul_free, .unterminated = unterminated};
-  if (r->o.keep_text && (s[0] == 'H' || s[0] == 'R') && !(how.copy = arena_take(b, len + 1)))
-    return LINE_NO_ROOM;
+  /* the arena room the line may need, taken before the line is changed:
+   * a copy to parse (keep_text), then the reason of a bad line */
+  bool copy = r->o.keep_text && (s[0] == 'H' || s[0] == 'R');
+  size_t mark = b->used, ncopy = copy ? len + 1 : 0;
+  char *room = arena_take(b, ncopy + WHY_ROOM);
+  if (!room) return LINE_NO_ROOM;
+  s[len] = 0;
+  rtg_line_how how = {.parse = r->o.parse,
+                      .nul_free = nul_free,
+                      .unterminated = unterminated,
+                      .copy = copy ? room : NULL};
   rtg_line *l = &b->lines[b->n];
   rtg_line_classify(l, s, len, &how);
   if (!r->o.text_lines) {
-    if (l->cls == RTG_LINE_TEXT) {
-      b->used = mark;
-      return LINE_DROPPED;
-    }
     rtg_line *prev = b->n ? l - 1 : NULL;
-    if (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN && prev->pid == l->pid &&
-        prev->count < UINT32_MAX) {
-      prev->count++;
+    if (l->cls == RTG_LINE_TEXT ||
+        (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN && prev->pid == l->pid &&
+         prev->count < UINT32_MAX)) {
+      if (l->cls == RTG_LINE_SEEN) prev->count++;
       b->used = mark;
       return LINE_DROPPED;
     }
   }
   if (l->why) { /* the parser's reason may live in its thread's memory */
-    size_t n = strlen(l->why) + 1;
-    char *w = arena_take(b, n);
-    if (!w) {
-      b->used = mark;
-      return LINE_NO_ROOM;
-    }
-    l->why = memcpy(w, l->why, n);
+    char *w = room + ncopy;
+    size_t n = strnlen(l->why, WHY_ROOM - 1);
+    memcpy(w, l->why, n);
+    w[n] = 0;
+    l->why = w;
+  } else {
+    b->used -= WHY_ROOM;
   }
+  if (!copy && !l->why) b->used = mark;
   l->file = c->file;
   l->lineno = c->lineno;
   b->n++;

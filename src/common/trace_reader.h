@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "linereader.h" /* RTG_LINE_MAX */
 #include "trace_line.h"
 
 typedef struct rtg_reader_opts {

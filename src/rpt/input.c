@@ -1,8 +1,8 @@
-/* Reading the inputs, main-thread side: the producer (lines.c) hands over
- * the lines already recognized and parsed; here they become records with
- * interned names, text for the spool and the ROI watchers, and file:line
- * warnings.  A bad line is warned about, counted, and then treated as text,
- * as the original did.  Trace records carry agent values until their file
+/* Reading the inputs: the common trace reader (src/common/trace_reader.h)
+ * hands over the lines in file order, classified and, for the records rpt
+ * needs, parsed; here they become records with interned names, text for
+ * the spool and the ROI watchers, and file:line warnings.  A bad line is warned about, counted, and
+ * then treated as text, as the original did.  Trace records carry agent values until their file
  * ends; then the GPU agents are numbered GPU0, GPU1... by agent index.
  *
  * Duplicates, as rtg-convert finds them (src/common/dedup.c): a file given
@@ -14,14 +14,14 @@
  * run (an HCC_PROFILE=2 trace) belong to the pid of the record before. */
 #include "dedup.h"
 #include "diag.h"
-#include "lines.h"
-#include "linereader.h"
 #include "rpt.h"
+#include "trace_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,10 +42,6 @@ typedef struct file_state {
   bool trace;         /* its records came from an rtg trace */
   int kind;           /* 0 not known yet, 1 profile: lines, 2 rtg trace */
   bool mixed_seen;    /* warned about the other kind */
-  uint64_t base;      /* lines of the chunks before */
-  uint64_t too_long;
-  int err;           /* the first read error of a chunk, 0 = none */
-  uint64_t err_line; /* lines before it */
   /* traces: agent values of the records (handles or indexes) -> slots,
    * renumbered as GPU numbers at the end of the file */
   rtg_u64map slot_of;
@@ -95,21 +91,21 @@ static bool duplicate(file_state *fs, int64_t pid, uint64_t lines) {
 }
 
 /* A header record: the start of a run of duplicates when seen before. */
-static bool header(rpt_data *d, file_state *fs, const rpt_item *it, uint64_t lineno) {
-  bool dup = rtg_seen_header(&d->seen_headers, it->handle);
-  uint64_t *v = rtg_u64map_put(&fs->dup_pids, it->pid, 0, NULL);
+static bool header(rpt_data *d, file_state *fs, const rtg_line *l) {
+  bool dup = rtg_seen_header(&d->seen_headers, rtg_header_fingerprint(&l->u.rec));
+  uint64_t *v = rtg_u64map_put(&fs->dup_pids, l->pid, 0, NULL);
   if (!v) {
     rtg_error("out of memory");
     exit(1);
   }
   if (dup && !*v)
-    rtg_warn_line(&fs->diag, lineno,
+    rtg_warn_line(&fs->diag, l->lineno,
                   "the trace of pid %u again (the same header as before: a file read twice or "
                   "concatenated?): its records are skipped up to its next header",
-                  it->pid);
+                  l->pid);
   *v = dup;
   fs->any_dup |= dup;
-  return duplicate(fs, it->pid, 1);
+  return duplicate(fs, l->pid, 1);
 }
 
 /* Names repeat on almost every line, so a small direct-mapped cache of
@@ -193,15 +189,13 @@ static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
   return (uint16_t)*v;
 }
 
-static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it, const char *arena,
-                    uint64_t lineno) {
-  const char *raw = it->flags & IF_RAW ? arena + it->raw : NULL;
-  if ((fs->any_dup || it->flags & IF_PID) &&
-      duplicate(fs, it->flags & IF_PID ? (int64_t)it->pid : -1, 1))
-    return;
+static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const rpt_cmd *c,
+                    const char *raw) {
+  uint64_t lineno = l->lineno;
+  if ((fs->any_dup || l->has_pid) && duplicate(fs, l->has_pid ? (int64_t)l->pid : -1, 1)) return;
   /* A file is of the first kind it shows; the other kind is text there,
    * so a trace written with HCC_PROFILE=2 does not count twice. */
-  int kind = it->flags & IF_TRACE ? 2 : 1;
+  int kind = c->trace ? 2 : 1;
   if (!fs->kind) fs->kind = kind;
   if (fs->kind != kind) {
     if (!fs->mixed_seen)
@@ -209,33 +203,33 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it
                     kind == 1 ? "profile: lines" : "rtg trace records",
                     kind == 1 ? "rtg trace records" : "profile: lines");
     fs->mixed_seen = true;
-    add_text(d, o, raw, it->raw_len, lineno);
+    add_text(d, o, raw, l->len, lineno);
     return;
   }
-  if (it->flags & IF_BAD_OP)
+  if (c->bad_op)
     rtg_warn_line(&fs->diag, lineno, "unrecognized #device.queue.seq tag: using #0.0.0");
-  if (it->flags & IF_NO_BYTES)
+  if (c->no_bytes)
     rtg_warn_line(&fs->diag, lineno, "copy without a byte count: named by direction only");
   rpt_rec r = {
-      .start = it->start,
-      .stop = it->stop,
+      .start = c->start,
+      .stop = c->stop,
       .line = lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)lineno,
-      .seq = it->seq & 0x3fffffffu,
-      .queue = (uint16_t)it->queue,
-      .type = it->type,
+      .seq = c->seq & 0x3fffffffu,
+      .queue = (uint16_t)c->queue,
+      .type = c->type,
   };
-  if (it->flags & IF_TRACE) {
-    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, it->agent)) {
+  if (c->trace) {
+    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, c->agent)) {
       skip(fs, lineno, "too many agents");
-      add_text(d, o, raw, it->raw_len, lineno);
+      add_text(d, o, raw, l->len, lineno);
       return;
     }
     fs->trace = true;
-    r.device = agent_slot(fs, it->agent, it->flags & IF_GPU_CMD);
+    r.device = agent_slot(fs, c->agent, c->gpu_queue);
   } else {
-    r.device = (uint16_t)it->agent;
+    r.device = (uint16_t)c->agent;
   }
-  r.name = intern(d, arena + it->name, it->name_len);
+  r.name = intern(d, c->name, c->name_len);
   add_record(d, o, fs, &r, lineno);
 }
 
@@ -293,20 +287,21 @@ static void number_gpus(rpt_data *d, file_state *fs) {
   free(unknown);
 }
 
-static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it) {
+static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *end) {
   const char *path = fs->diag.path;
-  uint64_t lines = fs->base;
-  (void)it;
-  if (fs->err) {
-    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)fs->err_line,
-              fs->err == RPT_ERR_SHRANK ? "the file shrank while it was read (the rest is missing)"
-                                        : strerror(fs->err));
+  uint64_t lines = end->u.end.lines;
+  if (end->u.end.err) {
+    int err = end->u.end.err;
+    rtg_error("cannot read file: path=%s, line=%llu: %s", path,
+              (unsigned long long)end->u.end.err_line,
+              err == RTG_READ_SHRANK ? "the file shrank while it was read (the rest is missing)"
+                                     : strerror(err));
     d->read_error = true;
   }
-  if (fs->too_long) {
-    fs->skipped += fs->too_long;
+  if (end->u.end.too_long) {
+    fs->skipped += end->u.end.too_long;
     rtg_warning("%s: %llu lines longer than %u bytes skipped", path,
-                (unsigned long long)fs->too_long, RTG_LINE_MAX);
+                (unsigned long long)end->u.end.too_long, RTG_LINE_MAX);
   }
   number_gpus(d, fs);
   if (d->spool) {
@@ -352,53 +347,76 @@ static void file_begin(file_state *fs, const char *path, uint16_t file) {
   *fs = (file_state){.diag = {.path = path}, .file = file, .first = UINT32_MAX, .last = UINT32_MAX};
 }
 
-/* Every item of a batch, in order. */
-static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b, int *file) {
-  for (size_t i = 0; i < b->n; i++) {
-    const rpt_item *it = &b->items[i];
-    const char *raw = it->flags & IF_RAW ? b->arena + it->raw : NULL;
-    uint64_t lineno = fs->base + it->lineno;
-    if (it->flags & IF_DB) printf("raw: %s\n", raw);
-    switch (it->what) {
-    case IT_CMD:
-      command(d, o, fs, it, b->arena, lineno);
-      break;
-    case IT_SKIP: /* warned about, then it is text */
-      skip(fs, lineno, it->why);
-      if (it->flags & IF_CUT) fs->cut++;
-      add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_TEXT:
-      if ((it->flags & IF_PID) && duplicate(fs, it->pid, 1)) break;
-      add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_REC:
-      duplicate(fs, it->pid, it->count);
-      break;
-    case IT_HEADER:
-      if (!header(d, fs, it, lineno)) add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_AGENT:
-      if (duplicate(fs, it->pid, 1)) break;
-      fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
-      fs->agents[fs->nagents++] = (agent_info){
-          .index = it->agent,
-          .handle = it->handle,
-          .has_handle = it->flags & IF_HANDLE,
-          .gpu = it->flags & IF_GPU_AGENT,
-      };
-      add_text(d, o, raw, it->raw_len, lineno); /* agent lines stay text */
-      break;
-    case IT_CHUNK_END:
-      if ((it->flags & IF_READ_ERROR) && !fs->err)
-        fs->err = it->err, fs->err_line = fs->base + it->lineno;
-      fs->base += it->lineno;
-      fs->too_long += it->too_long;
-      if (!(it->flags & IF_FILE_END)) break;
-      file_end(d, o, fs, it);
-      if (++*file < (int)d->npaths) file_begin(fs, d->paths[*file], (uint16_t)*file);
+/* A line that stays text; pid: the process of a record line, or -1. */
+static void text_line(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const char *raw,
+                      int64_t pid) {
+  if (pid >= 0 && duplicate(fs, pid, l->count)) return;
+  add_text(d, o, raw, l->len, l->lineno);
+}
+
+/* A bad line: warned about, counted, then it is text. */
+static void bad_line(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const char *raw,
+                     const char *why) {
+  skip(fs, l->lineno, why);
+  add_text(d, o, raw, l->len, l->lineno);
+}
+
+/* One line (or the END of a file), in file order. */
+static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bool keep) {
+  const char *raw = keep ? l->text : NULL;
+  int64_t pid = l->has_pid ? (int64_t)l->pid : -1;
+  if (o->db && rpt_db_line(l)) printf("raw: %s\n", l->text);
+  rpt_cmd c;
+  const char *why = NULL;
+  switch (l->cls) {
+  case RTG_LINE_TEXT:
+  case RTG_LINE_SEEN:
+    text_line(d, o, fs, l, raw, pid);
+    break;
+  case RTG_LINE_CUT:
+    fs->cut++;
+    bad_line(d, o, fs, l, raw, l->why);
+    break;
+  case RTG_LINE_BAD:
+    if (l->kind == RTG_KIND_HEADER) /* a header line that does not parse stays text, as before */
+      text_line(d, o, fs, l, raw, pid);
+    else
+      bad_line(d, o, fs, l, raw, l->why);
+    break;
+  case RTG_LINE_PROFILE:
+  case RTG_LINE_RECORD:
+    if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_HEADER) {
+      if (!header(d, fs, l)) add_text(d, o, raw, l->len, l->lineno);
       break;
     }
+    if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_AGENT) {
+      if (duplicate(fs, pid, 1)) break;
+      const rtg_record *rec = &l->u.rec;
+      fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
+      fs->agents[fs->nagents++] = (agent_info){
+          .index = rec->u.AGENT.index,
+          .handle = rec->u.AGENT.handle,
+          .has_handle = RTG_HAS(rec, RTG_FIELD(AGENT, handle)),
+          .gpu = !strcasecmp(rec->u.AGENT.type, "gpu"),
+      };
+      add_text(d, o, raw, l->len, l->lineno); /* agent lines stay text */
+      break;
+    }
+    switch (rpt_command(l, o->ignore_barriers, &c, &why)) {
+    case 1:
+      command(d, o, fs, l, &c, raw);
+      break;
+    case 0:
+      text_line(d, o, fs, l, raw, l->cls == RTG_LINE_RECORD ? pid : -1);
+      break;
+    default:
+      bad_line(d, o, fs, l, raw, why);
+    }
+    break;
+  case RTG_LINE_END:
+    file_end(d, o, fs, l);
+    if (l->file + 1 < d->npaths) file_begin(fs, d->paths[l->file + 1], (uint16_t)(l->file + 1));
+    break;
   }
 }
 
@@ -457,31 +475,28 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
     }
   }
   bool regex = o->roi_start.kind == ROI_REGEX || o->roi_stop.kind == ROI_REGEX;
-  rpt_lines_opts lo = {
-      .paths = o->inputs,
-      .npaths = o->ninputs,
-      .keep_text = d->spool || regex,
-      .text_items =
+  bool keep = d->spool || regex || o->db; /* the text of records too, as read */
+  rtg_reader_opts ro = {
+      .paths = (const char *const *)o->inputs,
+      .npaths = (size_t)o->ninputs,
+      .parse = RTG_PARSE(RTG_KIND_HEADER) | RTG_PARSE(RTG_KIND_AGENT) |
+               RTG_PARSE(RTG_KIND_DISPATCH) | RTG_PARSE(RTG_KIND_DISPATCH_HOST) |
+               RTG_PARSE(RTG_KIND_BARRIER) | RTG_PARSE(RTG_KIND_BARRIER_HOST) |
+               RTG_PARSE(RTG_KIND_COPY),
+      .keep_text = keep,
+      .text_lines =
           d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
-      .db = o->db,
-      .ignore_barriers = o->ignore_barriers,
   };
-  rpt_lines *l;
-  if (!rpt_lines_start(&l, &lo)) {
-    rtg_error("cannot start the reader thread");
+  rtg_reader *r = rtg_reader_open(&ro);
+  if (!r) {
+    rtg_error("out of memory");
     return false;
   }
   file_state fs;
-  int file = 0;
   file_begin(&fs, d->paths[0], 0);
-  for (;;) {
-    rpt_batch *b = rpt_lines_next(l);
-    consume(d, o, &fs, b, &file);
-    bool last = b->last;
-    rpt_lines_release(l, b);
-    if (last) break;
-  }
-  rpt_lines_finish(l);
+  rtg_line *l;
+  while ((l = rtg_reader_next(r))) take(d, o, &fs, l, keep);
+  rtg_reader_close(r);
   if (d->spool && fflush(d->spool) != 0) {
     rtg_error("cannot write the text spool: %s", strerror(errno));
     return false;

@@ -1,7 +1,9 @@
 /* rpt: the HCC_PROFILE=2 report.  The pieces and what they share:
  *
  *   main.c       options, then read -> sort -> ROI -> resources -> report
- *   input.c      reads profile: lines and rtg trace records into rpt_data
+ *   input.c      reads the inputs (through the common trace reader) into
+ *                rpt_data: records, text, duplicates, GPU numbers
+ *   command.c    which classified lines are commands, and their names
  *   sort.c       orders the records by start time (stable)
  *   roi.c        ROI selectors @LINE ^TIME N%REGEX: parsed, watched during
  *                the read, resolved after the sort
@@ -16,6 +18,7 @@
 #define RPT_H
 
 #include "strtab.h"
+#include "trace_line.h"
 #include "u64map.h"
 
 #include <regex.h>
@@ -129,6 +132,27 @@ typedef struct rpt_data {
 /* input.c: read every input; false when one cannot be opened. */
 bool rpt_read_inputs(rpt_data *d, rpt_opts *o);
 void rpt_data_free(rpt_data *d);
+
+/* command.c: what a classified line is to rpt.  Names may point into the
+ * line or into memory reused by the next call. */
+typedef struct rpt_cmd {
+  uint8_t type;   /* enum rpt_type */
+  bool trace;     /* from an rtg trace record: agent is an agent value */
+  bool gpu_queue; /* ran on a GPU queue (dispatch, barrier) */
+  bool bad_op;    /* profile: unrecognized #op tag, #0.0.0 used */
+  bool no_bytes;  /* a copy without a byte count */
+  uint64_t start, stop;
+  uint64_t agent; /* trace: the agent value; profile: the device number */
+  uint32_t queue, seq;
+  const char *name;
+  size_t name_len;
+} rpt_cmd;
+
+/* 1: a command (*c); 0: text (not a command, or an ignored barrier); -1: a
+ * bad line (*why). */
+int rpt_command(const rtg_line *l, bool ignore_barriers, rpt_cmd *c, const char **why);
+/* --db prints the raw text of this line (a profile line or a GPU op's record). */
+bool rpt_db_line(const rtg_line *l);
 
 /* sort.c: order[] = 0..n-1 sorted by (start, index): the original's stable
  * sort by start time, inputs taken in command-line order. */
