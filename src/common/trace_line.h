@@ -60,6 +60,7 @@ typedef struct rtg_line {
       uint64_t too_long; /* lines over RTG_LINE_MAX, skipped */
       int err;           /* errno of a read error, RTG_READ_SHRANK, 0 = none */
       uint64_t err_line; /* lines read when it happened */
+      bool not_opened;   /* err: the file could not be opened at all */
     } end;               /* END */
   } u;
 } rtg_line;

@@ -48,6 +48,7 @@ typedef struct batch {
   bool chunk_end; /* the last batch of its chunk; then: */
   uint64_t chunk_lines, too_long;
   int err;
+  bool not_opened;
 } batch;
 
 /* Where a producer is in its chunk, between two batches. */
@@ -62,6 +63,7 @@ typedef struct cursor {
   size_t ncarry, carry_cap;
   uint64_t lineno, too_long;
   int err;
+  bool not_opened;
   rtg_linereader lr; /* streamed */
   bool lr_open, held;
   char *held_line; /* streamed: a line that did not fit the last batch */
@@ -97,6 +99,7 @@ struct rtg_reader {
   uint64_t too_long; /* of the current file so far */
   int err;           /* the first read error of the current file */
   uint64_t err_line;
+  bool not_opened;
   rtg_line end; /* the END entry handed out */
   bool end_due; /* END of file end.file is the next entry */
 };
@@ -169,9 +172,8 @@ static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, si
   rtg_line_classify(l, s, len, &how);
   if (!r->o.text_lines) {
     rtg_line *prev = b->n ? l - 1 : NULL;
-    if (l->cls == RTG_LINE_TEXT ||
-        (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN && prev->pid == l->pid &&
-         prev->count < UINT32_MAX)) {
+    if (l->cls == RTG_LINE_TEXT || (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN &&
+                                    prev->pid == l->pid && prev->count < UINT32_MAX)) {
       if (l->cls == RTG_LINE_SEEN) prev->count++;
       b->used = mark;
       return LINE_DROPPED;
@@ -329,6 +331,7 @@ static bool fill_file(rtg_reader *r, batch *b, cursor *c) {
   window w = {.fd = file_fd(r, c->f)};
   if (w.fd < 0) {
     c->err = c->f->open_err;
+    c->not_opened = true;
     return true;
   }
   /* the carried start of a line first */
@@ -402,6 +405,7 @@ static bool fill_stream(rtg_reader *r, batch *b, cursor *c) {
   if (!c->lr_open) {
     if (!rtg_linereader_open(&c->lr, c->f->path)) {
       c->err = errno ? errno : EIO;
+      c->not_opened = true;
       return true;
     }
     c->lr_open = true;
@@ -462,6 +466,7 @@ static void cursor_start(rtg_reader *r, cursor *c, size_t g) {
   c->ncarry = 0;
   c->lineno = c->too_long = 0;
   c->err = 0;
+  c->not_opened = false;
   c->held = false;
 }
 
@@ -474,6 +479,7 @@ static void fill(rtg_reader *r, batch *b, cursor *c) {
   b->chunk_lines = c->lineno;
   b->too_long = c->too_long;
   b->err = c->err;
+  b->not_opened = c->not_opened;
   if (!c->f->streamed) file_chunk_done(r, c->f);
 }
 
@@ -551,7 +557,11 @@ rtg_line *rtg_reader_next(rtg_reader *r) {
       r->cur = NULL;
       bool chunk_end = b->chunk_end;
       if (chunk_end) {
-        if (b->err && !r->err) r->err = b->err, r->err_line = r->base + b->chunk_lines;
+        if (b->err && !r->err) {
+          r->err = b->err;
+          r->err_line = r->base + b->chunk_lines;
+          r->not_opened = b->not_opened;
+        }
         r->base += b->chunk_lines;
         r->too_long += b->too_long;
       }
@@ -567,9 +577,11 @@ rtg_line *rtg_reader_next(rtg_reader *r) {
           r->end.u.end.too_long = r->too_long;
           r->end.u.end.err = r->err;
           r->end.u.end.err_line = r->err_line;
+          r->end.u.end.not_opened = r->not_opened;
           r->end.lineno = r->base;
           r->base = r->too_long = r->err_line = 0;
           r->err = 0;
+          r->not_opened = false;
           r->end_due = true;
         }
         continue;

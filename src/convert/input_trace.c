@@ -12,7 +12,7 @@
 #include "dedup.h"
 #include "hcc_profile.h"
 #include "linereader.h"
-#include "parse_thread.h"
+#include "trace_reader.h"
 
 typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
 
@@ -351,7 +351,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
 
 /* An HCC_PROFILE=2 line: a GPU op of the process this file belongs to
  * (the pid of its records; 0 in a file of profile lines only). */
-static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t lineno) {
+static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   if (!(h->flags & RTG_HCC_HAS_TIMES)) return; /* nothing to draw */
   if (r->dup_pids.n && r->have_last) {
     uint64_t *d = rtg_u64map_get(&r->dup_pids, r->last_pid);
@@ -385,7 +385,6 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t
   ev.has_engine = ev.type == CV_COPY;
   ev.id = h->seq;
   ev.proc = proc_of(r, r->have_last ? r->last_pid : 0);
-  (void)line;
   r->emit(r->ctx, r->arg, &ev);
 }
 
@@ -427,86 +426,100 @@ static void header_hosts(reader *r, const char *path) {
   rtg_linereader_close(&lr);
 }
 
+/* Progress on stderr while a big file is read: every 64 Ki lines. */
+static void show_progress(const rtg_reader *rd, const char *path) {
+  uint64_t done, size;
+  rtg_reader_progress(rd, &done, &size);
+  if (size) fprintf(stderr, "\rrtg-convert: %s: %3u%%", path, (unsigned)(done * 100 / size));
+}
+
+/* A line that is not a record: an strace/ltrace call, or other text. */
+static void text_line(reader *r, rtg_line *l, uint64_t *counts) {
+  if (l->len && l->text[0] >= '0' && l->text[0] <= '9') {
+    if (!r->strace) r->strace = cv_strace_new();
+    cv_event ev;
+    int sst =
+        cv_strace_line(r->ctx, r->strace, proc_of(r, 0), l->text, l->len, &r->df, l->lineno, &ev);
+    if (sst >= 0) {
+      counts[CVC_STRACE]++;
+      if (sst) r->emit(r->ctx, r->arg, &ev);
+      return;
+    }
+  }
+  counts[CVC_FOREIGN]++;
+}
+
+/* The end of the file: what could not be read. */
+static bool file_end(reader *r, const rtg_line *end, uint64_t lines, uint64_t *counts) {
+  cv_ctx *ctx = r->ctx;
+  counts[CVC_TOO_LONG] += end->u.end.too_long;
+  if (end->u.end.too_long)
+    rtg_warn_line(&r->df, end->lineno, "%llu lines longer than %u bytes skipped",
+                  (unsigned long long)end->u.end.too_long, RTG_LINE_MAX);
+  int err = end->u.end.err;
+  if (err && r->first_pass)
+    rtg_error("cannot %s input: path=%s: %s", end->u.end.not_opened ? "open" : "read", r->path,
+              err == RTG_READ_SHRANK ? "the file shrank while it was read" : strerror(err));
+  if (!err && lines == 0 && r->first_pass && !ctx->opt.quiet)
+    rtg_warning("%s: empty file", r->path);
+  return !err;
+}
+
 static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
   /* the size decides whether to show progress: ask before the reader starts */
   struct stat st;
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
-  bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
-  pt_reader *pt = pt_open(path, show_progress ? path : NULL);
-  if (!pt) {
-    if (count) rtg_error("cannot open input: path=%s: %s", path, strerror(errno));
-    return false;
+  bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
+  rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
+  rtg_reader *rd = rtg_reader_open(&ro);
+  if (!rd) {
+    rtg_error("out of memory");
+    exit(1);
   }
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
   r.host = UINT32_MAX;
   r.first_pass = count;
   header_hosts(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
-  pt_line *l;
-  while ((l = pt_next(pt))) {
-    lines++;
-    char *line = l->line;
-    size_t len = l->len;
+  bool ok = true;
+  rtg_line *l;
+  while ((l = rtg_reader_next(rd))) {
+    if (l->cls == RTG_LINE_END) {
+      ok = file_end(&r, l, lines, counts);
+      break;
+    }
+    if (++lines % 65536 == 0 && progress) show_progress(rd, path);
     if (l->nul) {
       counts[CVC_BINARY]++;
       rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
     }
-    if (l->unterminated &&
-        (l->kind != RTG_KIND_NONE || l->why || (len > 8 && !memcmp(line, "profile:", 8)))) {
+    switch (l->cls) {
+    case RTG_LINE_CUT:
       /* every record ends with '\n': without it, the file was cut while
        * the record was written, and what is there may parse as a record
        * with a wrong value (a duration cut short) */
       counts[CVC_TRUNCATED]++;
       rtg_warn_line(&r.df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
-      continue;
-    }
-    if (l->kind != RTG_KIND_NONE) {
+      break;
+    case RTG_LINE_RECORD:
       counts[l->kind - 1 + CVC_HEADER]++;
-      handle_record(&r, &l->rec, l->lineno);
-      continue;
-    }
-    const char *why = l->why;
-    if (why) {
+      handle_record(&r, &l->u.rec, l->lineno);
+      break;
+    case RTG_LINE_BAD:
       counts[CVC_BAD]++;
-      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why);
-      continue;
+      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", l->why);
+      break;
+    case RTG_LINE_PROFILE:
+      counts[CVC_HCC]++;
+      handle_hcc(&r, &l->u.hcc, l->lineno);
+      break;
+    default:
+      text_line(&r, l, counts);
     }
-    if (len > 8 && !memcmp(line, "profile:", 8)) {
-      rtg_hcc_profile h;
-      int hs = rtg_hcc_profile_parse(line, len, &h, &why);
-      if (hs > 0) {
-        counts[CVC_HCC]++;
-        handle_hcc(&r, &h, line, l->lineno);
-        continue;
-      }
-      if (hs < 0) {
-        counts[CVC_BAD]++;
-        rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why ? why : "bad profile line");
-        continue;
-      }
-    }
-    if (len && (line[0] >= '0' && line[0] <= '9')) {
-      if (!r.strace) r.strace = cv_strace_new();
-      cv_event ev;
-      int sst = cv_strace_line(ctx, r.strace, proc_of(&r, 0), line, len, &r.df, l->lineno, &ev);
-      if (sst >= 0) {
-        counts[CVC_STRACE]++;
-        if (sst) emit(ctx, arg, &ev);
-        continue;
-      }
-    }
-    counts[CVC_FOREIGN]++;
   }
-  uint64_t too_long, lineno;
-  bool ok = pt_close(pt, &too_long, &lineno);
-  int err = errno;
-  counts[CVC_TOO_LONG] += too_long;
-  if (too_long)
-    rtg_warn_line(&r.df, lineno, "%llu lines longer than %u bytes skipped",
-                  (unsigned long long)too_long, RTG_LINE_MAX);
-  if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(err));
-  if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
+  if (progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
+  rtg_reader_close(rd);
   cv_strace_free(r.strace);
   rtg_u64map_free(&r.pid_host);
   rtg_u64map_free(&r.dup_pids);

@@ -251,15 +251,18 @@ static void test_files_in_order(void) {
   while ((l = rtg_reader_next(r))) {
     size_t n = strlen(got);
     if (l->cls == RTG_LINE_END)
-      snprintf(got + n, sizeof got - n, "[end %u: %llu lines%s] ", l->file,
-               (unsigned long long)l->u.end.lines, l->u.end.err ? ", error" : "");
+      snprintf(got + n, sizeof got - n, "[end %u: %llu lines%s%s] ", l->file,
+               (unsigned long long)l->u.end.lines, l->u.end.err ? ", error" : "",
+               l->u.end.not_opened ? " (not opened)" : "");
     else
       snprintf(got + n, sizeof got - n, "%u:%llu:%u ", l->file, (unsigned long long)l->lineno,
                l->cls);
   }
   rtg_reader_close(r);
-  CHECK_STR(got, "0:1:0 0:2:0 [end 0: 2 lines] [end 1: 0 lines, error] [end 2: 0 lines] 3:1:1 "
-                 "[end 3: 1 lines] ");
+  CHECK_STR(
+      got,
+      "0:1:0 0:2:0 [end 0: 2 lines] [end 1: 0 lines, error (not opened)] [end 2: 0 lines] 3:1:1 "
+      "[end 3: 1 lines] ");
   unlink("a.txt"), unlink("empty.txt"), unlink("b.txt");
 }
 
