@@ -12,7 +12,7 @@
 #include "convert.h"
 #include "corr.h"
 #include "gaptrack.h"
-#include "jsonw.h"
+#include "chrome_trace.h"
 #include "tracks.h"
 
 typedef struct gpu_gaps {
@@ -25,8 +25,7 @@ typedef struct chrome {
   cv_ctx *ctx;
   FILE *f;
   bool own_f;
-  rtg_jsonw w;
-  bool first;
+  rtg_chrome out;
   tracks ts;
   corr_table calls;    /* HIP call -> op, by correlation id */
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
@@ -34,7 +33,6 @@ typedef struct chrome {
   gpu_gaps *gaps;
   uint32_t ngaps;
   rtg_u64map gap_index; /* (proc, agent) -> index + 1 */
-  uint64_t events;
 } chrome;
 
 static void op_without_call(void *arg, corr_val op);
@@ -55,48 +53,37 @@ static void *chrome_open(cv_ctx *ctx) {
     c->own_f = true;
   }
   size_t slots = corr_slots_setting();
-  if (!rtg_jsonw_init(&c->w, c->f) || !corr_init(&c->calls, slots) ||
+  const char *head =
+      ctx->opt.zero_time
+          ? "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+            "\",\"clock\":\"CLOCK_BOOTTIME, relative\"},\n\"traceEvents\":[\n"
+          : "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+            "\",\"clock\":\"CLOCK_BOOTTIME\"},\n\"traceEvents\":[\n";
+  if (!rtg_chrome_open(&c->out, c->f, head, true) || !corr_init(&c->calls, slots) ||
       !corr_init(&c->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);
   }
   corr_set_unmatched(&c->calls, op_without_call, c);
-  rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   tracks_init(&c->ts, ctx);
-  rtg_jsonw_lit(
-      &c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
-             "\",\"clock\":\"");
-  rtg_jsonw_lit(&c->w, ctx->opt.zero_time ? "CLOCK_BOOTTIME, relative" : "CLOCK_BOOTTIME");
-  rtg_jsonw_lit(&c->w, "\"},\n\"traceEvents\":[\n");
-  c->first = true;
   return c;
 }
 
 /* ------------------------------------------------------------ event text */
 
-static inline void ev_begin(chrome *c, const char *ph) {
-  rtg_jsonw_lit(&c->w, c->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
-  c->first = false;
-  rtg_jsonw_lit(&c->w, ph);
-  rtg_jsonw_ch(&c->w, '"');
-  c->events++;
-}
-
-/* Keys are literals: each ,"key": is one copy of a size known at compile
- * time (this runs for every field of millions of events). */
-#define KEY(key) ",\"" key "\":"
-#define put_key(c, key) rtg_jsonw_raw(&(c)->w, KEY(key), sizeof KEY(key) - 1)
-#define put_str(c, key, v) (put_key(c, key), rtg_jsonw_str(&(c)->w, v))
-#define put_u64(c, key, v) (put_key(c, key), rtg_jsonw_u64(&(c)->w, v))
+#define ev_begin(c, ph) rtg_chrome_event(&(c)->out, ph)
+#define put_key(c, key) RTG_CHROME_KEY(&(c)->out, key)
+#define put_str(c, key, v) RTG_CHROME_STR(&(c)->out, key, v)
+#define put_u64(c, key, v) RTG_CHROME_U64(&(c)->out, key, v)
 #define put_ts(c, key, ns) (put_key(c, key), put_time(c, ns))
 
 static inline void put_time(chrome *c, uint64_t ns) {
   uint64_t base = c->ctx->time_base;
-  rtg_jsonw_ns_as_us(&c->w, ns > base ? ns - base : 0);
+  rtg_jsonw_ns_as_us(&c->out.w, ns > base ? ns - base : 0);
 }
 
 static inline void put_where(chrome *c, const track *t) {
-  rtg_jsonw_raw(&c->w, t->where, t->where_len);
+  rtg_jsonw_raw(&c->out.w, t->where, t->where_len);
 }
 
 /* {"ph":"X","name":..,"cat":..,"ts":..,"dur":..,"pid":..,"tid":.. (args follow) */
@@ -107,7 +94,7 @@ static void slice(chrome *c, const track *t, const char *name, const char *cat, 
   put_str(c, "cat", cat);
   put_ts(c, "ts", start);
   put_key(c, "dur");
-  rtg_jsonw_ns_as_us(&c->w, end - start);
+  rtg_jsonw_ns_as_us(&c->out.w, end - start);
   put_where(c, t);
 }
 
@@ -119,30 +106,31 @@ typedef struct args {
 
 static inline void arg_open(args *a) {
   if (!a->open)
-    rtg_jsonw_raw(&a->c->w, ",\"args\":{", 9);
+    rtg_jsonw_raw(&a->c->out.w, ",\"args\":{", 9);
   else
-    rtg_jsonw_ch(&a->c->w, ',');
+    rtg_jsonw_ch(&a->c->out.w, ',');
   a->open = true;
 }
 #define AKEY(key) "\"" key "\":"
-#define arg_key(a, key) (arg_open(a), rtg_jsonw_raw(&(a)->c->w, AKEY(key), sizeof AKEY(key) - 1))
+#define arg_key(a, key)                                                                            \
+  (arg_open(a), rtg_jsonw_raw(&(a)->c->out.w, AKEY(key), sizeof AKEY(key) - 1))
 #define arg_str(a, key, v) arg_str_(a, AKEY(key), sizeof AKEY(key) - 1, v)
-#define arg_u64(a, key, v) (arg_key(a, key), rtg_jsonw_u64(&(a)->c->w, v))
+#define arg_u64(a, key, v) (arg_key(a, key), rtg_jsonw_u64(&(a)->c->out.w, v))
 #define arg_dim3(a, key, d) (arg_key(a, key), put_dim3(a, d))
 static inline void arg_str_(args *a, const char *qkey, size_t n, const char *v) {
   if (!v) return;
   arg_open(a);
-  rtg_jsonw_raw(&a->c->w, qkey, n);
-  rtg_jsonw_str(&a->c->w, v);
+  rtg_jsonw_raw(&a->c->out.w, qkey, n);
+  rtg_jsonw_str(&a->c->out.w, v);
 }
 static void put_dim3(args *a, rtg_dim3 d) {
-  rtg_jsonw_ch(&a->c->w, '[');
-  rtg_jsonw_u64(&a->c->w, d.x);
-  rtg_jsonw_ch(&a->c->w, ',');
-  rtg_jsonw_u64(&a->c->w, d.y);
-  rtg_jsonw_ch(&a->c->w, ',');
-  rtg_jsonw_u64(&a->c->w, d.z);
-  rtg_jsonw_ch(&a->c->w, ']');
+  rtg_jsonw_ch(&a->c->out.w, '[');
+  rtg_jsonw_u64(&a->c->out.w, d.x);
+  rtg_jsonw_ch(&a->c->out.w, ',');
+  rtg_jsonw_u64(&a->c->out.w, d.y);
+  rtg_jsonw_ch(&a->c->out.w, ',');
+  rtg_jsonw_u64(&a->c->out.w, d.z);
+  rtg_jsonw_ch(&a->c->out.w, ']');
 }
 
 typedef struct frames {
@@ -158,18 +146,18 @@ static void put_frame(void *arg, const char *frame) {
 static void arg_stack(args *a, uint32_t proc, uint64_t stack) {
   if (!stack) return;
   arg_key(a, "stack");
-  rtg_jsonw_ch(&a->c->w, '[');
-  frames f = {&a->c->w, true};
+  rtg_jsonw_ch(&a->c->out.w, '[');
+  frames f = {&a->c->out.w, true};
   if (!cv_stack_frames(a->c->ctx, proc, stack, put_frame, &f)) {
     char id[64];
     snprintf(id, sizeof id, "stack %llu (not recorded)", (unsigned long long)stack);
     put_frame(&f, id);
   }
-  rtg_jsonw_ch(&a->c->w, ']');
+  rtg_jsonw_ch(&a->c->out.w, ']');
 }
 static void args_end(args *a) {
-  if (a->open) rtg_jsonw_ch(&a->c->w, '}');
-  rtg_jsonw_ch(&a->c->w, '}');
+  if (a->open) rtg_jsonw_ch(&a->c->out.w, '}');
+  rtg_jsonw_ch(&a->c->out.w, '}');
 }
 
 /* ------------------------------------------------------------ flows */
@@ -179,14 +167,14 @@ static void args_end(args *a) {
  * ("bp":"e"). */
 static void flow_end(chrome *c, const char *ph, const char *cat, uint64_t id, corr_val at) {
   ev_begin(c, ph);
-  if (ph[0] == 'f') rtg_jsonw_lit(&c->w, ",\"bp\":\"e\"");
+  if (ph[0] == 'f') rtg_jsonw_lit(&c->out.w, ",\"bp\":\"e\"");
   put_str(c, "name", cat);
   put_str(c, "cat", cat);
   put_u64(c, "id", id);
   put_ts(c, "ts", at.c);
   put_u64(c, "pid", at.a);
   put_u64(c, "tid", at.b);
-  rtg_jsonw_ch(&c->w, '}');
+  rtg_jsonw_ch(&c->out.w, '}');
 }
 
 /* An arrow from a host call to the GPU op it caused. */
@@ -321,7 +309,7 @@ static void chrome_event(void *st, const cv_event *ev) {
       if (ev->end > ev->start) {
         /* bytes/ns is GB/s; three decimals, written like a time */
         arg_key(&a, "GB/s");
-        rtg_jsonw_ns_as_us(&c->w, ev->bytes * 1000 / (ev->end - ev->start));
+        rtg_jsonw_ns_as_us(&c->out.w, ev->bytes * 1000 / (ev->end - ev->start));
       }
     }
     if (ev->has_agents) {
@@ -339,10 +327,10 @@ static void chrome_event(void *st, const cv_event *ev) {
     ev_begin(c, "i");
     put_str(c, "name", ev->name);
     put_str(c, "cat", "roctx");
-    rtg_jsonw_lit(&c->w, ",\"s\":\"t\"");
+    rtg_jsonw_lit(&c->out.w, ",\"s\":\"t\"");
     put_ts(c, "ts", ev->start);
     put_where(c, t);
-    rtg_jsonw_ch(&c->w, '}');
+    rtg_jsonw_ch(&c->out.w, '}');
     return;
   case CV_RANGE:
     /* push/pop ranges nest by construction; start/stop ranges may not */
@@ -392,30 +380,11 @@ static void chrome_json_event(void *st, const void *item) {
   chrome *c = st;
   char *s = cJSON_PrintUnformatted((const cJSON *)item);
   if (!s) return;
-  rtg_jsonw_lit(&c->w, c->first ? "" : ",\n");
-  c->first = false;
-  rtg_jsonw_lit(&c->w, s);
-  c->events++;
+  rtg_chrome_raw_event(&c->out, s);
   free(s);
 }
 
 /* ------------------------------------------------------------ metadata */
-
-static void meta(chrome *c, const char *what, uint64_t pid, const uint64_t *tid, const char *key,
-                 const char *sval, uint64_t uval) {
-  ev_begin(c, "M");
-  put_str(c, "name", what);
-  put_u64(c, "pid", pid);
-  if (tid) put_u64(c, "tid", *tid);
-  rtg_jsonw_lit(&c->w, ",\"args\":{\"");
-  rtg_jsonw_lit(&c->w, key);
-  rtg_jsonw_lit(&c->w, "\":");
-  if (sval)
-    rtg_jsonw_str(&c->w, sval);
-  else
-    rtg_jsonw_u64(&c->w, uval);
-  rtg_jsonw_lit(&c->w, "}}");
-}
 
 static bool chrome_close(void *st) {
   chrome *c = st;
@@ -434,20 +403,19 @@ static bool chrome_close(void *st) {
     rtg_u64map_put(&seen, t->cpid, 0, &added);
     if (added) {
       tracks_process_name(&c->ts, t->cpid, t->proc, t->kind, name, sizeof name);
-      meta(c, "process_name", t->cpid, NULL, "name", name, 0);
-      meta(c, "process_sort_index", t->cpid, NULL, "sort_index", NULL, t->cpid);
+      rtg_chrome_meta(&c->out, "process_name", t->cpid, NULL, "name", name, 0);
+      rtg_chrome_meta(&c->out, "process_sort_index", t->cpid, NULL, "sort_index", NULL, t->cpid);
     }
     tracks_name(&c->ts, t, name, sizeof name);
-    meta(c, "thread_name", t->cpid, &t->ctid, "name", name, 0);
-    meta(c, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
+    rtg_chrome_meta(&c->out, "thread_name", t->cpid, &t->ctid, "name", name, 0);
+    rtg_chrome_meta(&c->out, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
   }
   rtg_u64map_free(&seen);
   /* pairs that were apart by more than the tables hold */
   corr_finish(&c->calls, flow_launch, c);
   corr_finish(&c->dispatch, flow_dispatch, c);
-  rtg_jsonw_lit(&c->w, "\n]}\n");
+  bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
-  bool ok = rtg_jsonw_finish(&c->w);
   if (c->own_f && fclose(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);

@@ -136,19 +136,6 @@ const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap) {
 }
 
 const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap) {
-  const uint64_t *b = ctx->opt.gap_buckets_us;
-  int n = ctx->opt.ngap_buckets;
-  uint64_t us = ns / 1000;
-  if (us < b[0])
-    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (us >= b[n - 1])
-    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else
-    for (int i = 1; i < n; i++)
-      if (us < b[i]) {
-        snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
-                 (unsigned long long)b[i]);
-        break;
-      }
-  return buf;
+  rtg_gap_buckets b = cv_gap_buckets(ctx);
+  return rtg_gap_bucket_name(&b, rtg_gap_bucket(&b, ns), buf, cap);
 }

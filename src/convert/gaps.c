@@ -55,28 +55,11 @@ static void *gaps_open(cv_ctx *ctx) {
   return g;
 }
 
-static int bucket_index(const cv_ctx *ctx, uint64_t ns) {
-  uint64_t us = ns / 1000;
-  int i = 0;
-  while (i < ctx->opt.ngap_buckets && us >= ctx->opt.gap_buckets_us[i]) i++;
-  return i;
-}
-
-static void bucket_name(const cv_ctx *ctx, int i, char *buf, size_t cap) {
-  const uint64_t *b = ctx->opt.gap_buckets_us;
-  int n = ctx->opt.ngap_buckets;
-  if (i == 0)
-    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (i == n)
-    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else
-    snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1], (unsigned long long)b[i]);
-}
-
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
   res *r = arg;
   uint64_t d = end - start;
-  bucket *b = &r->b[bucket_index(r->g->ctx, d)];
+  rtg_gap_buckets gb = cv_gap_buckets(r->g->ctx);
+  bucket *b = &r->b[rtg_gap_bucket(&gb, d)];
   if (!b->n || d < b->min) b->min = d;
   if (d > b->max) b->max = d;
   b->n++;
@@ -179,7 +162,8 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
     bucket *b = &r->b[order[k]];
     if (!b->n) continue;
     char name[64];
-    bucket_name(ctx, order[k], name, sizeof name);
+    rtg_gap_buckets gb = cv_gap_buckets(ctx);
+    rtg_gap_bucket_name(&gb, (size_t)order[k], name, sizeof name);
     fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8.1f %8.1f  %s\n", (double)b->total * 100.0 / sp,
             b->total / 1000.0, (unsigned long long)b->n, b->total / 1000.0 / (double)b->n,
             b->min / 1000.0, b->max / 1000.0, name);

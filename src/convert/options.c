@@ -140,9 +140,9 @@ static void resolve_format(cv_options *o, const char *format) {
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
   cv_options *o = &ctx->opt;
   const char *format = NULL;
-  static const uint64_t def_buckets[] = {10, 20, 50, 100, 1000, 10000, 100000};
+  static const uint64_t def_buckets[] = RTG_GAP_BUCKETS_DEFAULT;
   memcpy(o->gap_buckets_us, def_buckets, sizeof def_buckets);
-  o->ngap_buckets = 7;
+  o->ngap_buckets = sizeof def_buckets / sizeof def_buckets[0];
   o->top_gaps = 5;
   int c;
   opterr = 0;

@@ -107,7 +107,8 @@ void rpt_print_trace_line(const rpt_data *d, const rpt_opts *o, const rpt_rec *r
                           uint64_t critical, uint64_t gap) {
   if (!o->no_gaps && gap > 0) {
     char res[16], markers[2 * 64 + 1];
-    size_t n = rpt_gap_bucket(o->gaps, o->ngaps, gap);
+    rtg_gap_buckets b = {o->gaps, o->ngaps};
+    size_t n = rtg_gap_bucket(&b, gap);
     n = n < o->ngaps ? n + 1 : o->ngaps; /* buckets passed, the hit one included */
     if (n > 64) n = 64;
     memset(markers, '=', 2 * n);

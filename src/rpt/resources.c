@@ -25,31 +25,14 @@ static uint32_t intern_str(rtg_strtab *t, const char *s) {
   return id;
 }
 
-void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, size_t ngaps) {
+void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets) {
   memset(rs, 0, sizeof *rs);
-  rs->gaps = gaps;
-  rs->ngaps = ngaps;
-  rs->gap_names = malloc((ngaps + 1) * sizeof *rs->gap_names);
+  rs->buckets = buckets;
+  rs->gap_names = malloc((buckets.n + 1) * sizeof *rs->gap_names);
   if (!rs->gap_names) abort();
   char buf[96];
-  for (size_t i = 0; i <= ngaps; i++) {
-    if (i == ngaps)
-      snprintf(buf, sizeof buf, "gap >=%ldus", gaps[ngaps - 1]);
-    else if (i == 0)
-      snprintf(buf, sizeof buf, "gap <%ldus", gaps[0]);
-    else
-      snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
-    rs->gap_names[i] = intern_str(names, buf);
-  }
-  /* the limits in ns, when they ascend (they do unless a limit overflows) */
-  rs->gap_ns = malloc((ngaps + 1) * sizeof *rs->gap_ns);
-  for (size_t i = 0; rs->gap_ns && i < ngaps; i++) {
-    rs->gap_ns[i] = (uint64_t)gaps[i] * 1000;
-    if (i && rs->gap_ns[i] <= rs->gap_ns[i - 1]) {
-      free(rs->gap_ns);
-      rs->gap_ns = NULL;
-    }
-  }
+  for (size_t i = 0; i <= buckets.n; i++)
+    rs->gap_names[i] = intern_str(names, rtg_gap_bucket_name(&buckets, i, buf, sizeof buf));
   rs->nnames = rtg_strtab_count(names);
 }
 
@@ -65,13 +48,12 @@ void rpt_resources_free(rpt_resources *rs) {
   free(rs->gpu);
   free_resource(rs->data);
   free(rs->gap_names);
-  free(rs->gap_ns);
   memset(rs, 0, sizeof *rs);
 }
 
 static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
   rpt_resource *r = calloc(1, sizeof *r);
-  size_t n = rs->nnames + rs->ngaps + 1;
+  size_t n = rs->nnames + rs->buckets.n + 1;
   if (!r || !(r->row_of = malloc(n * sizeof *r->row_of))) {
     rtg_error("out of memory");
     exit(1);
@@ -113,12 +95,6 @@ rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
   return resource_of(rs, r);
 }
 
-size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns) {
-  for (size_t i = 0; i < ngaps; i++)
-    if (gap_ns < (uint64_t)gaps[i] * 1000) return i;
-  return ngaps;
-}
-
 static __attribute__((noinline)) uint32_t new_row(rpt_resource *res, uint64_t key, size_t slot,
                                                   uint64_t t) {
   res->row_of[slot] = (uint32_t)res->nrows;
@@ -157,11 +133,7 @@ static inline uint64_t resource_add(rpt_resources *rs, rpt_resource *res, const 
 
   add_row(res, r->name, r->name, crit);
   if (g > 0) {
-    size_t b = 0;
-    if (rs->gap_ns) /* ascending limits: count those passed, no branch */
-      for (size_t i = 0; i < rs->ngaps; i++) b += g >= rs->gap_ns[i];
-    else
-      b = rpt_gap_bucket(rs->gaps, rs->ngaps, g);
+    size_t b = rtg_gap_bucket(&rs->buckets, g);
     add_row(res, RPT_GAP_BIT | b, rs->nnames + b, g);
   }
   res->busy += crit;

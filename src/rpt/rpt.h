@@ -17,6 +17,7 @@
 #ifndef RPT_H
 #define RPT_H
 
+#include "gap_buckets.h"
 #include "strtab.h"
 #include "trace_line.h"
 #include "u64map.h"
@@ -96,7 +97,7 @@ typedef struct rpt_opts {
   bool text_trace, info, hide_app_text, no_gaps, ignore_barriers, db;
   const char *gui_trace;
   rpt_roi roi_start, roi_stop;
-  long *gaps; /* ascending, distinct, > 0 */
+  uint64_t *gaps; /* gap bucket limits in us: ascending, distinct, > 0 */
   size_t ngaps;
   long topn; /* < 0: all */
 } rpt_opts;
@@ -190,23 +191,19 @@ typedef struct rpt_resources {
   rpt_resource **gpu; /* by device number; NULL where none */
   size_t ngpu;
   rpt_resource *data;
-  uint32_t *gap_names; /* strtab id per bucket: ngaps + 1 */
-  const long *gaps;
-  size_t ngaps;
-  uint64_t *gap_ns; /* the limits in ns when they ascend, else NULL */
-  size_t nnames;    /* names interned when the walk began */
+  uint32_t *gap_names; /* strtab id per bucket: buckets.n + 1 */
+  rtg_gap_buckets buckets;
+  size_t nnames; /* names interned when the walk began */
 } rpt_resources;
 
 #define RPT_GAP_BIT (1ull << 32)
 
-void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, size_t ngaps);
+void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets);
 void rpt_resources_free(rpt_resources *rs);
 rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r);
 /* Add the next record (in start order) of its resource: returns its
  * critical time; *gap gets the idle time before it (0: none). */
 uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap);
-/* Bucket of a gap, 0..ngaps (ngaps: >= the last). */
-size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns);
 
 /* report.c */
 void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last);
