@@ -16,7 +16,8 @@
 #include "tracks.h"
 
 typedef struct gpu_gaps {
-  uint32_t proc, agent;
+  uint32_t proc;
+  rtg_device device;
   gaptrack gt;
   struct chrome *c;
 } gpu_gaps;
@@ -202,7 +203,7 @@ static uint64_t dispatch_key(const cv_event *ev) {
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
   gpu_gaps *g = arg;
   chrome *c = g->c;
-  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->agent, 0, 0);
+  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->device, 0, 0);
   char name[64];
   slice(c, t, cv_gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
   args a = {c, false};
@@ -213,7 +214,7 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 
 static void gap_add(chrome *c, const cv_event *ev) {
   bool added;
-  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->agent, 0, &added);
+  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->device, 0, &added);
   if (added) {
     gpu_gaps *ng = realloc(c->gaps, (c->ngaps + 1) * sizeof *ng);
     if (!ng) exit(1);
@@ -221,7 +222,7 @@ static void gap_add(chrome *c, const cv_event *ev) {
     /* the trackers point at their own entries: fix them after the move */
     for (uint32_t i = 0; i < c->ngaps; i++) c->gaps[i].gt.arg = &c->gaps[i];
     gpu_gaps *g = &c->gaps[c->ngaps];
-    g->proc = ev->proc, g->agent = ev->agent, g->c = c;
+    g->proc = ev->proc, g->device = ev->device, g->c = c;
     gt_init(&g->gt, on_gap, g);
     *ix = ++c->ngaps;
   }
@@ -281,7 +282,7 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_KERNEL:
   case CV_BARRIER: {
     bool k = ev->type == CV_KERNEL;
-    t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->agent, ev->queue, ev->start, ev->end);
+    t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
     slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
     arg_u64(&a, "queue", ev->queue);
     arg_u64(&a, "agent", ev->agent);
@@ -299,7 +300,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     break;
   }
   case CV_COPY: {
-    t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
+    t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->device, ev->has_engine ? ev->queue : UINT64_MAX,
                     ev->start, ev->end);
     char name[128];
     slice(c, t, cv_copy_name(ev, name, sizeof name), "copy", ev->start, ev->end);

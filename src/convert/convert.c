@@ -59,12 +59,8 @@ void cv_dispatch(cv_ctx *ctx, cv_event *ev) {
   for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
 }
 
-void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap) {
-  const uint64_t *name = rtg_u64map_get(&ctx->procs[proc].agent_names, agent);
-  if (name && *cv_str(ctx, (uint32_t)*name))
-    snprintf(buf, cap, "GPU%u (%s)", agent, cv_str(ctx, (uint32_t)*name));
-  else
-    snprintf(buf, cap, "GPU%u", agent);
+void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap) {
+  rtg_agents_label(&ctx->procs[proc].agents, device, buf, cap);
 }
 
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
@@ -113,7 +109,7 @@ bool cv_close_sinks(cv_ctx *ctx) {
 
 void cv_ctx_free(cv_ctx *ctx) {
   for (uint32_t i = 0; i < ctx->nprocs; i++) {
-    rtg_u64map_free(&ctx->procs[i].agent_names);
+    rtg_agents_free(&ctx->procs[i].agents);
     rtg_u64map_free(&ctx->procs[i].stacks);
     rtg_u64map_free(&ctx->procs[i].symbols);
   }

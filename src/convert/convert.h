@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agents.h"
 #include "diag.h"
 #include "gap_buckets.h"
 #include "rtg/record.h"
@@ -54,8 +55,9 @@ typedef struct cv_event {
   const char *ret;     /* API return value; may be NULL */
   uint64_t corr;
   bool has_corr;
-  uint32_t agent; /* GPU index; copies: the agent the copy was timed on */
-  uint64_t queue; /* queue index; copies: engine */
+  uint32_t agent;    /* the record's agent value; copies: the agent the copy was timed on */
+  rtg_device device; /* the device it names (agents.h): lanes, labels, gpuId */
+  uint64_t queue;    /* queue index; copies: engine */
   bool has_engine;
   uint64_t id; /* packet id (dispatch/barrier) */
   bool has_dims;
@@ -74,12 +76,12 @@ typedef struct cv_event {
 typedef struct cv_proc {
   uint32_t host; /* index into cv_ctx.hosts */
   uint32_t pid;
-  uint32_t exe;           /* strtab id, or UINT32_MAX */
-  uint32_t rank;          /* strtab id, or UINT32_MAX */
-  uint64_t lost;          /* records the tracer dropped (SUMMARY) */
-  rtg_u64map agent_names; /* agent index -> strtab id of "name product" */
-  rtg_u64map stacks;      /* stack id -> strtab id of the pcs text */
-  rtg_u64map symbols;     /* address -> strtab id of "name+off (module)" */
+  uint32_t exe;       /* strtab id, or UINT32_MAX */
+  uint32_t rank;      /* strtab id, or UINT32_MAX */
+  uint64_t lost;      /* records the tracer dropped (SUMMARY) */
+  rtg_agents agents;  /* from its AGENT records: names its devices */
+  rtg_u64map stacks;  /* stack id -> strtab id of the pcs text */
+  rtg_u64map symbols; /* address -> strtab id of "name+off (module)" */
 } cv_proc;
 
 /* Per-kind line counters, for -v and the end-of-run summary. */
@@ -190,8 +192,8 @@ bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops);
 bool cv_close_sinks(cv_ctx *ctx);
 /* Frees what the context holds (processes, names, tables); not ctx. */
 void cv_ctx_free(cv_ctx *ctx);
-/* "GPU2" or "GPU2 (gfx90a)": label of an agent of a process. */
-void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap);
+/* "GPU2" or "GPU2 (gfx90a)": label of a device of a process. */
+void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap);
 /* "HostToDevice 65536 bytes": the name of a copy on the timelines. */
 const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap);
 /* The --gap-buckets. */

@@ -30,8 +30,9 @@ typedef struct top_gap {
 } top_gap;
 
 typedef struct res {
-  uint32_t proc, agent;
-  uint64_t queue; /* UINT64_MAX: the whole GPU */
+  uint32_t proc;
+  rtg_device device;
+  uint64_t queue; /* UINT64_MAX: the whole device */
   gaptrack gt;
   gaptrack mixed; /* kernels and copies, for the overlap */
   bucket b[17];
@@ -76,8 +77,8 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
   r->top[i] = (top_gap){start, end, before, after, {{0}}, 0};
 }
 
-static res *res_get(gaps *g, uint32_t proc, uint32_t agent, uint64_t queue) {
-  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | agent) ^ rtg_mix64(queue));
+static res *res_get(gaps *g, uint32_t proc, rtg_device device, uint64_t queue) {
+  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | device) ^ rtg_mix64(queue));
   bool added;
   uint64_t *ix = rtg_u64map_put(&g->index, key, g->n, &added);
   if (added) {
@@ -88,7 +89,7 @@ static res *res_get(gaps *g, uint32_t proc, uint32_t agent, uint64_t queue) {
     }
     res *r = calloc(1, sizeof *r);
     if (!r) exit(1);
-    r->proc = proc, r->agent = agent, r->queue = queue, r->g = g;
+    r->proc = proc, r->device = device, r->queue = queue, r->g = g;
     gt_init(&r->gt, on_gap, r);
     gt_init(&r->mixed, NULL, NULL);
     r->top = calloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top);
@@ -101,15 +102,15 @@ static void gaps_event(void *st, const cv_event *ev) {
   gaps *g = st;
   if (ev->type == CV_KERNEL) {
     uint32_t name = cv_intern(g->ctx, ev->name);
-    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
     gt_add(&gpu->gt, ev->start, ev->end, GT_COMPUTE, name);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COMPUTE, name);
     gpu->kernels++;
-    res *q = res_get(g, ev->proc, ev->agent, ev->queue);
+    res *q = res_get(g, ev->proc, ev->device, ev->queue);
     gt_add(&q->gt, ev->start, ev->end, GT_COMPUTE, name);
     q->kernels++;
   } else if (ev->type == CV_COPY) {
-    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COPY, 0);
     gpu->copies++;
   }
@@ -194,7 +195,7 @@ static bool gaps_close(void *st) {
     if (r->queue != UINT64_MAX) continue;
     const cv_proc *p = &ctx->procs[r->proc];
     char label[300], a[32], b[32], c[32];
-    cv_agent_label(ctx, r->proc, r->agent, label, sizeof label);
+    cv_device_label(ctx, r->proc, r->device, label, sizeof label);
     const char *host = cv_str(ctx, ctx->hosts[p->host]);
     uint64_t span = r->mixed.last - r->mixed.first;
     fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
@@ -208,7 +209,7 @@ static bool gaps_close(void *st) {
     print_table(f, ctx, r, span);
     for (uint32_t j = 0; j < g->n; j++) {
       res *q = g->r[j];
-      if (q->queue == UINT64_MAX || q->proc != r->proc || q->agent != r->agent) continue;
+      if (q->queue == UINT64_MAX || q->proc != r->proc || q->device != r->device) continue;
       fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->queue,
               span ? q->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)q->kernels);
       print_table(f, ctx, q, span);

@@ -27,7 +27,7 @@ typedef struct reader {
   emit_fn emit;
   void *arg;
   bool first_pass;     /* false when rescanning: no counts, no messages */
-  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see header_hosts) */
+  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see prescan_reordered) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
 } reader;
@@ -154,10 +154,20 @@ static void prescan_demangled(cv_ctx *ctx, const char *path) {
   rtg_linereader_close(&lr);
 }
 
+/* An AGENT record: the agents of its process name its devices. */
+static void add_agent(reader *r, const rtg_record *rec) {
+  cv_proc *p = proc_ptr(r, rec->pid);
+  if (!rtg_agents_add(&p->agents, rec)) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+}
+
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
   cv_event ev;
   memset(&ev, 0, sizeof ev);
+  uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
   ev.tid = rec->tid;
   if (rec->kind == RTG_KIND_HEADER) {
     bool dup = header_seen(ctx, rec);
@@ -190,16 +200,9 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     }
     return;
   }
-  case RTG_KIND_AGENT: {
-    cv_proc *p = proc_ptr(r, rec->pid);
-    char buf[512];
-    const char *name = HAS(rec, AGENT, name) ? GET(rec, AGENT, name) : "";
-    const char *product = HAS(rec, AGENT, product) ? GET(rec, AGENT, product) : "";
-    snprintf(buf, sizeof buf, "%s%s%s", name, *name && *product ? " " : "", product);
-    if (strcmp(GET(rec, AGENT, type), "cpu") && strcmp(GET(rec, AGENT, type), "CPU"))
-      *rtg_u64map_put(&p->agent_names, GET(rec, AGENT, index), 0, NULL) = cv_intern(ctx, buf);
+  case RTG_KIND_AGENT:
+    add_agent(r, rec);
     return;
-  }
   case RTG_KIND_STACK:
   case RTG_KIND_SYMBOL:
     cv_take_stack_or_symbol(ctx, host_of(r, rec->pid), rec);
@@ -252,7 +255,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.name = GET(rec, DISPATCH_HOST, name);
     ev.start = ev.end = GET(rec, DISPATCH_HOST, tick);
     ev.queue = GET(rec, DISPATCH_HOST, queue);
-    ev.agent = (uint32_t)GET(rec, DISPATCH_HOST, agent);
+    agent = GET(rec, DISPATCH_HOST, agent);
     ev.id = GET(rec, DISPATCH_HOST, id);
     ev.has_dims = true;
     ev.wg = GET(rec, DISPATCH_HOST, workgroup);
@@ -272,7 +275,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.start = GET(rec, DISPATCH, start);
     ev.end = GET(rec, DISPATCH, stop);
     ev.queue = GET(rec, DISPATCH, queue);
-    ev.agent = (uint32_t)GET(rec, DISPATCH, agent);
+    agent = GET(rec, DISPATCH, agent);
     ev.id = GET(rec, DISPATCH, id);
     ev.has_dims = HAS(rec, DISPATCH, workgroup) && HAS(rec, DISPATCH, grid);
     ev.wg = GET(rec, DISPATCH, workgroup);
@@ -291,7 +294,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
                   : "barrier";
     ev.start = ev.end = GET(rec, BARRIER_HOST, tick);
     ev.queue = GET(rec, BARRIER_HOST, queue);
-    ev.agent = (uint32_t)GET(rec, BARRIER_HOST, agent);
+    agent = GET(rec, BARRIER_HOST, agent);
     ev.id = GET(rec, BARRIER_HOST, id);
     break;
   case RTG_KIND_BARRIER:
@@ -301,7 +304,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.start = GET(rec, BARRIER, start);
     ev.end = GET(rec, BARRIER, stop);
     ev.queue = GET(rec, BARRIER, queue);
-    ev.agent = (uint32_t)GET(rec, BARRIER, agent);
+    agent = GET(rec, BARRIER, agent);
     ev.id = GET(rec, BARRIER, id);
     ev.has_corr = HAS(rec, BARRIER, corr);
     ev.corr = GET(rec, BARRIER, corr);
@@ -312,7 +315,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.name = HAS(rec, COPY, kind) ? GET(rec, COPY, kind) : "copy";
     ev.start = GET(rec, COPY, start);
     ev.end = GET(rec, COPY, stop);
-    ev.agent = (uint32_t)GET(rec, COPY, agent);
+    agent = GET(rec, COPY, agent);
     ev.has_engine = HAS(rec, COPY, engine);
     ev.queue = GET(rec, COPY, engine);
     ev.has_bytes = HAS(rec, COPY, bytes);
@@ -346,6 +349,8 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     return;
   }
   ev.proc = proc_of(r, rec->pid);
+  ev.agent = (uint32_t)agent;
+  ev.device = rtg_agents_device(&ctx->procs[ev.proc].agents, agent);
   r->emit(ctx, r->arg, &ev);
 }
 
@@ -381,6 +386,7 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   ev.start = h->start;
   ev.end = h->stop;
   ev.agent = h->device;
+  ev.device = RTG_DEVICE(RTG_DEV_GPU, h->device); /* the GPU's number already */
   ev.queue = h->queue;
   ev.has_engine = ev.type == CV_COPY;
   ev.id = h->seq;
@@ -392,24 +398,26 @@ static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) {
   cv_dispatch(ctx, ev);
 }
 
-/* The host of a record comes from its process's header line.  In a file
- * written by the tracer that is the first line, but in a reordered file
- * (sorted by time, shuffled, reversed) records come before it, and would
- * land in another process (host unknown): then the file is scanned for its
- * header lines first, for the host of each pid.  A file that starts with a
- * header line costs nothing. */
-static void header_hosts(reader *r, const char *path) {
+/* The host of a record comes from its process's header line, and the
+ * device of a GPU op from its process's agent lines.  In a file written by
+ * the tracer those are the first lines, but in a reordered file (sorted by
+ * time, shuffled, reversed) records come before them, and would land in
+ * another process (host unknown) or name a device before its agent is
+ * known: then the file is scanned for its header and agent lines first.  A
+ * file that starts with a header line costs nothing. */
+static void prescan_reordered(reader *r, const char *path) {
   if (!strcmp(path, "-")) return;
   rtg_linereader lr;
   if (!rtg_linereader_open(&lr, path)) return;
-  char *line;
-  size_t len;
+  char *line, **agents = NULL;
+  size_t len, nagents = 0;
   bool nul, first = true;
   rtg_record rec;
   const char *why;
   while ((line = rtg_linereader_next(&lr, &len, &nul))) {
     if (nul || !len) continue;
-    bool header = len > 5 && !memcmp(line, "RTG: ", 5) && strstr(line, " trace format:") &&
+    bool rtg = len > 5 && !memcmp(line, "RTG: ", 5);
+    bool header = rtg && strstr(line, " trace format:") &&
                   rtg_record_parse(line, len, &rec, &why) == RTG_KIND_HEADER;
     if (first && !header) {
       size_t i = 0;
@@ -421,9 +429,19 @@ static void header_hosts(reader *r, const char *path) {
     if (header) {
       uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
       if (v) *v = (uint64_t)cv_host(r->ctx, GET(&rec, HEADER, host)) + 1;
+    } else if (rtg && strstr(line, " agent index:")) { /* added once every host is known */
+      char **na = realloc(agents, (nagents + 1) * sizeof *na);
+      if (na) agents = na;
+      if (na && (agents[nagents] = strdup(line))) nagents++;
     }
   }
   rtg_linereader_close(&lr);
+  for (size_t i = 0; i < nagents; i++) {
+    if (rtg_record_parse(agents[i], strlen(agents[i]), &rec, &why) == RTG_KIND_AGENT)
+      add_agent(r, &rec);
+    free(agents[i]);
+  }
+  free(agents);
 }
 
 /* Progress on stderr while a big file is read: every 64 Ki lines. */
@@ -479,7 +497,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
   r.host = UINT32_MAX;
   r.first_pass = count;
-  header_hosts(&r, path);
+  prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;
   rtg_line *l;

@@ -79,7 +79,6 @@ static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *
     name = rec->u.DISPATCH.name;
     *c = (rpt_cmd){
         .type = RPT_KERNEL,
-        .gpu_queue = true,
         .start = rec->u.DISPATCH.start,
         .stop = rec->u.DISPATCH.stop,
         .agent = rec->u.DISPATCH.agent,
@@ -93,7 +92,6 @@ static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *
     if (ignore_barriers) return 0;
     *c = (rpt_cmd){
         .type = RPT_BARRIER,
-        .gpu_queue = true,
         .start = rec->u.BARRIER.start,
         .stop = rec->u.BARRIER.stop,
         .agent = rec->u.BARRIER.agent,

@@ -18,9 +18,11 @@ static int cmp_u64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* DATA after every possible GPU number. */
+/* DATA after every possible GPU number, other devices after DATA. */
+#define DATA_PID (UINT16_MAX + 1u)
 static uint64_t pid_of(const rpt_rec *r) {
-  return rpt_is_copy(r->type) ? UINT16_MAX + 1u : r->device;
+  if (rpt_is_copy(r->type)) return DATA_PID;
+  return r->devclass == RTG_DEV_GPU ? r->device : DATA_PID + rpt_device_index(r);
 }
 
 bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,
@@ -70,10 +72,13 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     uint64_t pid = keys[k] >> 32, queue = keys[k] & 0xffffffffu;
     char name[32];
     if (k == 0 || keys[k - 1] >> 32 != pid) {
-      if (pid > UINT16_MAX)
+      if (pid == DATA_PID)
         snprintf(name, sizeof name, "DATA");
-      else
-        snprintf(name, sizeof name, "GPU%llu", (unsigned long long)pid);
+      else if (pid < DATA_PID)
+        rtg_device_name(RTG_DEVICE(RTG_DEV_GPU, pid), name, sizeof name);
+      else /* (class << 16 | number) after DATA */
+        rtg_device_name(RTG_DEVICE((pid - DATA_PID) >> 16, (pid - DATA_PID) & 0xffff), name,
+                        sizeof name);
       rtg_chrome_meta(&c, "process_name", pid, NULL, "name", name, 0);
     }
     snprintf(name, sizeof name, "stream:%llu", (unsigned long long)queue);

@@ -1,9 +1,11 @@
 /* Reading the inputs: the common trace reader (src/common/trace_reader.h)
  * hands over the lines in file order, classified and, for the records rpt
  * needs, parsed; here they become records with interned names, text for
- * the spool and the ROI watchers, and file:line warnings.  A bad line is warned about, counted, and
- * then treated as text, as the original did.  Trace records carry agent values until their file
- * ends; then the GPU agents are numbered GPU0, GPU1... by agent index.
+ * the spool and the ROI watchers, and file:line warnings.  A bad line is
+ * warned about, counted, and then treated as text, as the original did.
+ * Trace records carry agent values until their file ends; then each is
+ * named by the agents of its process, with the rule rtg-convert uses too
+ * (src/common/agents.h): GPU0, GPU1... are the GPUs in agent index order.
  *
  * Duplicates, as rtg-convert finds them (src/common/dedup.c): a file given
  * twice is read once (its second time is warned about with the count of
@@ -21,16 +23,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 const char *const rpt_type_names[RPT_NTYPES] = {"kernel", "barrier", "copy", "copyslo"};
-
-typedef struct agent_info {
-  uint64_t index, handle;
-  bool has_handle, gpu;
-} agent_info;
 
 /* What one file's read needs besides rpt_data. */
 typedef struct file_state {
@@ -42,15 +38,13 @@ typedef struct file_state {
   bool trace;         /* its records came from an rtg trace */
   int kind;           /* 0 not known yet, 1 profile: lines, 2 rtg trace */
   bool mixed_seen;    /* warned about the other kind */
-  /* traces: agent values of the records (handles or indexes) -> slots,
-   * renumbered as GPU numbers at the end of the file */
+  /* traces: the (pid, agent value) pairs of the records (the value a handle
+   * or an index) -> slots, named as devices at the end of the file */
   rtg_u64map slot_of;
   uint64_t *slot_val;
-  bool *slot_gpu_cmd; /* used by a dispatch or barrier */
+  uint32_t *slot_pid;
   size_t nslots;
   uint16_t last_slot; /* of the record before */
-  agent_info *agents;
-  size_t nagents;
   /* duplicates: pid -> 1 while its records repeat a trace read before */
   rtg_u64map dup_pids;
   bool any_dup;  /* some pid of dup_pids is 1 */
@@ -166,27 +160,48 @@ static void add_text(rpt_data *d, rpt_opts *o, const char *line, size_t len, uin
   if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_stop, lineno, line ? line : "", len);
 }
 
-static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
-  if (fs->nslots && fs->slot_val[fs->last_slot] == value) { /* most often the one before */
-    fs->slot_gpu_cmd[fs->last_slot] |= gpu_cmd;
-    return fs->last_slot;
-  }
+static uint64_t slot_key(uint32_t pid, uint64_t value) {
+  return rtg_mix64(value ^ rtg_mix64(pid));
+}
+
+static uint16_t agent_slot(file_state *fs, uint32_t pid, uint64_t value) {
+  uint16_t last = fs->last_slot; /* most often the one before */
+  if (fs->nslots && fs->slot_val[last] == value && fs->slot_pid[last] == pid) return last;
   bool added;
-  uint64_t *v = rtg_u64map_put(&fs->slot_of, value, fs->nslots, &added);
+  uint64_t *v = rtg_u64map_put(&fs->slot_of, slot_key(pid, value), fs->nslots, &added);
   if (!v) {
     rtg_error("out of memory");
     exit(1);
   }
+  size_t slot = *v;
+  if (!added && (fs->slot_val[slot] != value || fs->slot_pid[slot] != pid)) { /* a collision */
+    slot = 0;
+    while (slot < fs->nslots && (fs->slot_val[slot] != value || fs->slot_pid[slot] != pid)) slot++;
+    added = slot == fs->nslots;
+  }
   if (added) {
     fs->slot_val = xrealloc(fs->slot_val, (fs->nslots + 1) * sizeof *fs->slot_val);
-    fs->slot_gpu_cmd = xrealloc(fs->slot_gpu_cmd, (fs->nslots + 1) * sizeof *fs->slot_gpu_cmd);
+    fs->slot_pid = xrealloc(fs->slot_pid, (fs->nslots + 1) * sizeof *fs->slot_pid);
     fs->slot_val[fs->nslots] = value;
-    fs->slot_gpu_cmd[fs->nslots] = false;
+    fs->slot_pid[fs->nslots] = pid;
     fs->nslots++;
   }
-  if (gpu_cmd) fs->slot_gpu_cmd[*v] = true;
-  fs->last_slot = (uint16_t)*v;
-  return (uint16_t)*v;
+  return fs->last_slot = (uint16_t)slot;
+}
+
+/* The agents of process pid. */
+static rtg_agents *agents_of(rpt_data *d, uint32_t pid) {
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&d->agents_of, pid, d->nagents, &added);
+  if (!ix) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  if (added) {
+    d->agents = xrealloc(d->agents, (d->nagents + 1) * sizeof *d->agents);
+    d->agents[d->nagents++] = (rtg_agents){0};
+  }
+  return &d->agents[*ix];
 }
 
 static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const rpt_cmd *c,
@@ -214,18 +229,18 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
       .start = c->start,
       .stop = c->stop,
       .line = lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)lineno,
-      .seq = c->seq & 0x3fffffffu,
+      .seq = c->seq & 0xfffffffu,
       .queue = (uint16_t)c->queue,
       .type = c->type,
   };
   if (c->trace) {
-    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, c->agent)) {
+    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, slot_key(l->pid, c->agent))) {
       skip(fs, lineno, "too many agents");
       add_text(d, o, raw, l->len, lineno);
       return;
     }
     fs->trace = true;
-    r.device = agent_slot(fs, c->agent, c->gpu_queue);
+    r.device = agent_slot(fs, l->pid, c->agent);
   } else {
     r.device = (uint16_t)c->agent;
   }
@@ -233,58 +248,19 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
   add_record(d, o, fs, &r, lineno);
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Trace records carry agent slots until the file is read: then they get GPU
- * numbers.  GPU agents (from the agent records) are numbered by agent index
- * (GPU0, GPU1...); values no agent record explains come after them, in
- * ascending order.  A record's agent value is matched against the agents'
- * handles first, then their indexes, so both tracer styles work. */
-static void number_gpus(rpt_data *d, file_state *fs) {
+/* Trace records carry agent slots until the file is read: then each slot
+ * is named as a device by the agents of its process (agents.h). */
+static void name_devices(rpt_data *d, file_state *fs) {
   if (!fs->trace || fs->first == UINT32_MAX) return;
-  uint64_t *gpu_idx = xrealloc(NULL, (fs->nagents + 1) * sizeof *gpu_idx);
-  size_t ngpu = 0;
-  for (size_t a = 0; a < fs->nagents; a++)
-    if (fs->agents[a].gpu) gpu_idx[ngpu++] = fs->agents[a].index;
-  qsort(gpu_idx, ngpu, sizeof *gpu_idx, cmp_u64);
-  /* the same agent twice (a trace concatenated with itself) is one GPU */
-  size_t nu = 0;
-  for (size_t g = 0; g < ngpu; g++)
-    if (!nu || gpu_idx[nu - 1] != gpu_idx[g]) gpu_idx[nu++] = gpu_idx[g];
-  ngpu = nu;
-
-  uint16_t *num = xrealloc(NULL, (fs->nslots + 1) * sizeof *num);
-  uint64_t *unknown = xrealloc(NULL, (fs->nslots + 1) * sizeof *unknown);
-  size_t nunknown = 0;
-  for (size_t s = 0; s < fs->nslots; s++) {
-    const agent_info *hit = NULL;
-    for (size_t a = 0; a < fs->nagents && !hit; a++)
-      if (fs->agents[a].has_handle && fs->agents[a].handle == fs->slot_val[s]) hit = &fs->agents[a];
-    for (size_t a = 0; a < fs->nagents && !hit; a++)
-      if (fs->agents[a].index == fs->slot_val[s]) hit = &fs->agents[a];
-    num[s] = UINT16_MAX;
-    if (hit && hit->gpu) {
-      for (size_t g = 0; g < ngpu; g++)
-        if (gpu_idx[g] == hit->index) num[s] = (uint16_t)g;
-    } else if (fs->slot_gpu_cmd[s]) {
-      unknown[nunknown++] = fs->slot_val[s];
-    } else {
-      num[s] = 0; /* a copy issued by a host agent: the number is only shown */
-    }
+  rtg_device *dev = xrealloc(NULL, (fs->nslots + 1) * sizeof *dev);
+  for (size_t s = 0; s < fs->nslots; s++)
+    dev[s] = rtg_agents_device(agents_of(d, fs->slot_pid[s]), fs->slot_val[s]);
+  for (size_t i = fs->first; i <= fs->last; i++) {
+    rtg_device v = dev[d->recs[i].device];
+    d->recs[i].devclass = rtg_device_class_of(v) & 3;
+    d->recs[i].device = (uint16_t)rtg_device_number(v);
   }
-  qsort(unknown, nunknown, sizeof *unknown, cmp_u64);
-  for (size_t s = 0; s < fs->nslots; s++) {
-    if (num[s] != UINT16_MAX) continue;
-    for (size_t u = 0; u < nunknown; u++)
-      if (unknown[u] == fs->slot_val[s]) num[s] = (uint16_t)(ngpu + u);
-  }
-  for (size_t i = fs->first; i <= fs->last; i++) d->recs[i].device = num[d->recs[i].device];
-  free(gpu_idx);
-  free(num);
-  free(unknown);
+  free(dev);
 }
 
 static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *end) {
@@ -303,7 +279,7 @@ static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *e
     rtg_warning("%s: %llu lines longer than %u bytes skipped", path,
                 (unsigned long long)end->u.end.too_long, RTG_LINE_MAX);
   }
-  number_gpus(d, fs);
+  name_devices(d, fs);
   if (d->spool) {
     if (fs->last != UINT32_MAX) {
       d->text_end[fs->last] = d->spool_pos; /* trailing text goes with the last record */
@@ -339,8 +315,7 @@ static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *e
   rtg_u64map_free(&fs->dup_pids);
   rtg_u64map_free(&fs->slot_of);
   free(fs->slot_val);
-  free(fs->slot_gpu_cmd);
-  free(fs->agents);
+  free(fs->slot_pid);
 }
 
 static void file_begin(file_state *fs, const char *path, uint16_t file) {
@@ -391,14 +366,10 @@ static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bo
     }
     if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_AGENT) {
       if (duplicate(fs, pid, 1)) break;
-      const rtg_record *rec = &l->u.rec;
-      fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
-      fs->agents[fs->nagents++] = (agent_info){
-          .index = rec->u.AGENT.index,
-          .handle = rec->u.AGENT.handle,
-          .has_handle = RTG_HAS(rec, RTG_FIELD(AGENT, handle)),
-          .gpu = !strcasecmp(rec->u.AGENT.type, "gpu"),
-      };
+      if (!rtg_agents_add(agents_of(d, l->pid), &l->u.rec)) {
+        rtg_error("out of memory");
+        exit(1);
+      }
       add_text(d, o, raw, l->len, l->lineno); /* agent lines stay text */
       break;
     }
@@ -509,6 +480,9 @@ void rpt_data_free(rpt_data *d) {
   free(d->again);
   free(d->file_lines);
   rtg_u64map_free(&d->seen_headers);
+  for (size_t i = 0; i < d->nagents; i++) rtg_agents_free(&d->agents[i]);
+  free(d->agents);
+  rtg_u64map_free(&d->agents_of);
   free(d->text_end);
   if (d->spool) fclose(d->spool);
   rtg_strtab_free(d->names);

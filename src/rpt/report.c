@@ -16,8 +16,7 @@
 
 const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
   if (rpt_is_copy(r->type)) return "DATA";
-  snprintf(buf, 16, "GPU%u", (unsigned)r->device);
-  return buf;
+  return rtg_device_name(rpt_rec_device(r), buf, 16);
 }
 
 static double ms_from(uint64_t t, uint64_t offset) {

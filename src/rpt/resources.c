@@ -1,5 +1,6 @@
 /* Resources and their accounting, with the original rpt's semantics.
- * A resource is a GPU (kernels and barriers of device N) or DATA (copies).
+ * A resource is a device (kernels and barriers of GPU<n>; agents.h names
+ * them) or DATA (copies).
  * Records arrive in start order; on each resource:
  *   - a command that starts before the latest stop seen so far overlaps
  *     it and counts only its part after that stop (its "critical time",
@@ -68,26 +69,25 @@ static rpt_resource *resource_new_of(rpt_resources *rs, const rpt_rec *r) {
     if (!rs->data) rs->data = new_resource(rs, "DATA");
     return rs->data;
   }
-  if (r->device >= rs->ngpu) {
-    size_t n = (size_t)r->device + 1;
+  uint32_t ix = rpt_device_index(r);
+  if (ix >= rs->ngpu) {
+    size_t n = (size_t)ix + 1;
     rpt_resource **g = realloc(rs->gpu, n * sizeof *g);
     if (!g) abort();
     memset(g + rs->ngpu, 0, (n - rs->ngpu) * sizeof *g);
     rs->gpu = g;
     rs->ngpu = n;
   }
-  if (!rs->gpu[r->device]) {
+  if (!rs->gpu[ix]) {
     char name[16];
-    snprintf(name, sizeof name, "GPU%u", (unsigned)r->device);
-    rs->gpu[r->device] = new_resource(rs, name);
+    rs->gpu[ix] = new_resource(rs, rpt_resource_name(r, name));
   }
-  return rs->gpu[r->device];
+  return rs->gpu[ix];
 }
 
 static inline rpt_resource *resource_of(rpt_resources *rs, const rpt_rec *r) {
-  rpt_resource *res = rpt_is_copy(r->type)   ? rs->data
-                      : r->device < rs->ngpu ? rs->gpu[r->device]
-                                             : NULL;
+  uint32_t ix = rpt_device_index(r);
+  rpt_resource *res = rpt_is_copy(r->type) ? rs->data : ix < rs->ngpu ? rs->gpu[ix] : NULL;
   return res ? res : resource_new_of(rs, r);
 }
 

@@ -17,6 +17,7 @@
 #ifndef RPT_H
 #define RPT_H
 
+#include "agents.h"
 #include "gap_buckets.h"
 #include "strtab.h"
 #include "trace_line.h"
@@ -40,16 +41,26 @@ static inline bool rpt_is_copy(unsigned type) {
 /* One profiled command, as the original's ProfileLogRecord minus its text:
  * 32 bytes, so ten million fit in 320 MB. */
 typedef struct rpt_rec {
-  uint64_t start, stop; /* ns */
-  uint32_t name;        /* id in rpt_data.names */
-  uint32_t line;        /* line in its file (saturates at UINT32_MAX) */
-  uint32_t seq : 30;    /* #dev.queue.SEQ (shown only; kept modulo 2^30) */
-  uint32_t type : 2;    /* enum rpt_type */
-  uint16_t queue;       /* #dev.QUEUE.seq (shown only; kept modulo 2^16) */
-  uint16_t device;      /* GPU number (resource GPU<device>) */
+  uint64_t start, stop;  /* ns */
+  uint32_t name;         /* id in rpt_data.names */
+  uint32_t line;         /* line in its file (saturates at UINT32_MAX) */
+  uint32_t seq : 28;     /* #dev.queue.SEQ (shown only; kept modulo 2^28) */
+  uint32_t type : 2;     /* enum rpt_type */
+  uint32_t devclass : 2; /* enum rtg_device_class of device */
+  uint16_t queue;        /* #dev.QUEUE.seq (shown only; kept modulo 2^16) */
+  uint16_t device;       /* its number in its class: GPU<device> (agents.h) */
 } rpt_rec;
 
 _Static_assert(sizeof(rpt_rec) == 32, "rpt_rec should stay 32 bytes");
+
+/* The device a record ran on, as agents.h names it. */
+static inline rtg_device rpt_rec_device(const rpt_rec *r) {
+  return RTG_DEVICE(r->devclass, r->device);
+}
+/* Resources of devices are indexed by class and number (GPUs first). */
+static inline uint32_t rpt_device_index(const rpt_rec *r) {
+  return (uint32_t)r->devclass << 16 | r->device;
+}
 
 /* ------------------------------------------------------------ options */
 
@@ -127,6 +138,9 @@ typedef struct rpt_data {
   rpt_again *again;        /* inputs given again, in command-line order */
   size_t nagain, next_again;
   rtg_u64map seen_headers; /* fingerprints of the header records read */
+  rtg_u64map agents_of;    /* pid -> index + 1 in agents */
+  rtg_agents *agents;      /* per process, from its AGENT records */
+  size_t nagents;
   bool read_error;
 } rpt_data;
 
@@ -137,11 +151,10 @@ void rpt_data_free(rpt_data *d);
 /* command.c: what a classified line is to rpt.  Names may point into the
  * line or into memory reused by the next call. */
 typedef struct rpt_cmd {
-  uint8_t type;   /* enum rpt_type */
-  bool trace;     /* from an rtg trace record: agent is an agent value */
-  bool gpu_queue; /* ran on a GPU queue (dispatch, barrier) */
-  bool bad_op;    /* profile: unrecognized #op tag, #0.0.0 used */
-  bool no_bytes;  /* a copy without a byte count */
+  uint8_t type;  /* enum rpt_type */
+  bool trace;    /* from an rtg trace record: agent is an agent value */
+  bool bad_op;   /* profile: unrecognized #op tag, #0.0.0 used */
+  bool no_bytes; /* a copy without a byte count */
   uint64_t start, stop;
   uint64_t agent; /* trace: the agent value; profile: the device number */
   uint32_t queue, seq;
@@ -188,7 +201,7 @@ typedef struct rpt_resource {
 } rpt_resource;
 
 typedef struct rpt_resources {
-  rpt_resource **gpu; /* by device number; NULL where none */
+  rpt_resource **gpu; /* by rpt_device_index; NULL where none */
   size_t ngpu;
   rpt_resource *data;
   uint32_t *gap_names; /* strtab id per bucket: buckets.n + 1 */
