@@ -426,5 +426,10 @@ static bool chrome_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_chrome_sink = {"chrome", chrome_open, chrome_event, chrome_json_event,
-                                chrome_close};
+const cv_sink cv_chrome_sink = {
+    .name = "chrome",
+    .open = chrome_open,
+    .event = chrome_event,
+    .json_event = chrome_json_event,
+    .close = chrome_close,
+};

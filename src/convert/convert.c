@@ -50,13 +50,26 @@ uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid) {
 }
 
 void cv_dispatch(cv_ctx *ctx, cv_event *ev) {
-  if (ev->start < ctx->window_start || ev->start > ctx->window_end) {
-    ctx->counts[CVC_OUTSIDE]++;
+  if (ctx->pass == CV_PASS_SECOND) { /* no window: a host call may reach into a gap from outside */
+    for (int i = 0; i < ctx->nsinks; i++)
+      if (ctx->sinks[i].ops->second_pass) ctx->sinks[i].ops->second_pass(ctx->sinks[i].state, ev);
     return;
   }
-  if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
-  if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
-  for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+  if (!ev->untimed) {
+    if (ev->start < ctx->window_start || ev->start > ctx->window_end) {
+      ctx->counts[CVC_OUTSIDE]++;
+      return;
+    }
+    if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
+    if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
+  }
+  if (ev->type != CV_JSON) {
+    for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+    return;
+  }
+  ctx->counts[CVC_JSON_EVENTS]++;
+  for (int i = 0; i < ctx->nsinks; i++)
+    if (ctx->sinks[i].ops->json_event) ctx->sinks[i].ops->json_event(ctx->sinks[i].state, ev->json);
 }
 
 void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap) {

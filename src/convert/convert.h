@@ -1,13 +1,17 @@
 /* rtg-convert: the pieces and how they connect.
  *
- *   inputs (input_rtg.c, input_strace.c, input_json.c)
- *        |  one cv_event per parsed line, in file order
+ *   passes (passes.c): the span (N% windows, --zero), the main pass, and a
+ *        |  second pass for the sinks that need one
+ *        v
+ *   inputs (input_trace.c, through the common trace reader; input_strace.c,
+ *        |  input_tail.c, input_json.c): one cv_event per record, in file
+ *        |  order; merged Chrome JSON events are cv_events too
  *        v
  *   dispatch (convert.c): time window, counting, process table
  *        |
  *        v
- *   sinks, one file each behind cv_sink: chrome.c, stats.c, gaps.c,
- *   sqlite.c, workgroups.c
+ *   sinks, one file each behind cv_sink: chrome.c, perfetto.c, stats.c,
+ *   gaps.c, sqlite.c, workgroups.c, csv_rocprofv3.c, otf2.c
  *
  * Everything streams: an event's strings live only during the call, and a
  * sink keeps what it needs (interned names, aggregates), never the events. */
@@ -36,12 +40,9 @@ enum cv_type {
   CV_MARK,          /* host: a ROCTx marker (start == end) */
   CV_RANGE,         /* host: a ROCTx range */
   CV_SYSCALL,       /* host: a strace/ltrace call */
+  CV_JSON,          /* an event of a Chrome JSON input, merged as it is */
   CV_TYPE_COUNT
 };
-
-static inline bool cv_is_gpu(enum cv_type t) {
-  return t == CV_KERNEL || t == CV_BARRIER || t == CV_COPY;
-}
 
 typedef struct cv_event {
   enum cv_type type;
@@ -68,8 +69,10 @@ typedef struct cv_event {
   bool has_bytes;
   uint32_t src_agent, dst_agent;
   bool has_agents;
-  uint64_t stack; /* id of a STACK record of this process, 0 = none */
-  uint32_t depth; /* ROCTx range nesting */
+  uint64_t stack;   /* id of a STACK record of this process, 0 = none */
+  uint32_t depth;   /* ROCTx range nesting */
+  const void *json; /* CV_JSON: the cJSON object */
+  bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
@@ -131,6 +134,12 @@ typedef struct cv_options {
 
 typedef struct cv_sink cv_sink;
 
+enum cv_pass {
+  CV_PASS_MAIN,   /* every event to every sink */
+  CV_PASS_SPAN,   /* no sinks: the span of the events (for N% windows, --zero) */
+  CV_PASS_SECOND, /* quiet, uncounted, no window: to the sinks that asked for it */
+};
+
 typedef struct cv_ctx {
   cv_options opt;
   rtg_strtab *strs; /* every interned name */
@@ -143,11 +152,11 @@ typedef struct cv_ctx {
   uint64_t window_start, window_end; /* ns, inclusive; 0/UINT64_MAX = all */
   uint64_t time_base;                /* subtracted from output times (--zero) */
   uint64_t first_ns, last_ns;        /* span of the events dispatched */
-  bool prepass;                      /* only measuring the span (for N% windows, --zero) */
+  enum cv_pass pass;
   /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times */
   int64_t realtime_minus_boot;
   bool have_clock_offset;
-  /* input files, for the second pass of --gaps */
+  /* input files, read once per pass */
   const char **inputs;
   int ninputs;
   FILE *report; /* where -v/-w/--summary/--gaps text goes */
@@ -156,7 +165,6 @@ typedef struct cv_ctx {
     void *state;
   } sinks[12];
   int nsinks;
-  bool failed; /* an input could not be read or an output written */
   /* duplicate inputs, per pass over the inputs (input_trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */
@@ -165,13 +173,20 @@ typedef struct cv_ctx {
   rtg_u64map demangled;
 } cv_ctx;
 
-/* An output: open it, feed it events, close it (writing the output). */
+/* An output: open it, feed it events, close it (writing the output).  Each
+ * sink file ends with its ops, named by member. */
 struct cv_sink {
   const char *name;
   void *(*open)(cv_ctx *ctx); /* NULL after printing why */
   void (*event)(void *st, const cv_event *ev);
   /* Merged Chrome JSON events (cJSON objects), for sinks that take them. */
   void (*json_event)(void *st, const void *cjson_item);
+  /* A sink that needs a second pass over the inputs (--gaps: the host
+   * calls during the largest gaps, known once every op was seen) has
+   * second_pass: the driver then calls first_pass_end (if any), reads the
+   * inputs again and hands it every event of that pass. */
+  void (*first_pass_end)(void *st);
+  void (*second_pass)(void *st, const cv_event *ev);
   bool (*close)(void *st); /* false after printing why */
 };
 
@@ -207,11 +222,16 @@ const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
                     void (*fn)(void *arg, const char *frame), void *arg);
 
-/* input_*.c: read one file; false when it could not be opened or read.
- * cv_pass_begin before each pass over all inputs (duplicate detection). */
+/* passes.c: every input, in the passes the sinks need (false when one
+ * could not be read); the span of the events, before the sinks open. */
+bool cv_read_inputs(cv_ctx *ctx);
+void cv_measure_span(cv_ctx *ctx);
+
+/* input_trace.c: read one input of any kind (a trace, a log, Chrome JSON);
+ * false when it could not be opened or read.  cv_pass_begin before each
+ * pass over all inputs (duplicate detection). */
 void cv_pass_begin(cv_ctx *ctx);
-typedef struct cv_reader_state cv_reader_state;
-bool cv_read_trace(cv_ctx *ctx, const char *path);
+bool cv_read_input(cv_ctx *ctx, const char *path);
 /* A STACK or SYMBOL record of a process of host (input_trace.c). */
 void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
 /* input_tail.c: the SYMBOL and STACK records at the end of a file (the
@@ -227,10 +247,6 @@ cv_strace *cv_strace_new(void);
 void cv_strace_free(cv_strace *s);
 int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
                    rtg_diag_file *df, uint64_t lineno, cv_event *out);
-
-/* Second pass for --gaps: every host call, from the inputs again. */
-typedef void (*cv_host_call_fn)(void *arg, const cv_event *ev);
-void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg);
 
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);

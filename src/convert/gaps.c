@@ -1,7 +1,8 @@
 /* --gaps: GPU idle time, per GPU and per queue, in rpt's buckets
  * (`gap <10us`, `gap 10us-20us`, ..., `gap >=100000us`), the busy share of
  * each, compute/copy overlap, and the largest gaps with the host calls that
- * ran during them (found in a second pass over the inputs).
+ * ran during them (found in a second pass over the inputs, which the driver
+ * runs for this sink).
  *
  * Busy means a kernel ran: barriers are not counted (a barrier packet
  * waiting for a signal leaves the GPU idle), copies are reported apart. */
@@ -116,9 +117,21 @@ static void gaps_event(void *st, const cv_event *ev) {
   }
 }
 
-/* second pass: the host calls overlapping each top gap of their process */
-static void host_call_seen(void *arg, const cv_event *ev) {
-  gaps *g = arg;
+/* After the first pass: every op is in, the largest gaps are known. */
+static void gaps_first_pass_end(void *st) {
+  gaps *g = st;
+  for (uint32_t i = 0; i < g->n; i++) {
+    gt_finish(&g->r[i]->gt);
+    gt_finish(&g->r[i]->mixed);
+  }
+}
+
+/* The second pass: the host calls overlapping each top gap of their process. */
+static void gaps_second_pass(void *st, const cv_event *ev) {
+  gaps *g = st;
+  if (ev->type != CV_HIP_API && ev->type != CV_HSA_API && ev->type != CV_SYSCALL &&
+      ev->type != CV_RANGE)
+    return;
   for (uint32_t i = 0; i < g->n; i++) {
     res *r = g->r[i];
     if (r->proc != ev->proc || r->queue != UINT64_MAX) continue;
@@ -174,11 +187,6 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
 static bool gaps_close(void *st) {
   gaps *g = st;
   cv_ctx *ctx = g->ctx;
-  for (uint32_t i = 0; i < g->n; i++) {
-    gt_finish(&g->r[i]->gt);
-    gt_finish(&g->r[i]->mixed);
-  }
-  cv_rescan_host_calls(ctx, host_call_seen, g);
   FILE *f = ctx->report;
   bool own = false;
   if (strcmp(ctx->opt.gaps_out, "-")) {
@@ -244,4 +252,11 @@ static bool gaps_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_gaps_sink = {"gaps", gaps_open, gaps_event, NULL, gaps_close};
+const cv_sink cv_gaps_sink = {
+    .name = "gaps",
+    .open = gaps_open,
+    .event = gaps_event,
+    .first_pass_end = gaps_first_pass_end,
+    .second_pass = gaps_second_pass,
+    .close = gaps_close,
+};

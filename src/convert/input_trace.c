@@ -14,8 +14,6 @@
 #include "linereader.h"
 #include "trace_reader.h"
 
-typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
-
 typedef struct reader {
   cv_ctx *ctx;
   const char *path;
@@ -24,9 +22,7 @@ typedef struct reader {
   uint32_t last_pid, last_proc; /* cache of the last process lookup */
   bool have_last;
   cv_strace *strace;
-  emit_fn emit;
-  void *arg;
-  bool first_pass;     /* false when rescanning: no counts, no messages */
+  bool first_pass;     /* false in a second pass: no counts, no messages */
   rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see prescan_reordered) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
@@ -351,7 +347,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   ev.proc = proc_of(r, rec->pid);
   ev.agent = (uint32_t)agent;
   ev.device = rtg_agents_device(&ctx->procs[ev.proc].agents, agent);
-  r->emit(ctx, r->arg, &ev);
+  cv_dispatch(ctx, &ev);
 }
 
 /* An HCC_PROFILE=2 line: a GPU op of the process this file belongs to
@@ -391,11 +387,7 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   ev.has_engine = ev.type == CV_COPY;
   ev.id = h->seq;
   ev.proc = proc_of(r, r->have_last ? r->last_pid : 0);
-  r->emit(r->ctx, r->arg, &ev);
-}
-
-static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) {
-  cv_dispatch(ctx, ev);
+  cv_dispatch(r->ctx, &ev);
 }
 
 /* The host of a record comes from its process's header line, and the
@@ -460,7 +452,7 @@ static void text_line(reader *r, rtg_line *l, uint64_t *counts) {
         cv_strace_line(r->ctx, r->strace, proc_of(r, 0), l->text, l->len, &r->df, l->lineno, &ev);
     if (sst >= 0) {
       counts[CVC_STRACE]++;
-      if (sst) r->emit(r->ctx, r->arg, &ev);
+      if (sst) cv_dispatch(r->ctx, &ev);
       return;
     }
   }
@@ -483,7 +475,8 @@ static bool file_end(reader *r, const rtg_line *end, uint64_t lines, uint64_t *c
   return !err;
 }
 
-static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
+static bool read_lines(cv_ctx *ctx, const char *path) {
+  bool count = ctx->pass != CV_PASS_SECOND;
   /* the size decides whether to show progress: ask before the reader starts */
   struct stat st;
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
@@ -494,7 +487,7 @@ static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, b
     rtg_error("out of memory");
     exit(1);
   }
-  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
+  reader r = {.ctx = ctx, .path = path, .df = {path, 0}};
   r.host = UINT32_MAX;
   r.first_pass = count;
   prescan_reordered(&r, path);
@@ -555,40 +548,18 @@ static bool looks_like_json(const char *path) {
   return c == '{' || c == '[';
 }
 
-bool cv_read_trace(cv_ctx *ctx, const char *path) {
+bool cv_read_input(cv_ctx *ctx, const char *path) {
+  bool stream = !strcmp(path, "-");
+  if (ctx->pass == CV_PASS_SECOND && stream) return true; /* read once, in the main pass */
   if (file_seen(ctx, path)) {
     rtg_warning("%s: the same file as an earlier input (skipped)", path);
     return true;
   }
-  if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
-  /* symbols are written at process end: read them before the events */
-  if (strcmp(path, "-")) cv_prescan_tail(ctx, path);
-  if (strcmp(path, "-") && ctx->opt.kernel_names && !ctx->prepass) prescan_demangled(ctx, path);
-  return read_lines(ctx, path, emit_dispatch, NULL, true);
-}
-
-typedef struct rescan {
-  cv_host_call_fn fn;
-  void *arg;
-} rescan;
-
-static void emit_host(cv_ctx *ctx, void *arg, cv_event *ev) {
-  rescan *rs = arg;
-  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API || ev->type == CV_SYSCALL ||
-      ev->type == CV_RANGE)
-    rs->fn(rs->arg, ev);
-}
-
-void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg) {
-  rescan rs = {fn, arg};
-  int quiet = rtg_diag_quiet;
-  rtg_diag_quiet = 1;
-  cv_pass_begin(ctx);
-  for (int i = 0; i < ctx->ninputs; i++) {
-    if (!strcmp(ctx->inputs[i], "-") || file_seen(ctx, ctx->inputs[i]) ||
-        looks_like_json(ctx->inputs[i]))
-      continue;
-    read_lines(ctx, ctx->inputs[i], emit_host, &rs, false);
+  if (!stream && looks_like_json(path))
+    return ctx->pass == CV_PASS_SECOND || cv_read_json(ctx, path); /* (no host calls in it) */
+  if (ctx->pass != CV_PASS_SECOND && !stream) {
+    cv_prescan_tail(ctx, path); /* symbols are written at process end: read them first */
+    if (ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN) prescan_demangled(ctx, path);
   }
-  rtg_diag_quiet = quiet;
+  return read_lines(ctx, path);
 }

@@ -749,4 +749,9 @@ static bool otf2_close(void *st) {
 
 #endif
 
-const cv_sink cv_otf2_sink = {"otf2", otf2_open, otf2_event, NULL, otf2_close};
+const cv_sink cv_otf2_sink = {
+    .name = "otf2",
+    .open = otf2_open,
+    .event = otf2_event,
+    .close = otf2_close,
+};

@@ -480,4 +480,10 @@ static bool pf_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_perfetto_sink = {"perfetto", pf_open, pf_event, pf_json_event, pf_close};
+const cv_sink cv_perfetto_sink = {
+    .name = "perfetto",
+    .open = pf_open,
+    .event = pf_event,
+    .json_event = pf_json_event,
+    .close = pf_close,
+};

@@ -337,4 +337,9 @@ static bool rpd_close(void *stp) {
   return ok;
 }
 
-const cv_sink cv_sqlite_sink = {"sqlite", rpd_open, rpd_event, NULL, rpd_close};
+const cv_sink cv_sqlite_sink = {
+    .name = "sqlite",
+    .open = rpd_open,
+    .event = rpd_event,
+    .close = rpd_close,
+};
