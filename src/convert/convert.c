@@ -76,33 +76,6 @@ void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *
   rtg_agents_label(&ctx->procs[proc].agents, device, buf, cap);
 }
 
-int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
-                    void (*fn)(void *arg, const char *frame), void *arg) {
-  const cv_proc *p = &ctx->procs[proc];
-  const uint64_t *pcs = rtg_u64map_get(&p->stacks, stack);
-  if (!pcs) return 0;
-  /* pcs: addresses separated by commas, hex (0x...) or decimal */
-  const char *s = cv_str(ctx, (uint32_t)*pcs);
-  int n = 0;
-  while (*s) {
-    char *end;
-    unsigned long long a = strtoull(s, &end, 0);
-    if (end == s) break;
-    const uint64_t *sym = rtg_u64map_get(&p->symbols, a);
-    char buf[40];
-    if (sym) {
-      fn(arg, cv_str(ctx, (uint32_t)*sym));
-    } else {
-      snprintf(buf, sizeof buf, "0x%llx", a);
-      fn(arg, buf);
-    }
-    n++;
-    s = end;
-    while (*s == ',' || *s == ' ') s++;
-  }
-  return n;
-}
-
 bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops) {
   void *st = ops->open(ctx);
   if (!st) return false;

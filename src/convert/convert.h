@@ -217,8 +217,11 @@ static inline rtg_gap_buckets cv_gap_buckets(const cv_ctx *ctx) {
 }
 /* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
 const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
-/* The pcs of a stack, symbolized where SYMBOL records allow, one frame per
- * call of fn; returns the number of frames. */
+
+/* stacks.c: a STACK or SYMBOL record of a process of host; the pcs of a
+ * stack, symbolized where SYMBOL records allow, one frame per call of fn
+ * (returns the number of frames). */
+void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
                     void (*fn)(void *arg, const char *frame), void *arg);
 
@@ -232,16 +235,15 @@ void cv_measure_span(cv_ctx *ctx);
  * pass over all inputs (duplicate detection). */
 void cv_pass_begin(cv_ctx *ctx);
 bool cv_read_input(cv_ctx *ctx, const char *path);
-/* A STACK or SYMBOL record of a process of host (input_trace.c). */
-void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
+/* input_json.c: a Chrome JSON file's events, merged. */
+bool cv_read_json(cv_ctx *ctx, const char *path);
 /* input_tail.c: the SYMBOL and STACK records at the end of a file (the
  * tracer writes symbols when the process exits), so that stacks of events
  * before them can be symbolized in one pass. */
 void cv_prescan_tail(cv_ctx *ctx, const char *path);
-bool cv_read_json(cv_ctx *ctx, const char *path);
-/* strace/ltrace -tttT: -1 not such a line, 0 consumed (an unfinished
- * call, or warned about), 1 a call in *out (strings valid until the next
- * call). */
+/* input_strace.c: strace/ltrace -tttT lines: -1 not such a line, 0
+ * consumed (an unfinished call, or warned about), 1 a call in *out
+ * (strings valid until the next call). */
 typedef struct cv_strace cv_strace;
 cv_strace *cv_strace_new(void);
 void cv_strace_free(cv_strace *s);
@@ -250,7 +252,6 @@ int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t 
 
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);
-void cv_usage(FILE *f);
 /* "123.5" (us) or "25%": false when malformed. */
 bool cv_parse_time_arg(const char *s, double *value, bool *percent);
 

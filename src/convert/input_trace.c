@@ -83,35 +83,6 @@ static bool times_ok(reader *r, uint64_t lineno, uint64_t start, uint64_t stop) 
 #define GET(rec, K, m) ((rec)->u.K.m)
 #define HAS(rec, K, m) RTG_HAS(rec, RTG_FIELD(K, m))
 
-void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) {
-  uint32_t ix = cv_proc_get(ctx, host, rec->pid); /* (first: it may move the table) */
-  cv_proc *p = &ctx->procs[ix];
-  if (rec->kind == RTG_KIND_STACK) {
-    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) =
-        cv_intern(ctx, GET(rec, STACK, pcs));
-    return;
-  }
-  if (rec->kind != RTG_KIND_SYMBOL) return;
-  char buf[1024];
-  const char *mod = HAS(rec, SYMBOL, module) ? GET(rec, SYMBOL, module) : NULL;
-  int n = snprintf(buf, sizeof buf, "%s", GET(rec, SYMBOL, name));
-  if (HAS(rec, SYMBOL, offset) && GET(rec, SYMBOL, offset) && n < (int)sizeof buf)
-    n += snprintf(buf + n, sizeof buf - (size_t)n, "+0x%llx",
-                  (unsigned long long)GET(rec, SYMBOL, offset));
-  if (mod && *mod && n < (int)sizeof buf) snprintf(buf + n, sizeof buf - (size_t)n, " (%s)", mod);
-  *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
-}
-
-/* -k names launch slices by kernel: HIP records carry the kernel's mangled
- * symbol, the GPU dispatch records of the same kernel its demangled name.
- * Names are matched by the mangled symbol (a kernel has one demangled
- * name; the map is as large as the number of kernels, where a map by
- * correlation id would grow with every launch), and only for mangled
- * names ("_Z..."): under RTG_KERNEL_RENAME the dispatch name is a ROCTx
- * range, shared by many kernels.  cv_read_trace reads the dispatch records
- * of a file first (prescan_demangled), since a launch's HIP record usually
- * comes before its kernel completes; without a dispatch record of the
- * kernel, the mangled name stays. */
 /* The slice name of a barrier by its op: AMD barrier-value packets (HIP's
  * waits for copies) show as barriers of their own name. */
 static const char *barrier_name(const char *op) {
@@ -120,6 +91,16 @@ static const char *barrier_name(const char *op) {
   return "barrier";
 }
 
+/* -k names launch slices by kernel: HIP records carry the kernel's mangled
+ * symbol, the GPU dispatch records of the same kernel its demangled name.
+ * Names are matched by the mangled symbol (a kernel has one demangled
+ * name; the map is as large as the number of kernels, where a map by
+ * correlation id would grow with every launch), and only for mangled
+ * names ("_Z..."): under RTG_KERNEL_RENAME the dispatch name is a ROCTx
+ * range, shared by many kernels.  cv_read_input reads the dispatch records
+ * of a file first (prescan_demangled), since a launch's HIP record usually
+ * comes before its kernel completes; without a dispatch record of the
+ * kernel, the mangled name stays. */
 static void learn_demangled(cv_ctx *ctx, const char *mangled, const char *demangled) {
   if (strncmp(mangled, "_Z", 2)) return;
   uint64_t *v = rtg_u64map_put(&ctx->demangled, cv_intern(ctx, mangled), 0, NULL);

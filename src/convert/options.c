@@ -55,7 +55,7 @@ static const struct option long_opts[] = {
     {0, 0, 0, 0},
 };
 
-void cv_usage(FILE *f) {
+static void usage(FILE *f) {
   fputs(
       "usage: rtg-convert [options] FILE...\n"
       "Converts rtg traces (rtg_trace.txt.<pid>), HCC_PROFILE=2 logs, strace/ltrace -tttT\n"
@@ -173,7 +173,7 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
       o->quiet = true;
       break;
     case 'h':
-      cv_usage(stdout);
+      usage(stdout);
       return 0;
     case OPT_VERSION:
       printf("rtg-convert %s\n", RTG_VERSION);

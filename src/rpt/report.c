@@ -14,11 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
-  if (rpt_is_copy(r->type)) return "DATA";
-  return rtg_device_name(rpt_rec_device(r), buf, 16);
-}
-
 static double ms_from(uint64_t t, uint64_t offset) {
   return (double)(int64_t)(t - offset) / 1000000.0;
 }

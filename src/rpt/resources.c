@@ -52,6 +52,11 @@ void rpt_resources_free(rpt_resources *rs) {
   memset(rs, 0, sizeof *rs);
 }
 
+const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
+  if (rpt_is_copy(r->type)) return "DATA";
+  return rtg_device_name(rpt_rec_device(r), buf, 16);
+}
+
 static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
   rpt_resource *r = calloc(1, sizeof *r);
   size_t n = rs->nnames + rs->buckets.n + 1;

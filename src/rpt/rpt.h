@@ -214,6 +214,8 @@ typedef struct rpt_resources {
 void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets);
 void rpt_resources_free(rpt_resources *rs);
 rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r);
+/* GPU0, CPU0 (agents.h), DATA for copies. */
+const char *rpt_resource_name(const rpt_rec *r, char buf[16]);
 /* Add the next record (in start order) of its resource: returns its
  * critical time; *gap gets the idle time before it (0: none). */
 uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap);
@@ -227,7 +229,6 @@ void rpt_print_trace_line(const rpt_data *d, const rpt_opts *o, const rpt_rec *r
                           uint64_t critical, uint64_t gap);
 void rpt_print_summaries(const rpt_resources *rs, const rtg_strtab *names, const rpt_opts *o,
                          uint64_t roi_ns);
-const char *rpt_resource_name(const rpt_rec *r, char buf[16]);
 
 /* gui_trace.c: false when the file cannot be written. */
 bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,
