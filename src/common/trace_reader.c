@@ -325,6 +325,21 @@ static bool hand_over(cursor *c, const batch *b, const window *w) {
   return false;
 }
 
+/* A line of a file, its '\n' (and a '\r' before it) left out: counted,
+ * and skipped when too long.  false: no room in the batch (uncounted). */
+static bool file_line(const rtg_reader *r, batch *b, cursor *c, char *s, size_t len,
+                      bool unterminated, bool nul_free) {
+  c->lineno++;
+  if (len > RTG_LINE_MAX) {
+    c->too_long++;
+    return true;
+  }
+  size_t n = len && s[len - 1] == '\r' ? len - 1 : len;
+  if (take_line(r, b, c, s, n, unterminated, nul_free) != LINE_NO_ROOM) return true;
+  c->lineno--;
+  return false;
+}
+
 /* Fill b with the next lines of a regular file's chunk; true when the
  * chunk is done. */
 static bool fill_file(rtg_reader *r, batch *b, cursor *c) {
@@ -354,34 +369,13 @@ static bool fill_file(rtg_reader *r, batch *b, cursor *c) {
       char *s = b->data + w.p, *nl = memchr(s, '\n', w.have - w.p);
       if (!nl) break;
       size_t len = (size_t)(nl - s);
-      c->lineno++;
-      if (len > RTG_LINE_MAX) {
-        c->too_long++;
-      } else {
-        size_t n = len && s[len - 1] == '\r' ? len - 1 : len;
-        if (take_line(r, b, c, s, n, false, w.nul_free) == LINE_NO_ROOM) {
-          c->lineno--;
-          return hand_over(c, b, &w);
-        }
-      }
+      if (!file_line(r, b, c, s, len, false, w.nul_free)) return hand_over(c, b, &w);
       w.p += len + 1;
     }
     if (w.base + w.p >= c->hi) return true; /* past the chunk's last line */
     if (c->pos >= c->f->size) {             /* the file's last line, without '\n' */
-      if (w.have > w.p) {
-        size_t len = w.have - w.p;
-        char *s = b->data + w.p;
-        c->lineno++;
-        if (len > RTG_LINE_MAX) {
-          c->too_long++;
-        } else {
-          size_t n = len && s[len - 1] == '\r' ? len - 1 : len;
-          if (take_line(r, b, c, s, n, true, w.nul_free) == LINE_NO_ROOM) {
-            c->lineno--;
-            return hand_over(c, b, &w);
-          }
-        }
-      }
+      if (w.have > w.p && !file_line(r, b, c, b->data + w.p, w.have - w.p, true, w.nul_free))
+        return hand_over(c, b, &w);
       return true;
     }
     /* A line goes on past the window: hand over what the batch holds, or

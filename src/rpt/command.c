@@ -71,34 +71,24 @@ static int profile_command(const rtg_hcc_profile *p, bool ignore_barriers, rpt_c
   return 1;
 }
 
+/* A dispatch or barrier record (K) as a command of type t named nm. */
+#define QUEUE_OP(K, t, nm)                                                                         \
+  (rpt_cmd) {                                                                                      \
+    .type = t, .start = rec->u.K.start, .stop = rec->u.K.stop, .agent = rec->u.K.agent,            \
+    .queue = (uint32_t)rec->u.K.queue, .seq = (uint32_t)rec->u.K.id, .name = nm,                   \
+    .name_len = strlen(nm)                                                                         \
+  }
+
 static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *c,
                           const char **why) {
   const char *name;
   switch (rec->kind) {
   case RTG_KIND_DISPATCH:
-    name = rec->u.DISPATCH.name;
-    *c = (rpt_cmd){
-        .type = RPT_KERNEL,
-        .start = rec->u.DISPATCH.start,
-        .stop = rec->u.DISPATCH.stop,
-        .agent = rec->u.DISPATCH.agent,
-        .queue = (uint32_t)rec->u.DISPATCH.queue,
-        .seq = (uint32_t)rec->u.DISPATCH.id,
-        .name = name,
-        .name_len = strlen(name),
-    };
+    *c = QUEUE_OP(DISPATCH, RPT_KERNEL, rec->u.DISPATCH.name);
     break;
   case RTG_KIND_BARRIER:
     if (ignore_barriers) return 0;
-    *c = (rpt_cmd){
-        .type = RPT_BARRIER,
-        .start = rec->u.BARRIER.start,
-        .stop = rec->u.BARRIER.stop,
-        .agent = rec->u.BARRIER.agent,
-        .queue = (uint32_t)rec->u.BARRIER.queue,
-        .seq = (uint32_t)rec->u.BARRIER.id,
-        .name = "", /* the original's HCC_PROFILE barriers had no name */
-    };
+    *c = QUEUE_OP(BARRIER, RPT_BARRIER, ""); /* the original's HCC_PROFILE barriers had no name */
     break;
   case RTG_KIND_COPY:
     name = RTG_HAS(rec, RTG_FIELD(COPY, kind)) ? rec->u.COPY.kind : "copy";
