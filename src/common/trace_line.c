@@ -7,18 +7,43 @@
  * that kind was asked for. */
 #include "trace_line.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* The prefix and keyword of each kind, from the one list of kinds, with
- * their lengths (this runs for every line). */
+ * their lengths (this runs for every line: no pointer to follow). */
 static const struct {
-  const char *prefix, *keyword;
+  char prefix[8], keyword[16];
   uint8_t plen, kwlen;
 } kinds[RTG_KIND_COUNT] = {
 #define KW_X(K, p, k, F) [RTG_KIND_##K] = {p, k, sizeof p - 1, sizeof k - 1},
     RTG_RECORD_KINDS(KW_X)
 #undef KW_X
 };
+
+/* The kinds of each prefix, found by its second letter (the prefixes
+ * differ there), by the length of their keyword: most lines then compare
+ * one keyword, or none (an API call's function name), built once. */
+#define MAX_KW 16
+typedef struct kind_group {
+  uint32_t fallback;       /* the kind without a keyword (the API calls) */
+  uint32_t by_len[MAX_KW]; /* the kinds whose keyword has that length */
+} kind_group;
+static kind_group groups[128];
+static pthread_once_t groups_once = PTHREAD_ONCE_INIT;
+static _Atomic bool groups_built; /* (checked inline: once built, no call per line) */
+
+static void build_groups(void) {
+  for (int k = 1; k < RTG_KIND_COUNT; k++) {
+    kind_group *g = &groups[(unsigned char)kinds[k].prefix[1] & 127];
+    if (kinds[k].kwlen)
+      g->by_len[kinds[k].kwlen] |= RTG_PARSE(k);
+    else
+      g->fallback |= RTG_PARSE(k);
+  }
+  atomic_store_explicit(&groups_built, true, memory_order_release);
+}
 
 /* The start every record shares, "PREFIX: pid:P tid:T WORD": the length
  * of the prefix (3 or 5; 0 when the line does not begin with one), and,
@@ -79,20 +104,31 @@ static void scan_pid(const char *s, size_t len, record_start *r) {
   }
 }
 
+/* kw[0..n) is word: keywords are 4 to 8 bytes, compared as two overlapping
+ * 4-byte words (no loop whose length the CPU would mispredict). */
+static inline bool is_word(const char *kw, size_t n, const char *word) {
+  if (n >= 4 && n <= 8) {
+    uint32_t a0, b0, a1, b1;
+    memcpy(&a0, kw, 4), memcpy(&b0, word, 4), memcpy(&a1, kw + n - 4, 4);
+    memcpy(&b1, word + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return !memcmp(kw, word, n);
+}
+
 /* The kinds a record start can be: those of its prefix and keyword, else
  * the one kind of its prefix without a keyword (the API calls). */
 static uint32_t kinds_of(const char *s, const record_start *r) {
-  uint32_t hit = 0, fallback = 0;
-  for (int k = 1; k < RTG_KIND_COUNT; k++) {
-    /* the prefixes differ in their second letter */
-    if (kinds[k].plen != r->plen || kinds[k].prefix[1] != s[1]) continue;
-    size_t n = kinds[k].kwlen;
-    if (!n)
-      fallback |= RTG_PARSE(k);
-    else if (n == r->kwlen && !memcmp(kinds[k].keyword, r->kw, n))
-      hit |= RTG_PARSE(k);
+  if (!r->plen) return 0;
+  if (!atomic_load_explicit(&groups_built, memory_order_acquire))
+    pthread_once(&groups_once, build_groups);
+  const kind_group *g = &groups[(unsigned char)s[1] & 127];
+  uint32_t hit = 0, maybe = r->kwlen < MAX_KW ? g->by_len[r->kwlen] : 0;
+  for (; maybe; maybe &= maybe - 1) {
+    int k = __builtin_ctz(maybe);
+    if (is_word(r->kw, r->kwlen, kinds[k].keyword)) hit |= RTG_PARSE(k);
   }
-  return hit ? hit : fallback;
+  return hit ? hit : g->fallback;
 }
 
 static uint8_t first_kind(uint32_t set) {

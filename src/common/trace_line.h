@@ -53,8 +53,9 @@ typedef struct rtg_line {
   size_t len;
   const char *why; /* BAD, CUT: the reason */
   union {
-    rtg_record rec;      /* RECORD */
-    rtg_hcc_profile hcc; /* PROFILE (its strings point into text) */
+    rtg_record rec;                         /* RECORD */
+    rtg_hcc_profile hcc;                    /* PROFILE (its strings point into text) */
+    unsigned char user[sizeof(rtg_record)]; /* the reader's caller's (prepare) */
     struct {
       uint64_t lines;    /* lines in the file, too long ones included */
       uint64_t too_long; /* lines over RTG_LINE_MAX, skipped */

@@ -23,8 +23,9 @@
 #define WINDOW (128u << 10) /* read at a time */
 #define TAIL 4096           /* read past a chunk's end at a time, for its last line */
 #define BATCH_LINES 2048
-#define ARENA (64u << 10) /* reasons, and copies of records (keep_text); it grows */
-#define NBATCH 4          /* batches in flight per producer */
+#define BATCH_DATA (2 * WINDOW) /* a batch reads on into its data while it has room */
+#define ARENA (64u << 10)       /* reasons, and copies of records (keep_text); it grows */
+#define NBATCH 4                /* batches in flight per producer */
 #define MAX_PRODUCERS 4
 
 /* One input as planned before reading. */
@@ -108,7 +109,7 @@ struct rtg_reader {
 
 static bool batch_init(batch *b) {
   b->lines = malloc(BATCH_LINES * sizeof *b->lines);
-  b->data_cap = 2 * WINDOW;
+  b->data_cap = BATCH_DATA;
   b->data = malloc(b->data_cap + 1);
   b->arena_cap = ARENA;
   b->arena = malloc(b->arena_cap);
@@ -131,19 +132,17 @@ static bool data_room(batch *b, size_t n) {
   return true;
 }
 
-/* n bytes of the arena, or NULL when it is full (and lines point in). */
-static char *arena_take(batch *b, size_t n) {
-  if (b->arena_cap - b->used < n) {
-    if (b->n) return NULL;
-    size_t cap = b->arena_cap * 2 > n ? b->arena_cap * 2 : n;
-    char *a = realloc(b->arena, cap);
-    if (!a) return NULL;
-    b->arena = a;
-    b->arena_cap = cap;
-  }
-  char *p = b->arena + b->used;
-  b->used += n;
-  return p;
+/* Room for n more bytes in the arena: false when it is full and lines
+ * point in (or memory runs out). */
+static bool arena_room(batch *b, size_t n) {
+  if (b->arena_cap - b->used >= n) return true;
+  if (b->n) return false;
+  size_t cap = b->arena_cap * 2 > n ? b->arena_cap * 2 : n;
+  char *a = realloc(b->arena, cap);
+  if (!a) return false;
+  b->arena = a;
+  b->arena_cap = cap;
+  return true;
 }
 
 /* ------------------------------------------------------------ lines */
@@ -157,17 +156,17 @@ enum { LINE_KEPT, LINE_DROPPED, LINE_NO_ROOM };
 static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, size_t len,
                      bool unterminated, bool nul_free) {
   if (b->n == BATCH_LINES) return LINE_NO_ROOM;
-  /* the arena room the line may need, taken before the line is changed:
-   * a copy to parse (keep_text), then the reason of a bad line */
+  /* the arena room the line may need, made sure of before the line is
+   * changed: a copy to parse (keep_text), then the reason of a bad line */
   bool copy = r->o.keep_text && (s[0] == 'H' || s[0] == 'R');
-  size_t mark = b->used, ncopy = copy ? len + 1 : 0;
-  char *room = arena_take(b, ncopy + WHY_ROOM);
-  if (!room) return LINE_NO_ROOM;
+  size_t ncopy = copy ? len + 1 : 0;
+  if (b->arena_cap - b->used < ncopy + WHY_ROOM && !arena_room(b, ncopy + WHY_ROOM))
+    return LINE_NO_ROOM;
   s[len] = 0;
   rtg_line_how how = {.parse = r->o.parse,
                       .nul_free = nul_free,
                       .unterminated = unterminated,
-                      .copy = copy ? room : NULL};
+                      .copy = copy ? b->arena + b->used : NULL};
   rtg_line *l = &b->lines[b->n];
   rtg_line_classify(l, s, len, &how);
   if (!r->o.text_lines) {
@@ -175,22 +174,21 @@ static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, si
     if (l->cls == RTG_LINE_TEXT || (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN &&
                                     prev->pid == l->pid && prev->count < UINT32_MAX)) {
       if (l->cls == RTG_LINE_SEEN) prev->count++;
-      b->used = mark;
       return LINE_DROPPED;
     }
   }
+  b->used += ncopy;
   if (l->why) { /* the parser's reason may live in its thread's memory */
-    char *w = room + ncopy;
+    char *w = b->arena + b->used;
     size_t n = strnlen(l->why, WHY_ROOM - 1);
     memcpy(w, l->why, n);
     w[n] = 0;
     l->why = w;
-  } else {
-    b->used -= WHY_ROOM;
+    b->used += n + 1;
   }
-  if (!copy && !l->why) b->used = mark;
   l->file = c->file;
   l->lineno = c->lineno;
+  if (r->o.prepare) r->o.prepare(l, r->o.prepare_arg);
   b->n++;
   return LINE_KEPT;
 }
@@ -251,9 +249,10 @@ static bool read_more(batch *b, cursor *c, window *w, size_t more) {
     return false;
   }
   size_t got = read_at(w->fd, b->data + w->have, more, c->pos, &c->err);
+  /* once per read, not per line */
+  w->nul_free = (w->nul_free || !w->have) && !memchr(b->data + w->have, 0, got);
   c->pos += got;
   w->have += got;
-  w->nul_free = !memchr(b->data, 0, w->have); /* once per read, not per line */
   if (got < more && !c->err) c->err = RTG_READ_SHRANK;
   return got == more;
 }
@@ -264,6 +263,7 @@ static void compact(batch *b, window *w) {
   w->base += w->p;
   w->have -= w->p;
   w->p = 0;
+  w->nul_free = !memchr(b->data, 0, w->have);
 }
 
 /* Past the line that began in the chunk before: false when no line starts
@@ -378,16 +378,21 @@ static bool fill_file(rtg_reader *r, batch *b, cursor *c) {
         return hand_over(c, b, &w);
       return true;
     }
-    /* A line goes on past the window: hand over what the batch holds, or
-     * read on into it. */
-    if (b->n) return hand_over(c, b, &w);
-    compact(b, &w);
-    if (w.have > RTG_LINE_MAX) {
-      if (!skip_long_line(b, c, &w)) return true;
-      continue;
+    /* A line goes on past the window: read the next window after it while
+     * the batch has room (its lines stay where they are), else hand over
+     * what the batch holds; past the chunk's end, read only what its last
+     * line may need. */
+    size_t part = w.have - w.p;
+    size_t more = w.base + w.have < c->hi ? WINDOW : part < TAIL ? TAIL : part;
+    if (b->n) {
+      if (part > RTG_LINE_MAX || b->data_cap - w.have < more) return hand_over(c, b, &w);
+    } else {
+      compact(b, &w);
+      if (w.have > RTG_LINE_MAX) {
+        if (!skip_long_line(b, c, &w)) return true;
+        continue;
+      }
     }
-    /* past the chunk's end, read only what its last line may need */
-    size_t more = w.base + w.have < c->hi ? WINDOW : w.have < TAIL ? TAIL : w.have;
     if (!read_more(b, c, &w, more)) return true;
   }
 }

@@ -32,7 +32,13 @@ typedef struct rtg_reader_opts {
   bool text_lines;  /* hand out TEXT lines; else they are only counted (in line numbers),
                        and SEEN lines of one pid in a row come as one entry (count) */
   unsigned threads; /* producer threads: 0 = one per CPU (at most 4) */
-  bool serial;      /* none: the caller's thread reads each chunk itself */
+  /* Optional: the caller's own work on a line that needs no state (which
+   * its thread would do in file order, one line at a time), done by the
+   * producers for every line they hand out (not for END entries), after
+   * classification.  It may replace l->u by data of its own (l->u.user). */
+  void (*prepare)(rtg_line *l, void *arg);
+  void *prepare_arg;
+  bool serial; /* none: the caller's thread reads each chunk itself */
 } rtg_reader_opts;
 
 typedef struct rtg_reader rtg_reader;

@@ -1,5 +1,7 @@
 /* What a line classified by the common reader is to rpt: a command (a
- * kernel, barrier or copy with its times), text, or a bad line.
+ * kernel, barrier or copy with its times), text, or a bad line.  It needs
+ * no state, so the reader's threads work it out (rpt_prepare_line) and
+ * the main thread only takes the result.
  *   - "profile:" lines (HCC_PROFILE=2) name their command type, and a copy
  *     is named "<direction>_<bytes>_bytes" as the original rpt did;
  *   - rtg trace records: dispatch, barrier and copy records are commands
@@ -12,22 +14,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name that must be built ("HostToDevice_16384_bytes"); it lives until
- * the next one is built. */
-static const char *build_name(const char *dir, size_t n, bool has_bytes, uint64_t bytes,
-                              size_t *len) {
+const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
+  if (!rpt_is_copy(c->type)) {
+    *len = c->name_len;
+    return c->name;
+  }
+  /* "HostToDevice" + 16384 -> "HostToDevice_16384_bytes": built anew for
+   * each copy, valid until the next */
   static char *buf;
   static size_t cap;
+  size_t n = c->name_len;
   if (n + 32 > cap) {
     cap = n + 32 + 256;
     free(buf);
     buf = malloc(cap);
     if (!buf) abort();
   }
-  memcpy(buf, dir, n);
+  memcpy(buf, c->name, n);
   buf[n] = 0;
   *len = n;
-  if (has_bytes) *len += (size_t)snprintf(buf + n, 32, "_%llu_bytes", (unsigned long long)bytes);
+  if (c->sized) *len += (size_t)snprintf(buf + n, 32, "_%llu_bytes", (unsigned long long)c->bytes);
   return buf;
 }
 
@@ -37,84 +43,95 @@ static int profile_type(const rtg_hcc_profile *p) {
   return -1;
 }
 
-static int profile_command(const rtg_hcc_profile *p, bool ignore_barriers, rpt_cmd *c,
-                           const char **why) {
+/* The command a line holds, written into c field by field: c lies where
+ * the line's record was, so every value is read (as an argument) before c
+ * is written; one store per field, of its own width, which the CPU reads
+ * back at once (a whole struct copied from the stack would stall it). */
+static int set_cmd(rpt_cmd *c, int what, const char *why, int type, bool trace, bool bad_op,
+                   uint64_t start, uint64_t stop, uint64_t agent, uint32_t queue, uint32_t seq,
+                   const char *name, size_t name_len, bool sized, uint64_t bytes) {
+  c->what = (int8_t)what;
+  c->why = why;
+  c->type = (uint8_t)type;
+  c->trace = trace;
+  c->bad_op = bad_op;
+  c->sized = sized;
+  c->start = start;
+  c->stop = stop;
+  c->agent = agent;
+  c->bytes = bytes;
+  c->queue = queue;
+  c->seq = seq;
+  c->name = name;
+  c->name_len = name_len;
+  return what;
+}
+
+static int no_cmd(rpt_cmd *c, int what, const char *why) {
+  return set_cmd(c, what, why, 0, false, false, 0, 0, 0, 0, 0, "", 0, false, 0);
+}
+
+static int profile_command(const rtg_hcc_profile *p, bool ignore_barriers, rpt_cmd *c) {
   if (!(p->flags & RTG_HCC_HAS_TIMES))
-    return *why = "profile line without start and stop times", -1;
-  if (p->stop < p->start) return *why = "profile line whose stop is before its start", -1;
+    return no_cmd(c, -1, "profile line without start and stop times");
+  if (p->stop < p->start) return no_cmd(c, -1, "profile line whose stop is before its start");
   int type = profile_type(p);
-  if (type < 0) return *why = "profile line of an unknown command type", -1;
-  if (ignore_barriers && type == RPT_BARRIER) return 0;
-  if (p->device > UINT16_MAX) return *why = "device number out of range", -1;
-  *c = (rpt_cmd){
-      .type = (uint8_t)type,
-      .bad_op = (p->flags & RTG_HCC_BAD_OP) != 0,
-      .start = p->start,
-      .stop = p->stop,
-      .agent = p->device,
-      .queue = p->queue,
-      .seq = (uint32_t)p->seq,
-      .name = p->name,
-      .name_len = p->name_len,
-  };
-  if (rpt_is_copy(c->type)) {
-    c->no_bytes = !(p->flags & RTG_HCC_HAS_BYTES);
-    c->name = build_name(p->name, p->name_len, !c->no_bytes, p->bytes, &c->name_len);
-  } else if (type == RPT_BARRIER) {
+  if (type < 0) return no_cmd(c, -1, "profile line of an unknown command type");
+  if (ignore_barriers && type == RPT_BARRIER) return no_cmd(c, 0, NULL);
+  if (p->device > UINT16_MAX) return no_cmd(c, -1, "device number out of range");
+  uint64_t start = p->start;
+  if (type == RPT_BARRIER) {
     /* The original's barrier rule: a name "depcnt,acquire,release" (three
      * parts) marks a barrier with dependencies, whose start is moved to its
      * stop so it does not hide the commands it waits for. */
     const char *c1 = memchr(p->name, ',', p->name_len);
     const char *c2 = c1 ? memchr(c1 + 1, ',', p->name_len - (size_t)(c1 + 1 - p->name)) : NULL;
-    if (c2 && !memchr(c2 + 1, ',', p->name_len - (size_t)(c2 + 1 - p->name))) c->start = c->stop;
+    if (c2 && !memchr(c2 + 1, ',', p->name_len - (size_t)(c2 + 1 - p->name))) start = p->stop;
   }
-  return 1;
+  return set_cmd(c, 1, NULL, type, false, (p->flags & RTG_HCC_BAD_OP) != 0, start, p->stop,
+                 p->device, p->queue, (uint32_t)p->seq, p->name, p->name_len,
+                 (p->flags & RTG_HCC_HAS_BYTES) != 0, p->bytes);
 }
+
+static const char *const backwards = "record whose stop is before its start";
 
 /* A dispatch or barrier record (K) as a command of type t named nm. */
 #define QUEUE_OP(K, t, nm)                                                                         \
-  (rpt_cmd) {                                                                                      \
-    .type = t, .start = rec->u.K.start, .stop = rec->u.K.stop, .agent = rec->u.K.agent,            \
-    .queue = (uint32_t)rec->u.K.queue, .seq = (uint32_t)rec->u.K.id, .name = nm,                   \
-    .name_len = strlen(nm)                                                                         \
-  }
+  set_cmd(c, rec->u.K.stop < rec->u.K.start ? -1 : 1,                                              \
+          rec->u.K.stop < rec->u.K.start ? backwards : NULL, t, true, false, rec->u.K.start,       \
+          rec->u.K.stop, rec->u.K.agent, (uint32_t)rec->u.K.queue, (uint32_t)rec->u.K.id, nm,      \
+          strlen(nm), false, 0)
 
-static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *c,
-                          const char **why) {
-  const char *name;
+static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *c) {
   switch (rec->kind) {
   case RTG_KIND_DISPATCH:
-    *c = QUEUE_OP(DISPATCH, RPT_KERNEL, rec->u.DISPATCH.name);
-    break;
+    return QUEUE_OP(DISPATCH, RPT_KERNEL, rec->u.DISPATCH.name);
   case RTG_KIND_BARRIER:
-    if (ignore_barriers) return 0;
-    *c = QUEUE_OP(BARRIER, RPT_BARRIER, ""); /* the original's HCC_PROFILE barriers had no name */
-    break;
-  case RTG_KIND_COPY:
-    name = RTG_HAS(rec, RTG_FIELD(COPY, kind)) ? rec->u.COPY.kind : "copy";
-    *c = (rpt_cmd){
-        .type = RPT_COPY,
-        .start = rec->u.COPY.start,
-        .stop = rec->u.COPY.stop,
-        .agent = rec->u.COPY.agent,
-        .queue = RTG_HAS(rec, RTG_FIELD(COPY, engine)) ? (uint32_t)rec->u.COPY.engine : 0,
-        .seq = RTG_HAS(rec, RTG_FIELD(COPY, id)) ? (uint32_t)rec->u.COPY.id : 0,
-    };
-    c->name = build_name(name, strlen(name), RTG_HAS(rec, RTG_FIELD(COPY, bytes)),
-                         rec->u.COPY.bytes, &c->name_len);
-    break;
-  default:
-    return 0;
+    if (ignore_barriers) return no_cmd(c, 0, NULL);
+    return QUEUE_OP(BARRIER, RPT_BARRIER, ""); /* the original's HCC_PROFILE barriers: no name */
+  case RTG_KIND_COPY: {
+    const rtg_rec_COPY *k = &rec->u.COPY;
+    const char *name = RTG_HAS(rec, RTG_FIELD(COPY, kind)) ? k->kind : "copy";
+    bool bad = k->stop < k->start;
+    return set_cmd(c, bad ? -1 : 1, bad ? backwards : NULL, RPT_COPY, true, false, k->start,
+                   k->stop, k->agent,
+                   RTG_HAS(rec, RTG_FIELD(COPY, engine)) ? (uint32_t)k->engine : 0,
+                   RTG_HAS(rec, RTG_FIELD(COPY, id)) ? (uint32_t)k->id : 0, name, strlen(name),
+                   RTG_HAS(rec, RTG_FIELD(COPY, bytes)), k->bytes);
   }
-  c->trace = true;
-  if (c->stop < c->start) return *why = "record whose stop is before its start", -1;
-  return 1;
+  default:
+    return no_cmd(c, 0, NULL);
+  }
 }
 
-int rpt_command(const rtg_line *l, bool ignore_barriers, rpt_cmd *c, const char **why) {
-  if (l->cls == RTG_LINE_PROFILE) return profile_command(&l->u.hcc, ignore_barriers, c, why);
-  if (l->cls == RTG_LINE_RECORD) return record_command(&l->u.rec, ignore_barriers, c, why);
-  return 0;
+void rpt_prepare_line(rtg_line *l, void *opts) {
+  if (!rpt_line_is_cmd(l)) return;
+  const rpt_opts *o = opts;
+  rpt_cmd *c = (rpt_cmd *)l->u.user; /* (the record is not needed any more) */
+  if (l->cls == RTG_LINE_PROFILE)
+    profile_command(&l->u.hcc, o->ignore_barriers, c);
+  else
+    record_command(&l->u.rec, o->ignore_barriers, c);
 }
 
 bool rpt_db_line(const rtg_line *l) {

@@ -223,7 +223,7 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
   }
   if (c->bad_op)
     rtg_warn_line(&fs->diag, lineno, "unrecognized #device.queue.seq tag: using #0.0.0");
-  if (c->no_bytes)
+  if (rpt_is_copy(c->type) && !c->trace && !c->sized)
     rtg_warn_line(&fs->diag, lineno, "copy without a byte count: named by direction only");
   rpt_rec r = {
       .start = c->start,
@@ -244,7 +244,9 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
   } else {
     r.device = (uint16_t)c->agent;
   }
-  r.name = intern(d, c->name, c->name_len);
+  size_t len;
+  const char *name = rpt_cmd_name(c, &len);
+  r.name = intern(d, name, len);
   add_record(d, o, fs, &r, lineno);
 }
 
@@ -341,8 +343,6 @@ static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bo
   const char *raw = keep ? l->text : NULL;
   int64_t pid = l->has_pid ? (int64_t)l->pid : -1;
   if (o->db && rpt_db_line(l)) printf("raw: %s\n", l->text);
-  rpt_cmd c;
-  const char *why = NULL;
   switch (l->cls) {
   case RTG_LINE_TEXT:
   case RTG_LINE_SEEN:
@@ -373,16 +373,13 @@ static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bo
       add_text(d, o, raw, l->len, l->lineno); /* agent lines stay text */
       break;
     }
-    switch (rpt_command(l, o->ignore_barriers, &c, &why)) {
-    case 1:
-      command(d, o, fs, l, &c, raw);
-      break;
-    case 0:
+    const rpt_cmd *c = (const rpt_cmd *)l->u.user; /* (rpt_prepare_line) */
+    if (c->what > 0)
+      command(d, o, fs, l, c, raw);
+    else if (c->what == 0)
       text_line(d, o, fs, l, raw, l->cls == RTG_LINE_RECORD ? pid : -1);
-      break;
-    default:
-      bad_line(d, o, fs, l, raw, why);
-    }
+    else
+      bad_line(d, o, fs, l, raw, c->why);
     break;
   case RTG_LINE_END:
     file_end(d, o, fs, l);
@@ -457,6 +454,8 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
       .keep_text = keep,
       .text_lines =
           d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
+      .prepare = rpt_prepare_line,
+      .prepare_arg = o,
   };
   rtg_reader *r = rtg_reader_open(&ro);
   if (!r) {

@@ -148,23 +148,39 @@ typedef struct rpt_data {
 bool rpt_read_inputs(rpt_data *d, rpt_opts *o);
 void rpt_data_free(rpt_data *d);
 
-/* command.c: what a classified line is to rpt.  Names may point into the
- * line or into memory reused by the next call. */
-typedef struct rpt_cmd {
-  uint8_t type;  /* enum rpt_type */
-  bool trace;    /* from an rtg trace record: agent is an agent value */
-  bool bad_op;   /* profile: unrecognized #op tag, #0.0.0 used */
-  bool no_bytes; /* a copy without a byte count */
+/* command.c: what a classified line is to rpt, worked out on the reader's
+ * threads and kept in the line, in the room of its record (l->u.user,
+ * written and read in place: hence may_alias).  The name points into the
+ * line. */
+typedef struct __attribute__((may_alias)) rpt_cmd {
+  int8_t what;  /* 1: a command; 0: text (not a command, or an ignored
+                   barrier); -1: a bad line (why) */
+  uint8_t type; /* enum rpt_type */
+  bool trace;   /* from an rtg trace record: agent is an agent value */
+  bool bad_op;  /* profile: unrecognized #op tag, #0.0.0 used */
+  bool sized;   /* a copy with a byte count (bytes) */
   uint64_t start, stop;
   uint64_t agent; /* trace: the agent value; profile: the device number */
+  uint64_t bytes;
   uint32_t queue, seq;
-  const char *name;
+  const char *name; /* a copy's: its direction (rpt_cmd_name adds the size) */
   size_t name_len;
+  const char *why;
 } rpt_cmd;
 
-/* 1: a command (*c); 0: text (not a command, or an ignored barrier); -1: a
- * bad line (*why). */
-int rpt_command(const rtg_line *l, bool ignore_barriers, rpt_cmd *c, const char **why);
+_Static_assert(sizeof(rpt_cmd) <= sizeof(((rtg_line *)0)->u.user), "a command fits in a line");
+
+/* The lines that rpt_prepare_line turns into an rpt_cmd (in l->u.user):
+ * profile lines and the records that are not headers or agents. */
+static inline bool rpt_line_is_cmd(const rtg_line *l) {
+  return l->cls == RTG_LINE_PROFILE ||
+         (l->cls == RTG_LINE_RECORD && l->kind != RTG_KIND_HEADER && l->kind != RTG_KIND_AGENT);
+}
+/* The reader's prepare hook; opts: the rpt_opts. */
+void rpt_prepare_line(rtg_line *l, void *opts);
+/* The name to show: a copy's is "<direction>_<bytes>_bytes", as the
+ * original named it (built anew each time, valid until the next). */
+const char *rpt_cmd_name(const rpt_cmd *c, size_t *len);
 /* --db prints the raw text of this line (a profile line or a GPU op's record). */
 bool rpt_db_line(const rtg_line *l);
 
