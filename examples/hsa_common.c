@@ -104,12 +104,16 @@ void *ex_alloc(const ex_hsa_t *h, hsa_amd_memory_pool_t pool, size_t size) {
   return p;
 }
 
-void ex_submit(hsa_queue_t *q, const void *packet) {
-  uint64_t idx = hsa_queue_add_write_index_relaxed(q, 1);
-  while (idx - hsa_queue_load_read_index_scacquire(q) >= q->size) usleep(10);
+void ex_write_packet(hsa_queue_t *q, uint64_t idx, const void *packet) {
   uint32_t *slot = (uint32_t *)((char *)q->base_address + (idx % q->size) * 64);
   memcpy(slot + 1, (const uint32_t *)packet + 1, 60);
   __atomic_store_n(slot, *(const uint32_t *)packet, __ATOMIC_RELEASE); /* header last */
+}
+
+void ex_submit(hsa_queue_t *q, const void *packet) {
+  uint64_t idx = hsa_queue_add_write_index_relaxed(q, 1);
+  while (idx - hsa_queue_load_read_index_scacquire(q) >= q->size) usleep(10);
+  ex_write_packet(q, idx, packet);
   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)idx);
 }
 

@@ -40,6 +40,9 @@ uint64_t ex_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
                         uint32_t *kernarg_size);
 /* Writes a packet into the queue, header last, and rings the doorbell. */
 void ex_submit(hsa_queue_t *q, const void *packet);
+/* Writes a packet into slot idx (already reserved and free), header last;
+ * rings nothing. */
+void ex_write_packet(hsa_queue_t *q, uint64_t idx, const void *packet);
 /* Packet builders: a 1-D dispatch (workgroups of 64) and barriers. */
 void ex_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg, uint32_t n,
                         hsa_signal_t done);

@@ -117,13 +117,18 @@ fi
 
 # ---- (f) stretch: median of 5 alternating runs
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-stretch() { # label program mode count
-  label=$1 prog=$2 mode=$3 count=$4
+stretch() { # label program mode count [floor]
+  # floor: also run with an empty HIP tool registered for every op
+  # (TP_EMPTY_TOOL), which is what HIP itself adds once any tool listens
+  label=$1 prog=$2 mode=$3 count=$4 floor=${5:-}
   : >s.plain
   : >s.traced
+  : >s.floor
   lost=0 ops=0
   for i in 1 2 3 4 5; do
     SIMGPU_KERNEL_NS=20000 $RUN "$prog" "$mode" "$count" | get elapsed_ns /dev/stdin >>s.plain
+    [ -z "$floor" ] || SIMGPU_KERNEL_NS=20000 TP_EMPTY_TOOL=1 $RUN "$prog" "$mode" "$count" |
+      get elapsed_ns /dev/stdin >>s.floor
     rm -f rtg_trace.txt.*
     SIMGPU_KERNEL_NS=20000 HSA_TOOLS_LIB="$T" $RUN "$prog" "$mode" "$count" |
       get elapsed_ns /dev/stdin >>s.traced
@@ -131,15 +136,19 @@ stretch() { # label program mode count
     ops=$((ops + $(lines "HSA: .* dispatch ")))
   done
   awk -v label="$label" -v p="$(median <s.plain)" -v t="$(median <s.traced)" -v lost="$lost" \
-    -v ops="$ops" 'BEGIN {
-    printf "(f) stretch %-22s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d\n",
-      label, p / 1e6, t / 1e6, t / p, ops, lost }'
+    -v ops="$ops" -v f="$(median <s.floor)" 'BEGIN {
+    printf "(f) stretch %-22s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d",
+      label, p / 1e6, t / 1e6, t / p, ops, lost
+    if (f != "") printf "; HIP with an empty tool %.2f ms: %.2f", f / 1e6, f / p
+    printf "\n" }'
 }
 stretch "HSA back to back:" "$B/progs/tp_stretch" b2b 200
 stretch "HSA submit-wait:" "$B/progs/tp_stretch" wait 200
+stretch "HSA wait_any:" "$B/progs/tp_stretch" waitany 200
+stretch "HSA async handler:" "$B/progs/tp_stretch" handler 200
 if [ -z "$BENCH_NO_HIP" ]; then
-  stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200
-  stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200
+  stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200 floor
+  stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200 floor
 fi
 
 # ---- (g) dispatch submission

@@ -19,13 +19,7 @@ for s in "$@"; do
   log="$TOP/build-rocm/$s/test.log"
   mkdir -p "$(dirname "$log")"
   t0=$(date +%s)
-  skip=139-convert-browser
-  # Known and open: on ROCR 7.2.4, 16 threads churning a shared 64-slot
-  # queue through the intercept queue make it assert "no free slot for a
-  # retry barrier packet" in about 1 run in 15 (the tracer's throttle cannot
-  # see the wrapped queue's ring); reported skipped here, never passed.
-  [ "$s" != experimental ] || skip="$skip 183-tracer-fault-threads"
-  timeout "$LIMIT" "$TOP/scripts/rocm-suite.sh" "$s" -- env RTG_TEST_SKIP="$skip" \
+  timeout "$LIMIT" "$TOP/scripts/rocm-suite.sh" "$s" -- env RTG_TEST_SKIP=139-convert-browser \
     tests/run.sh >"$log" 2>&1
   rc=$?
   secs=$(($(date +%s) - t0))

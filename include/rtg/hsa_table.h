@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /* Entries are stored untyped; the tracer casts them to the real signatures
- * (src/tracer/hsa_api_list.h). */
+ * (src/tracer/hsa/gen/hsa_api_list.h). */
 typedef void (*rtg_hsa_fn)(void);
 
 typedef struct rtg_table_version {

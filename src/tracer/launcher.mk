@@ -22,8 +22,8 @@ INSTALL_LIB += $(RTG_REGISTER)
 
 # --- ABI tests: the HIP side of the tracer with a stand-in core, driven by
 # stand-in libraries that call it as each ROCm release does.
-HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip_*.c src/tracer/roctx*.c \
-                 src/tracer/backtrace*.c)) $(B)/obj/tests/abi/standin_core.o
+HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip/*.c src/tracer/roctx/*.c \
+                 src/tracer/core/backtrace*.c)) $(B)/obj/tests/abi/standin_core.o
 ABI_DIR     := $(B)/abi
 ABI_LIBS    := $(ABI_DIR)/libamdhip64.so.6 $(ABI_DIR)/roctx52/libroctx64.so.1 \
                $(ABI_DIR)/roctx53/libroctx64.so.4 $(ABI_DIR)/hip62/libamdhip64.so.6 \
@@ -61,9 +61,9 @@ UNIT_LIBS_test_hip_abi    := -ldl
 UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_roctx_abi  := -ldl
 # the .symtab reader of the backtrace symbolizer, alone
-UNIT_EXTRA_test_hip_bt_elf := $(B)/obj/src/tracer/backtrace_elf.o
+UNIT_EXTRA_test_hip_bt_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
 UNIT_LIBS_test_hip_bt_elf  := -ldl
-$(B)/tests/test_hip_bt_elf: $(B)/obj/src/tracer/backtrace_elf.o
+$(B)/tests/test_hip_bt_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
 
 UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_table_abi  := -ldl

@@ -17,7 +17,7 @@ for tag in "$@"; do
   d="$tmp/$tag"
   mkdir -p "$d/inc"
   case $tag in
-  deb:*) # Debian's libamdhip64-dev_VERSION*.deb in HIP_DEBS (see gen_hip_ops.sh)
+  deb:*) # Debian's libamdhip64-dev_VERSION*.deb in HIP_DEBS (see gen-hip-ops.sh)
     deb=$(ls "${HIP_DEBS:-/work/proto-matrix/debs}"/libamdhip64-dev_"${tag#deb:}"*.deb | head -n 1)
     dpkg-deb -x "$deb" "$d/deb" || continue
     if g++ -std=c++17 -w -D__HIP_PLATFORM_AMD__ -DRTG_REL="\"${tag#deb:}\"" \

@@ -6,7 +6,7 @@
  * The environment is read as the real config does for the settings the HIP
  * side uses.  rtg_standin_init()/fini() play OnLoad/OnUnload. */
 #define _GNU_SOURCE
-#include "tracer.h"
+#include "core/tracer.h"
 
 #include <fcntl.h>
 #include <pthread.h>

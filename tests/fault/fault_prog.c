@@ -17,6 +17,10 @@
  *   fault_prog fork N               N dispatches, then fork: child A exits
  *                                   without exec, child B execs "fault_prog
  *                                   storm 1 N"; the parent does N more
+ *   fault_prog burst ROUNDS IDLE_MS ROUNDS times, on one queue: wait IDLE_MS
+ *                                   (the GPU goes idle), publish a whole
+ *                                   queue of dispatches with one doorbell
+ *                                   ring, submit one more at once, wait
  * Every mode prints one deterministic line on stdout before its end. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -180,6 +184,34 @@ static int churn(int waves, int threads, int c, int d) {
   return 0;
 }
 
+/* ------------------------------------------------------------------ burst */
+/* A producer that fills the queue before ringing: the runtime then sees
+ * every slot valid at once (ROCR >= 7.2 hands such a batch to the intercept
+ * callback in one call), on a GPU that has gone idle, and the next packet
+ * comes before the GPU has looked at the queue again. */
+static int burst(int rounds, int idle_ms) {
+  hsa_queue_t *q = new_queue();
+  uint32_t n = q->size;
+  hsa_signal_t s;
+  CHECK(hsa_signal_create(0, 0, NULL, &s));
+  for (int r = 0; r < rounds; r++) {
+    usleep((useconds_t)idle_ms * 1000);
+    hsa_signal_store_relaxed(s, (hsa_signal_value_t)n + 1);
+    uint64_t first = hsa_queue_add_write_index_relaxed(q, n);
+    while (first + n - hsa_queue_load_read_index_scacquire(q) > q->size) usleep(10);
+    hsa_kernel_dispatch_packet_t d;
+    sg_dispatch_packet(&d, (uint64_t)(uintptr_t)descriptor, NULL, 64, s);
+    for (uint32_t i = 0; i < n; i++) sg_write_packet(q, first + i, &d);
+    hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)(first + n - 1));
+    sg_submit(q, &d);
+    sg_wait(s);
+  }
+  CHECK(hsa_signal_destroy(s));
+  CHECK(hsa_queue_destroy(q));
+  printf("burst: %d rounds x (%u + 1) dispatches done\n", rounds, n);
+  return 0;
+}
+
 /* ------------------------------------------------------------------- fork */
 static int do_fork(const char *self, int n) {
   hsa_queue_t *q = new_queue();
@@ -231,10 +263,15 @@ int main(int argc, char **argv) {
     init();
     return churn(a, b, c, d);
   }
+  if (!strcmp(mode, "burst") && argc == 4 && a >= 1 && b >= 0) {
+    init();
+    return burst(a, b);
+  }
   if (!strcmp(mode, "fork") && argc == 3) {
     init();
     return do_fork(argv[0], a);
   }
-  fprintf(stderr, "usage: fault_prog storm|inflight|crash|churn|fork ARGS (see the source)\n");
+  fprintf(stderr,
+          "usage: fault_prog storm|inflight|crash|churn|fork|burst ARGS (see the source)\n");
   return 2;
 }

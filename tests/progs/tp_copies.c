@@ -1,7 +1,9 @@
 /* tp_copies slow|rect|toggle: async-copy cases for the tracer.
  *   slow    a big host->device copy (slow SDMA, SIMGPU_SDMA_MBPS) and then a
  *           small device->host one on another engine: the small one must be
- *           seen complete while the big one still runs.
+ *           seen complete while the big one still runs; the big one's data,
+ *           copied back, must match (32 MiB: several SDMA packets, or one
+ *           with a 30-bit count).
  *   rect    hsa_amd_memory_async_copy_rect host->device and back of a
  *           64-byte x 8-row x 2-slice box at an offset: the data must match.
  *   toggle  the program turns copy timestamps off, copies, turns them on,
@@ -29,6 +31,7 @@ static int slow(sg_system_t *sys) {
   size_t big = 32u << 20, small = 1u << 20;
   char *hb = sg_alloc(sys->host, big, sys), *db = sg_alloc(sys->gpu[0].vram, big, sys);
   char *hs = sg_alloc(sys->host, small, sys), *ds = sg_alloc(sys->gpu[0].vram, small, sys);
+  for (size_t i = 0; i < big; i++) hb[i] = (char)(i * 131 + i / 4093);
   hsa_signal_t sb, ss;
   CHECK(hsa_signal_create(1, 0, NULL, &sb));
   CHECK(hsa_signal_create(1, 0, NULL, &ss));
@@ -39,12 +42,16 @@ static int slow(sg_system_t *sys) {
   uint64_t waited = now_ns() - t0;
   int big_running = hsa_signal_load_scacquire(sb) >= 1;
   sg_wait(sb);
+  char *back = sg_alloc(sys->host, big, sys);
+  copy(back, sys->cpu, db, gpu, big, sb);
+  int same = !memcmp(back, hb, big);
   CHECK(hsa_signal_destroy(sb));
   CHECK(hsa_signal_destroy(ss));
-  void *bufs[] = {hb, db, hs, ds};
-  for (int i = 0; i < 4; i++) CHECK(hsa_amd_memory_pool_free(bufs[i]));
+  void *bufs[] = {hb, db, hs, ds, back};
+  for (int i = 0; i < 5; i++) CHECK(hsa_amd_memory_pool_free(bufs[i]));
   printf("small copy seen done while the big one ran: %s\n", big_running ? "yes" : "NO");
   if (!big_running) fprintf(stderr, "small copy took %llu us\n", (unsigned long long)waited / 1000);
+  printf("big copy data, copied back: %s\n", same ? "same" : "DIFFERENT");
   return 0;
 }
 

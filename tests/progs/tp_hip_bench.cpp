@@ -85,6 +85,17 @@ int main(int argc, char **argv) {
     }
     api(n);
   } else {
+    // TP_EMPTY_TOOL=1: the empty tool registered for every op, so the
+    // stretch HIP itself adds when any tool listens can be told apart
+    if (getenv("TP_EMPTY_TOOL")) {
+      typedef hipError_t (*reg_fn)(uint32_t, void *, void *);
+      reg_fn reg_act = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterActivityCallback");
+      reg_fn reg_api = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterApiCallback");
+      for (uint32_t op = 0; reg_act && reg_api && op <= HIP_API_ID_LAST; op++) {
+        (void)reg_act(op, (void *)empty_activity, (void *)1);
+        (void)reg_api(op, (void *)empty_api, nullptr);
+      }
+    }
     bool sync = !strcmp(mode, "sync");
     hipStream_t s[2];
     for (auto &st : s) CK(hipStreamCreateWithFlags(&st, hipStreamNonBlocking));

@@ -4,9 +4,18 @@
  *                        with its own completion signal; then wait for all
  *   tp_stretch wait N    the same, waiting for each dispatch to complete
  *                        before submitting the next (code that synchronizes)
+ *   tp_stretch waitany N the same, each wait a hsa_amd_signal_wait_any on the
+ *                        dispatch's signal and one nothing ever signals
+ *   tp_stretch handler N the same, learning of each completion from an
+ *                        async handler registered on the dispatch's signal
+ *                        before it is submitted (as HIP >= 6 does); prints
+ *                        "handler_tid N", the thread that ran the handlers
  * The kernels take SIMGPU_KERNEL_NS each on the simulated GPU.  Prints
  * "elapsed_ns N": from the first submission to the last completion seen. */
+#include <semaphore.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tp_common.h"
 
@@ -14,6 +23,27 @@ static uint64_t now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_BOOTTIME, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wait for s with hsa_amd_signal_wait_any beside a signal that never
+ * changes, as a program waiting for "this kernel or that event" does. */
+static void wait_any_for(hsa_signal_t idle, hsa_signal_t s) {
+  hsa_signal_t sig[2] = {idle, s};
+  hsa_signal_condition_t c[2] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_LT};
+  hsa_signal_value_t v[2] = {0, 1};
+  while (hsa_amd_signal_wait_any(2, sig, c, v, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, NULL) != 1) {
+  }
+}
+
+static sem_t completed;
+static _Atomic long handler_tid;
+
+static bool on_complete(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  (void)arg;
+  handler_tid = syscall(SYS_gettid);
+  sem_post(&completed);
+  return false;
 }
 
 int main(int argc, char **argv) {
@@ -29,18 +59,30 @@ int main(int argc, char **argv) {
   hsa_signal_t *s = calloc((size_t)n, sizeof *s);
   if (!s) return 1;
   for (int i = 0; i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &s[i]));
-  bool wait_each = !strcmp(mode, "wait");
+  bool wait_each = !strcmp(mode, "wait"), wait_any = !strcmp(mode, "waitany");
+  bool handler = !strcmp(mode, "handler");
+  sem_init(&completed, 0, 0);
+  hsa_signal_t idle;
+  CHECK(hsa_signal_create(1, 0, NULL, &idle));
   uint64_t t0 = now();
   for (int i = 0; i < n; i++) {
     hsa_kernel_dispatch_packet_t d;
     sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s[i]);
+    if (handler)
+      CHECK(hsa_amd_signal_async_handler(s[i], HSA_SIGNAL_CONDITION_LT, 1, on_complete, NULL));
     sg_submit(q[i % 2], &d);
+    if (handler)
+      while (sem_wait(&completed) != 0) {
+      }
     if (wait_each) sg_wait(s[i]);
+    if (wait_any) wait_any_for(idle, s[i]);
   }
   for (int i = 0; i < n; i++) sg_wait(s[i]);
   uint64_t t1 = now();
   printf("elapsed_ns %llu\n", (unsigned long long)(t1 - t0));
+  if (handler) printf("handler_tid %ld\n", (long)handler_tid);
   for (int i = 0; i < n; i++) hsa_signal_destroy(s[i]);
+  hsa_signal_destroy(idle);
   for (int i = 0; i < 2; i++) hsa_queue_destroy(q[i]);
   free(s);
   return 0;

@@ -97,8 +97,11 @@ static uint32_t execute(sim_queue_t *q, const uint32_t *p) {
   case SDMA_OP_NOP:
     return 1 + ((p[0] >> 16) & 0x3fff);
   case SDMA_OP_COPY:
-    if (sub == SDMA_SUBOP_COPY_LINEAR) { /* count = bytes - 1 (gfx9+) */
-      uint64_t n = (p[1] & 0x3fffff) + 1;
+    if (sub == SDMA_SUBOP_COPY_LINEAR) {
+      /* count = bytes - 1 (gfx9+): 30 bits on gfx90a and gfx10.3+, where
+       * ROCR >= 6.1 copies up to 1 GiB per packet, 22 bits on the others,
+       * whose bits above are reserved and left 0 by ROCR */
+      uint64_t n = (p[1] & 0x3fffffff) + 1;
       memmove(addr64(p, 5), addr64(p, 3), n);
       transfer_time(n);
       SIM_LOG("sdma q%u copy %p <- %p %llu bytes\n", q->id, addr64(p, 5), addr64(p, 3),

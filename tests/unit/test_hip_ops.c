@@ -1,12 +1,12 @@
 /* The HIP op id -> name tables of each ROCm release family (hip_ops.c, built
- * from src/tracer/hip_ops_table.h).  The expected values were taken from the
+ * from src/tracer/hip/gen/hip_ops_table.h).  The expected values were taken from the
  * per-release tables hip_ops_5_2.h .. hip_ops_6_2.h that the single table
  * replaced (6.4 and 7.2: from Debian's headers, see below): each family's last op id, number of
  * ops, a few (id, name) pairs, and an FNV-1a hash of every "id name\n" line in id order, so any
  * changed, missing or extra op fails. */
 #include "check.h"
 
-#include "../../src/tracer/hip_ops.c"
+#include "hip/hip_ops.c"
 
 #include <stdint.h>
 

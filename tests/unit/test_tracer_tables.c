@@ -6,7 +6,7 @@
  * tables whose entries all point at a function returning 0 and whose
  * words past minor_id are canaries.
  *
- * The AMD-extension entries ROCm added after 5.2 (src/tracer/hsa_api_list.h,
+ * The AMD-extension entries ROCm added after 5.2 (src/tracer/hsa/gen/hsa_api_list.h,
  * RTG_SINCE_ > 52) get typed runtime functions of their own, generated here
  * from the same list: each one present in the case's layout must be wrapped,
  * reach its runtime function with the arguments it was called with and
@@ -32,8 +32,8 @@
 /* the types of the list's signatures (this one is declared by hsa_side.h) */
 typedef void (*hsa_amd_runtime_queue_notifier)(const hsa_queue_t *queue, hsa_agent_t agent,
                                                void *data);
-#include "../../src/tracer/hsa_api_list.h"
-#include "../../src/tracer/hsa_api_args.h"
+#include "hsa/gen/hsa_api_list.h"
+#include "hsa/gen/hsa_api_args.h"
 
 static long fake(void) {
   return 0;
@@ -91,13 +91,13 @@ static int fake_on_engine(void *dst, sig_t_ da, const void *src, sig_t_ sa, size
 /* ---------------------------------------- generated from the tracer's list */
 
 /* how the tracer turns an argument into a word */
-#include "../../src/tracer/hsa_api_words.h"
+#include "hsa/hsa_api_words.h"
 
 enum {
 #define RTG_API(T, name, ...) X_##name,
 #define RTG_API_VOID(T, name, ...) X_##name,
 #define RTG_API_HAND RTG_API
-#include "../../src/tracer/hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 #undef RTG_API_HAND
@@ -118,7 +118,7 @@ static const struct xinfo {
   [X_##name] = {#name, RTG_SINCE_##name, "" RTG_ARGS_##name(ARGNAME)},
 #define RTG_API_VOID(T, name, params, call, args)                                                  \
   [X_##name] = {#name, RTG_SINCE_##name, "" RTG_ARGS_##name(ARGNAME)},
-#include "../../src/tracer/hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 };
@@ -140,7 +140,7 @@ static struct {
   }
 #define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(DEF_FAKE(name, ret, params))
 #define RTG_API_VOID(T, name, params, call, args)
-#include "../../src/tracer/hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 
@@ -173,7 +173,7 @@ static void set_arg(void *a, size_t size, uint64_t v) {
   }
 #define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(DEF_CALL(name, ret, params, call))
 #define RTG_API_VOID(T, name, params, call, args)
-#include "../../src/tracer/hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 
@@ -185,7 +185,7 @@ static const struct {
 #define XFN(name) [X_##name] = {(rtg_hsa_fn)fake_##name, call_##name},
 #define RTG_API(T, name, ret, rk, params, call, args) ONLY_##T(XFN(name))
 #define RTG_API_VOID(T, name, params, call, args)
-#include "../../src/tracer/hsa_api_list.h"
+#include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
 #undef RTG_API_VOID
 };

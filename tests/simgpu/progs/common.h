@@ -35,6 +35,10 @@ static inline uint64_t sg_load_kernel(hsa_agent_t gpu, const char *path, const c
 static inline void sg_submit(hsa_queue_t *q, const void *packet) {
   ex_submit(q, packet);
 }
+/* Writes a packet into reserved slot idx, header last, without ringing. */
+static inline void sg_write_packet(hsa_queue_t *q, uint64_t idx, const void *packet) {
+  ex_write_packet(q, idx, packet);
+}
 
 /* Packet builders: a 1-D dispatch and barriers (dep signals may be {0}). */
 static inline void sg_dispatch_packet(hsa_kernel_dispatch_packet_t *d, uint64_t kobj, void *kernarg,

@@ -4,29 +4,16 @@
  *   EQ with a mask: only the masked bits count;
  *   NE, LT, GTE;
  * and a kernel queued behind a barrier-value packet starts no earlier than
- * the host releases it. Each wait is released by the host 50 ms later, in
- * steps that first do not satisfy the condition, then do. */
+ * the host releases it. The host releases each wait in two steps, a value
+ * that does not satisfy the condition, then one that does, each after it
+ * has seen the packet still pending for 20 ms: an order that holds however
+ * slowly the machine runs. */
 #define _GNU_SOURCE
 #include <hsa/hsa_ext_amd.h>
-#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common.h"
-
-typedef struct step {
-  hsa_signal_t s;
-  hsa_signal_value_t wrong, right; /* stored 50 ms, then 100 ms after start */
-} step_t;
-
-static void *change_later(void *arg) {
-  step_t *st = arg;
-  usleep(50000);
-  hsa_signal_store_screlease(st->s, st->wrong);
-  usleep(50000);
-  hsa_signal_store_screlease(st->s, st->right);
-  return NULL;
-}
 
 static int still_pending(hsa_signal_t s, uint64_t ns) {
   return hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, 1, ns, HSA_WAIT_STATE_BLOCKED) == 1;
@@ -51,25 +38,20 @@ static void barrier_value(hsa_amd_barrier_value_packet_t *p, hsa_signal_t s, int
 static void one(hsa_queue_t *q, const char *what, hsa_signal_value_t start, int64_t value,
                 int64_t mask, hsa_signal_condition32_t cond, hsa_signal_value_t wrong,
                 hsa_signal_value_t right) {
-  step_t st;
-  hsa_signal_t done;
-  CHECK(hsa_signal_create(start, 0, NULL, &st.s));
+  hsa_signal_t s, done;
+  CHECK(hsa_signal_create(start, 0, NULL, &s));
   CHECK(hsa_signal_create(1, 0, NULL, &done));
-  st.wrong = wrong;
-  st.right = right;
   hsa_amd_barrier_value_packet_t p;
-  barrier_value(&p, st.s, value, mask, cond, done);
+  barrier_value(&p, s, value, mask, cond, done);
   sg_submit(q, &p);
-  pthread_t th;
-  pthread_create(&th, NULL, change_later, &st);
-  int before = still_pending(done, 20000000);        /* 20 ms: nothing changed yet */
-  usleep(60000);                                     /* the wrong value is in place */
-  int wrong_pending = still_pending(done, 10000000); /* (until ~80 ms) */
+  int before = still_pending(done, 20000000); /* 20 ms, nothing changed yet */
+  hsa_signal_store_screlease(s, wrong);
+  int wrong_pending = still_pending(done, 20000000); /* 20 ms with the wrong value */
+  hsa_signal_store_screlease(s, right);
   sg_wait(done);
-  pthread_join(th, NULL);
   printf("%s: pending at start: %s, at %lld: %s, complete at %lld: yes\n", what,
          before ? "yes" : "no", (long long)wrong, wrong_pending ? "yes" : "no", (long long)right);
-  CHECK(hsa_signal_destroy(st.s));
+  CHECK(hsa_signal_destroy(s));
   CHECK(hsa_signal_destroy(done));
 }
 

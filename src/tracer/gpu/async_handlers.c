@@ -1,0 +1,181 @@
+/* Application async handlers (hsa_amd_signal_async_handler) on signals the
+ * tracer raises.
+ *
+ * While an op is in flight its application signal is raised by one
+ * (sigtrack.c), so a handler the application registered on it can only run
+ * once the op is completed.  The application's own waits and loads complete
+ * it at once (signal_hooks.c), but a handler is run by the runtime's
+ * async-events thread, which just sees the condition unmet and waits again:
+ * left alone, the op would wait for its queue's waiter thread (200 us to
+ * 1 ms later), and so would the handler.  HIP >= 6 registers a handler on
+ * the signal of each marker it waits for, before it submits the marker.
+ *
+ * So a signal with an application handler is "watched", and an op that
+ * raises a watched signal also gets a handler of the tracer's, on the
+ * hardware's decrement (value < the raised value), which completes the op
+ * in the runtime's thread; the application's handler then sees the value
+ * the hardware left, in the same wake-up of that thread.  Watching ends
+ * when the application's handler returns false (the runtime drops it), or
+ * with the signal.  Signals nobody watches cost one atomic load per op. */
+#include "hsa/hsa_side.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+typedef struct watch {
+  struct watch *next;
+  uint64_t handle;
+  uint32_t handlers; /* the application's, registered and not yet dropped */
+} watch;
+
+enum { BUCKETS = 64 };
+static struct {
+  pthread_mutex_t mu;
+  watch *head;
+} buckets[BUCKETS];
+static _Atomic uint32_t n_watched; /* 0: nothing to look up */
+
+static unsigned bucket_of(uint64_t h) {
+  return (unsigned)(((h >> 6) * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
+/* Adds d (+1 or -1) to the handlers watching handle. */
+static void watch_add(uint64_t handle, int d) {
+  unsigned b = bucket_of(handle);
+  pthread_mutex_lock(&buckets[b].mu);
+  watch **l = &buckets[b].head;
+  while (*l && (*l)->handle != handle) l = &(*l)->next;
+  watch *w = *l;
+  if (!w && d > 0 && (w = calloc(1, sizeof *w))) {
+    w->handle = handle;
+    *l = w;
+    atomic_fetch_add_explicit(&n_watched, 1, memory_order_relaxed);
+  }
+  if (w) {
+    w->handlers = d > 0 ? w->handlers + 1 : w->handlers ? w->handlers - 1 : 0;
+    if (!w->handlers) {
+      *l = w->next;
+      free(w);
+      atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
+    }
+  }
+  pthread_mutex_unlock(&buckets[b].mu);
+}
+
+static bool watched(uint64_t handle) {
+  if (!atomic_load_explicit(&n_watched, memory_order_relaxed)) return false;
+  unsigned b = bucket_of(handle);
+  pthread_mutex_lock(&buckets[b].mu);
+  watch *w = buckets[b].head;
+  while (w && w->handle != handle) w = w->next;
+  pthread_mutex_unlock(&buckets[b].mu);
+  return w != NULL;
+}
+
+/* ------------------------------------------------- the tracer's handler */
+
+typedef struct op_ref {
+  rtg_op *op;
+  uint32_t claim; /* as looked up: a later life of the op is not claimed */
+} op_ref;
+
+static bool complete_on_decrement(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  op_ref *r = arg;
+  /* armed just before the op was handed to its waiter: a decrement seen
+   * first (a very short kernel) waits the moment it takes to publish it */
+  for (int i = 0; i < 10000 && !atomic_load_explicit(&r->op->queued, memory_order_acquire) &&
+                  atomic_load_explicit(&r->op->claim, memory_order_relaxed) == r->claim;
+       i++)
+    sched_yield();
+  rtg_op_try_complete(r->op, r->claim); /* ops are pooled, never unmapped */
+  free(r);
+  return false; /* once */
+}
+
+/* sig: the op's signal, as known to the caller (once the op is done, its
+ * fields belong to its next life) */
+static void arm(rtg_op *op, uint32_t claim, hsa_signal_t sig, hsa_signal_value_t wait_below) {
+  op_ref *r = malloc(sizeof *r);
+  if (!r) return; /* the waiter completes it, later */
+  *r = (op_ref){op, claim};
+  if (rtg_real.hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_LT, wait_below,
+                                            complete_on_decrement, r) != HSA_STATUS_SUCCESS)
+    free(r);
+}
+
+void rtg_async_arm(rtg_op *op) {
+  /* owners only: a forwarded op's hardware signal is the tracer's */
+  if (!op->app_signal || op->forward || !rtg_real.hsa_amd_signal_async_handler ||
+      !watched(op->app_signal))
+    return;
+  arm(op, atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal, op->wait_below);
+}
+
+/* ------------------------------------------ the application's handlers */
+
+typedef struct app_handler {
+  hsa_amd_signal_handler fn;
+  void *arg;
+  uint64_t handle;
+} app_handler;
+
+static bool app_trampoline(hsa_signal_value_t value, void *arg) {
+  app_handler *a = arg;
+  bool again = a->fn(value, a->arg);
+  if (!again) {
+    watch_add(a->handle, -1);
+    free(a);
+  }
+  return again;
+}
+
+static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t cond,
+                                       hsa_signal_value_t value, hsa_amd_signal_handler handler,
+                                       void *arg) {
+  app_handler *a = handler && sig.handle ? malloc(sizeof *a) : NULL;
+  if (!a) return rtg_real.hsa_amd_signal_async_handler(sig, cond, value, handler, arg);
+  *a = (app_handler){handler, arg, sig.handle};
+  watch_add(sig.handle, +1);
+  hsa_status_t st = rtg_real.hsa_amd_signal_async_handler(sig, cond, value, app_trampoline, a);
+  if (st != HSA_STATUS_SUCCESS) {
+    watch_add(sig.handle, -1);
+    free(a);
+    return st;
+  }
+  /* registered after the op that raised the signal was submitted */
+  rtg_owner_ref o;
+  if (rtg_sigtrack_owner(sig.handle, &o)) arm(o.op, o.claim, sig, o.wait_below);
+  return st;
+}
+
+void rtg_async_forget(uint64_t handle) {
+  if (!watched(handle)) return;
+  unsigned b = bucket_of(handle);
+  pthread_mutex_lock(&buckets[b].mu);
+  for (watch **l = &buckets[b].head; *l; l = &(*l)->next) {
+    if ((*l)->handle != handle) continue;
+    watch *w = *l;
+    *l = w->next;
+    free(w);
+    atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
+    break;
+  }
+  pthread_mutex_unlock(&buckets[b].mu);
+}
+
+void rtg_async_handlers_install(void) {
+  for (int i = 0; i < BUCKETS; i++) pthread_mutex_init(&buckets[i].mu, NULL);
+  if (rtg_real.hsa_amd_signal_async_handler)
+    rtg_impl.hsa_amd_signal_async_handler = hook_async_handler;
+}
+
+/* Fork child: the runtime's handlers are the parent's. */
+void rtg_async_after_fork(void) {
+  atomic_store(&n_watched, 0);
+  for (int i = 0; i < BUCKETS; i++) {
+    pthread_mutex_init(&buckets[i].mu, NULL);
+    buckets[i].head = NULL;
+  }
+}

@@ -1,0 +1,273 @@
+/* AQL packets: every queue the application (or HIP) creates with
+ * hsa_queue_create becomes an intercept queue with profiling on, and every
+ * packet passes through on_packets().  Kernel dispatches, barriers and AMD
+ * barrier-value packets are forwarded unchanged except for the completion
+ * signal, which is raised by one (or, when absent, shared with another op in
+ * flight or not host-waitable, replaced by a pooled tool signal, sigtrack.c)
+ * so that a waiter can read the GPU times before the application sees
+ * completion (gpu_ops.c).
+ * Other packet types pass through untouched and are counted. */
+#include "hsa/hsa_side.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct qinfo {
+  struct qinfo *next; /* live queues, for hsa_queue_destroy */
+  hsa_queue_t *queue;
+  rtg_agent *agent;
+  uint32_t index;       /* global, in creation order */
+  uint32_t agent_queue; /* per agent (HCC_PROFILE's #agent.queue.seq) */
+  _Atomic uint64_t seq;
+  rtg_op_waiter *waiter;
+  uint32_t chunk; /* packets per writer call (on_packets) */
+} qinfo;
+
+static _Atomic uint32_t n_queues;
+static qinfo *live;
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint64_t next_id;
+uint32_t rtg_global_queue_index(void) {
+  return atomic_load(&n_queues);
+}
+
+RTG_HIDDEN uint64_t rtg_next_op_id(void) {
+  return atomic_fetch_add(&next_id, 1);
+}
+
+static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispatch_packet_t *p) {
+  rtg_record r;
+  if (op->kind == RTG_OP_DISPATCH) {
+    rtg_kernel_name n = rtg_kernel_name_of(op->kernel_object);
+    rtg_record_init(&r, RTG_KIND_DISPATCH_HOST, rtg_pid(), rtg_tid());
+    rtg_rec_DISPATCH_HOST *d = &r.u.DISPATCH_HOST;
+    d->queue = q->index;
+    d->agent = q->agent ? q->agent->index : 0;
+    d->signal = op->app_signal;
+    d->name = op->rename ? op->rename : n.mangled;
+    d->tick = op->tick;
+    d->id = op->id;
+    d->workgroup = op->wg;
+    d->grid = op->grid;
+    if (op->corr) RTG_SET(&r, DISPATCH_HOST, corr, op->corr);
+  } else {
+    rtg_record_init(&r, RTG_KIND_BARRIER_HOST, rtg_pid(), rtg_tid());
+    rtg_rec_BARRIER_HOST *b = &r.u.BARRIER_HOST;
+    b->queue = q->index;
+    b->agent = q->agent ? q->agent->index : 0;
+    b->signal = op->app_signal;
+    b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
+    b->dep4 = op->deps[3], b->dep5 = op->deps[4];
+    b->tick = op->tick;
+    b->id = op->id;
+    RTG_SET(&r, BARRIER_HOST, op, rtg_barrier_op_name(op));
+    if (op->kind == RTG_OP_BARRIER_VALUE) {
+      RTG_SET(&r, BARRIER_HOST, value, op->bv_value);
+      RTG_SET(&r, BARRIER_HOST, mask, (uint64_t)op->bv_mask);
+      RTG_SET(&r, BARRIER_HOST, cond, rtg_barrier_cond_name(op->bv_cond));
+    }
+  }
+  (void)p;
+  rtg_emit(&r);
+}
+
+const char *rtg_barrier_op_name(const rtg_op *op) {
+  return op->kind == RTG_OP_BARRIER_AND ? "and" : op->kind == RTG_OP_BARRIER_OR ? "or" : "value";
+}
+
+const char *rtg_barrier_cond_name(uint32_t cond) {
+  static const char *const names[] = {"eq", "ne", "lt", "gte"}; /* hsa_signal_condition_t */
+  return cond < sizeof names / sizeof names[0] ? names[cond] : "unknown";
+}
+
+/* An AMD vendor-specific packet of format BARRIER_VALUE (the only vendor
+ * packet with a completion signal the tracer can time; the others, PM4
+ * indirect buffers, pass untouched). */
+static bool is_barrier_value(const hsa_kernel_dispatch_packet_t *pkt) {
+  return ((const hsa_amd_barrier_value_packet_t *)pkt)->header.AmdFormat ==
+         HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+}
+
+/* Prepare one dispatch, barrier or barrier-value packet (a copy in pkt) and
+ * queue its op. */
+static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
+  rtg_op *op = rtg_op_alloc();
+  if (!op) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    return;
+  }
+  op->kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
+             : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
+             : type == HSA_PACKET_TYPE_BARRIER_OR    ? RTG_OP_BARRIER_OR
+                                                     : RTG_OP_BARRIER_VALUE;
+  op->hsa_agent = q->agent ? q->agent->agent : (hsa_agent_t){0};
+  op->agent = q->agent ? q->agent->index : 0;
+  op->queue = q->index;
+  op->agent_queue = q->agent_queue;
+  op->id = rtg_next_op_id();
+  op->seq = atomic_fetch_add(&q->seq, 1);
+  op->corr = rtg_corr_get();
+  op->tick = rtg_now();
+  if (op->kind == RTG_OP_DISPATCH) {
+    op->kernel_object = pkt->kernel_object;
+    op->grid = (rtg_dim3){pkt->grid_size_x, pkt->grid_size_y, pkt->grid_size_z};
+    op->wg = (rtg_dim3){pkt->workgroup_size_x, pkt->workgroup_size_y, pkt->workgroup_size_z};
+    op->lds = pkt->group_segment_size;
+    op->scratch = pkt->private_segment_size;
+    /* on the submitting thread (ROCR calls on_packets from the doorbell
+     * write); the name stays valid until exit (roctx.c) */
+    if (rtg_cfg.kernel_rename) op->rename = rtg_roctx_current_range();
+  } else if (op->kind == RTG_OP_BARRIER_VALUE) {
+    const hsa_amd_barrier_value_packet_t *v = (const hsa_amd_barrier_value_packet_t *)pkt;
+    op->deps[0] = v->signal.handle;
+    op->bv_value = v->value;
+    op->bv_mask = v->mask;
+    op->bv_cond = v->cond;
+  } else {
+    const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
+    for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
+  }
+  /* completion_signal sits at the same offset in dispatch, barrier and
+   * barrier-value packets */
+  if (!rtg_op_bind_signal(op, pkt->completion_signal)) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    rtg_op_free(op);
+    return;
+  }
+  pkt->completion_signal = op->signal;
+  if (rtg_cfg.hsa_host_dispatch && !rtg_cfg.hcc_profile) host_record(q, op, pkt);
+  rtg_waiter_submit(q->waiter, op);
+}
+
+/* Does the tracer record this packet (kernel dispatch, barrier AND/OR, AMD
+ * barrier-value)?  Its type in *type. */
+static bool tracked(const hsa_kernel_dispatch_packet_t *p, unsigned *type) {
+  *type = p->header & ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1);
+  return *type == HSA_PACKET_TYPE_KERNEL_DISPATCH || *type == HSA_PACKET_TYPE_BARRIER_AND ||
+         *type == HSA_PACKET_TYPE_BARRIER_OR ||
+         (*type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && is_barrier_value(p));
+}
+
+/* ROCR >= 7.2 hands a callback every packet waiting on the intercept queue,
+ * up to a whole queue.  Such a batch never fits the wrapped queue at once:
+ * ROCR then writes its retry barrier first, and on an empty wrapped queue
+ * that barrier sits at the read index, which ROCR's pending-retry test
+ * (retry index > read index) takes for already started; a doorbell before
+ * the GPU has taken the barrier then asserts "no free slot for a retry
+ * barrier packet" (test 187).  So packets go to the writer in chunks of at
+ * most q->chunk, each after throttling for its own ops: with at most half
+ * the queue in flight a chunk always fits, and ROCR's overflow path is never
+ * taken.  Several writer calls are fine while none overflows (ROCR asserts
+ * when a writer call finds its overflow buffer in use); up to 6.x a
+ * callback has one packet, hence one call. */
+static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index, void *data,
+                       hsa_amd_queue_intercept_packet_writer writer) {
+  (void)user_pkt_index;
+  qinfo *q = data;
+  enum { LOCAL = 64 };
+  hsa_kernel_dispatch_packet_t local[LOCAL];
+  hsa_kernel_dispatch_packet_t *out = count <= LOCAL ? local : malloc(count * sizeof *out);
+  if (!out) { /* cannot track: pass them on as they are */
+    writer(pkts, count);
+    return;
+  }
+  memcpy(out, pkts, count * sizeof *out);
+  unsigned type;
+  for (uint64_t first = 0, len; first < count; first += len) {
+    len = count - first < q->chunk ? count - first : q->chunk;
+    uint32_t n = 0;
+    for (uint64_t i = first; i < first + len; i++) n += tracked(&out[i], &type);
+    /* before any op of the chunk: its ops run only after writer() below */
+    if (n) rtg_waiter_throttle(q->waiter, n);
+    for (uint64_t i = first; i < first + len; i++) {
+      if (tracked(&out[i], &type))
+        track(q, &out[i], type);
+      else
+        rtg_count(RTG_CNT_OTHER_PACKETS, 1);
+    }
+    writer(&out[first], len);
+  }
+  if (out != local) free(out);
+}
+
+static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                      rtg_hsa_queue_create_callback_fn callback, void *data,
+                                      uint32_t private_segment_size, uint32_t group_segment_size,
+                                      hsa_queue_t **queue) {
+  hsa_status_t st = rtg_real.hsa_amd_queue_intercept_create(
+      agent, size, type, callback, data, private_segment_size, group_segment_size, queue);
+  if (st != HSA_STATUS_SUCCESS) /* not interceptable: a plain queue, untraced */
+    return rtg_real.hsa_queue_create(agent, size, type, callback, data, private_segment_size,
+                                     group_segment_size, queue);
+  qinfo *q = calloc(1, sizeof *q);
+  if (!q) return st;
+  q->queue = *queue;
+  q->agent = rtg_agent_find(agent);
+  q->index = atomic_fetch_add(&n_queues, 1);
+  q->agent_queue = q->agent ? __atomic_fetch_add(&q->agent->queues, 1, __ATOMIC_RELAXED) : 0;
+  /* half the queue in flight at most, written a quarter at a time: the
+   * device-side ring then always has room for the next chunk, so ROCR's
+   * intercept overflow path is never taken, and the GPU still has a chunk
+   * queued while the tracer waits for room for the next */
+  char what[32] = "queue";
+  q->waiter = rtg_waiter_create(what, size / 2 ? size / 2 : 1);
+  q->chunk = size / 4 ? size / 4 : 1;
+  if (!q->waiter) {
+    free(q);
+    return st;
+  }
+  pthread_mutex_lock(&live_mu);
+  q->next = live;
+  live = q;
+  pthread_mutex_unlock(&live_mu);
+  rtg_real.hsa_amd_profiling_set_profiler_enabled(*queue, 1);
+  if (rtg_real.hsa_amd_queue_intercept_register(*queue, on_packets, q) != HSA_STATUS_SUCCESS)
+    rtg_log(0, "Cannot intercept a queue: its packets are not traced");
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_QUEUE, rtg_pid(), rtg_tid());
+  r.u.QUEUE.index = q->index;
+  r.u.QUEUE.agent = q->agent ? q->agent->index : 0;
+  RTG_SET(&r, QUEUE, size, (*queue)->size);
+  RTG_SET(&r, QUEUE, hw_id, (*queue)->id);
+  rtg_emit(&r);
+  return st;
+}
+
+/* The queue's waiter thread ends with it (bounded: its ops get at most
+ * RTG_EXIT_WAIT_MS, the app should have waited for them anyway). */
+static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
+  pthread_mutex_lock(&live_mu);
+  qinfo **l = &live;
+  while (*l && (*l)->queue != queue) l = &(*l)->next;
+  qinfo *q = *l;
+  if (q) *l = q->next;
+  pthread_mutex_unlock(&live_mu);
+  if (q) rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
+  hsa_status_t st = rtg_real.hsa_queue_destroy(queue);
+  free(q);
+  return st;
+}
+
+static void after_fork(void) {
+  pthread_mutex_init(&live_mu, NULL);
+  live = NULL; /* the parent's queues (their waiters are not in the child) */
+}
+
+RTG_HIDDEN void rtg_gpu_ops_init(void);
+
+void rtg_queue_intercept_init(void) {
+  rtg_gpu_ops_init();
+  if (!rtg_cfg.profile) return;
+  if (!rtg_real.hsa_amd_queue_intercept_create || !rtg_real.hsa_amd_queue_intercept_register ||
+      !rtg_real.hsa_amd_profiling_get_dispatch_time || !rtg_real.hsa_signal_cas_scacq_screl) {
+    rtg_log(0, "the runtime lacks queue interception: kernels and barriers are not traced");
+    return;
+  }
+  rtg_impl.hsa_queue_create = hook_queue_create;
+  rtg_impl.hsa_queue_destroy = hook_queue_destroy;
+  pthread_atfork(NULL, NULL, after_fork);
+}
+
+void rtg_queue_intercept_fini(void) {}

@@ -1,0 +1,174 @@
+/* The application's own waits and loads complete the GPU ops they see
+ * completed.
+ *
+ * While an op is in flight its application signal is raised by one
+ * (gpu_ops.c), so the value the application waits for comes only after the
+ * tracer has read the op's times and taken the one away.  Left to a waiter
+ * thread, that is a thread hop per completion: the waiter wakes, works,
+ * signals, and only then the application wakes, a little later on a big
+ * host and much later on a small one.  Here the application's thread does
+ * it: a wait on a signal whose owning op is in flight first waits for the
+ * hardware's decrement of that op (within the application's timeout),
+ * completes the op if no other thread has claimed it, then checks the
+ * application's own condition; a load that sees the decrement does the
+ * same before it returns.  The application's thread then leaves its wait
+ * when it would have without the tracer.
+ *
+ * Nothing changes for signals without an op in flight but one atomic load
+ * (a count of raised signals); the application's wait itself is the
+ * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
+ * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy (and
+ * hsa_amd_signal_async_handler: async_handlers.c). */
+#include "hsa/hsa_side.h"
+
+#include <time.h>
+
+static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_value_t cmp) {
+  switch (c) {
+  case HSA_SIGNAL_CONDITION_EQ:
+    return v == cmp;
+  case HSA_SIGNAL_CONDITION_NE:
+    return v != cmp;
+  case HSA_SIGNAL_CONDITION_LT:
+    return v < cmp;
+  case HSA_SIGNAL_CONDITION_GTE:
+    return v >= cmp;
+  }
+  return true; /* unknown: leave it to the runtime */
+}
+
+typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
+                                      uint64_t, hsa_wait_state_t);
+
+/* Complete the owners of sig as the hardware finishes them, until the
+ * application's condition holds, no owner is in flight, or the wait for an
+ * owner timed out (then the runtime's own wait decides, as it would). */
+static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
+                                          hsa_signal_condition_t cond, hsa_signal_value_t cmp,
+                                          uint64_t timeout, hsa_wait_state_t state) {
+  rtg_owner_ref o;
+  for (int rounds = 0; rounds < 64 && rtg_sigtrack_owner(sig.handle, &o); rounds++) {
+    hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
+    if (condition_met(cond, v, cmp)) return real(sig, cond, cmp, timeout, state);
+    v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
+    if (v >= o.wait_below) return v; /* timed out: a wait may return early */
+    rtg_op_try_complete(o.op, o.claim);
+  }
+  return real(sig, cond, cmp, timeout, state);
+}
+
+static hsa_signal_value_t hook_wait_scacquire(hsa_signal_t sig, hsa_signal_condition_t cond,
+                                              hsa_signal_value_t cmp, uint64_t timeout,
+                                              hsa_wait_state_t state) {
+  return wait_completing(rtg_real.hsa_signal_wait_scacquire, sig, cond, cmp, timeout, state);
+}
+
+static hsa_signal_value_t hook_wait_relaxed(hsa_signal_t sig, hsa_signal_condition_t cond,
+                                            hsa_signal_value_t cmp, uint64_t timeout,
+                                            hsa_wait_state_t state) {
+  return wait_completing(rtg_real.hsa_signal_wait_relaxed, sig, cond, cmp, timeout, state);
+}
+
+/* hsa_amd_signal_wait_any, the same way: each signal whose owning op is in
+ * flight is waited on for the hardware's decrement instead of the
+ * application's condition (unless that already holds); the one that fires
+ * first is completed, and the wait starts again with what is left.  A
+ * signal without an owner keeps the application's condition, so its index
+ * is returned as the runtime would.  Arrays longer than WAIT_ANY_MAX (no
+ * runtime client comes near) are left to the runtime and the waiters. */
+enum { WAIT_ANY_MAX = 64 };
+
+static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t *conds,
+                              hsa_signal_value_t *vals, uint64_t timeout, hsa_wait_state_t state,
+                              hsa_signal_value_t *out) {
+  hsa_signal_condition_t c[WAIT_ANY_MAX];
+  hsa_signal_value_t v[WAIT_ANY_MAX];
+  rtg_owner_ref o[WAIT_ANY_MAX];
+  bool owned[WAIT_ANY_MAX];
+  for (int rounds = 0; n <= WAIT_ANY_MAX && sigs && conds && vals && rounds < 64; rounds++) {
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+      c[i] = conds[i];
+      v[i] = vals[i];
+      owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
+      if (!owned[i]) continue;
+      if (condition_met(conds[i], rtg_real.hsa_signal_load_relaxed(sigs[i]), vals[i])) {
+        any = false; /* already holds: the runtime returns at once */
+        break;
+      }
+      any = true;
+      c[i] = HSA_SIGNAL_CONDITION_LT;
+      v[i] = o[i].wait_below;
+    }
+    if (!any) break;
+    hsa_signal_value_t got = 0;
+    uint32_t k = rtg_real.hsa_amd_signal_wait_any(n, sigs, c, v, timeout, state, &got);
+    if (k >= n) return k; /* timed out: a wait may return early */
+    if (!owned[k]) {
+      if (out) *out = got;
+      return k;
+    }
+    rtg_op_try_complete(o[k].op, o[k].claim);
+    /* usually the application's condition holds now: answer without a
+     * second wait (the runtime's sets up its event list on every call) */
+    hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
+    if (condition_met(conds[k], now, vals[k])) {
+      if (out) *out = now;
+      return k;
+    }
+  }
+  return rtg_real.hsa_amd_signal_wait_any(n, sigs, conds, vals, timeout, state, out);
+}
+
+/* A load that sees the owner's decrement completes it and loads again. */
+static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_t),
+                                          hsa_signal_t sig) {
+  hsa_signal_value_t v = real(sig);
+  rtg_owner_ref o;
+  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below && rtg_op_try_complete(o.op, o.claim))
+    v = real(sig);
+  return v;
+}
+
+static hsa_signal_value_t hook_load_scacquire(hsa_signal_t sig) {
+  return load_completing(rtg_real.hsa_signal_load_scacquire, sig);
+}
+static hsa_signal_value_t hook_load_relaxed(hsa_signal_t sig) {
+  return load_completing(rtg_real.hsa_signal_load_relaxed, sig);
+}
+
+/* The application may destroy a signal as soon as the hardware is done with
+ * it, without waiting on it (it waited on a later op that depended on it):
+ * finish what the tracer still owes that signal first, or the runtime
+ * would see a destroyed signal touched.  The owner is completed right here;
+ * ops forwarded to it (a shared signal) are its waiters' to finish, soon.
+ * Bounded: an application destroying a signal still in use by the GPU
+ * gets RTG_EXIT_WAIT_MS, then its destroy as it asked. */
+static hsa_status_t hook_signal_destroy(hsa_signal_t sig) {
+  uint64_t deadline = 0;
+  while (rtg_sigtrack_busy(sig.handle)) {
+    rtg_owner_ref o;
+    if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_try_complete(o.op, o.claim)) continue;
+    uint64_t now = rtg_now();
+    if (!deadline) deadline = now + (uint64_t)rtg_cfg.exit_wait_ms * 1000000ull;
+    if (now >= deadline) break;
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
+  }
+  rtg_async_forget(sig.handle);
+  return rtg_real.hsa_signal_destroy(sig);
+}
+
+void rtg_signal_hooks_init(void) {
+  if (!rtg_cfg.profile && !rtg_cfg.profile_copy) return;
+  if (!rtg_real.hsa_signal_wait_scacquire || !rtg_real.hsa_signal_wait_relaxed ||
+      !rtg_real.hsa_signal_load_scacquire || !rtg_real.hsa_signal_load_relaxed)
+    return;
+  rtg_impl.hsa_signal_wait_scacquire = hook_wait_scacquire;
+  rtg_impl.hsa_signal_wait_relaxed = hook_wait_relaxed;
+  rtg_impl.hsa_signal_load_scacquire = hook_load_scacquire;
+  rtg_impl.hsa_signal_load_relaxed = hook_load_relaxed;
+  if (rtg_real.hsa_signal_destroy) rtg_impl.hsa_signal_destroy = hook_signal_destroy;
+  if (rtg_real.hsa_amd_signal_wait_any) rtg_impl.hsa_amd_signal_wait_any = hook_wait_any;
+  rtg_async_handlers_install();
+}

@@ -1,0 +1,243 @@
+/* Completion signals shared by several GPU ops in flight.
+ *
+ * The first op of an application signal keeps it ("1:1 forwarding",
+ * gpu_ops.c): the signal is raised by one and its waiter reads the times
+ * the hardware wrote into it.  When a second op with the same signal is
+ * submitted while the first is in flight (sg_stress, or any program that
+ * counts completions on one signal), its times would be overwritten by
+ * whichever op completes last, so it gets a pooled tool signal instead
+ * (rocprofiler v1 / roctracer, DESIGN 4.6).  Its waiter reads the times from
+ * the tool signal and then does to the application's signal exactly what
+ * the hardware would have: store start_ts and end_ts in its amd_signal_t,
+ * then subtract one.  Values and timestamps end as without the tracer.
+ *
+ * The owner waits for "value < raised value": a forwarded decrement before
+ * the owner's own would look like its completion.  So while the owner is in
+ * flight, forwards that complete first (ops on another queue, served by
+ * another waiter) are deferred and done by the owner's waiter right after
+ * the owner's.  A signal becomes owned again only when none of its ops is
+ * in flight.  The table entry goes away with the last forward, done under
+ * the bucket's lock, so a handle the application destroys and the runtime
+ * reuses at once finds either no entry or one still in use (then the new
+ * op is forwarded, which is always correct). */
+#include "hsa/hsa_side.h"
+
+#include <hsa/amd_hsa_signal.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+typedef struct sig_entry {
+  struct sig_entry *next;
+  uint64_t handle;
+  uint32_t inflight; /* ops of this signal not yet forwarded/released */
+  bool owner_busy;   /* the op that raised the signal is in flight */
+  rtg_op *owner;     /* that op, and its claim word when it was bound */
+  uint32_t owner_claim;
+  rtg_op *deferred; /* forwards waiting for the owner, in completion order */
+  rtg_op *deferred_tail;
+} sig_entry;
+
+enum { BUCKETS = 256 };
+static struct bucket {
+  pthread_mutex_t mu;
+  sig_entry *head;
+} buckets[BUCKETS];
+static sig_entry *free_entries;       /* guarded by free_mu */
+static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
+static _Atomic uint32_t live_entries; /* signals with ops in flight */
+static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static struct bucket *bucket_of(uint64_t h) {
+  return &buckets[((h >> 6) * 0x9E3779B97F4A7C15ull) >> 56];
+}
+
+static sig_entry *find(struct bucket *b, uint64_t h, sig_entry ***link) {
+  sig_entry **l = &b->head;
+  while (*l && (*l)->handle != h) l = &(*l)->next;
+  if (link) *link = l;
+  return *l;
+}
+
+static sig_entry *entry_new(uint64_t h) {
+  pthread_mutex_lock(&free_mu);
+  sig_entry *e = free_entries;
+  if (e) free_entries = e->next;
+  pthread_mutex_unlock(&free_mu);
+  if (!e && !(e = malloc(sizeof *e))) return NULL;
+  *e = (sig_entry){.handle = h};
+  atomic_fetch_add_explicit(&live_entries, 1, memory_order_relaxed);
+  return e;
+}
+
+static void entry_free(sig_entry *e) {
+  atomic_fetch_sub_explicit(&live_entries, 1, memory_order_relaxed);
+  pthread_mutex_lock(&free_mu);
+  e->next = free_entries;
+  free_entries = e;
+  pthread_mutex_unlock(&free_mu);
+}
+
+/* Raise sig by one, returning the value after (one atomic add: the
+ * hardware may be decrementing it now for an untracked op).  On the signal's
+ * memory, not through the runtime, whose every change of an interrupt
+ * signal also sets its event (a kernel call on real hardware) to wake
+ * waiters, and a raise moves the value away from what anyone waits for. */
+static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
+  amd_signal_t *s = (amd_signal_t *)(uintptr_t)sig.handle;
+  return __atomic_add_fetch(&s->value, 1, __ATOMIC_ACQ_REL);
+}
+
+bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
+  op->app_signal = app.handle;
+  if (app.handle) {
+    struct bucket *b = bucket_of(app.handle);
+    pthread_mutex_lock(&b->mu);
+    sig_entry **link, *e = find(b, app.handle, &link);
+    /* any signal can be owned, interrupt or busy-wait (HIP >= 6's GPU-only
+     * signals, IPC signals): the tracer never waits on it through the
+     * runtime, whose host wait on a busy-wait signal spins (gpu_ops.c) */
+    bool owner = !e;
+    if (owner && (e = entry_new(app.handle))) {
+      e->owner_busy = true;
+      e->owner = op;
+      e->owner_claim = atomic_load_explicit(&op->claim, memory_order_relaxed);
+      atomic_fetch_add_explicit(&owners_busy, 1, memory_order_relaxed);
+      *link = e;
+    }
+    if (e) e->inflight++;
+    pthread_mutex_unlock(&b->mu);
+    if (!e) return false; /* no memory: cannot track this op */
+    if (owner) {
+      op->signal = app;
+      op->wait_below = raise_signal(app);
+      return true;
+    }
+    op->forward = true;
+  }
+  op->signal = rtg_tool_signal_get();
+  op->tool_signal = true;
+  op->wait_below = 1;
+  if (!op->signal.handle) {
+    rtg_op_unbind_signal(op);
+    return false;
+  }
+  return true;
+}
+
+/* Drop one op of the entry (bucket lock held). */
+static void entry_put(struct bucket *b, uint64_t h, uint32_t n) {
+  sig_entry **link, *e = find(b, h, &link);
+  if (!e) return;
+  e->inflight -= n < e->inflight ? n : e->inflight;
+  if (!e->inflight) {
+    *link = e->next;
+    entry_free(e);
+  }
+}
+
+static void forward(const rtg_op *op) {
+  amd_signal_t *s = (amd_signal_t *)(uintptr_t)op->app_signal;
+  s->start_ts = op->fwd_start;
+  s->end_ts = op->fwd_end;
+  rtg_real.hsa_signal_subtract_screlease((hsa_signal_t){op->app_signal}, 1);
+}
+
+void rtg_op_unbind_signal(rtg_op *op) {
+  /* an owner's raise is undone as its completion would: same subtract,
+   * and forwards deferred meanwhile are done */
+  if (op->app_signal && !op->forward) {
+    rtg_op_release_signal(op);
+    return;
+  }
+  if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal);
+  if (!op->app_signal) return;
+  struct bucket *b = bucket_of(op->app_signal);
+  pthread_mutex_lock(&b->mu);
+  entry_put(b, op->app_signal, 1);
+  pthread_mutex_unlock(&b->mu);
+}
+
+bool rtg_op_release_signal(rtg_op *op) {
+  if (!op->app_signal) { /* a tool signal of a packet that had none */
+    rtg_tool_signal_put(op->signal);
+    return false;
+  }
+  struct bucket *b = bucket_of(op->app_signal);
+  rtg_op *done = NULL;
+  bool kept = false;
+  if (op->forward) {
+    amd_signal_t *t = (amd_signal_t *)(uintptr_t)op->signal.handle;
+    op->fwd_start = t->start_ts;
+    op->fwd_end = t->end_ts;
+    rtg_tool_signal_put(op->signal);
+  }
+  pthread_mutex_lock(&b->mu);
+  sig_entry *e = find(b, op->app_signal, NULL);
+  if (op->forward && e && e->owner_busy) { /* after the owner's decrement */
+    op->next = NULL;
+    if (e->deferred_tail)
+      e->deferred_tail->next = op;
+    else
+      e->deferred = op;
+    e->deferred_tail = op;
+    kept = true;
+  } else {
+    uint32_t n = 1;
+    if (op->forward) {
+      forward(op);
+    } else { /* last touch of the owner; then what waited for it */
+      rtg_real.hsa_signal_subtract_screlease(op->signal, 1);
+      if (e && e->owner_busy) {
+        e->owner_busy = false;
+        e->owner = NULL;
+        atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
+        done = e->deferred;
+        e->deferred = e->deferred_tail = NULL;
+        for (rtg_op *d = done; d; d = d->next, n++) forward(d);
+      }
+    }
+    entry_put(b, op->app_signal, n);
+  }
+  pthread_mutex_unlock(&b->mu);
+  while (done) {
+    rtg_op *next = done->next;
+    rtg_op_free(done);
+    done = next;
+  }
+  return kept;
+}
+
+bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
+  if (!handle || !atomic_load_explicit(&owners_busy, memory_order_relaxed)) return false;
+  struct bucket *b = bucket_of(handle);
+  pthread_mutex_lock(&b->mu);
+  sig_entry *e = find(b, handle, NULL);
+  bool busy = e && e->owner_busy && e->owner;
+  if (busy) *out = (rtg_owner_ref){e->owner, e->owner_claim, e->owner->wait_below};
+  pthread_mutex_unlock(&b->mu);
+  return busy;
+}
+
+bool rtg_sigtrack_busy(uint64_t handle) {
+  if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
+  struct bucket *b = bucket_of(handle);
+  pthread_mutex_lock(&b->mu);
+  bool busy = find(b, handle, NULL) != NULL;
+  pthread_mutex_unlock(&b->mu);
+  return busy;
+}
+
+static void after_fork(void) {
+  atomic_store(&owners_busy, 0);
+  atomic_store(&live_entries, 0);
+  pthread_mutex_init(&free_mu, NULL);
+  for (int i = 0; i < BUCKETS; i++) {
+    pthread_mutex_init(&buckets[i].mu, NULL);
+    buckets[i].head = NULL; /* the parent's ops */
+  }
+}
+
+void rtg_sigtrack_init(void) {
+  for (int i = 0; i < BUCKETS; i++) pthread_mutex_init(&buckets[i].mu, NULL);
+  pthread_atfork(NULL, NULL, after_fork);
+}

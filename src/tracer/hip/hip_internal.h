@@ -1,0 +1,150 @@
+/* Interfaces between the parts of the HIP side of rtg_tracer.so:
+ *   hip_api.c           settings, path choice, the per-call bookkeeping
+ *   hip_ops.c           per-release op id -> name tables (hip_ops_table.h data)
+ *   hip_args.c          decoding of the hip_api_data_t argument union
+ *   hip_cb_legacy.c     ROCm <= 5.3.0: hipRegisterApiCallback/ActivityCallback
+ *   hip_tracer_cb.c     ROCm 5.3.1+:   hipRegisterTracerCallback
+ *   hip_dispatch_table.c ROCm 6.2+:    HipDispatchTable via rocprofiler-register
+ * Nothing here is linked against libamdhip64: every HIP symbol is looked up
+ * with dlsym at run time, so the tracer still loads in pure HSA programs. */
+#ifndef RTG_HIP_INTERNAL_H
+#define RTG_HIP_INTERNAL_H
+
+#include "core/tracer.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* activity_domain_t value of the HIP API domain (prof_protocol.h, unchanged
+ * since ROCm 4). */
+#define RTG_HIP_DOMAIN_API 3
+
+/* hip_api_data_t starts {uint64 correlation_id; uint32 phase; union args}
+ * in every release 5.2..6.2, 6.4 and 7.2 (checked by tests/abi/hip_layouts.sh). */
+#define RTG_HIP_DATA_PHASE_OFF 8
+#define RTG_HIP_DATA_ARGS_OFF 16
+
+/* ------------------------------------------------------ release tables */
+
+/* One family of ROCm releases that share the HIP op id table. */
+typedef struct rtg_hip_release {
+  const char *name;         /* "5.2", "5.3-5.4", ... */
+  uint32_t last_op;         /* HIP_API_ID_LAST: unique per family */
+  uint32_t data_size;       /* sizeof(hip_api_data_t) on the 5.3.1+ path */
+  const char *const *names; /* [0..last_op], NULL where no op */
+} rtg_hip_release;
+
+/* The family whose last op id is `last`, or NULL. */
+RTG_HIDDEN const rtg_hip_release *rtg_hip_release_by_last(uint32_t last);
+/* The family of Debian's and the 5.2 callback path (<= 5.3.0 when probing fails). */
+RTG_HIDDEN const rtg_hip_release *rtg_hip_release_default(void);
+/* Every family, NULL-terminated (for tests and -v output). */
+RTG_HIDDEN const rtg_hip_release *const *rtg_hip_releases(void);
+
+/* --------------------------------------------------------- bookkeeping */
+
+/* The tables chosen at init: names of ops, and which are traced. */
+typedef struct rtg_hip_state {
+  const rtg_hip_release *rel;
+  const char *path;        /* "callback-5.2", "tracer-callback", "dispatch-table" */
+  uint8_t enabled[1024];   /* per op id: traced (filter passed) */
+  uint8_t decoder[1024];   /* per op id: argument decoder (hip_args.c) */
+  uint8_t backtrace[1024]; /* per op id: RTG_BACKTRACE selected it */
+  /* HIP helpers resolved with dlsym, NULL when absent */
+  const char *(*kernel_name_ref)(const void *hip_function);
+  const char *(*kernel_name_by_ptr)(const void *host_function, const void *stream);
+  int (*peek_at_last_error)(void);
+} rtg_hip_state;
+
+RTG_HIDDEN extern rtg_hip_state rtg_hip;
+
+static inline int rtg_hip_op_traced(uint32_t op) {
+  return op < sizeof(rtg_hip.enabled) && rtg_hip.enabled[op];
+}
+
+static inline const char *rtg_hip_op_name(uint32_t op) {
+  const rtg_hip_release *r = rtg_hip.rel;
+  return r && op <= r->last_op && r->names[op] ? r->names[op] : "hipUnknown";
+}
+
+/* One HIP call in flight on a thread. */
+typedef struct rtg_hip_call {
+  uint64_t start;
+  uint64_t corr;
+  uint64_t prev_corr;
+  const char *name;
+  uint32_t op;
+  uint8_t backtrace; /* RTG_BACKTRACE selected this function */
+} rtg_hip_call;
+
+/* At API entry: timestamp, new correlation id made current for the thread
+ * (so the queue interceptor stamps it on the packets the call submits). */
+RTG_HIDDEN void rtg_hip_begin(rtg_hip_call *c, uint32_t op);
+
+/* The same for a function known by name (the dispatch-table path). */
+RTG_HIDDEN void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace);
+
+/* At API exit: write the HIP record.  `args` points to the argument union
+ * of a hip_api_data_t (NULL: no arguments known); ret < 0: unknown, then
+ * asked of HIP with hipPeekAtLastError when HIP offers it. */
+RTG_HIDDEN void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret);
+
+/* Like rtg_hip_end, with the argument text (NULL: none) and kernel name
+ * already made (the dispatch-table path decodes registers itself). */
+RTG_HIDDEN void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel,
+                                 int64_t ret);
+
+/* Does RTG_HIP_API_FILTER/_FILTER_OUT keep this function? */
+RTG_HIDDEN int rtg_hip_name_traced(const char *name);
+
+/* True while this thread runs tracer code called from a HIP callback (the
+ * calls we make into HIP ourselves must not be traced). */
+RTG_HIDDEN extern __thread int rtg_hip_inside;
+
+/* ------------------------------------------------------ argument decoding */
+
+/* Choose the decoder of each op of the release by its name. */
+RTG_HIDDEN void rtg_hip_args_setup(void);
+
+/* Format the arguments of op from the argument union into buf (no
+ * surrounding parentheses).  Returns the length. */
+RTG_HIDDEN size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args);
+
+/* The kernel a launch op starts, or NULL for any other op. */
+RTG_HIDDEN const char *rtg_hip_args_kernel(uint32_t op, const void *args);
+
+/* The same by decoder index, for the dispatch-table path (no op ids):
+ * the decoder of a function name (0: none), and the argument union of that
+ * decoder rebuilt from a call's registers and stack arguments. */
+RTG_HIDDEN unsigned rtg_hip_args_find(const char *name);
+RTG_HIDDEN int rtg_hip_args_is_launch(unsigned dec); /* names a kernel */
+RTG_HIDDEN size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned dec, const void *args);
+RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
+RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], const uint64_t *stack,
+                                       unsigned char *image, size_t cap);
+
+/* ----------------------------------------------------------- the paths */
+
+/* Each returns 0 when it took over HIP tracing. */
+RTG_HIDDEN int rtg_hip_legacy_start(void *hip_lib);
+RTG_HIDDEN void rtg_hip_legacy_stop(void);
+RTG_HIDDEN int rtg_hip_tracer_cb_start(void *hip_lib);
+RTG_HIDDEN void rtg_hip_tracer_cb_stop(void);
+/* 6.2+: take the tables rocprofiler-register handed to rtg_register.so
+ * (src/tracer/rtg_trace/register.c), now and whenever more arrive; the
+ * settings must be read.  Then: true when HipDispatchTable is wrapped. */
+RTG_HIDDEN void rtg_hip_dispatch_table_attach(void);
+RTG_HIDDEN int rtg_hip_dispatch_table_active(void);
+/* The table(s) wrapped, for RTG_VERBOSE. */
+RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
+/* Put the original pointers back (process end). */
+RTG_HIDDEN void rtg_hip_dispatch_table_stop(void);
+/* The tables rocprofiler-register hands a tool (its rocprofiler_set_api_table
+ * contract): "hip", "hip_compiler", "roctx"; others ignored.  Returns 0. */
+RTG_HIDDEN int rtg_hip_set_api_table(const char *name, uint64_t lib_version, uint64_t instance,
+                                     void **tables, uint64_t num_tables);
+/* True once a callback path (5.2 or 5.3.1+) traces HIP: tables arriving
+ * later are then left alone, so no call is traced twice. */
+RTG_HIDDEN int rtg_hip_callback_active(void);
+
+#endif

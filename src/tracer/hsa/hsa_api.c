@@ -1,0 +1,303 @@
+/* HSA API tracing: one wrapper per function of hsa_api_list.h.
+ *
+ * A wrapper reads the clock, calls through rtg_impl (the runtime's function
+ * or a tracer hook), reads the clock again and pushes a small binary entry
+ * (function id, times, return value, raw argument words) to the calling
+ * thread's buffer.  Arguments are turned into text later, on the writer
+ * thread, by decode_api().  Only functions that RTG_HSA_API_FILTER selects
+ * get a wrapper in the table; the rest keep the runtime's entry and cost
+ * nothing. */
+#include "hsa_side.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Every entry of the list, also those whose rtg_hsa_fns pointer hsa_side.h
+ * declares by hand (RTG_API_HAND). */
+#define RTG_API_HAND RTG_API
+#define RTG_API_HAND_VOID RTG_API_VOID
+
+enum {
+#define RTG_API(T, name, ...) FN_##name,
+#define RTG_API_VOID(T, name, ...) FN_##name,
+#include "hsa/gen/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+  FN_COUNT
+};
+
+/* how an argument word or return value is printed */
+enum {
+  K_PTR,
+  K_HANDLE,
+  K_OPAQUE,
+  K_U32,
+  K_I32,
+  K_U64,
+  K_I64,
+  K_BOOL,
+  K_STATUS,
+  K_VOID,
+  K_E_FIRST, /* enums printed by name (generated, one per enum type of an argument) */
+  K_E_BEFORE_FIRST_ = K_E_FIRST - 1,
+#define RTG_ENUM_KIND(t) K_E_##t,
+#include "hsa/gen/hsa_enum_names.h"
+#undef RTG_ENUM_KIND
+  K_COUNT
+};
+
+enum { MAX_ARGS = 12 };
+
+typedef struct fn_info {
+  const char *name;
+  const char *table; /* "core", "ext", "image", "finalizer" */
+  int tbl;
+  size_t table_off; /* offset of the entry in the normalized mirror */
+  size_t fn_off;    /* offset of its pointer in rtg_hsa_fns */
+  uint8_t since;    /* the release whose table first has it (52: 5.2), for the tests */
+  uint8_t ret_kind;
+  uint8_t nargs;
+  uint8_t kinds[MAX_ARGS];
+  const char *arg_names[MAX_ARGS];
+} fn_info;
+
+#define TBLNAME_CORE "core"
+#define TBLNAME_EXT "ext"
+#define TBLNAME_IMAGE "image"
+#define TBLNAME_FINALIZER "finalizer"
+#define TBLSTRUCT_CORE rtg_core_table
+#define TBLSTRUCT_EXT rtg_amd_ext_table
+#define TBLSTRUCT_IMAGE rtg_image_table
+#define TBLSTRUCT_FINALIZER rtg_finalizer_table
+#define RK_STATUS K_STATUS
+#define RK_U64 K_U64
+#define RK_U32 K_U32
+#define RK_I64 K_I64
+#define ARGKIND(K, a, t) K_##K,
+#define ARGNAME(K, a, t) #a,
+#define INFO(T, name, rk, args)                                                                    \
+  [FN_##name] = {#name,                                                                            \
+                 TBLNAME_##T,                                                                      \
+                 RTG_TBL_##T,                                                                      \
+                 offsetof(TBLSTRUCT_##T, name##_fn),                                               \
+                 offsetof(rtg_hsa_fns, name),                                                      \
+                 RTG_SINCE_##name,                                                                 \
+                 rk,                                                                               \
+                 sizeof((uint8_t[]){args(ARGKIND) 0}) - 1,                                         \
+                 {args(ARGKIND)},                                                                  \
+                 {args(ARGNAME)}},
+static const fn_info fns[FN_COUNT] = {
+#define RTG_API(T, name, ret, rk, params, call, ...) INFO(T, name, RK_##rk, RTG_ARGS_##name)
+#define RTG_API_VOID(T, name, params, call, ...) INFO(T, name, K_VOID, RTG_ARGS_##name)
+#include "hsa/gen/hsa_api_args.h"
+#include "hsa/gen/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* The entry pushed per call. */
+typedef struct api_entry {
+  uint16_t fn;
+  uint16_t nargs;
+  uint32_t pad;
+  uint64_t start, dur, retval, corr;
+  uint64_t args[MAX_ARGS];
+} api_entry;
+
+#include "hsa_api_words.h"
+#define ARGWORD(K, a, t) e.args[n++] = RTG_W_##K(a);
+
+static void push_api(api_entry *e, int nargs) {
+  rtg_count(RTG_CNT_HSA_CALLS, 1);
+  rtg_sink_push(RTG_ENTRY_HSA_API, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
+}
+
+/* The entry both wrapper kinds push: times, return value, correlation id
+ * and the argument words. */
+#define RECORD_CALL(name, t0, t1, ret)                                                             \
+  do {                                                                                             \
+    uint64_t t1_ = (t1);                                                                           \
+    api_entry e;                                                                                   \
+    int n = 0;                                                                                     \
+    e.fn = FN_##name;                                                                              \
+    e.start = t0;                                                                                  \
+    e.dur = t1_ - t0;                                                                              \
+    e.retval = (ret);                                                                              \
+    e.corr = rtg_tls.corr;                                                                         \
+    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
+    push_api(&e, n);                                                                               \
+  } while (0)
+
+/* the wrappers */
+#define RTG_API(T, name, ret, rk, params, call, ...)                                               \
+  static ret w_##name params {                                                                     \
+    uint64_t t0 = rtg_now();                                                                       \
+    ret r = rtg_impl.name call;                                                                    \
+    RECORD_CALL(name, t0, rtg_now(), (uint64_t)r);                                                 \
+    return r;                                                                                      \
+  }
+#define RTG_API_VOID(T, name, params, call, ...)                                                   \
+  static void w_##name params {                                                                    \
+    uint64_t t0 = rtg_now();                                                                       \
+    rtg_impl.name call;                                                                            \
+    RECORD_CALL(name, t0, rtg_now(), 0);                                                           \
+  }
+#include "hsa/gen/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+
+static const rtg_hsa_fn wrappers[FN_COUNT] = {
+#define RTG_API(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
+#define RTG_API_VOID(T, name, ...) [FN_##name] = (rtg_hsa_fn)w_##name,
+#include "hsa/gen/hsa_api_list.h"
+#undef RTG_API
+#undef RTG_API_VOID
+};
+
+/* ------------------------------------------------------------ decoding */
+
+/* hsa.h's calling-convention macro would eat the record member's name */
+#undef HSA_API
+
+/* grouped by kind, as generated */
+static const struct enum_name {
+  uint8_t kind;
+  int64_t value;
+  const char *name;
+} enum_names[] = {
+#define RTG_ENUM(t, c) {K_E_##t, (int64_t)(c), #c},
+#define RTG_ENUM_V(t, v, c) {K_E_##t, (int64_t)(v), #c},
+#include "hsa/gen/hsa_enum_names.h"
+#undef RTG_ENUM
+#undef RTG_ENUM_V
+};
+enum { N_ENUM_NAMES = sizeof enum_names / sizeof *enum_names };
+/* per kind: its first entry in enum_names and how many (set by init) */
+static uint16_t enum_first[K_COUNT], enum_count[K_COUNT];
+
+static char *fmt_word(char *p, char *end, int kind, uint64_t v) {
+  switch (kind) {
+  case K_PTR:
+  case K_HANDLE:
+    return v ? rtg_fmt_hex(p, end, v) : rtg_fmt_str(p, end, "0");
+  case K_OPAQUE:
+    return rtg_fmt_str(p, end, "{...}");
+  case K_I32:
+    return rtg_fmt_i64(p, end, (int32_t)v);
+  case K_I64:
+    return rtg_fmt_i64(p, end, (int64_t)v);
+  case K_BOOL:
+    return rtg_fmt_str(p, end, v ? "true" : "false");
+  case K_U32:
+  case K_U64:
+  case K_STATUS:
+    return rtg_fmt_u64(p, end, v);
+  default:
+    if (kind < K_COUNT)
+      for (int i = enum_first[kind], n = enum_count[kind]; n > 0; i++, n--)
+        if ((uint64_t)enum_names[i].value == v || (uint32_t)enum_names[i].value == v)
+          return rtg_fmt_str(p, end, enum_names[i].name);
+    return rtg_fmt_u64(p, end, v);
+  }
+}
+
+/* Each argument's ", name=" (the first one's without ", "), made once at
+ * init so the writer copies it whole: it writes millions of these. */
+typedef struct arg_label {
+  const char *text;
+  uint8_t len;
+} arg_label;
+static arg_label labels[FN_COUNT][MAX_ARGS];
+static char *labels_mem;
+
+static void labels_init(void) {
+  size_t need = 0;
+  for (int f = 0; f < FN_COUNT; f++)
+    for (int i = 0; i < fns[f].nargs; i++) need += strlen(fns[f].arg_names[i]) + 3;
+  char *p = labels_mem = malloc(need ? need : 1);
+  if (!p) return; /* decode_api then writes them piece by piece */
+  for (int f = 0; f < FN_COUNT; f++)
+    for (int i = 0; i < fns[f].nargs; i++) {
+      char *start = p;
+      if (i) *p++ = ',', *p++ = ' ';
+      size_t n = strlen(fns[f].arg_names[i]);
+      memcpy(p, fns[f].arg_names[i], n);
+      p += n;
+      *p++ = '=';
+      labels[f][i] = (arg_label){start, (uint8_t)(p - start)};
+    }
+}
+
+static size_t decode_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  api_entry e;
+  size_t have = len < sizeof e ? len : sizeof e;
+  memcpy(&e, payload, have);
+  memset((char *)&e + have, 0, sizeof e - have);
+  if (e.fn >= FN_COUNT) return 0;
+  const fn_info *f = &fns[e.fn];
+  char args[2048], ret[32];
+  char *p = args, *end = args + sizeof args - 1;
+  for (int i = 0; i < e.nargs && i < f->nargs; i++) {
+    const arg_label *l = &labels[e.fn][i];
+    if (l->text) { /* (args holds 12 labels and values with room to spare) */
+      memcpy(p, l->text, l->len);
+      p += l->len;
+    } else {
+      if (i) p = rtg_fmt_str(p, end, ", ");
+      p = rtg_fmt_str(p, end, f->arg_names[i]);
+      p = rtg_fmt_str(p, end, "=");
+    }
+    p = fmt_word(p, end, f->kinds[i], e.args[i]);
+  }
+  *p = 0;
+  if (f->ret_kind == K_VOID) {
+    strcpy(ret, "void");
+  } else {
+    char *q = fmt_word(ret, ret + sizeof ret - 1, f->ret_kind == K_I64 ? K_I64 : K_U64, e.retval);
+    *q = 0;
+  }
+  rtg_record r;
+  rtg_record_init(&r, RTG_KIND_HSA_API, pid, tid);
+  r.u.HSA_API.func = f->name;
+  r.u.HSA_API.args = args;
+  r.u.HSA_API.ret = ret;
+  r.u.HSA_API.start = e.start;
+  r.u.HSA_API.dur = e.dur;
+  if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
+  return rtg_record_format(out, cap, &r);
+}
+
+void rtg_hsa_api_init(void) {
+  labels_init();
+  for (int i = N_ENUM_NAMES - 1; i >= 0; i--) {
+    enum_first[enum_names[i].kind] = (uint16_t)i;
+    enum_count[enum_names[i].kind]++;
+  }
+  rtg_sink_set_decoder(RTG_ENTRY_HSA_API, decode_api);
+}
+
+/* Put into the runtime's tables: the tracing wrapper for every function the
+ * filter selects, a tracer hook where one is needed without tracing. */
+void rtg_hsa_api_install(void) {
+  int traced = 0;
+  for (int i = 0; i < FN_COUNT; i++) {
+    const fn_info *f = &fns[i];
+    rtg_hsa_fn real, impl;
+    memcpy(&real, (const char *)&rtg_real + f->fn_off, sizeof real);
+    memcpy(&impl, (const char *)&rtg_impl + f->fn_off, sizeof impl);
+    /* absent: this runtime's table lacks it (an older release, or an entry
+     * past its minor_id); rtg_table_set checks the layout again */
+    if (!real) continue;
+    /* hsa_init/hsa_shut_down load and unload the tools (this library):
+     * a wrapper would run while that happens, so they are never wrapped */
+    if (i == FN_hsa_init || i == FN_hsa_shut_down) continue;
+    bool trace =
+        rtg_cfg.hsa_api &&
+        rtg_filter_match_cat(&rtg_cfg.hsa_filter, &rtg_cfg.hsa_filter_out, f->name, f->table, true);
+    rtg_hsa_fn fn = trace ? wrappers[i] : impl != real ? impl : NULL;
+    if (fn && rtg_table_set(f->tbl, f->table_off, fn) && trace) traced++;
+    if (rtg_cfg.verbose >= 2) rtg_log(2, "HSA API %s %s", trace ? "trace" : "skip", f->name);
+  }
+  rtg_log(1, "tracing %d HSA API functions", traced);
+}

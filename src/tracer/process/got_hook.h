@@ -1,0 +1,21 @@
+/* got_hook.c: send the calls every loaded object makes to some libc
+ * functions to wrappers here, by rewriting their GOT slots. */
+#ifndef RTG_GOT_HOOK_H
+#define RTG_GOT_HOOK_H
+
+#include "core/tracer.h"
+
+typedef struct rtg_got_hook {
+  const char *name; /* the dynamic symbol, e.g. "execve" */
+  void *wrapper;
+} rtg_got_hook;
+
+/* Patch every object loaded now (except this library); hooks must stay
+ * valid for good.  Returns the number of slots written (0 off x86-64 and
+ * aarch64). */
+RTG_HIDDEN int rtg_got_install(const rtg_got_hook *hooks, int n);
+
+/* Patch objects loaded since; cheap when none was (writer thread). */
+RTG_HIDDEN void rtg_got_rescan(void);
+
+#endif

@@ -1,0 +1,16 @@
+# An application that learns of completions from async handlers (HIP >= 6
+# registers one on each marker it waits for, before submitting it) gets its
+# ops completed by the runtime's async-events thread, on the hardware's
+# decrement: the tracer arms a handler of its own on a signal the
+# application watches.  Without it the queue's waiter thread completes them
+# all (0 here), 200 us to 1 ms late, and each handler with them.  The
+# threshold leaves room for a loaded machine, as in 053.
+. "$TOP/tests/e2e/02-tracer.inc"
+SIMGPU_KERNEL_NS=20000 traced "$PROGS/tp_stretch" handler 100 >out
+f=$(trace_of)
+ht=$(sed -n 's/^handler_tid //p' out)
+total=$(grep -c '^HSA: .* dispatch .* start:' "$f")
+mine=$(grep -c "^HSA: [^ ]* tid:$ht dispatch .* start:" "$f")
+echo "dispatches $total, completed by the handlers' thread: $([ "$mine" -ge 10 ] && echo "10 or more" || echo "only $mine")"
+echo "distinct ids $(grep '^HSA: .* dispatch .* start:' "$f" | sed 's/.* id:\([0-9]*\).*/\1/' | sort -u | wc -l)"
+summary "$f" | sed 's/ buffer_waits.*//'
