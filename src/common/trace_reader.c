@@ -320,7 +320,7 @@ static bool hand_over(cursor *c, const batch *b, const window *w) {
     c->carry = nc;
     c->carry_cap = n;
   }
-  memcpy(c->carry, b->data + w->p, n);
+  if (n) memcpy(c->carry, b->data + w->p, n);
   c->ncarry = n;
   return false;
 }
@@ -354,7 +354,7 @@ static bool fill_file(rtg_reader *r, batch *b, cursor *c) {
     c->err = ENOMEM;
     return true;
   }
-  memcpy(b->data, c->carry, c->ncarry);
+  if (c->ncarry) memcpy(b->data, c->carry, c->ncarry);
   w.have = c->ncarry;
   w.base = c->pos - c->ncarry;
   w.nul_free = !memchr(b->data, 0, w.have);
