@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,10 +168,12 @@ static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, si
                       .nul_free = nul_free,
                       .unterminated = unterminated,
                       .copy = copy ? b->arena + b->used : NULL};
-  rtg_line *l = &b->lines[b->n];
+  /* The line is made here, in the cache, and copied into the batch (whose
+   * memory is not) in one piece, as much of it as holds anything. */
+  rtg_line tmp, *l = &tmp;
   rtg_line_classify(l, s, len, &how);
   if (!r->o.text_lines) {
-    rtg_line *prev = b->n ? l - 1 : NULL;
+    rtg_line *prev = b->n ? &b->lines[b->n - 1] : NULL;
     if (l->cls == RTG_LINE_TEXT || (l->cls == RTG_LINE_SEEN && prev && prev->cls == RTG_LINE_SEEN &&
                                     prev->pid == l->pid && prev->count < UINT32_MAX)) {
       if (l->cls == RTG_LINE_SEEN) prev->count++;
@@ -188,8 +191,11 @@ static int take_line(const rtg_reader *r, batch *b, const cursor *c, char *s, si
   }
   l->file = c->file;
   l->lineno = c->lineno;
-  if (r->o.prepare) r->o.prepare(l, r->o.prepare_arg);
-  b->n++;
+  size_t keep = l->cls == RTG_LINE_RECORD    ? sizeof l->u.rec
+                : l->cls == RTG_LINE_PROFILE ? sizeof l->u.hcc
+                                             : 0;
+  if (r->o.prepare) keep = r->o.prepare(l, keep, r->o.prepare_arg);
+  memcpy(&b->lines[b->n++], l, offsetof(rtg_line, u) + keep);
   return LINE_KEPT;
 }
 

@@ -35,8 +35,10 @@ typedef struct rtg_reader_opts {
   /* Optional: the caller's own work on a line that needs no state (which
    * its thread would do in file order, one line at a time), done by the
    * producers for every line they hand out (not for END entries), after
-   * classification.  It may replace l->u by data of its own (l->u.user). */
-  void (*prepare)(rtg_line *l, void *arg);
+   * classification.  It may replace l->u by data of its own (l->u.user);
+   * it returns how many bytes of l->u are to be handed out (used: the
+   * bytes the classification filled). */
+  size_t (*prepare)(rtg_line *l, size_t used, void *arg);
   void *prepare_arg;
   bool serial; /* none: the caller's thread reads each chunk itself */
 } rtg_reader_opts;

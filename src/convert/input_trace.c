@@ -1,7 +1,8 @@
-/* Reading a trace file: rtg records, plus the other line formats the
- * original converter took (strace/ltrace -tttT), line by line in constant
- * memory.  A file that starts with '{' or '[' is a Chrome JSON file to
- * merge (input_json.c). */
+/* Reading one input: a trace file's lines come classified from the common
+ * trace reader (src/common/trace_reader.h, as rpt reads them) and become
+ * events: rtg records, HCC_PROFILE=2 "profile:" lines, and the strace/
+ * ltrace -tttT lines the original converter took.  A file that starts
+ * with '{' or '[' is a Chrome JSON file to merge (input_json.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  *     (their agent value is numbered into a GPU once the file is read);
  *     every other record is text.
  * A command whose stop is before its start cannot be accounted: bad. */
+#include "decimal.h"
 #include "rpt.h"
 
 #include <stdio.h>
@@ -31,9 +32,16 @@ const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
     if (!buf) abort();
   }
   memcpy(buf, c->name, n);
+  if (c->sized) { /* (not snprintf: a trace can hold millions of copies) */
+    unsigned d = rtg_dec_len(c->bytes);
+    buf[n++] = '_';
+    rtg_dec_write(buf + n + d, c->bytes);
+    n += d;
+    memcpy(buf + n, "_bytes", 6);
+    n += 6;
+  }
   buf[n] = 0;
   *len = n;
-  if (c->sized) *len += (size_t)snprintf(buf + n, 32, "_%llu_bytes", (unsigned long long)c->bytes);
   return buf;
 }
 
@@ -124,14 +132,15 @@ static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *
   }
 }
 
-void rpt_prepare_line(rtg_line *l, void *opts) {
-  if (!rpt_line_is_cmd(l)) return;
+size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts) {
+  if (!rpt_line_is_cmd(l)) return used;
   const rpt_opts *o = opts;
   rpt_cmd *c = (rpt_cmd *)l->u.user; /* (the record is not needed any more) */
   if (l->cls == RTG_LINE_PROFILE)
     profile_command(&l->u.hcc, o->ignore_barriers, c);
   else
     record_command(&l->u.rec, o->ignore_barriers, c);
+  return sizeof *c;
 }
 
 bool rpt_db_line(const rtg_line *l) {
