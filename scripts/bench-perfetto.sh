@@ -4,8 +4,10 @@
 # HSA program traced with RTG_HSA_API_FILTER=all; 53 MB, about 400 k lines
 # by default).  Prints the lines/s of each output (target: Perfetto at least
 # 2x the JSON's) and the size of the Perfetto trace as a share of the
-# JSON's (target <= 1/3).  RUNS=N alternating runs of each (default 5); the
-# best of each counts.
+# JSON's (target <= 1/3), the floor (reading and parsing alone), and, with
+# RTG_PY_ORIGINAL=path/to/rocm-timeline-generator.py, the Python original
+# on the same trace (target: the JSON path at least 50x as fast).  RUNS=N
+# alternating runs of each (default 5); the best of each counts.
 #   scripts/bench-perfetto.sh [SIZE_MB [rtg-convert options...]]  (default: 53 -f)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,9 +27,33 @@ cat trace.txt > /dev/null # warm the page cache for all runs
 lines=$(wc -l < trace.txt)
 hsa=$(grep -c '^HSA: .* @' trace.txt || true)
 RUNS=${RUNS:-5}
-js= pf= fl= i=0
+# The Python original (rocm-timeline-generator.py, RTG_PY_ORIGINAL=its
+# path) runs on the same trace with the same flags, in the same loop, in
+# the first PY_RUNS rounds (default 2: it takes seconds).  It takes only
+# its own single-letter flags.
+PY=${RTG_PY_ORIGINAL:-}
+PY_RUNS=${PY_RUNS:-2}
+py_why=
+if [ -z "$PY" ]; then
+  py_why="RTG_PY_ORIGINAL is not set (the path of rocm-timeline-generator.py)"
+elif [ ! -f "$PY" ]; then
+  py_why="RTG_PY_ORIGINAL=$PY is not a file"
+elif ! command -v python3 > /dev/null; then
+  py_why="python3 is not installed"
+else
+  for o in "$@"; do
+    case $o in -[fgkp] | -[fgkp][fgkp] | -[fgkp][fgkp][fgkp]) ;; *) py_why="the original has no option $o" ;; esac
+  done
+fi
+js= pf= fl= fl_cpu= py= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))
+  if [ -z "$py_why" ] && [ $i -le "$PY_RUNS" ]; then
+    read -r s kb u y <<EOT
+$(measure sh -c 'exec python3 "$@" > py.txt' sh "$PY" "$@" -o py.json trace.txt)
+EOT
+    py=$(best "$py" "$s")
+  fi
   read -r s kb u y <<EOT
 $(measure "$B/rtg-convert" -q "$@" -o out.json trace.txt)
 EOT
@@ -41,27 +67,31 @@ EOT
   read -r s kb u y <<EOT
 $(measure "$B/rtg-convert" -q -w trace.txt)
 EOT
-  fl=$(best "$fl" "$s")
+  if [ -z "$fl" ] || [ "$(best "$fl" "$s")" = "$s" ]; then fl=$s fl_cpu=$(echo "$u $y" | awk '{print $1 + $2}'); fi
 done
 jsz=$(wc -c < out.json)
 pfz=$(wc -c < out.pftrace)
 echo "bench-perfetto: input $((($(wc -c < trace.txt) + 524288) / 1048576)) MB, $lines lines ($hsa HSA API calls); options: $*; best of $RUNS runs each"
 awk -v js="$js" -v pf="$pf" -v l="$lines" -v jsz="$jsz" -v pfz="$pfz" -v jc="$js_cpu" -v pc="$pf_cpu" \
-  -v jk="$js_kb" -v pk="$pf_kb" -v fl="$fl" -v n="$(nproc)" -v la="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+  -v jk="$js_kb" -v pk="$pf_kb" -v fl="$fl" -v fc="$fl_cpu" -v n="$(nproc)" -v la="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
   if (js < 0.001) js = 0.001
   if (pf < 0.001) pf = 0.001
   printf "bench-perfetto: JSON     %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", js, l / js / 1e6, jsz / 1048576, jc, jk / 1024
   printf "bench-perfetto: Perfetto %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", pf, l / pf / 1e6, pfz / 1048576, pc, pk / 1024
   printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 2), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
-  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, js / (fl > 0 ? fl : 0.001)
+  printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s, CPU %.2f s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, fc, js / (fl > 0 ? fl : 0.001)
 }'
-# The Python original (rocm-timeline-generator) is compared when it is
-# installed (RTG_PYTHON_CONVERTER=path to its converter script).
-if [ -n "${RTG_PYTHON_CONVERTER:-}" ] && [ -f "$RTG_PYTHON_CONVERTER" ]; then
-  read -r s kb u y <<EOT
-$(measure python3 "$RTG_PYTHON_CONVERTER" -o py.json trace.txt)
-EOT
-  awk -v py="$s" -v js="$js" -v l="$lines" 'BEGIN { printf "bench-perfetto: Python original %.3f s, %.2f M lines/s: the JSON path is %.1fx faster (target >= 50)\n", py, l / py / 1e6, py / js }'
+# The original against the JSON path: the same trace, both outputs'
+# events counted by phase, and how many lines the original took as records
+# (its own counters), so that a trace it could not read shows as such.
+if [ -n "$py_why" ]; then
+  echo "bench-perfetto: Python original: comparison skipped: $py_why"
 else
-  echo "bench-perfetto: Python original: not available here (set RTG_PYTHON_CONVERTER to compare)"
+  py_recs=$(awk -F: '/ (hsa|hip|hcc|strace) lines:/ && !/missed/ { n += $2 } END { print n + 0 }' py.txt)
+  phases() { grep -o '"ph":"[A-Za-z]"' "$1" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), substr($2, 7, 1), $1 }'; }
+  echo "bench-perfetto: Python original: read $py_recs of $lines lines as records; events by phase: original $(phases py.json); rtg JSON $(phases out.json)"
+  awk -v py="$py" -v js="$js" -v pf="$pf" -v fl="$fl" -v l="$lines" -v n="$py_recs" -v r="$((PY_RUNS < RUNS ? PY_RUNS : RUNS))" 'BEGIN {
+    printf "bench-perfetto: Python original %.3f s (best of %d), %.2f M lines/s: the JSON path is %.1fx faster (target >= 50), the Perfetto path %.1fx, reading and parsing alone %.1fx\n", py, r, l / py / 1e6, py / js, py / pf, py / (fl > 0 ? fl : 0.001)
+    if (n < 0.99 * l) printf "bench-perfetto: the original read only %.0f%% of the lines: the comparison does not hold\n", 100 * n / l
+  }'
 fi

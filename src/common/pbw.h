@@ -37,15 +37,22 @@ static inline size_t pbw_varint_len(uint64_t v) {
   return n;
 }
 
-/* The raw encoders assume room (10 bytes for a varint). */
-static inline void pbw_put_varint(pbw *w, uint64_t v) {
-  uint8_t *p = w->buf + w->n;
+/* The raw encoders assume room (10 bytes for a varint).  A varint at q;
+ * returns the byte after it. */
+static inline uint8_t *pbw_varint_at(uint8_t *q, uint64_t v) {
   while (v >= 0x80) {
-    *p++ = (uint8_t)(v | 0x80);
+    *q++ = (uint8_t)(v | 0x80);
     v >>= 7;
   }
-  *p++ = (uint8_t)v;
-  w->n = (size_t)(p - w->buf);
+  *q++ = (uint8_t)v;
+  return q;
+}
+
+/* The one-byte tag of a field below 16. */
+#define PBW_TAG1(field, wire) ((uint8_t)((field) << 3 | (wire)))
+
+static inline void pbw_put_varint(pbw *w, uint64_t v) {
+  w->n = (size_t)(pbw_varint_at(w->buf + w->n, v) - w->buf);
 }
 
 static inline void pbw_tag(pbw *w, uint32_t field, int wire) {

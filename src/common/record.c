@@ -448,10 +448,10 @@ static bool parse_quoted(cursor *c, const char **out) {
   return true;
 }
 
-static char *word_end(cursor *c) {
-  char *e = c->p;
-  while (e < c->end && *e != ' ') e++;
-  return e;
+/* The first ' ' at or after the cursor, or the end: function names and
+ * keywords are tens of bytes long, so sixteen bytes at a time. */
+static inline char *word_end(cursor *c) {
+  return find2(c->p, c->end, ' ', ' ');
 }
 
 static bool parse_dim3(cursor *c, rtg_dim3 *d) {
@@ -570,25 +570,37 @@ static const char *parse_kv(cursor *c, const kind_desc *k, rtg_record *r) {
   return NULL;
 }
 
-/* API lines end in " ret=R @START +DUR" followed by key:value fields; the
- * arguments before it are free text, so search for the last such tail. */
-static char *find_api_tail(char *s, char *end) {
-  for (char *p = end - 5; p >= s; p--) {
-    if (p[0] != ' ' || p[1] != 'r' || p[2] != 'e' || p[3] != 't' || p[4] != '=') continue;
+/* The tail of an API line: " ret=R @START +DUR", then key:value fields. */
+typedef struct api_tail {
+  char *at;      /* its " ret=" */
+  char *ret_end; /* the end of R */
+  char *end;     /* after DUR */
+  uint64_t start, dur;
+} api_tail;
+
+/* The arguments before the tail are free text, so search for the last
+ * valid tail: backwards from '=' to '=' (memrchr), the last one usually
+ * being it. */
+static bool find_api_tail(char *s, char *end, api_tail *t) {
+  for (char *eq = end; (eq = memrchr(s, '=', (size_t)(eq - s))) != NULL;) {
+    char *p = eq - 4;
+    if (p < s || !same(p, " ret", 4)) continue;
     cursor c = {p + 5, end};
-    c.p = word_end(&c);
-    uint64_t v;
-    if (eat(&c, " @") && parse_u64(&c, &v) && eat(&c, " +") && parse_u64(&c, &v) &&
-        (c.p == end || *c.p == ' '))
-      return p;
+    c.p = t->ret_end = word_end(&c);
+    if (eat(&c, " @") && parse_u64(&c, &t->start) && eat(&c, " +") && parse_u64(&c, &t->dur) &&
+        (c.p == end || *c.p == ' ')) {
+      t->at = p, t->end = c.p;
+      return true;
+    }
   }
-  return NULL;
+  return false;
 }
 
-static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
-  char *tail = find_api_tail(c->p, c->end);
-  if (!tail) return "missing ' ret=R @START +DUR'";
-  char *head = c->p, *head_end = tail;
+/* func_end: the first ' ' or '(' of the line after "tid:T " (or its end). */
+static const char *parse_api(cursor *c, rtg_record *r, bool hip, char *func_end) {
+  api_tail tail;
+  if (!find_api_tail(c->p, c->end, &tail)) return "missing ' ret=R @START +DUR'";
+  char *head = c->p, *head_end = tail.at;
   const char **func, **args, **kernel = NULL;
   uint64_t *start, *dur;
   int fa, fk = -1, fs, fd;
@@ -599,8 +611,7 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     fs = RTG_FIELD(HIP_API, ret), fd = RTG_FIELD(HIP_API, func);
     /* FUNC[(args)] [kernel]: the argument list is matched by depth, since
      * both it and a demangled kernel name may contain brackets */
-    char *p = head;
-    while (p < head_end && *p != ' ' && *p != '(') p++;
+    char *p = func_end < head_end ? func_end : head_end;
     if (p < head_end && *p == '(') {
       int depth = 0;
       for (; p < head_end; p++) {
@@ -623,10 +634,9 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
     fa = RTG_FIELD(HSA_API, args), fs = RTG_FIELD(HSA_API, ret), fd = RTG_FIELD(HSA_API, func);
   }
   /* FUNC then "(args)" (HIP, attached) or " (args)" (HSA) */
-  char *p = head;
-  while (p < head_end && *p != ' ' && *p != '(') p++;
+  char *p = func_end < head_end ? func_end : head_end;
   if (p == head) return "missing function name";
-  char *func_end = p;
+  func_end = p;
   if (!hip) { /* the writer always puts one space before the HSA list */
     if (p + 1 >= head_end || p[0] != ' ' || p[1] != '(') return "missing argument list";
     p++;
@@ -644,19 +654,54 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip) {
   *func_end = 0;
   *func = head;
   r->present |= 1ull << fd;
-  /* tail: " ret=R @S +D" */
-  cursor t = {tail + 5, c->end};
-  char *re = word_end(&t);
-  *(hip ? &r->u.HIP_API.ret : &r->u.HSA_API.ret) = t.p;
-  t.p = re;
-  eat(&t, " @");
-  *re = 0;
-  parse_u64(&t, start);
-  eat(&t, " +");
-  parse_u64(&t, dur);
+  *(hip ? &r->u.HIP_API.ret : &r->u.HSA_API.ret) = tail.at + 5;
+  *tail.ret_end = 0;
+  *start = tail.start;
+  *dur = tail.dur;
   r->present |= 1ull << fs | 1ull << (fs + 1) | 1ull << (fs + 2);
-  c->p = t.p;
+  c->p = tail.end;
   return NULL;
+}
+
+/* The line prefixes, and the kinds of each: those with a keyword, and the
+ * one without (the API kind of HSA: and HIP: lines), indexed once, at load
+ * time, from kinds[]. */
+static const struct {
+  const char *text; /* with its ": " */
+  size_t len;       /* without */
+} prefixes[] = {{"HSA: ", 3}, {"HIP: ", 3}, {"RTG: ", 3}, {"ROCTX: ", 5}};
+#define NPREFIXES (int)(sizeof prefixes / sizeof *prefixes)
+
+typedef struct prefix_kinds {
+  unsigned char nkw, fallback;
+  unsigned char kw[RTG_KIND_COUNT];
+  uint32_t kwlens; /* bit n: a keyword of n bytes (bit 31: of 31 or more) */
+} prefix_kinds;
+static prefix_kinds by_prefix[NPREFIXES];
+
+/* Which prefix the line starts with, or -1 (foreign text).  The first
+ * byte rules most other lines out. */
+static inline int prefix_slot(const char *p, size_t avail) {
+  if (avail < 5 || (p[0] != 'H' && p[0] != 'R')) return -1;
+  for (int i = 0; i < NPREFIXES; i++)
+    if (avail > prefixes[i].len + 1 && same(p, prefixes[i].text, prefixes[i].len + 2)) return i;
+  return -1;
+}
+
+__attribute__((constructor)) static void index_kinds(void) {
+  for (int i = 1; i < RTG_KIND_COUNT; i++) {
+    int slot = 0;
+    while (slot < NPREFIXES && (kinds[i].plen != prefixes[slot].len ||
+                                memcmp(kinds[i].prefix, prefixes[slot].text, kinds[i].plen)))
+      slot++;
+    if (slot == NPREFIXES) continue; /* (every kind's prefix is listed) */
+    prefix_kinds *b = &by_prefix[slot];
+    if (kinds[i].kwlen) {
+      b->kw[b->nkw++] = (unsigned char)i;
+      b->kwlens |= 1u << (kinds[i].kwlen < 31 ? kinds[i].kwlen : 31);
+    } else
+      b->fallback = (unsigned char)i;
+  }
 }
 
 static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const char **why,
@@ -670,15 +715,9 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   /* prefix */
   /* the prefix is one of 4 words; the first byte rules most lines out */
   size_t plen = 0, avail = (size_t)(c.end - c.p);
-  const char *prefix = c.p;
-  if (avail > 4 && (c.p[0] == 'H' || c.p[0] == 'R')) {
-    if (c.p[3] == ':' && c.p[4] == ' ' &&
-        (!memcmp(c.p, "HSA", 3) || !memcmp(c.p, "HIP", 3) || !memcmp(c.p, "RTG", 3)))
-      plen = 3;
-    else if (avail > 6 && !memcmp(c.p, "ROCTX: ", 7))
-      plen = 5;
-  }
-  if (!plen) return RTG_KIND_NONE; /* foreign text, not an error */
+  int slot = prefix_slot(c.p, avail);
+  if (slot < 0) return RTG_KIND_NONE; /* foreign text, not an error */
+  plen = prefixes[slot].len;
   c.p += plen + 2;
   if (!nul_free && memchr(line, 0, (size_t)(c.end - line))) {
     *why = "binary data (NUL bytes) in record";
@@ -699,20 +738,20 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
     return RTG_KIND_NONE;
   }
   /* keyword, or the API kind of this prefix */
-  char *kw = c.p, *kw_end = word_end(&c);
-  enum rtg_kind kind = RTG_KIND_NONE, fallback = RTG_KIND_NONE;
+  /* (up to '(' too: for an API line, where its function name ends) */
+  char *kw = c.p, *kw_end = find2(c.p, c.end, ' ', '(');
   size_t kwlen = (size_t)(kw_end - kw);
-  for (int i = 1; i < RTG_KIND_COUNT; i++) {
-    /* the prefixes differ in their second letter */
-    if (kinds[i].plen != plen || kinds[i].prefix[1] != prefix[1]) continue;
-    if (!kinds[i].kwlen)
-      fallback = (enum rtg_kind)i;
-    else if (kinds[i].kwlen == kwlen && same(kinds[i].keyword, kw, kwlen)) {
-      kind = (enum rtg_kind)i;
+  const prefix_kinds *pk = &by_prefix[slot];
+  enum rtg_kind kind = (enum rtg_kind)pk->fallback;
+  /* an API function's name is as long as no keyword: no loop */
+  int nkw = pk->kwlens >> (kwlen < 31 ? kwlen : 31) & 1 ? pk->nkw : 0;
+  for (int i = 0; i < nkw; i++) {
+    const kind_desc *d = &kinds[pk->kw[i]];
+    if (d->kwlen == kwlen && same(d->keyword, kw, kwlen)) {
+      kind = (enum rtg_kind)pk->kw[i];
       break;
     }
   }
-  if (kind == RTG_KIND_NONE) kind = fallback;
   if (kind == RTG_KIND_NONE) {
     *why = "unknown record keyword";
     return RTG_KIND_NONE;
@@ -728,7 +767,7 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   memset(&r->u, 0, kinds[kind].size); /* (the kind's struct: less than the union) */
   const char *err = NULL;
   if (kind == RTG_KIND_HSA_API || kind == RTG_KIND_HIP_API)
-    err = parse_api(&c, r, kind == RTG_KIND_HIP_API);
+    err = parse_api(&c, r, kind == RTG_KIND_HIP_API, kw_end);
   if (!err) err = parse_kv(&c, &kinds[kind], r);
   if (!err && (r->present & kinds[kind].required) != kinds[kind].required) {
     static __thread char msg[64];

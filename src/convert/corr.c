@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "u64map.h"
+#include "zalloc.h"
 
 #define MIN_SLOTS 1024u
 #define DEFAULT_MAX_SLOTS (1u << 17)
 
 static bool map_alloc(corr_map *m, size_t slots) {
-  m->e = calloc(slots, sizeof *m->e);
+  m->e = rtg_zalloc(slots, sizeof *m->e); /* (probed before written) */
   m->slots = slots;
   m->n = 0;
   return m->e != NULL;

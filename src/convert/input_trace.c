@@ -26,6 +26,7 @@ typedef struct reader {
   bool first_pass;     /* false in a second pass: no counts, no messages */
   rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see prescan_reordered) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
+  uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
 } reader;
 
@@ -141,10 +142,13 @@ static void add_agent(reader *r, const rtg_record *rec) {
   }
 }
 
+/* (a copy of it, not memset: compilers clear a struct this size with a
+ * slow-starting `rep stos`, once per record) */
+static const cv_event no_event;
+
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
-  cv_event ev;
-  memset(&ev, 0, sizeof ev);
+  cv_event ev = no_event;
   uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
   ev.tid = rec->tid;
   if (rec->kind == RTG_KIND_HEADER) {
@@ -155,9 +159,15 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
                     "the trace of pid %u again (the same header as before: a file read twice or "
                     "concatenated?): its records are skipped up to its next header",
                     rec->pid);
+    if (d && *d != dup) {
+      if (dup)
+        r->ndup++;
+      else
+        r->ndup--;
+    }
     if (d) *d = dup;
   }
-  if (r->dup_pids.n) {
+  if (r->ndup) {
     uint64_t *d = rtg_u64map_get(&r->dup_pids, rec->pid);
     if (d && *d) {
       if (r->first_pass) ctx->counts[CVC_DUPLICATE]++;
@@ -336,7 +346,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
  * (the pid of its records; 0 in a file of profile lines only). */
 static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   if (!(h->flags & RTG_HCC_HAS_TIMES)) return; /* nothing to draw */
-  if (r->dup_pids.n && r->have_last) {
+  if (r->ndup && r->have_last) {
     uint64_t *d = rtg_u64map_get(&r->dup_pids, r->last_pid);
     if (d && *d) {
       if (r->first_pass) r->ctx->counts[CVC_DUPLICATE]++;

@@ -12,12 +12,12 @@
  * written once.  Timestamps are CLOCK_BOOTTIME ns (stated in the packet
  * defaults), or relative with --zero.
  *
- * Streaming in constant memory: the events go to temporary files as they
- * come; the track descriptors, whose names are final only at the end (a
- * later input adds a process), are written first into the output, then the
- * events are copied after them, so every reader meets a track before its
- * events.  Slice ends have a file of their own, copied before the rest: see
- * slice_end.
+ * Streaming in bounded memory: the events are held back as they come
+ * (spool.h: in memory up to a budget, beyond it in a temporary file); the
+ * track descriptors, whose names are final only at the end (a later input
+ * adds a process), are written first into the output, then the events
+ * after them, so every reader meets a track before its events.  Slice ends
+ * have a spool of their own, written before the rest: see slice_end.
  *
  * Flows (-f) pair host calls and GPU ops exactly as the JSON does (corr.c).
  * An op whose call is already known gets two legacy flow events ('s' at
@@ -31,41 +31,15 @@
  * ops that come after it (host_flow_id).  Pairs found only at the end
  * (corr_finish) get flow events after both slices were written; those
  * cannot bind to a 0 ns slice and are lost (broken inputs only, so far). */
-#define _GNU_SOURCE
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "perfetto.h"
+#include "zalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
 
 /* ------------------------------------------------------------ output */
-
-/* A temporary file beside a regular output file (on its file system, which
- * has room for the output; /tmp may be memory), removed at once; else
- * tmpfile(). */
-static FILE *tmp_near(const char *path, FILE *out) {
-  char t[4096];
-  struct stat sb;
-  const char *slash = strrchr(path, '/');
-  int n = fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode) ? -1
-          : slash ? snprintf(t, sizeof t, "%.*s/.rtg-pftrace-XXXXXX", (int)(slash - path), path)
-                  : snprintf(t, sizeof t, ".rtg-pftrace-XXXXXX");
-  if (n > 0 && (size_t)n < sizeof t) {
-    int fd = mkstemp(t);
-    if (fd >= 0) {
-      unlink(t);
-      FILE *f = fdopen(fd, "w+b");
-      if (f) return f;
-      close(fd);
-    }
-  }
-  return tmpfile();
-}
 
 static void *pf_open(cv_ctx *ctx) {
   pf *p = calloc(1, sizeof *p);
@@ -83,20 +57,16 @@ static void *pf_open(cv_ctx *ctx) {
     }
     p->own_out = true;
   }
-  p->body = tmp_near(p->path, p->out);
-  p->ends = p->body ? tmp_near(p->path, p->out) : NULL;
-  if (!p->ends) {
-    rtg_error("cannot create a temporary file for the Perfetto output: %m");
-    if (p->body) fclose(p->body);
-    if (p->own_out) fclose(p->out);
-    free(p);
-    return NULL;
-  }
+  size_t budget = spool_budget_setting();
+  spool_init(&p->body, p->path, p->out, &p->spooled, budget);
+  spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
   size_t slots = corr_slots_setting();
   p->names = rtg_strtab_new();
-  p->scache = calloc(SCACHE_SLOTS, sizeof *p->scache);
-  p->ncache = calloc(NCACHE_SLOTS, sizeof *p->ncache);
-  if (!p->names || !p->scache || !p->ncache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
+  /* (caches: read before written) */
+  p->scache = rtg_zalloc(SCACHE_SLOTS, sizeof *p->scache);
+  p->ncache = rtg_zalloc(NCACHE_SLOTS, sizeof *p->ncache);
+  p->ccache = rtg_zalloc(CCACHE_SLOTS, sizeof *p->ccache);
+  if (!p->names || !p->scache || !p->ncache || !p->ccache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
       !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
       !corr_init(&p->dispatch, slots)) {
     rtg_error("out of memory");
@@ -240,13 +210,19 @@ static void host_call(pf *p, const cv_event *ev) {
     corr_call(&p->calls, key, host, claim, p);
   }
   bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
-  pkt k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, hip ? CAT_hip : CAT_hsa);
-  if (rename)
-    pf_ann_str(p, AN_api, ev->name);
-  else
-    pf_ann_str(p, AN_kernel, ev->kernel);
-  pf_ann_str(p, AN_args, ev->args);
-  pf_ann_str(p, AN_ret, ev->ret);
+  int cat = hip ? CAT_hip : CAT_hsa;
+  pkt k;
+  if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret);
+  } else {
+    k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
+    if (rename)
+      pf_ann_str(p, AN_api, ev->name);
+    else
+      pf_ann_str(p, AN_kernel, ev->kernel);
+    pf_ann_str(p, AN_args, ev->args);
+    pf_ann_str(p, AN_ret, ev->ret);
+  }
   if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
   pf_ann_stack(p, ev->proc, ev->stack);
   put_claimed_ids(p, host);
@@ -413,31 +389,6 @@ static void pf_json_event(void *st, const void *item) {
   p->warned_json = true;
 }
 
-/* A temporary file after the header: copied by the kernel (sendfile), or
- * through the buffer where it cannot. */
-static void pf_copy_file(pf *p, FILE *f) {
-  int in = fileno(f), out = fileno(p->out);
-  off_t size = lseek(in, 0, SEEK_END), off = 0;
-  if (size < 0 || fflush(p->out)) {
-    p->io_failed = true;
-    return;
-  }
-  while (off < size) {
-    ssize_t k = sendfile(out, in, &off, (size_t)(size - off));
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) break;
-  }
-  while (off < size) {
-    ssize_t k = pread(in, p->w.buf, p->w.cap, off);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0 || !pf_write_all(out, p->w.buf, (size_t)k)) {
-      p->io_failed = true;
-      return;
-    }
-    off += k;
-  }
-}
-
 static bool pf_close(void *st) {
   pf *p = st;
   cv_ctx *ctx = p->ctx;
@@ -451,18 +402,21 @@ static bool pf_close(void *st) {
   corr_finish(&p->dispatch, flow_late_dispatch, p);
   pf_counters_finish(p);
   pf_flush_body(p);
-  pf_flush_to(p, &p->ew, p->ends);
+  pf_flush_to(p, &p->ew, &p->ends);
   pf_write_header(p);
   if (p->w.n && fwrite(p->w.buf, 1, p->w.n, p->out) != p->w.n) p->io_failed = true;
   p->w.n = 0;
-  pf_copy_file(p, p->ends);
-  pf_copy_file(p, p->body);
+  if (fflush(p->out) || !spool_write(&p->ends, fileno(p->out), p->w.buf, p->w.cap) ||
+      !spool_write(&p->body, fileno(p->out), p->w.buf, p->w.cap))
+    p->io_failed = true;
   bool ok = !p->io_failed;
-  if (fflush(p->out)) ok = false;
   if (p->own_out && fclose(p->out)) ok = false;
-  fclose(p->body);
-  fclose(p->ends);
-  if (!ok) rtg_error("cannot write output: path=%s", p->path);
+  if (p->body.failed || p->ends.failed)
+    rtg_error("cannot write a temporary file for the Perfetto output: path=%s", p->path);
+  else if (!ok)
+    rtg_error("cannot write output: path=%s", p->path);
+  spool_free(&p->body);
+  spool_free(&p->ends);
   if (ctx->opt.verbose && ctx->opt.flows) corr_report(ctx->report, &p->calls, &p->dispatch);
   tracks_free(&p->ts);
   corr_free(&p->calls);
@@ -474,6 +428,7 @@ static bool pf_close(void *st) {
   free(p->arena);
   pf_sc_free(p->scache, SCACHE_SLOTS);
   pf_sc_free(p->ncache, NCACHE_SLOTS);
+  pf_cc_free(p->ccache);
   pbw_free(&p->w);
   pbw_free(&p->ew);
   free(p);

@@ -10,6 +10,7 @@
 #include "gaptrack.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
+#include "spool.h"
 #include "tracks.h"
 
 #define SEQ_ID 1
@@ -18,6 +19,7 @@
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
 #define SCACHE_LEN 1024     /* longer strings are written inline */
 #define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
+#define CCACHE_SLOTS 4096u  /* recent API calls (function, arguments, return value) */
 #define CTR_WINDOW 4096     /* counter changes reordered by time, per counter */
 #define PROC_UUID (1ull << 40)
 #define CTR_UUID (2ull << 40)
@@ -76,6 +78,15 @@ typedef struct pend {
 } pend;
 #define NPEND 64
 
+/* A slot of the API call cache (perfetto_calls.c): a call's function,
+ * arguments and return value, back to back in text, and their iids. */
+typedef struct call_slot {
+  uint64_t hash;
+  uint32_t len[3], cap;
+  uint64_t iid[3];
+  char *text;
+} call_slot;
+
 /* A slot of a direct-mapped string cache. */
 typedef struct scache_slot {
   uint64_t hash, iid;
@@ -105,14 +116,16 @@ typedef struct pf {
   const char *path;
   FILE *out;
   bool own_out;
-  FILE *body; /* the events, until close */
-  FILE *ends; /* the ends of slices longer than 0 ns, until close */
+  spool body; /* the events, until close */
+  spool ends; /* the ends of slices longer than 0 ns, until close */
+  size_t spooled;
   bool io_failed;
   pbw w, ew; /* packets for body and ends */
   tracks ts;
   rtg_strtab *names;
   bool cat_done[NCATS], ann_done[NANNS];
   scache_slot *scache, *ncache;
+  call_slot *ccache;
   uint64_t next_siid;
   pend pend[NPEND];
   uint32_t npend;
@@ -147,35 +160,71 @@ typedef struct pkt {
   size_t pk, te;
 } pkt;
 
+/* The fields below are written with one-byte tags and one-byte lengths
+ * where they are known to fit. */
+_Static_assert(PF_TRACE_PACKET < 16 && PF_PKT_TIMESTAMP < 16 && PF_PKT_SEQUENCE_ID < 16 &&
+                   PF_PKT_SEQUENCE_FLAGS < 16 && PF_PKT_TRACK_EVENT < 16 && PF_TE_TYPE < 16 &&
+                   PF_TE_TRACK_UUID < 16 && PF_TE_DEBUG_ANNOTATIONS < 16 && PF_DA_NAME_IID < 16,
+               "one-byte tags");
+_Static_assert(SEQ_ID < 128 && PF_SEQ_NEEDS_INCREMENTAL_STATE < 128, "one-byte values");
+
+/* A packet and its track event, open (pf_pkt_end closes them). */
 static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uuid, int type) {
   pbw *w = &p->w;
   pbw_need(w, 64);
+  uint8_t *q = w->buf + w->n;
   pkt k;
-  k.pk = pbw_open(w, PF_TRACE_PACKET);
-  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
-  pbw_put_varint(w, out_time(p, ts));
-  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
-  pbw_put_varint(w, SEQ_ID);
+  *q++ = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
+  *q++ = 0; /* the length, set by pbw_close */
+  k.pk = (size_t)(q - w->buf);
+  *q++ = PBW_TAG1(PF_PKT_TIMESTAMP, PBW_VARINT);
+  q = pbw_varint_at(q, out_time(p, ts));
+  *q++ = PBW_TAG1(PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  *q++ = SEQ_ID;
   if (needs_state) {
-    pbw_tag(w, PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
-    pbw_put_varint(w, PF_SEQ_NEEDS_INCREMENTAL_STATE);
+    *q++ = PBW_TAG1(PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
+    *q++ = PF_SEQ_NEEDS_INCREMENTAL_STATE;
   }
-  k.te = pbw_open(w, PF_PKT_TRACK_EVENT);
+  *q++ = PBW_TAG1(PF_PKT_TRACK_EVENT, PBW_LEN);
+  *q++ = 0;
+  k.te = (size_t)(q - w->buf);
   if (type) {
-    pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
-    pbw_put_varint(w, (uint64_t)type);
+    *q++ = PBW_TAG1(PF_TE_TYPE, PBW_VARINT);
+    q = pbw_varint_at(q, (uint64_t)type);
   }
-  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
-  pbw_put_varint(w, uuid);
+  *q++ = PBW_TAG1(PF_TE_TRACK_UUID, PBW_VARINT);
+  q = pbw_varint_at(q, uuid);
+  w->n = (size_t)(q - w->buf);
   return k;
 }
 
+_Static_assert(NANNS < 127, "one-byte annotation name iids");
+
+/* An annotation of one varint field (its name defined already): written
+ * whole, its length known to fit one byte. */
+static inline void pf_put_ann_varint(pf *p, int an, uint32_t field, uint64_t v) {
+  pbw *w = &p->w;
+  pbw_need(w, 32);
+  uint8_t *b = w->buf + w->n, *q = b + 2;
+  *q++ = PBW_TAG1(PF_DA_NAME_IID, PBW_VARINT);
+  *q++ = (uint8_t)(an + 1);
+  q = pbw_varint_at(q, (uint64_t)field << 3 | PBW_VARINT);
+  q = pbw_varint_at(q, v);
+  b[0] = PBW_TAG1(PF_TE_DEBUG_ANNOTATIONS, PBW_LEN);
+  b[1] = (uint8_t)(q - b - 2);
+  w->n = (size_t)(q - w->buf);
+}
+
 /* perfetto_enc.c */
-bool pf_write_all(int fd, const uint8_t *b, size_t n);
-void pf_flush_to(pf *p, pbw *w, FILE *f);
+void pf_flush_to(pf *p, pbw *w, spool *s);
 void pf_flush_body(pf *p);
 /* Ends a packet begun with pf_pkt_begin: its interned data, then a flush. */
 void pf_pkt_end(pf *p, pkt k);
+/* The iid of an event name, or 0 when names are too many to intern. */
+uint64_t pf_name_iid(pf *p, const char *s, size_t len);
+/* The iid of an annotation string, or 0 when it goes inline. */
+uint64_t pf_string_iid(pf *p, const char *s, size_t len);
+void pf_ann_define(pf *p, int an);
 void pf_put_name(pf *p, const char *s);
 void pf_put_cat(pf *p, int cat);
 pkt pf_slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat);
@@ -187,6 +236,13 @@ void pf_ann_str(pf *p, int an, const char *s);
 void pf_ann_dim3(pf *p, int an, rtg_dim3 d);
 void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack);
 void pf_sc_free(scache_slot *c, uint32_t slots);
+
+/* perfetto_calls.c: an API call's slice begun, with its function name,
+ * arguments and return value (none of them NULL), as pf_slice_begin and
+ * pf_ann_str would write them. */
+pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
+                  const char *ret);
+void pf_cc_free(call_slot *c);
 
 /* perfetto_tracks.c */
 void pf_counters_op(pf *p, const cv_event *ev);

@@ -1,11 +1,10 @@
 /* The Perfetto output's packets: track events, their interned data and
  * their debug annotations (see perfetto.c). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perfetto.h"
+#include "strhash.h"
 
 const char *const pf_cat_names[NCATS] = {
     [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
@@ -44,24 +43,14 @@ static const char *const ann_names[NANNS] = {
 
 /* ------------------------------------------------------------ output */
 
-bool pf_write_all(int fd, const uint8_t *b, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, b, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    b += k, n -= (size_t)k;
-  }
-  return true;
-}
-
-/* Packets so far to their temporary file (unbuffered: 1 MB at a time). */
-void pf_flush_to(pf *p, pbw *w, FILE *f) {
-  if (w->n && !pf_write_all(fileno(f), w->buf, w->n)) p->io_failed = true;
+/* Full buffers of packets to their spool. */
+void pf_flush_to(pf *p, pbw *w, spool *s) {
+  if (!spool_put(s, w->buf, w->n)) p->io_failed = true;
   w->n = 0;
 }
 
 void pf_flush_body(pf *p) {
-  pf_flush_to(p, &p->w, p->body);
+  pf_flush_to(p, &p->w, &p->body);
 }
 
 /* ------------------------------------------------------------ interning */
@@ -84,26 +73,6 @@ static void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t 
  * category and annotation names. */
 static inline bool pend_room(const pf *p) {
   return p->npend < NPEND - 4 - NANNS;
-}
-
-/* A hash of 8 bytes a step: every event looks its strings up. */
-static inline uint64_t str_hash(const char *s, size_t len) {
-  /* two independent lanes of 8 bytes: half the multiply chain */
-  uint64_t a = len * 0x9e3779b97f4a7c15ull, b = ~a, v, w;
-  for (; len >= 16; s += 16, len -= 16) {
-    memcpy(&v, s, 8);
-    memcpy(&w, s + 8, 8);
-    a = (a ^ v) * 0xff51afd7ed558ccdull;
-    b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
-    a ^= a >> 29, b ^= b >> 31;
-  }
-  v = w = 0;
-  memcpy(&v, s, len < 8 ? len : 8);
-  if (len > 8) memcpy(&w, s + 8, len - 8);
-  a = (a ^ v) * 0xff51afd7ed558ccdull;
-  b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
-  uint64_t h = (a ^ b >> 29) * 0x9e3779b97f4a7c15ull;
-  return (h ^ h >> 32) | 1;
 }
 
 /* The slot of s in a cache: hit when it holds s; else the caller takes it
@@ -132,9 +101,8 @@ void pf_sc_free(scache_slot *c, uint32_t slots) {
 
 /* The iid of an event name (defined once, in the packet of its first
  * use), or 0 when names are too many to intern. */
-static uint64_t name_iid(pf *p, const char *s) {
-  size_t len = strlen(s);
-  uint64_t h = str_hash(s, len);
+uint64_t pf_name_iid(pf *p, const char *s, size_t len) {
+  uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
   if (hit) return e->iid;
@@ -148,7 +116,7 @@ static uint64_t name_iid(pf *p, const char *s) {
 }
 
 void pf_put_name(pf *p, const char *s) {
-  uint64_t iid = name_iid(p, s);
+  uint64_t iid = pf_name_iid(p, s, strlen(s));
   if (iid)
     pbw_uint(&p->w, PF_TE_NAME_IID, iid);
   else
@@ -210,64 +178,81 @@ void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end) {
     return;
   }
   pbw *w = &p->ew;
-  pbw_need(w, 48);
-  size_t pk = pbw_open(w, PF_TRACE_PACKET);
-  pbw_tag(w, PF_PKT_TIMESTAMP, PBW_VARINT);
-  pbw_put_varint(w, out_time(p, end));
-  pbw_tag(w, PF_PKT_SEQUENCE_ID, PBW_VARINT);
-  pbw_put_varint(w, SEQ_ID);
-  size_t te = pbw_open(w, PF_PKT_TRACK_EVENT);
-  pbw_tag(w, PF_TE_TYPE, PBW_VARINT);
-  pbw_put_varint(w, PF_TYPE_SLICE_END);
-  pbw_tag(w, PF_TE_TRACK_UUID, PBW_VARINT);
-  pbw_put_varint(w, track_uuid(p, t));
-  pbw_close(w, te);
-  pbw_close(w, pk);
-  if (w->n >= BODY_FLUSH) pf_flush_to(p, w, p->ends);
+  pbw_need(w, 32);
+  uint8_t *b = w->buf + w->n, *q = b + 2, *te;
+  *q++ = PBW_TAG1(PF_PKT_TIMESTAMP, PBW_VARINT);
+  q = pbw_varint_at(q, out_time(p, end));
+  *q++ = PBW_TAG1(PF_PKT_SEQUENCE_ID, PBW_VARINT);
+  *q++ = SEQ_ID;
+  *q++ = PBW_TAG1(PF_PKT_TRACK_EVENT, PBW_LEN);
+  te = q++;
+  *q++ = PBW_TAG1(PF_TE_TYPE, PBW_VARINT);
+  *q++ = PF_TYPE_SLICE_END;
+  *q++ = PBW_TAG1(PF_TE_TRACK_UUID, PBW_VARINT);
+  q = pbw_varint_at(q, track_uuid(p, t));
+  /* (at most 30 bytes: one-byte lengths) */
+  *te = (uint8_t)(q - te - 1);
+  b[0] = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
+  b[1] = (uint8_t)(q - b - 2);
+  w->n = (size_t)(q - w->buf);
+  if (w->n >= BODY_FLUSH) pf_flush_to(p, w, &p->ends);
 }
 
 /* ------------------------------------------------------------ annotations */
 
+void pf_ann_define(pf *p, int an) {
+  p->ann_done[an] = true;
+  pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an], strlen(ann_names[an]));
+}
+
 size_t pf_ann_open(pf *p, int an) {
   size_t m = pbw_open(&p->w, PF_TE_DEBUG_ANNOTATIONS);
-  if (!p->ann_done[an]) {
-    p->ann_done[an] = true;
-    pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an],
-             strlen(ann_names[an]));
-  }
+  if (!p->ann_done[an]) pf_ann_define(p, an);
   pbw_uint(&p->w, PF_DA_NAME_IID, (uint64_t)an + 1);
   return m;
 }
 
 void pf_ann_u64(pf *p, int an, uint64_t v) {
-  size_t m = pf_ann_open(p, an);
-  pbw_uint(&p->w, PF_DA_UINT, v);
-  pbw_close(&p->w, m);
+  if (!p->ann_done[an]) pf_ann_define(p, an);
+  pf_put_ann_varint(p, an, PF_DA_UINT, v);
 }
 
 /* A string value: interned when short (API arguments repeat: the same
  * queue, signal, pool), through a direct-mapped cache, so memory stays
- * bounded; a string evicted and met again is interned again. */
-static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
-  size_t len = strlen(s);
-  if (len >= SCACHE_LEN || !pend_room(p)) {
-    pbw_bytes(&p->w, field_str, s, len);
-    return;
-  }
-  uint64_t h = str_hash(s, len);
+ * bounded; a string evicted and met again is interned again.  Returns its
+ * iid, or 0 when it goes inline. */
+uint64_t pf_string_iid(pf *p, const char *s, size_t len) {
+  if (len >= SCACHE_LEN || !pend_room(p)) return 0;
+  uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
   if (!hit) {
     sc_fill(e, s, len, h, ++p->next_siid);
     pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, e->iid, s, len);
   }
-  pbw_uint(&p->w, field_iid, e->iid);
+  return e->iid;
+}
+
+static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
+  size_t len = strlen(s);
+  uint64_t iid = pf_string_iid(p, s, len);
+  if (iid)
+    pbw_uint(&p->w, field_iid, iid);
+  else
+    pbw_bytes(&p->w, field_str, s, len);
 }
 
 void pf_ann_str(pf *p, int an, const char *s) {
   if (!s) return;
+  if (!p->ann_done[an]) pf_ann_define(p, an);
+  size_t len = strlen(s);
+  uint64_t iid = pf_string_iid(p, s, len);
+  if (iid) {
+    pf_put_ann_varint(p, an, PF_DA_STRING_IID, iid);
+    return;
+  }
   size_t m = pf_ann_open(p, an);
-  put_string_value(p, PF_DA_STRING, PF_DA_STRING_IID, s);
+  pbw_bytes(&p->w, PF_DA_STRING, s, len);
   pbw_close(&p->w, m);
 }
 

@@ -68,13 +68,23 @@ static uint64_t queue_ordinal(tracks *ts, uint32_t proc, uint64_t agent, uint64_
   return *o;
 }
 
+static inline bool track_is(const track *t, uint32_t proc, enum tk_kind kind, uint64_t a,
+                            uint64_t b, uint32_t lane) {
+  return t->proc == proc && t->kind == kind && t->a == a && t->b == b && t->lane == lane;
+}
+
 track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
                   uint32_t lane) {
+  /* consecutive events of a kind are mostly on one track (one thread's
+   * calls, one queue's kernels): the last one is tried first */
+  uint32_t *last = &ts->last[kind];
+  if (*last && track_is(&ts->t[*last - 1], proc, kind, a, b, lane)) return &ts->t[*last - 1];
   uint64_t h = key_hash(proc, kind, a, b, lane);
   uint64_t *head = rtg_u64map_get(&ts->index, h);
   for (uint64_t i = head ? *head : 0; i; i = ts->next[i - 1]) {
-    track *t = &ts->t[i - 1];
-    if (t->proc == proc && t->kind == kind && t->a == a && t->b == b && t->lane == lane) return t;
+    if (!track_is(&ts->t[i - 1], proc, kind, a, b, lane)) continue;
+    *last = (uint32_t)i;
+    return &ts->t[i - 1];
   }
   if (ts->n == ts->cap) {
     uint32_t nc = ts->cap ? ts->cap * 2 : 64;
@@ -110,6 +120,7 @@ track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint
     ts->next[ts->n] = 0;
     *rtg_u64map_put(&ts->index, h, 0, NULL) = ts->n + 1;
   }
+  *last = ts->n + 1;
   return &ts->t[ts->n++];
 }
 

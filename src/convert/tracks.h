@@ -34,11 +34,12 @@ typedef struct tracks {
   cv_ctx *ctx;
   track *t;
   uint32_t n, cap;
-  rtg_u64map index;     /* hash of the key -> track index + 1 chain head */
-  uint32_t *next;       /* collision chain */
-  rtg_u64map next_tid;  /* cpid -> next ctid */
-  rtg_u64map queue_ord; /* (proc, agent, queue) -> ordinal within the agent */
-  rtg_u64map nqueues;   /* (proc, agent) -> queues seen */
+  rtg_u64map index;           /* hash of the key -> track index + 1 chain head */
+  uint32_t *next;             /* collision chain */
+  rtg_u64map next_tid;        /* cpid -> next ctid */
+  rtg_u64map queue_ord;       /* (proc, agent, queue) -> ordinal within the agent */
+  rtg_u64map nqueues;         /* (proc, agent) -> queues seen */
+  uint32_t last[TK_GAPS + 1]; /* per kind: index + 1 of the track last returned */
 } tracks;
 
 void tracks_init(tracks *ts, cv_ctx *ctx);

@@ -1,5 +1,5 @@
 # src/tracer/launcher.mk: the rtg-trace launcher, and the HIP/ROCTx ABI test
-# fixtures (stand-in HIP and roctx libraries, the stand-in tracer core).
+# fixtures (stand-in HIP and roctx libraries).
 RTG_TRACE     := $(B)/rtg-trace
 RTG_TRACE_OBJ := $(B)/obj/src/tracer/rtg_trace/main.o
 
@@ -20,10 +20,11 @@ $(RTG_REGISTER): src/tracer/rtg_trace/register.c
 ALL_TARGETS += $(RTG_REGISTER)
 INSTALL_LIB += $(RTG_REGISTER)
 
-# --- ABI tests: the HIP side of the tracer with a stand-in core, driven by
-# stand-in libraries that call it as each ROCm release does.
-HIPSIDE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip/*.c src/tracer/roctx/*.c \
-                 src/tracer/core/backtrace*.c)) $(B)/obj/tests/abi/standin_core.o
+# --- ABI tests: the tracer's core with its HIP and ROCTx wings (no HSA
+# side), driven by stand-in libraries that call it as each ROCm release does.
+HIPSIDE_OBJ := $(TRACER_CORE_OBJ) $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/tracer/hip/*.c \
+                 src/tracer/roctx/*.c src/tracer/process/api_tables.c)) \
+               $(B)/obj/tests/abi/tracer_core.o
 ABI_DIR     := $(B)/abi
 ABI_LIBS    := $(ABI_DIR)/libamdhip64.so.6 $(ABI_DIR)/roctx52/libroctx64.so.1 \
                $(ABI_DIR)/roctx53/libroctx64.so.4 $(ABI_DIR)/hip62/libamdhip64.so.6 \
@@ -55,15 +56,15 @@ $(ABI_DIR)/roctx53/libroctx64.so.4: tests/abi/fake_roctx.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libroctx64.so.4 -o $@ $< $(LDFLAGS)
 
-$(B)/obj/tests/abi/standin_core.o: CFLAGS += -Isrc/tracer
+$(B)/obj/tests/abi/tracer_core.o: CFLAGS += -Isrc/tracer
 UNIT_EXTRA_test_hip_abi   := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_abi    := -ldl
 UNIT_EXTRA_test_roctx_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_roctx_abi  := -ldl
 # the .symtab reader of the backtrace symbolizer, alone
-UNIT_EXTRA_test_hip_bt_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
-UNIT_LIBS_test_hip_bt_elf  := -ldl
-$(B)/tests/test_hip_bt_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
+UNIT_EXTRA_test_backtrace_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
+UNIT_LIBS_test_backtrace_elf  := -ldl
+$(B)/tests/test_backtrace_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
 
 UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_table_abi  := -ldl

@@ -1,14 +1,16 @@
 # src/tracer: rtg_tracer.so, the HSA tools library.  Only OnLoad/OnUnload
-# are exported (-fvisibility=hidden).
-# The wings: core (records, buffers, writer, settings), hsa (the runtime's
-# tables and API wrappers), gpu (ops on the GPU), hip, roctx, process
-# (exec/exit/signals); their files include each other as "wing/file.h".
+# are exported (-fvisibility=hidden, exports.map).
+# The wings, each using only those below it: process (the lifecycle:
+# OnLoad, fork, exec, signals) over gpu (GPU ops) over hsa (the runtime's
+# tables, API wrappers) and hip, roctx, all over core (records, buffers,
+# writer, settings), which links on its own.  Files include each other as
+# "wing/file.h" (no wing file may be named like an <hsa/...> header).
 TRACER_WINGS := core hsa gpu hip roctx process
 TRACER_SRC := $(wildcard $(TRACER_WINGS:%=src/tracer/%/*.c))
 TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/obj/%.o)
 TRACER_SO  := $(B)/rtg_tracer.so
-EXTRA_CFLAGS_src/tracer/ := -fvisibility=hidden
-$(B)/obj/src/tracer/%.o: CFLAGS += -Isrc/tracer
+TRACER_CORE_OBJ := $(filter $(B)/obj/src/tracer/core/%,$(TRACER_OBJ))
+$(B)/obj/src/tracer/%.o: CFLAGS += -Isrc/tracer -fvisibility=hidden
 
 $(TRACER_SO): $(TRACER_OBJ) $(COMMON_LIB) src/tracer/exports.map
 	$(call say,LD,$@)
@@ -23,13 +25,31 @@ HSA_INC ?= /usr/include/hsa
 $(B)/incfix/inc:
 	$(Q)mkdir -p $(B)/incfix && ln -sfn $(HSA_INC) $@
 
-$(B)/tests/test_tracer_hsa_table: tests/unit/test_tracer_hsa_table.cpp include/rtg/hsa_table.h | $(B)/incfix/inc
+$(B)/tests/test_tracer_hsa_table: tests/unit/tracer/hsa/test_tracer_hsa_table.cpp include/rtg/hsa_table.h | $(B)/incfix/inc
 	$(call say,CXXLD,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CXX) $(CXXFLAGS) -I$(B)/incfix -o $@ $< $(LDFLAGS)
 
 TEST_BINS += $(B)/tests/test_tracer_hsa_table $(TRACER_SO)
+
+# The tracer's unit tests, in folders that mirror its wings
+# (tests/unit/tracer/WING/test_*.c), see the tracer's files as it does.
+TRACER_TEST_SRC  := $(wildcard $(TRACER_WINGS:%=tests/unit/tracer/%/test_*.c))
+TRACER_TEST_BINS := $(addprefix $(B)/tests/,$(notdir $(TRACER_TEST_SRC:.c=)))
+define TRACER_TEST_RULE
+$(B)/tests/%: tests/unit/tracer/$(1)/%.c $(COMMON_LIB)
+	$$(call say,CCLD,$$@)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)$$(CC) $$(CFLAGS) -Itests/unit -Isrc/tracer -Itests/abi -o $$@ $$< $$(UNIT_EXTRA_$$*) \
+	  $$(COMMON_LIB) $$(LDFLAGS) $$(UNIT_LIBS_DEFAULT) $$(UNIT_LIBS_$$*)
+endef
+$(foreach w,$(TRACER_WINGS),$(eval $(call TRACER_TEST_RULE,$(w))))
+TEST_BINS += $(TRACER_TEST_BINS)
+
 UNIT_LIBS_test_tracer_tables := -ldl
-# test_hip_ops includes hip_ops.c itself, test_tracer_tables the HSA lists.
-$(B)/tests/test_hip_ops $(B)/tests/test_tracer_tables: CFLAGS += -Isrc/tracer
+# the core links on its own
+UNIT_EXTRA_test_emit := $(TRACER_CORE_OBJ)
+UNIT_LIBS_test_emit  := -ldl
+$(B)/tests/test_emit: $(TRACER_CORE_OBJ)
+# test_hip_ops includes hip_ops.c itself.
 $(B)/tests/test_hip_ops: src/tracer/hip/hip_ops.c src/tracer/hip/gen/hip_ops_table.h src/tracer/hip/hip_internal.h

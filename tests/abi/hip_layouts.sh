@@ -4,8 +4,9 @@
 # headers of ROCm/hipamd (<= 5.5) or ROCm/clr (>= 5.6)):
 #   release  HIP_API_ID_LAST  sizeof(hip_api_data_t)  offsetof(args)  and
 #   the offset of each argument member rtg decodes.
-# The output is the source of src/tracer/hip_layouts.h; rerun it to check
-# that table.  Needs the bare mirrors given as HIP, HIPAMD, CLR (git dirs).
+# The output is where the release records of src/tracer/hip/hip_ops.c and the
+# argument offsets of hip_args.c come from; rerun it to check them.  Needs
+# the bare mirrors given as HIP, HIPAMD, CLR (git dirs).
 #   tests/abi/hip_layouts.sh rocm-5.2.3 rocm-6.2.0 ... deb:6.4.3 deb:7.2.4
 HIP=${HIP:-/work/.mirror/ROCm+HIP/repo}
 HIPAMD=${HIPAMD:-/work/.mirror/ROCm+hipamd/repo}

@@ -32,3 +32,15 @@ for line in open(sys.argv[1]):
 total = sum(e["args"].get("bytes", 0) for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("cat") == "copy")
 print("counter tracks:", len(uuids), "final bytes:", sum(v for _, v in last.values()), "JSON copies:", total)
 PY
+echo "== HSA calls of 30000 distinct argument lists (the call and string caches evict)"
+./gen 4000000 6 1 hsa | awk '/^HSA: .* @/ { sub(/\(/, "(n=" NR % 30000 ", ") } { print }' > d.txt
+pf_check -f d.txt
+echo "== events held in memory, or spilled to a temporary file (all, or after 3 MB): the same bytes"
+./gen 24000000 5 1 hsa > h.txt
+"$B/rtg-convert" -q -f -o mem.pftrace h.txt
+RTG_CONVERT_PF_MEM=0 "$B/rtg-convert" -q -f -o all.pftrace h.txt
+RTG_CONVERT_PF_MEM=3000000 "$B/rtg-convert" -q -f -o part.pftrace h.txt
+RTG_CONVERT_PF_MEM=3000000 "$B/rtg-convert" -q -f --format perfetto -o - h.txt > pipe.pftrace
+[ "$(wc -c < mem.pftrace)" -gt 6000000 ] && echo "trace over 6 MB" || echo "trace too small to spill"
+for f in all part pipe; do cmp -s mem.pftrace $f.pftrace && echo "$f: same" || echo "$f: DIFFERENT"; done
+ls -a | grep -c '^\.rtg-pftrace' || true

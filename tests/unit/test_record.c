@@ -241,6 +241,15 @@ static void test_legacy_lines(void) {
   char l7[] = "HIP: pid:1 tid:2 hipFree ret=0 @5 +6 future:'a b' corr:4 other:{1,2}";
   CHECK(rtg_record_parse(l7, strlen(l7), &p, NULL) == RTG_KIND_HIP_API);
   CHECK_U64(p.u.HIP_API.corr, 4);
+  /* the tail is the last valid " ret=R @S +D": arguments may hold one, a
+   * later field may hold '=' and a broken tail is passed over */
+  char l8[] = "HSA: pid:1 tid:2 f (a ret=1 @2 +3, b ret=4 @x) ret=0 @5 +6 future:'k=v' corr:7";
+  CHECK(rtg_record_parse(l8, strlen(l8), &p, NULL) == RTG_KIND_HSA_API);
+  CHECK_STR(p.u.HSA_API.args, "a ret=1 @2 +3, b ret=4 @x");
+  CHECK_STR(p.u.HSA_API.ret, "0");
+  CHECK_U64(p.u.HSA_API.start, 5);
+  CHECK_U64(p.u.HSA_API.dur, 6);
+  CHECK_U64(p.u.HSA_API.corr, 7);
 }
 
 static void test_bad_lines(void) {

@@ -19,6 +19,7 @@
  * table stops recording new stacks/addresses (counted in the log). */
 #define _GNU_SOURCE
 #include "backtrace.h"
+#include "backtrace_elf.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -15,13 +15,6 @@ RTG_HIDDEN bool rtg_bt_long_enough(uint64_t dur_ns);
 /* Capture the calling thread's stack, write a STACK record and return its
  * id (0 on failure).  skip: innermost frames to leave out (the tracer's). */
 RTG_HIDDEN uint64_t rtg_bt_capture(int skip);
-/* backtrace_elf.c: the function containing addr in the .symtab of the
- * module dladdr found (fname, fbase), or NULL; *offset from its start.
- * For what dladdr cannot name (static functions).  Process end only. */
-RTG_HIDDEN const char *rtg_bt_symtab_lookup(const char *fname, const void *fbase, uintptr_t addr,
-                                            uint64_t *offset);
-RTG_HIDDEN void rtg_bt_symtab_free(void);
-
 /* Write one SYMBOL record per distinct address captured (process end). */
 RTG_HIDDEN void rtg_bt_symbolize(void);
 

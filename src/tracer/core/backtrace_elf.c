@@ -6,7 +6,7 @@
  * checked against the file before use: a stripped, truncated or foreign
  * file just gives no names. */
 #define _GNU_SOURCE
-#include "backtrace.h"
+#include "backtrace_elf.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -1,7 +1,7 @@
 /* Settings: the RTG_* environment variables (and HCC_PROFILE), read once in
  * OnLoad.  A value that cannot be understood gets a clear message and the
  * documented default, never a guess.  Also the API filters and diagnostics. */
-#include "tracer.h"
+#include "config.h"
 
 #include <ctype.h>
 #include <errno.h>

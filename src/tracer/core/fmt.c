@@ -1,8 +1,8 @@
-/* Tiny number and string formatters for the hot path and the writer: no
+/* Tiny number and string formatters for the writer (fmt.h): no
  * stdio, no locale, usable in a signal handler.  Each writes at p, never
  * past end, and returns the new end of text. */
 #include "decimal.h"
-#include "tracer_internal.h"
+#include "fmt.h"
 
 #include <string.h>
 

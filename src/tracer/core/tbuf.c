@@ -16,7 +16,7 @@
  * handler, while no writer runs (start, exit), or when no sealed chunk is
  * waiting to be drained (every chunk held is some thread's current one).
  * GPU records and the summary are never dropped and never wait: past the
- * cap they take a chunk anyway, counted as over_cap. */
+ * cap they take a chunk anyway. */
 #include "tbuf.h"
 
 #include <limits.h>
@@ -32,37 +32,11 @@
 enum { CHUNK_BYTES = 64 * 1024, WAIT_SLICE_MS = 10 };
 enum { CHAIN_FREE, CHAIN_ACTIVE, CHAIN_DEAD };
 
-typedef struct chunk {
-  struct chunk *next;      /* the chain's next chunk, set before sealed */
-  _Atomic uint32_t head;   /* bytes written: the owner stores, release */
-  _Atomic uint32_t sealed; /* the owner moved on; head is final */
-  uint32_t cap;            /* bytes of data */
-  char pad1[64 - 8 - 12];
-  uint32_t tail; /* bytes drained: the drainer's alone, on its own line */
-  char pad2[64 - 4];
-  char data[];
-} chunk;
-
-/* Every entry starts with this header; the payload follows, padded to 8. */
-typedef struct entry_hdr {
-  uint32_t len; /* payload bytes */
-  uint16_t type;
-  uint16_t pad;
-} entry_hdr;
-
-typedef struct rtg_tchain {
-  struct rtg_tchain *next; /* registry, push-only */
-  chunk *oldest;           /* the drainer's chunk */
-  chunk *cur;              /* the owner's chunk */
-  _Atomic int state;
-  uint64_t tid;
-} rtg_tchain;
-
 static _Atomic(rtg_tchain *) chains;
 
 /* ----------------------------------------------------------------- pool */
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
-static chunk *free_chunks;
+static rtg_chunk *free_chunks;
 static size_t held_bytes, cap_bytes = 256u << 20;
 static rtg_full_policy full_policy = RTG_FULL_WAIT;
 static _Atomic uint32_t free_gen;      /* futex word: bumped when a chunk comes back */
@@ -70,7 +44,7 @@ static _Atomic uint32_t sleepers;      /* producers waiting on free_gen */
 static _Atomic uint64_t sealed_chunks; /* sealed, not yet given back */
 static _Atomic int writer_alive;
 static void (*kick_writer)(void);
-static _Atomic uint64_t st_waits, st_wait_ns, st_over_cap, st_peak;
+static _Atomic uint64_t st_waits, st_wait_ns, st_peak, st_lost;
 
 void rtg_tbuf_configure(size_t cap, rtg_full_policy full) {
   cap_bytes = cap < CHUNK_BYTES ? CHUNK_BYTES : cap;
@@ -86,15 +60,15 @@ static void kick(void) {
   if (kick_writer) kick_writer();
 }
 
-static chunk *chunk_map(void) {
+static rtg_chunk *chunk_map(void) {
   void *m = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return NULL;
-  chunk *c = m;
-  c->cap = CHUNK_BYTES - (uint32_t)offsetof(chunk, data);
+  rtg_chunk *c = m;
+  c->cap = CHUNK_BYTES - (uint32_t)offsetof(rtg_chunk, data);
   return c;
 }
 
-static void chunk_reset(chunk *c) {
+static void chunk_reset(rtg_chunk *c) {
   c->next = NULL;
   atomic_store_explicit(&c->head, 0, memory_order_relaxed);
   atomic_store_explicit(&c->sealed, 0, memory_order_relaxed);
@@ -108,9 +82,9 @@ static bool may_wait(void) {
          atomic_load_explicit(&sealed_chunks, memory_order_relaxed) > 0;
 }
 
-static chunk *pool_get(rtg_push_class cls) {
+static rtg_chunk *pool_get(rtg_push_class cls) {
   uint64_t waited_from = 0;
-  chunk *c = NULL;
+  rtg_chunk *c = NULL;
   for (;;) {
     pthread_mutex_lock(&pool_mu);
     if ((c = free_chunks)) {
@@ -125,7 +99,6 @@ static chunk *pool_get(rtg_push_class cls) {
       if (held_bytes > atomic_load_explicit(&st_peak, memory_order_relaxed))
         atomic_store_explicit(&st_peak, held_bytes, memory_order_relaxed);
       pthread_mutex_unlock(&pool_mu);
-      if (force) atomic_fetch_add_explicit(&st_over_cap, 1, memory_order_relaxed);
       if (!(c = chunk_map())) {
         pthread_mutex_lock(&pool_mu);
         held_bytes -= CHUNK_BYTES;
@@ -153,7 +126,7 @@ static chunk *pool_get(rtg_push_class cls) {
   return c;
 }
 
-static void pool_put(chunk *c) {
+static void pool_put(rtg_chunk *c) {
   pthread_mutex_lock(&pool_mu);
   c->next = free_chunks;
   free_chunks = c;
@@ -164,8 +137,8 @@ static void pool_put(chunk *c) {
 }
 
 rtg_tbuf_stats rtg_tbuf_get_stats(void) {
-  return (rtg_tbuf_stats){atomic_load(&st_waits), atomic_load(&st_wait_ns),
-                          atomic_load(&st_over_cap), atomic_load(&st_peak), CHUNK_BYTES};
+  return (rtg_tbuf_stats){atomic_load(&st_waits), atomic_load(&st_wait_ns), atomic_load(&st_peak),
+                          atomic_load(&st_lost)};
 }
 
 /* --------------------------------------------------------------- chains */
@@ -189,7 +162,7 @@ static rtg_tchain *chain_attach(void) {
     if (atomic_compare_exchange_strong(&t->state, &st, CHAIN_ACTIVE)) break;
   }
   if (!t) {
-    chunk *c = pool_get(RTG_PUSH_KEEP); /* a thread's first chunk never waits */
+    rtg_chunk *c = pool_get(RTG_PUSH_KEEP); /* a thread's first chunk never waits */
     if (!c) return NULL;
     t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (t == MAP_FAILED) {
@@ -210,10 +183,10 @@ static rtg_tchain *chain_attach(void) {
 }
 
 /* The current chunk is full: continue in a new one. */
-static chunk *chain_grow(rtg_tchain *t, rtg_push_class cls) {
-  chunk *n = pool_get(cls);
+static rtg_chunk *chain_grow(rtg_tchain *t, rtg_push_class cls) {
+  rtg_chunk *n = pool_get(cls);
   if (!n) return NULL;
-  chunk *c = t->cur;
+  rtg_chunk *c = t->cur;
   c->next = n;
   atomic_fetch_add_explicit(&sealed_chunks, 1, memory_order_relaxed);
   atomic_store_explicit(&c->sealed, 1, memory_order_release);
@@ -222,47 +195,41 @@ static chunk *chain_grow(rtg_tchain *t, rtg_push_class cls) {
   return n;
 }
 
-bool rtg_tbuf_push(int type, const void *a, size_t alen, const void *b, size_t blen,
-                   rtg_push_class cls) {
+/* The fast path (tbuf.h) found no room: attach the thread's chain or
+ * continue in a new chunk, then write the entry there. */
+bool rtg_tbuf_push_slow(const void *a, size_t alen, const void *b, size_t blen,
+                        rtg_push_class cls) {
   size_t len = alen + blen;
   rtg_tchain *t = rtg_tls.chain;
   if (len > RTG_ENTRY_MAX || (!t && !(t = chain_attach()))) goto lost;
-  uint32_t need = (uint32_t)(sizeof(entry_hdr) + ((len + 7) & ~(size_t)7));
-  chunk *c = t->cur;
+  uint32_t need = rtg_entry_size(len);
+  rtg_chunk *c = t->cur;
   uint32_t head = atomic_load_explicit(&c->head, memory_order_relaxed);
   if (head + need > c->cap) {
     if (!(c = chain_grow(t, cls))) goto lost;
     head = 0;
   }
-  char *p = c->data + head;
-  entry_hdr h = {(uint32_t)len, (uint16_t)type, 0};
-  memcpy(p, &h, sizeof h);
-  memcpy(p + sizeof h, a, alen);
-  if (blen) memcpy(p + sizeof h + alen, b, blen);
-  atomic_store_explicit(&c->head, head + need, memory_order_release);
-  /* the lines a few entries ahead were last read by the writer (a recycled
-   * chunk): ask for them now, so the next entries do not wait for them */
-  __builtin_prefetch(p + need + 256, 1, 3);
+  rtg_tbuf_put(c, head, need, a, alen, b, blen);
   return true;
 lost:
-  rtg_count(RTG_CNT_LOST, 1);
+  atomic_fetch_add_explicit(&st_lost, 1, memory_order_relaxed);
   return false;
 }
 
 /* ------------------------------------------------------------- draining */
 
-static uint64_t drain_chunk(chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_entry_fn fn,
+static uint64_t drain_chunk(rtg_chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_entry_fn fn,
                             void *ctx) {
   uint64_t n = 0;
   while (c->tail < head) {
-    entry_hdr h;
+    rtg_entry_hdr h;
     memcpy(&h, c->data + c->tail, sizeof h);
-    uint32_t need = (uint32_t)(sizeof h + ((h.len + 7) & ~(size_t)7));
+    uint32_t need = rtg_entry_size(h.len);
     if (h.len > RTG_ENTRY_MAX || need > head - c->tail) { /* never: skip the rest */
       c->tail = head;
       break;
     }
-    fn(ctx, tid, h.type, c->data + c->tail + sizeof h, h.len);
+    fn(ctx, tid, c->data + c->tail + sizeof h, h.len);
     c->tail += need;
     n++;
   }
@@ -272,7 +239,7 @@ static uint64_t drain_chunk(chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_entr
 static uint64_t drain_chain(rtg_tchain *t, rtg_tbuf_entry_fn fn, void *ctx) {
   uint64_t n = 0;
   for (;;) {
-    chunk *c = t->oldest;
+    rtg_chunk *c = t->oldest;
     /* sealed first: once sealed, the head read after it is final */
     uint32_t sealed = atomic_load_explicit(&c->sealed, memory_order_acquire);
     uint32_t head = atomic_load_explicit(&c->head, memory_order_acquire);
@@ -292,7 +259,7 @@ uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx) {
     if (st == CHAIN_FREE) continue;
     n += drain_chain(t, fn, ctx);
     if (st == CHAIN_DEAD) { /* emptied after its thread exited: reusable */
-      chunk *c = t->cur;
+      rtg_chunk *c = t->cur;
       if (t->oldest == c && c->tail == atomic_load(&c->head)) {
         chunk_reset(c);
         int dead = CHAIN_DEAD;
@@ -307,7 +274,7 @@ void rtg_tbuf_after_fork_child(void) {
   pthread_mutex_init(&pool_mu, NULL);
   for (rtg_tchain *t = atomic_load(&chains); t; t = t->next) {
     while (t->oldest != t->cur) {
-      chunk *c = t->oldest;
+      rtg_chunk *c = t->oldest;
       t->oldest = c->next;
       c->next = free_chunks;
       free_chunks = c;
@@ -320,5 +287,5 @@ void rtg_tbuf_after_fork_child(void) {
   atomic_store(&sleepers, 0);
   atomic_store(&st_waits, 0);
   atomic_store(&st_wait_ns, 0);
-  atomic_store(&st_over_cap, 0);
+  atomic_store(&st_lost, 0);
 }

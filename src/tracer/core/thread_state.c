@@ -1,8 +1,5 @@
-/* Per-thread state of the tracer (ids, correlation, recursion guard) and
- * the clock.  (Not initial-exec TLS: the library's TLS block is too big for
- * the static TLS surplus a dlopen'ed library may use.) */
-#include "tracer.h"
-#include "tracer_internal.h"
+/* Per-thread state of the tracer and the clock (thread_state.h). */
+#include "thread_state.h"
 
 #include <stdatomic.h>
 #include <sys/syscall.h>
@@ -30,7 +27,6 @@ uint64_t rtg_tid(void) {
   return rtg_tls.tid;
 }
 
-/* fork child: the pid changed, and so did the forking thread's tid. */
 void rtg_thread_state_after_fork(void) {
   cached_pid = 0;
   rtg_tls.tid = 0;
@@ -38,24 +34,4 @@ void rtg_thread_state_after_fork(void) {
 
 uint64_t rtg_corr_next(void) {
   return atomic_fetch_add_explicit(&corr_counter, 1, memory_order_relaxed) + 1;
-}
-void rtg_corr_set(uint64_t id) {
-  rtg_tls.corr = id;
-}
-uint64_t rtg_corr_get(void) {
-  return rtg_tls.corr;
-}
-
-bool rtg_enter(void) {
-  if (rtg_tls.depth) return false;
-  rtg_tls.depth = 1;
-  return true;
-}
-void rtg_leave(void) {
-  rtg_tls.depth = 0;
-}
-
-/* Until the HIP/ROCTx side provides the real one (roctx.c). */
-__attribute__((weak)) const char *rtg_roctx_current_range(void) {
-  return NULL;
 }

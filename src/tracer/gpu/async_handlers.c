@@ -17,7 +17,7 @@
  * the hardware left, in the same wake-up of that thread.  Watching ends
  * when the application's handler returns false (the runtime drops it), or
  * with the signal.  Signals nobody watches cost one atomic load per op. */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -1,13 +1,13 @@
 /* Async copies: hsa_amd_memory_async_copy, _rect and (5.6+) _on_engine.
  * The copy keeps the application's completion signal, raised by one before
  * the copy is issued (or a forwarded tool signal when another op in flight
- * uses it, sigtrack.c); a waiter reads the copy's start and end from it
- * (hsa_amd_profiling_get_async_copy_time) and takes the one away again, as
- * for packets (gpu_ops.c).  Copy timestamps need
+ * uses it, sigtrack.c); the copy's start and end are read from it
+ * (hsa_amd_profiling_get_async_copy_time) and the one taken away again, as
+ * for packets (completion.c).  Copy timestamps need
  * hsa_amd_profiling_async_copy_enable(true): the tracer turns it on and keeps
  * it on while RTG_PROFILE_COPY is set, whatever the application (HIP
  * toggles it) asks, remembering the application's wish. */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,14 +28,13 @@ static rtg_op_waiter *copy_waiter(uint32_t src, uint32_t dst) {
   if (w) return w;
   pthread_mutex_lock(&copy_waiters_mu);
   if (!(w = atomic_load(&copy_waiters[i]))) {
-    w = rtg_waiter_create("copies", 1024);
+    w = rtg_waiter_create(1024);
     atomic_store_explicit(&copy_waiters[i], w, memory_order_release);
   }
   pthread_mutex_unlock(&copy_waiters_mu);
   return w;
 }
 static bool app_wants_copy_timing;
-RTG_HIDDEN uint64_t rtg_next_op_id(void);
 
 static const char *copy_kind(hsa_device_type_t src, hsa_device_type_t dst) {
   bool s_cpu = src == HSA_DEVICE_TYPE_CPU, d_cpu = dst == HSA_DEVICE_TYPE_CPU;
@@ -56,12 +55,8 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
   /* the GPU end names the engine's agent, as the original tracer did */
   rtg_agent *on = sa && sa->type != HSA_DEVICE_TYPE_CPU ? sa : da ? da : sa;
   rtg_waiter_throttle(w, 1);
-  rtg_op *op = rtg_op_alloc();
+  rtg_op *op = rtg_op_begin(RTG_OP_COPY, w, sig);
   if (!op) return NULL;
-  op->kind = RTG_OP_COPY;
-  op->waiter = w;
-  op->signal = sig;
-  op->app_signal = sig.handle;
   op->hsa_agent = on ? on->agent : src;
   op->agent = on ? on->index : 0;
   op->src_agent = sa ? sa->index : 0;
@@ -73,27 +68,17 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
            : copy_kind(sa ? sa->type : HSA_DEVICE_TYPE_CPU, da ? da->type : HSA_DEVICE_TYPE_CPU);
   op->bytes = bytes;
   op->api = api;
-  op->id = rtg_next_op_id();
-  op->corr = rtg_corr_get();
-  op->tick = rtg_now();
   for (uint32_t i = 0; i < ndeps && i < 5 && deps; i++) op->deps[i] = deps[i].handle;
-  if (!rtg_op_bind_signal(op, sig)) {
-    rtg_count(RTG_CNT_LOST_GPU, 1);
-    rtg_op_free(op);
-    return NULL;
-  }
   return op;
 }
 
 /* After: hand the op to the waiter, or undo the raise if the copy failed. */
 static void copy_end(rtg_op *op, hsa_status_t st) {
   if (!op) return;
-  if (st == HSA_STATUS_SUCCESS) {
-    rtg_waiter_submit(op->waiter, op);
-  } else {
-    rtg_op_unbind_signal(op);
-    rtg_op_free(op);
-  }
+  if (st == HSA_STATUS_SUCCESS)
+    rtg_op_submit(op);
+  else
+    rtg_op_cancel(op);
 }
 
 static hsa_status_t hook_copy(void *dst, hsa_agent_t dst_agent, const void *src,
@@ -163,8 +148,6 @@ void rtg_copies_init(void) {
   if (rtg_real.hsa_amd_memory_async_copy_on_engine)
     rtg_impl.hsa_amd_memory_async_copy_on_engine = hook_copy_on_engine;
 }
-
-void rtg_copies_fini(void) {}
 
 /* fork child: the parent's waiter threads are not here */
 void rtg_copies_after_fork(void) {

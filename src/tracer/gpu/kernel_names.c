@@ -3,7 +3,7 @@
  * not NUL-terminated and ends in ".kd" for code object v3+; the
  * kernel_object points at the kernel descriptor.  Names are demangled with
  * __cxa_demangle, found at run time (the tracer does not link libstdc++). */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -2,12 +2,11 @@
  * hsa_queue_create becomes an intercept queue with profiling on, and every
  * packet passes through on_packets().  Kernel dispatches, barriers and AMD
  * barrier-value packets are forwarded unchanged except for the completion
- * signal, which is raised by one (or, when absent, shared with another op in
- * flight or not host-waitable, replaced by a pooled tool signal, sigtrack.c)
- * so that a waiter can read the GPU times before the application sees
- * completion (gpu_ops.c).
+ * signal, which is raised by one (or, when absent or shared with another op
+ * in flight, replaced by a pooled tool signal, sigtrack.c) so that the GPU
+ * times can be read before the application sees completion (completion.c).
  * Other packet types pass through untouched and are counted. */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,59 +27,6 @@ typedef struct qinfo {
 static _Atomic uint32_t n_queues;
 static qinfo *live;
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic uint64_t next_id;
-uint32_t rtg_global_queue_index(void) {
-  return atomic_load(&n_queues);
-}
-
-RTG_HIDDEN uint64_t rtg_next_op_id(void) {
-  return atomic_fetch_add(&next_id, 1);
-}
-
-static void host_record(const qinfo *q, const rtg_op *op, const hsa_kernel_dispatch_packet_t *p) {
-  rtg_record r;
-  if (op->kind == RTG_OP_DISPATCH) {
-    rtg_kernel_name n = rtg_kernel_name_of(op->kernel_object);
-    rtg_record_init(&r, RTG_KIND_DISPATCH_HOST, rtg_pid(), rtg_tid());
-    rtg_rec_DISPATCH_HOST *d = &r.u.DISPATCH_HOST;
-    d->queue = q->index;
-    d->agent = q->agent ? q->agent->index : 0;
-    d->signal = op->app_signal;
-    d->name = op->rename ? op->rename : n.mangled;
-    d->tick = op->tick;
-    d->id = op->id;
-    d->workgroup = op->wg;
-    d->grid = op->grid;
-    if (op->corr) RTG_SET(&r, DISPATCH_HOST, corr, op->corr);
-  } else {
-    rtg_record_init(&r, RTG_KIND_BARRIER_HOST, rtg_pid(), rtg_tid());
-    rtg_rec_BARRIER_HOST *b = &r.u.BARRIER_HOST;
-    b->queue = q->index;
-    b->agent = q->agent ? q->agent->index : 0;
-    b->signal = op->app_signal;
-    b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
-    b->dep4 = op->deps[3], b->dep5 = op->deps[4];
-    b->tick = op->tick;
-    b->id = op->id;
-    RTG_SET(&r, BARRIER_HOST, op, rtg_barrier_op_name(op));
-    if (op->kind == RTG_OP_BARRIER_VALUE) {
-      RTG_SET(&r, BARRIER_HOST, value, op->bv_value);
-      RTG_SET(&r, BARRIER_HOST, mask, (uint64_t)op->bv_mask);
-      RTG_SET(&r, BARRIER_HOST, cond, rtg_barrier_cond_name(op->bv_cond));
-    }
-  }
-  (void)p;
-  rtg_emit(&r);
-}
-
-const char *rtg_barrier_op_name(const rtg_op *op) {
-  return op->kind == RTG_OP_BARRIER_AND ? "and" : op->kind == RTG_OP_BARRIER_OR ? "or" : "value";
-}
-
-const char *rtg_barrier_cond_name(uint32_t cond) {
-  static const char *const names[] = {"eq", "ne", "lt", "gte"}; /* hsa_signal_condition_t */
-  return cond < sizeof names / sizeof names[0] ? names[cond] : "unknown";
-}
 
 /* An AMD vendor-specific packet of format BARRIER_VALUE (the only vendor
  * packet with a completion signal the tracer can time; the others, PM4
@@ -93,23 +39,19 @@ static bool is_barrier_value(const hsa_kernel_dispatch_packet_t *pkt) {
 /* Prepare one dispatch, barrier or barrier-value packet (a copy in pkt) and
  * queue its op. */
 static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
-  rtg_op *op = rtg_op_alloc();
-  if (!op) {
-    rtg_count(RTG_CNT_LOST_GPU, 1);
-    return;
-  }
-  op->kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
-             : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
-             : type == HSA_PACKET_TYPE_BARRIER_OR    ? RTG_OP_BARRIER_OR
-                                                     : RTG_OP_BARRIER_VALUE;
+  rtg_op_kind kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
+                     : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
+                     : type == HSA_PACKET_TYPE_BARRIER_OR    ? RTG_OP_BARRIER_OR
+                                                             : RTG_OP_BARRIER_VALUE;
+  /* completion_signal sits at the same offset in dispatch, barrier and
+   * barrier-value packets */
+  rtg_op *op = rtg_op_begin(kind, q->waiter, pkt->completion_signal);
+  if (!op) return;
   op->hsa_agent = q->agent ? q->agent->agent : (hsa_agent_t){0};
   op->agent = q->agent ? q->agent->index : 0;
   op->queue = q->index;
   op->agent_queue = q->agent_queue;
-  op->id = rtg_next_op_id();
   op->seq = atomic_fetch_add(&q->seq, 1);
-  op->corr = rtg_corr_get();
-  op->tick = rtg_now();
   if (op->kind == RTG_OP_DISPATCH) {
     op->kernel_object = pkt->kernel_object;
     op->grid = (rtg_dim3){pkt->grid_size_x, pkt->grid_size_y, pkt->grid_size_z};
@@ -118,7 +60,7 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     op->scratch = pkt->private_segment_size;
     /* on the submitting thread (ROCR calls on_packets from the doorbell
      * write); the name stays valid until exit (roctx.c) */
-    if (rtg_cfg.kernel_rename) op->rename = rtg_roctx_current_range();
+    if (rtg_cfg.kernel_rename) op->rename = rtg_range_current();
   } else if (op->kind == RTG_OP_BARRIER_VALUE) {
     const hsa_amd_barrier_value_packet_t *v = (const hsa_amd_barrier_value_packet_t *)pkt;
     op->deps[0] = v->signal.handle;
@@ -129,16 +71,8 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
     for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
   }
-  /* completion_signal sits at the same offset in dispatch, barrier and
-   * barrier-value packets */
-  if (!rtg_op_bind_signal(op, pkt->completion_signal)) {
-    rtg_count(RTG_CNT_LOST_GPU, 1);
-    rtg_op_free(op);
-    return;
-  }
   pkt->completion_signal = op->signal;
-  if (rtg_cfg.hsa_host_dispatch && !rtg_cfg.hcc_profile) host_record(q, op, pkt);
-  rtg_waiter_submit(q->waiter, op);
+  rtg_op_submit(op);
 }
 
 /* Does the tracer record this packet (kernel dispatch, barrier AND/OR, AMD
@@ -211,8 +145,7 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
    * device-side ring then always has room for the next chunk, so ROCR's
    * intercept overflow path is never taken, and the GPU still has a chunk
    * queued while the tracer waits for room for the next */
-  char what[32] = "queue";
-  q->waiter = rtg_waiter_create(what, size / 2 ? size / 2 : 1);
+  q->waiter = rtg_waiter_create(size / 2 ? size / 2 : 1);
   q->chunk = size / 4 ? size / 4 : 1;
   if (!q->waiter) {
     free(q);
@@ -250,15 +183,12 @@ static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
   return st;
 }
 
-static void after_fork(void) {
+void rtg_queues_after_fork(void) {
   pthread_mutex_init(&live_mu, NULL);
   live = NULL; /* the parent's queues (their waiters are not in the child) */
 }
 
-RTG_HIDDEN void rtg_gpu_ops_init(void);
-
 void rtg_queue_intercept_init(void) {
-  rtg_gpu_ops_init();
   if (!rtg_cfg.profile) return;
   if (!rtg_real.hsa_amd_queue_intercept_create || !rtg_real.hsa_amd_queue_intercept_register ||
       !rtg_real.hsa_amd_profiling_get_dispatch_time || !rtg_real.hsa_signal_cas_scacq_screl) {
@@ -267,7 +197,4 @@ void rtg_queue_intercept_init(void) {
   }
   rtg_impl.hsa_queue_create = hook_queue_create;
   rtg_impl.hsa_queue_destroy = hook_queue_destroy;
-  pthread_atfork(NULL, NULL, after_fork);
 }
-
-void rtg_queue_intercept_fini(void) {}

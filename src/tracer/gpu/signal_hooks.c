@@ -2,7 +2,7 @@
  * completed.
  *
  * While an op is in flight its application signal is raised by one
- * (gpu_ops.c), so the value the application waits for comes only after the
+ * (sigtrack.c), so the value the application waits for comes only after the
  * tracer has read the op's times and taken the one away.  Left to a waiter
  * thread, that is a thread hop per completion: the waiter wakes, works,
  * signals, and only then the application wakes, a little later on a big
@@ -19,8 +19,9 @@
  * runtime's, with the application's wait state.  Hooked: hsa_signal_wait_*,
  * hsa_amd_signal_wait_any, hsa_signal_load_*, hsa_signal_destroy (and
  * hsa_amd_signal_async_handler: async_handlers.c). */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
+#include <sched.h>
 #include <time.h>
 
 static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_value_t cmp) {
@@ -35,6 +36,20 @@ static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_si
     return v >= cmp;
   }
   return true; /* unknown: leave it to the runtime */
+}
+
+/* The hardware has decremented the signal of o's op: complete the op here,
+ * or, when another thread claimed it first (a waiter, the runtime's
+ * async-events thread), yield until that thread has released the signal.
+ * The application must never see the raised value of an op the hardware
+ * has finished: a wait with a short timeout (HIP's hipEventElapsedTime
+ * waits 10 us) would take it for unfinished. */
+static void settle(uint64_t handle, const rtg_owner_ref *o) {
+  while (!rtg_op_try_complete(o->op, o->claim)) {
+    rtg_owner_ref now;
+    if (!rtg_sigtrack_owner(handle, &now) || now.op != o->op || now.claim != o->claim) return;
+    sched_yield();
+  }
 }
 
 typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
@@ -52,7 +67,7 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
     if (condition_met(cond, v, cmp)) return real(sig, cond, cmp, timeout, state);
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
     if (v >= o.wait_below) return v; /* timed out: a wait may return early */
-    rtg_op_try_complete(o.op, o.claim);
+    settle(sig.handle, &o);
   }
   return real(sig, cond, cmp, timeout, state);
 }
@@ -108,7 +123,7 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       if (out) *out = got;
       return k;
     }
-    rtg_op_try_complete(o[k].op, o[k].claim);
+    settle(sigs[k].handle, &o[k]);
     /* usually the application's condition holds now: answer without a
      * second wait (the runtime's sets up its event list on every call) */
     hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
@@ -120,13 +135,16 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
   return rtg_real.hsa_amd_signal_wait_any(n, sigs, conds, vals, timeout, state, out);
 }
 
-/* A load that sees the owner's decrement completes it and loads again. */
+/* A load that sees the owner's decrement completes (or settles) it and loads
+ * again. */
 static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_t),
                                           hsa_signal_t sig) {
   hsa_signal_value_t v = real(sig);
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below && rtg_op_try_complete(o.op, o.claim))
+  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below) {
+    settle(sig.handle, &o);
     v = real(sig);
+  }
   return v;
 }
 

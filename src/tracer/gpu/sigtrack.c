@@ -1,7 +1,7 @@
 /* Completion signals shared by several GPU ops in flight.
  *
  * The first op of an application signal keeps it ("1:1 forwarding",
- * gpu_ops.c): the signal is raised by one and its waiter reads the times
+ * completion.c): the signal is raised by one and its waiter reads the times
  * the hardware wrote into it.  When a second op with the same signal is
  * submitted while the first is in flight (sg_stress, or any program that
  * counts completions on one signal), its times would be overwritten by
@@ -20,7 +20,7 @@
  * the bucket's lock, so a handle the application destroys and the runtime
  * reuses at once finds either no entry or one still in use (then the new
  * op is forwarded, which is always correct). */
-#include "hsa/hsa_side.h"
+#include "gpu_op.h"
 
 #include <hsa/amd_hsa_signal.h>
 #include <pthread.h>
@@ -95,7 +95,7 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     sig_entry **link, *e = find(b, app.handle, &link);
     /* any signal can be owned, interrupt or busy-wait (HIP >= 6's GPU-only
      * signals, IPC signals): the tracer never waits on it through the
-     * runtime, whose host wait on a busy-wait signal spins (gpu_ops.c) */
+     * runtime, whose host wait on a busy-wait signal spins (waiters.c) */
     bool owner = !e;
     if (owner && (e = entry_new(app.handle))) {
       e->owner_busy = true;
@@ -227,7 +227,7 @@ bool rtg_sigtrack_busy(uint64_t handle) {
   return busy;
 }
 
-static void after_fork(void) {
+void rtg_sigtrack_after_fork(void) {
   atomic_store(&owners_busy, 0);
   atomic_store(&live_entries, 0);
   pthread_mutex_init(&free_mu, NULL);
@@ -239,5 +239,4 @@ static void after_fork(void) {
 
 void rtg_sigtrack_init(void) {
   for (int i = 0; i < BUCKETS; i++) pthread_mutex_init(&buckets[i].mu, NULL);
-  pthread_atfork(NULL, NULL, after_fork);
 }

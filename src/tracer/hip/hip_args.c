@@ -419,7 +419,7 @@ const char *rtg_hip_args_kernel_dec(unsigned d, const void *args) {
   if (!f) return NULL;
   const char *name = kcache_get(f);
   if (name) return name;
-  rtg_hip_inside++;
+  rtg_enter();
   if (decoders[d].kernel == 1 && rtg_hip.kernel_name_by_ptr) {
     /* hipLaunchKernel & co: {func, dim3, dim3, args, args__val, shmem, stream}:
      * the stream is at 56 in all three */
@@ -429,7 +429,7 @@ const char *rtg_hip_args_kernel_dec(unsigned d, const void *args) {
   } else if (decoders[d].kernel == 2 && rtg_hip.kernel_name_ref) {
     name = rtg_hip.kernel_name_ref(f);
   }
-  rtg_hip_inside--;
+  rtg_leave();
   if (name) kcache_put(f, name);
   return name;
 }

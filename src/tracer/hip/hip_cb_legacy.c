@@ -39,7 +39,7 @@ static uint32_t registered_last;
 
 static void *activity_cb(uint32_t op, void *record, const void *data, void *arg) {
   if (arg != EXIT_MARK) { /* entry: hand HIP a record */
-    if (rtg_hip_inside || depth >= DEPTH || !rtg_hip_op_traced(op)) {
+    if (rtg_inside() || depth >= DEPTH || !rtg_hip_op_traced(op)) {
       /* our own calls into HIP, too deep, or stopped: not traced (HIP then
        * makes neither API callback nor the exit activity call) */
       return NULL;
@@ -66,17 +66,17 @@ static void api_cb(uint32_t domain, uint32_t op, const void *data, void *arg) {
   }
 }
 
-int rtg_hip_legacy_start(void *lib) {
+rtg_path_start rtg_hip_legacy_start(void *lib) {
   *(void **)&reg_api = dlsym(lib, "hipRegisterApiCallback");
   *(void **)&reg_act = dlsym(lib, "hipRegisterActivityCallback");
   *(void **)&rm_api = dlsym(lib, "hipRemoveApiCallback");
   *(void **)&rm_act = dlsym(lib, "hipRemoveActivityCallback");
-  if (!reg_api || !reg_act) return -1;
+  if (!reg_api || !reg_act) return RTG_PATH_ABSENT;
   const rtg_hip_release *r = rtg_hip.rel;
   if (r->data_size > DATA_SIZE) {
     rtg_log(0, "HIP %s: hip_api_data_t (%u bytes) larger than expected; HIP calls not traced",
             r->name, r->data_size);
-    return -1;
+    return RTG_PATH_REFUSED;
   }
   unsigned n = 0;
   for (uint32_t op = 1; op <= r->last_op; op++) {
@@ -87,7 +87,7 @@ int rtg_hip_legacy_start(void *lib) {
   }
   registered_last = r->last_op;
   rtg_log(1, "HIP callbacks registered for %u functions", n);
-  return 0;
+  return RTG_PATH_TAKEN;
 }
 
 void rtg_hip_legacy_stop(void) {

@@ -10,21 +10,19 @@
  * may replace pointers, and HIP reads them on every call from then on.
  * That happens before hsa_init loads us, and our exports are fixed to the
  * HSA entry points, so a tiny preloaded library (rtg_register.so) keeps the
- * tables until rtg_hip_init attaches here (rtg_trace/register.c); pointers
- * replaced then still take effect for every later call.
+ * tables until the tracer loads and takes them (rtg_trace/register.c,
+ * process/api_tables.c); pointers replaced then still take effect for
+ * every later call.
  *
  * A traced slot gets a generic trampoline (hip_trampoline.c) that works
  * for any signature; a slot the filters reject keeps HIP's pointer, so it
  * costs nothing.  Names come from the table order (hip_table_names.h,
  * generated); slots past the known ones (a newer HIP) are traced as
- * "HipDispatchTable_N".  The roctx core table is wrapped in roctx_table.c. */
-#define _GNU_SOURCE
+ * "HipDispatchTable_N". */
 #include "core/backtrace.h"
 #include "hip/gen/hip_table_names.h"
 #include "hip_trampoline.h"
-#include "roctx/roctx.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,8 +45,9 @@ static char described[160];
 static const char *(*name_by_ptr)(const void *, const void *);
 static const char *(*name_ref)(const void *);
 
-int rtg_hip_dispatch_table_active(void) {
-  return runtime_tables > 0;
+rtg_path_start rtg_hip_dispatch_table_start(void *unused) {
+  (void)unused;
+  return runtime_tables > 0 ? RTG_PATH_TAKEN : RTG_PATH_ABSENT;
 }
 const char *rtg_hip_dispatch_table_describe(void) {
   return described[0] ? described : "none";
@@ -60,7 +59,7 @@ void *rtg_hip_tramp_enter(uint32_t stub, const rtg_hip_regs *regs, rtg_hip_tfram
                           const uint64_t *stack) {
   const slot *s = &slots[stub];
   f->stub = stub;
-  f->traced = !stopped && !rtg_hip_inside;
+  f->traced = !stopped && !rtg_inside();
   if (f->traced) {
     f->regs = regs;
     f->stack = stack;
@@ -172,41 +171,19 @@ static void take_runtime(void *table, uint64_t version, uint64_t instance) {
   rtg_hip.path = "dispatch-table";
 }
 
-int rtg_hip_set_api_table(const char *name, uint64_t version, uint64_t instance, void **tables,
-                          uint64_t num) {
-  if (!name || !tables || num < 1 || !tables[0]) return 0;
-  if (!strcmp(name, "hip") || !strcmp(name, "hip_compiler")) {
-    if (rtg_hip_callback_active()) {
-      rtg_log(1, "HIP %s table arrived after the %s path started: left alone", name, rtg_hip.path);
-      return 0;
-    }
-    if (stopped) return 0;
-    if (name[3] == 0) {
-      take_runtime(tables[0], version, instance);
-      rtg_log(1, "HIP API tracing: %s", described);
-    } else {
-      size_t n = table_slots(tables[0]);
-      unsigned kept =
-          wrap((void **)((char *)tables[0] + 8), n, rtg_hip_compiler_names, rtg_hip_compiler_noerr,
-               RTG_HIP_COMPILER_SLOTS, "HipCompilerDispatchTable");
-      rtg_log(1, "HIP API tracing: HipCompilerDispatchTable of %zu functions, %u traced", n, kept);
-    }
-  } else if (!strcmp(name, "roctx")) {
-    /* tables: core, control, name; only the core one has markers */
-    if (rtg_roctx_callback_active())
-      rtg_log(1, "ROCTx core table arrived after the callback path started: left alone");
-    else if (rtg_cfg.roctx && rtg_roctx_wrap_core_table(tables[0]) == 0)
-      rtg_log(1, "ROCTx: roctx core table via rocprofiler-register");
+void rtg_hip_dispatch_table_take(const char *name, uint64_t version, uint64_t instance,
+                                 void *table) {
+  if (stopped) return;
+  if (!strcmp(name, "hip")) {
+    take_runtime(table, version, instance);
+    rtg_log(1, "HIP API tracing: %s", described);
+  } else if (!strcmp(name, "hip_compiler")) {
+    size_t n = table_slots(table);
+    unsigned kept =
+        wrap((void **)((char *)table + 8), n, rtg_hip_compiler_names, rtg_hip_compiler_noerr,
+             RTG_HIP_COMPILER_SLOTS, "HipCompilerDispatchTable");
+    rtg_log(1, "HIP API tracing: HipCompilerDispatchTable of %zu functions, %u traced", n, kept);
   }
-  return 0;
-}
-
-void rtg_hip_dispatch_table_attach(void) {
-  void (*attach)(int (*)(const char *, uint64_t, uint64_t, void **, uint64_t));
-  *(void **)&attach = dlsym(RTLD_DEFAULT, "rtg_register_attach");
-  if (!attach) return; /* rtg_register.so not preloaded: callback paths only */
-  rtg_log(1, "rtg_register.so present: taking the tables of rocprofiler-register");
-  attach(rtg_hip_set_api_table);
 }
 
 void rtg_hip_dispatch_table_stop(void) {

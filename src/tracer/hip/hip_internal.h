@@ -1,15 +1,18 @@
 /* Interfaces between the parts of the HIP side of rtg_tracer.so:
- *   hip_api.c           settings, path choice, the per-call bookkeeping
+ *   hip_paths.c         finding HIP, choosing the path of its release
+ *   hip_call.c          the per-call bookkeeping every path shares
  *   hip_ops.c           per-release op id -> name tables (hip_ops_table.h data)
  *   hip_args.c          decoding of the hip_api_data_t argument union
  *   hip_cb_legacy.c     ROCm <= 5.3.0: hipRegisterApiCallback/ActivityCallback
  *   hip_tracer_cb.c     ROCm 5.3.1+:   hipRegisterTracerCallback
  *   hip_dispatch_table.c ROCm 6.2+:    HipDispatchTable via rocprofiler-register
+ *   hip_trampoline.c    the dispatch-table path's signature-independent wrappers
  * Nothing here is linked against libamdhip64: every HIP symbol is looked up
  * with dlsym at run time, so the tracer still loads in pure HSA programs. */
 #ifndef RTG_HIP_INTERNAL_H
 #define RTG_HIP_INTERNAL_H
 
+#include "core/paths.h"
 #include "core/tracer.h"
 
 #include <stddef.h>
@@ -46,7 +49,8 @@ RTG_HIDDEN const rtg_hip_release *const *rtg_hip_releases(void);
 /* The tables chosen at init: names of ops, and which are traced. */
 typedef struct rtg_hip_state {
   const rtg_hip_release *rel;
-  const char *path;        /* "callback-5.2", "tracer-callback", "dispatch-table" */
+  const char *path;        /* the path's name (hip_paths.c), NULL: none yet */
+  bool callback_path;      /* it is a callback path: tables arriving later are left alone */
   uint8_t enabled[1024];   /* per op id: traced (filter passed) */
   uint8_t decoder[1024];   /* per op id: argument decoder (hip_args.c) */
   uint8_t backtrace[1024]; /* per op id: RTG_BACKTRACE selected it */
@@ -97,10 +101,6 @@ RTG_HIDDEN void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *
 /* Does RTG_HIP_API_FILTER/_FILTER_OUT keep this function? */
 RTG_HIDDEN int rtg_hip_name_traced(const char *name);
 
-/* True while this thread runs tracer code called from a HIP callback (the
- * calls we make into HIP ourselves must not be traced). */
-RTG_HIDDEN extern __thread int rtg_hip_inside;
-
 /* ------------------------------------------------------ argument decoding */
 
 /* Choose the decoder of each op of the release by its name. */
@@ -125,26 +125,20 @@ RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], cons
 
 /* ----------------------------------------------------------- the paths */
 
-/* Each returns 0 when it took over HIP tracing. */
-RTG_HIDDEN int rtg_hip_legacy_start(void *hip_lib);
+/* Each path's start and stop (core/paths.h); the callback paths are given
+ * the HIP runtime's library, with rtg_hip.rel and the ops chosen. */
+RTG_HIDDEN rtg_path_start rtg_hip_legacy_start(void *hip_lib);
 RTG_HIDDEN void rtg_hip_legacy_stop(void);
-RTG_HIDDEN int rtg_hip_tracer_cb_start(void *hip_lib);
+RTG_HIDDEN rtg_path_start rtg_hip_tracer_cb_start(void *hip_lib);
 RTG_HIDDEN void rtg_hip_tracer_cb_stop(void);
-/* 6.2+: take the tables rocprofiler-register handed to rtg_register.so
- * (src/tracer/rtg_trace/register.c), now and whenever more arrive; the
- * settings must be read.  Then: true when HipDispatchTable is wrapped. */
-RTG_HIDDEN void rtg_hip_dispatch_table_attach(void);
-RTG_HIDDEN int rtg_hip_dispatch_table_active(void);
-/* The table(s) wrapped, for RTG_VERBOSE. */
-RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
+/* 6.2+: taken when a HipDispatchTable was wrapped (rtg_hip_dispatch_table_take). */
+RTG_HIDDEN rtg_path_start rtg_hip_dispatch_table_start(void *unused);
 /* Put the original pointers back (process end). */
 RTG_HIDDEN void rtg_hip_dispatch_table_stop(void);
-/* The tables rocprofiler-register hands a tool (its rocprofiler_set_api_table
- * contract): "hip", "hip_compiler", "roctx"; others ignored.  Returns 0. */
-RTG_HIDDEN int rtg_hip_set_api_table(const char *name, uint64_t lib_version, uint64_t instance,
-                                     void **tables, uint64_t num_tables);
-/* True once a callback path (5.2 or 5.3.1+) traces HIP: tables arriving
- * later are then left alone, so no call is traced twice. */
-RTG_HIDDEN int rtg_hip_callback_active(void);
+/* Wrap a table rocprofiler-register handed over: "hip" or "hip_compiler". */
+RTG_HIDDEN void rtg_hip_dispatch_table_take(const char *name, uint64_t version, uint64_t instance,
+                                            void *table);
+/* The table(s) wrapped, for RTG_VERBOSE. */
+RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
 
 #endif

@@ -4,7 +4,7 @@
  * They are not stable across releases (6.0 renamed hipChooseDevice to
  * hipChooseDeviceR0000 and 6.1 renumbered ops after 364), so the running
  * release is identified by its last op id, which hipApiName() reveals
- * (hip_api.c) and which differs between all families. */
+ * (hip_paths.c) and which differs between all families. */
 #include "hip_internal.h"
 #include "hip/gen/hip_ops_table.h"
 

@@ -47,7 +47,7 @@ static void phase_exit(uint32_t op, void *data) {
 }
 
 static int report(uint32_t domain, uint32_t op, void *data) {
-  if (domain != RTG_HIP_DOMAIN_API || stopped || rtg_hip_inside || depth >= DEPTH ||
+  if (domain != RTG_HIP_DOMAIN_API || stopped || rtg_inside() || depth >= DEPTH ||
       !rtg_hip_op_traced(op))
     return 1; /* not traced: HIP calls neither phase function */
   char *d = data;
@@ -63,20 +63,20 @@ static int report(uint32_t domain, uint32_t op, void *data) {
   return 0;
 }
 
-int rtg_hip_tracer_cb_start(void *lib) {
+rtg_path_start rtg_hip_tracer_cb_start(void *lib) {
   *(void **)&reg = dlsym(lib, "hipRegisterTracerCallback");
-  if (!reg) return -1;
+  if (!reg) return RTG_PATH_ABSENT;
   if (!rtg_hip.rel->data_size) {
     rtg_log(0,
             "HIP release with last op %u is unknown: the layout of its trace data is not, "
             "so HIP calls are not traced",
             rtg_hip.rel->last_op);
-    return -1;
+    return RTG_PATH_REFUSED;
   }
   tail_off = rtg_hip.rel->data_size;
   stopped = 0;
   reg(report);
-  return 0;
+  return RTG_PATH_TAKEN;
 }
 
 void rtg_hip_tracer_cb_stop(void) {

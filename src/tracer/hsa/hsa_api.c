@@ -4,9 +4,10 @@
  * or a tracer hook), reads the clock again and pushes a small binary entry
  * (function id, times, return value, raw argument words) to the calling
  * thread's buffer.  Arguments are turned into text later, on the writer
- * thread, by decode_api().  Only functions that RTG_HSA_API_FILTER selects
+ * thread, by format_api().  Only functions that RTG_HSA_API_FILTER selects
  * get a wrapper in the table; the rest keep the runtime's entry and cost
  * nothing. */
+#include "core/fmt.h"
 #include "hsa_side.h"
 
 #include <stdlib.h>
@@ -107,23 +108,28 @@ typedef struct api_entry {
 #include "hsa_api_words.h"
 #define ARGWORD(K, a, t) e.args[n++] = RTG_W_##K(a);
 
+static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid);
+
 static void push_api(api_entry *e, int nargs) {
   rtg_count(RTG_CNT_HSA_CALLS, 1);
-  rtg_sink_push(RTG_ENTRY_HSA_API, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
+  rtg_emit_entry(format_api, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
 }
 
 /* The entry both wrapper kinds push: times, return value, correlation id
- * and the argument words. */
+ * and the argument words.  Calls the tracer makes itself are not recorded
+ * (rtg_enter). */
 #define RECORD_CALL(name, t0, t1, ret)                                                             \
   do {                                                                                             \
     uint64_t t1_ = (t1);                                                                           \
+    if (rtg_inside()) break;                                                                       \
     api_entry e;                                                                                   \
     int n = 0;                                                                                     \
     e.fn = FN_##name;                                                                              \
     e.start = t0;                                                                                  \
     e.dur = t1_ - t0;                                                                              \
     e.retval = (ret);                                                                              \
-    e.corr = rtg_tls.corr;                                                                         \
+    e.corr = rtg_corr_get();                                                                       \
     RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
     push_api(&e, n);                                                                               \
   } while (0)
@@ -215,7 +221,7 @@ static void labels_init(void) {
   for (int f = 0; f < FN_COUNT; f++)
     for (int i = 0; i < fns[f].nargs; i++) need += strlen(fns[f].arg_names[i]) + 3;
   char *p = labels_mem = malloc(need ? need : 1);
-  if (!p) return; /* decode_api then writes them piece by piece */
+  if (!p) return; /* format_api then writes them piece by piece */
   for (int f = 0; f < FN_COUNT; f++)
     for (int i = 0; i < fns[f].nargs; i++) {
       char *start = p;
@@ -228,7 +234,8 @@ static void labels_init(void) {
     }
 }
 
-static size_t decode_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+/* The record of one call, on the writer thread. */
+static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
   api_entry e;
   size_t have = len < sizeof e ? len : sizeof e;
@@ -265,7 +272,7 @@ static size_t decode_api(char *out, size_t cap, const void *payload, size_t len,
   r.u.HSA_API.start = e.start;
   r.u.HSA_API.dur = e.dur;
   if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
-  return rtg_record_format(out, cap, &r);
+  return rtg_entry_record(out, cap, &r);
 }
 
 void rtg_hsa_api_init(void) {
@@ -274,7 +281,6 @@ void rtg_hsa_api_init(void) {
     enum_first[enum_names[i].kind] = (uint16_t)i;
     enum_count[enum_names[i].kind]++;
   }
-  rtg_sink_set_decoder(RTG_ENTRY_HSA_API, decode_api);
 }
 
 /* Put into the runtime's tables: the tracing wrapper for every function the

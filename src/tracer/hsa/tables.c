@@ -1,20 +1,17 @@
-/* OnLoad/OnUnload and the version-safe handling of the runtime's tables.
+/* The version-safe handling of the runtime's tables.
  *
  * The runtime's tables are read and written only through here: each
  * entry's offset comes from the layout the table's version names, and an
  * entry is touched only when offset + 8 <= minor_id (the table's size in
  * the runtime that built it).  The runtime's functions are copied into
  * normalized (newest-layout) mirrors, from which rtg_real is filled. */
-#define _GNU_SOURCE /* dladdr */
 #include "hsa_side.h"
 
-#include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 
 rtg_hsa_fns rtg_real, rtg_impl;
 
-static rtg_hsa_api_table *root;
+static const rtg_hsa_api_table *root;
 static rtg_core_table core_saved;
 static rtg_amd_ext_table ext_saved;
 static rtg_image_table image_saved;
@@ -111,7 +108,8 @@ static void *root_member(size_t off) {
   return p;
 }
 
-static bool read_tables(void) {
+bool rtg_hsa_tables_read(const void *table) {
+  root = table;
   rtg_core_table *core = root_member(offsetof(rtg_hsa_api_table, core_));
   rtg_amd_ext_table *ext = root_member(offsetof(rtg_hsa_api_table, amd_ext_));
   rtg_image_table *image = root_member(offsetof(rtg_hsa_api_table, image_ext_));
@@ -157,59 +155,4 @@ static bool read_tables(void) {
           ext_saved.hsa_amd_memory_async_copy_on_engine_fn;
   rtg_impl = rtg_real;
   return true;
-}
-
-static int finished;
-
-/* Process end (atexit, OnUnload or destructor, whichever comes first):
- * let the GPU work in flight finish (bounded), then write everything. */
-void rtg_finish(void) {
-  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
-  rtg_tls.depth = 1;
-  rtg_hip_fini();
-  rtg_waiters_finish(rtg_cfg.exit_wait_ms);
-  if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
-  rtg_sink_close();
-}
-
-__attribute__((destructor)) static void at_unload(void) {
-  if (root) rtg_finish();
-}
-
-__attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime_version,
-                                                   uint64_t failed_tool_count,
-                                                   const char *const *failed_tool_names) {
-  (void)runtime_version, (void)failed_tool_count, (void)failed_tool_names;
-  if (!table) return false;
-  rtg_tls.depth = 1;
-  /* Stay mapped after the runtime dlcloses us (hsa_shut_down): waiter and
-   * writer threads and the atexit handler still point into this library. */
-  Dl_info self;
-  if (dladdr((void *)OnLoad, &self) && self.dli_fname)
-    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-  rtg_config_read();
-  root = table;
-  if (!rtg_sink_open()) {
-    rtg_tls.depth = 0;
-    return true; /* never stop the application */
-  }
-  rtg_config_print();
-  if (read_tables()) {
-    rtg_agents_init();
-    rtg_kernel_names_init();
-    rtg_queue_intercept_init();
-    rtg_copies_init();
-    rtg_hsa_api_init();
-    rtg_hsa_api_install();
-  }
-  rtg_fatal_signals_install();
-  atexit(rtg_finish);
-  rtg_exec_hooks_install();
-  rtg_tls.depth = 0;
-  rtg_hip_init();
-  return true;
-}
-
-__attribute__((visibility("default"))) void OnUnload(void) {
-  if (root) rtg_finish();
 }

@@ -9,14 +9,20 @@
  * the GPU ops in flight, write every buffer and this image's summary, and
  * hold the writer off; if exec fails, the summary is cut off the file again
  * and tracing goes on.  The new image, if it runs HSA, writes its own file
- * (sink.c names it <path>.exec<k>.<pid>).  Before _exit: what exit would do.
+ * (core/trace_file.c names it <path>.exec<k>.<pid>).  Before _exit: what
+ * exit would do.
  *
  * A vfork child shares our memory but has its own pid: it must not flush
  * (the parent's threads are still running), so it goes straight through.
  * posix_spawn and system() do not replace this process: not wrapped. */
 #define _GNU_SOURCE
+#include "exec_hook.h"
+
+#include "core/sink.h"
+#include "core/tracer.h"
+#include "core/writer.h"
 #include "got_hook.h"
-#include "hsa/hsa_side.h"
+#include "gpu/gpu.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -36,18 +42,18 @@ static struct {
   fexecve_fn fexecve;
   execveat_fn execveat;
   exit_fn _exit, _Exit;
-} real;
+} libc;                      /* the functions the hooks stand in for */
+static void (*finish)(void); /* what exit would do */
 
 static __thread int in_exec; /* execvp may reach execve through a GOT too */
 
 /* Returns whether the sink was flushed and is held for the exec. */
 static bool before_exec(void) {
   if (in_exec++ || (uint32_t)syscall(SYS_getpid) != rtg_pid()) return false;
-  int depth = rtg_tls.depth;
-  rtg_tls.depth = 1;
-  rtg_waiters_quiesce(rtg_cfg.exit_wait_ms);
+  rtg_enter();
+  rtg_gpu_quiesce(rtg_cfg.exit_wait_ms);
   bool held = rtg_sink_exec_begin();
-  rtg_tls.depth = depth;
+  rtg_leave();
   return held;
 }
 
@@ -61,28 +67,28 @@ static int after_failed_exec(bool held, int ret) {
 
 static int w_execve(const char *path, char *const argv[], char *const envp[]) {
   bool h = before_exec();
-  return after_failed_exec(h, real.execve(path, argv, envp));
+  return after_failed_exec(h, libc.execve(path, argv, envp));
 }
 static int w_execvpe(const char *file, char *const argv[], char *const envp[]) {
   bool h = before_exec();
-  return after_failed_exec(h, real.execvpe(file, argv, envp));
+  return after_failed_exec(h, libc.execvpe(file, argv, envp));
 }
 static int w_execv(const char *path, char *const argv[]) {
   bool h = before_exec();
-  return after_failed_exec(h, real.execv(path, argv));
+  return after_failed_exec(h, libc.execv(path, argv));
 }
 static int w_execvp(const char *file, char *const argv[]) {
   bool h = before_exec();
-  return after_failed_exec(h, real.execvp(file, argv));
+  return after_failed_exec(h, libc.execvp(file, argv));
 }
 static int w_fexecve(int fd, char *const argv[], char *const envp[]) {
   bool h = before_exec();
-  return after_failed_exec(h, real.fexecve(fd, argv, envp));
+  return after_failed_exec(h, libc.fexecve(fd, argv, envp));
 }
 static int w_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
                       int flags) {
   bool h = before_exec();
-  return after_failed_exec(h, real.execveat(dirfd, path, argv, envp, flags));
+  return after_failed_exec(h, libc.execveat(dirfd, path, argv, envp, flags));
 }
 
 /* execl, execlp, execle: gather the list (and envp after its NULL), then
@@ -117,24 +123,25 @@ static int w_execle(const char *path, const char *arg, ...) {
 }
 
 static void before_exit(void) {
-  if ((uint32_t)syscall(SYS_getpid) == rtg_pid()) rtg_finish();
+  if ((uint32_t)syscall(SYS_getpid) == rtg_pid()) finish();
 }
 static void w__exit(int st) {
   before_exit();
-  real._exit(st);
+  libc._exit(st);
   __builtin_unreachable();
 }
 static void w__Exit(int st) {
   before_exit();
-  real._Exit(st);
+  libc._Exit(st);
   __builtin_unreachable();
 }
 
-void rtg_exec_hooks_install(void) {
+void rtg_exec_hooks_install(void (*at_exit)(void)) {
+  finish = at_exit;
   static rtg_got_hook hooks[16];
   int n = 0;
 #define HOOK(name, w)                                                                              \
-  if ((*(void **)&real.name = dlsym(RTLD_DEFAULT, #name)))                                         \
+  if ((*(void **)&libc.name = dlsym(RTLD_DEFAULT, #name)))                                         \
     hooks[n++] = (rtg_got_hook){#name, (void *)w};
   HOOK(execve, w_execve);
   HOOK(execvpe, w_execvpe);
@@ -146,9 +153,10 @@ void rtg_exec_hooks_install(void) {
   HOOK(_Exit, w__Exit);
 #undef HOOK
   /* the list forms only need the vector forms they end in */
-  if (real.execv) hooks[n++] = (rtg_got_hook){"execl", (void *)w_execl};
-  if (real.execve) hooks[n++] = (rtg_got_hook){"execle", (void *)w_execle};
-  if (real.execvp) hooks[n++] = (rtg_got_hook){"execlp", (void *)w_execlp};
+  if (libc.execv) hooks[n++] = (rtg_got_hook){"execl", (void *)w_execl};
+  if (libc.execve) hooks[n++] = (rtg_got_hook){"execle", (void *)w_execle};
+  if (libc.execvp) hooks[n++] = (rtg_got_hook){"execlp", (void *)w_execlp};
   int slots = rtg_got_install(hooks, n);
+  rtg_writer_every_flush(rtg_got_rescan); /* objects dlopen'ed since */
   rtg_log(1, "exec/_exit: %d call sites redirected", slots);
 }

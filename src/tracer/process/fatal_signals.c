@@ -4,7 +4,11 @@
  * let the signal kill the process as it would have.  Handlers are only
  * installed where the disposition is still the default, so an
  * application's own handlers win. */
-#include "core/tracer_internal.h"
+#include "fatal_signals.h"
+
+#include "core/sink.h"
+#include "core/tracer.h"
+#include "gpu/gpu.h"
 
 #include <signal.h>
 #include <string.h>
@@ -16,12 +20,11 @@ static volatile sig_atomic_t handling;
 static void on_fatal(int sig) {
   if (!handling) {
     handling = 1;
-    rtg_tls.depth = 1;
+    rtg_enter();
     rtg_tls.no_wait = true; /* a handler cannot wait for the writer */
-    rtg_sink_flush_from_signal();
     /* what the GPU still had is lost with the process: say how much */
-    rtg_count(RTG_CNT_UNFINISHED, rtg_waiters_inflight());
-    rtg_sink_write_summary(rtg_sink_fd());
+    rtg_count(RTG_CNT_UNFINISHED, rtg_gpu_inflight());
+    rtg_sink_dump_fatal();
   }
   /* SA_RESETHAND made the disposition the default again */
   signal(sig, SIG_DFL);

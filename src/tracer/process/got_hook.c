@@ -156,14 +156,12 @@ static int read_adds(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 /* fork child: the lock may have been held by a thread the child lacks */
-static void after_fork(void) {
+void rtg_got_after_fork(void) {
   pthread_mutex_init(&mu, NULL);
 }
 
 int rtg_got_install(const rtg_got_hook *h, int n) {
 #if defined(R_JUMP_SLOT)
-  static bool atfork_done;
-  if (!atfork_done) atfork_done = pthread_atfork(NULL, NULL, after_fork) == 0;
   pthread_mutex_lock(&mu);
   hooks = h, n_hooks = n;
   dl_iterate_phdr(patch_object, NULL);

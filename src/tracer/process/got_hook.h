@@ -18,4 +18,7 @@ RTG_HIDDEN int rtg_got_install(const rtg_got_hook *hooks, int n);
 /* Patch objects loaded since; cheap when none was (writer thread). */
 RTG_HIDDEN void rtg_got_rescan(void);
 
+/* Fork child: the lock may have been held by a thread the child lacks. */
+RTG_HIDDEN void rtg_got_after_fork(void);
+
 #endif

@@ -9,9 +9,9 @@
  * and start) is written then, stop = that time, with unclosed:1, so it
  * still shows on the timeline.
  * Messages are interned (copied once, kept until exit), so the innermost
- * pushed range of a thread can be handed to the HSA side for
- * RTG_KERNEL_RENAME (rtg_roctx_current_range) and stay valid however long the
- * dispatch record takes to be written. */
+ * pushed range of a thread can be handed to the GPU side for
+ * RTG_KERNEL_RENAME (the thread state's range, core/thread_state.h) and stay
+ * valid however long the dispatch record takes to be written. */
 #define _GNU_SOURCE
 #include "roctx.h"
 
@@ -147,6 +147,12 @@ void rtg_roctx_mark(const char *message) {
   emit("mark", t, t, -1, 0, message ? message : "");
 }
 
+/* The innermost recorded range of this thread becomes its current one. */
+static void set_current_range(void) {
+  int d = ts.depth <= STACK_DEPTH ? ts.depth : STACK_DEPTH;
+  rtg_range_set(d > 0 ? ts.stack[d - 1].message : NULL);
+}
+
 void rtg_roctx_push(const char *message) {
   uint64_t t = rtg_now();
   if (!ts.registered) register_thread();
@@ -155,12 +161,14 @@ void rtg_roctx_push(const char *message) {
     ts.stack[ts.depth].start = t;
   }
   ts.depth++;
+  set_current_range();
 }
 
 void rtg_roctx_pop(void) {
   uint64_t t = rtg_now();
   if (ts.depth <= 0) return; /* a pop without push: roctx reports an error too */
   ts.depth--;
+  set_current_range();
   if (ts.depth < STACK_DEPTH) {
     const pushed *p = &ts.stack[ts.depth];
     emit("push", p->start, t, ts.depth, 0, p->message);
@@ -217,11 +225,6 @@ void rtg_roctx_stop(uint64_t id) {
   if (found.id) emit("start", found.start, t, -1, id, found.message);
 }
 
-const char *rtg_roctx_current_range(void) {
-  if (ts.depth <= 0) return NULL;
-  return ts.stack[(ts.depth <= STACK_DEPTH ? ts.depth : STACK_DEPTH) - 1].message;
-}
-
 void rtg_roctx_report(uint32_t op, const void *data) {
   const char *message = NULL;
   uint64_t id = 0;
@@ -250,8 +253,7 @@ void rtg_roctx_report(uint32_t op, const void *data) {
   }
 }
 
-void rtg_roctx_fini(void) {
-  rtg_roctx_stop_reports();
+void rtg_roctx_write_open_ranges(void) {
   uint64_t now = rtg_now();
   /* Threads still running may push or pop meanwhile: their reports are
    * off now, and what is read here is at worst one range early or late. */

@@ -1,8 +1,12 @@
-/* ROCTx markers and ranges (roctx.c) and how each ROCm release reports them
- * (roctx_paths.c).  Ranges become ROCTX records when they close. */
+/* Interfaces between the parts of the ROCTx side of rtg_tracer.so:
+ *   roctx_paths.c      finding roctx, choosing the path of its release
+ *   roctx.c            markers and ranges -> ROCTX records, whatever the path
+ *   roctx_callbacks.c  ROCm <= 6.1: the callbacks roctx calls
+ *   roctx_table.c      ROCm 6.2+: the core table via rocprofiler-register */
 #ifndef RTG_ROCTX_H
 #define RTG_ROCTX_H
 
+#include "core/paths.h"
 #include "core/tracer.h"
 
 #include <stdint.h>
@@ -30,20 +34,19 @@ RTG_HIDDEN void rtg_roctx_stop(uint64_t id);
  * roctx_api_data_t {union {struct {const char *message; uint64_t id;}}}. */
 RTG_HIDDEN void rtg_roctx_report(uint32_t op, const void *data);
 
-/* Find the ROCTx library and hook it (called from rtg_hip_init), and stop. */
-RTG_HIDDEN void rtg_roctx_init(void);
-RTG_HIDDEN void rtg_roctx_fini(void);
-/* roctx_paths.c: ignore further reports (at exit). */
-RTG_HIDDEN void rtg_roctx_stop_reports(void);
+/* Process end, after every path stopped: write the ranges still open, as
+ * closed now, with unclosed:1. */
+RTG_HIDDEN void rtg_roctx_write_open_ranges(void);
 
-/* 6.2+: wrap the roctx core table rocprofiler-register hands us
- * (roctxCoreApiTable_t: size, MarkA, RangePushA, RangePop, RangeStartA,
- * RangeStop, GetThreadId).  Returns 0 when wrapped. */
-RTG_HIDDEN int rtg_roctx_wrap_core_table(void *table);
-RTG_HIDDEN int rtg_roctx_table_active(void);
+/* The paths (core/paths.h): the callback paths of roctx_callbacks.c, given
+ * the roctx library, and the 6.2+ core table (roctx_table.c), taken when
+ * rtg_roctx_table_wrap wrapped one (true; false: not a core table). */
+RTG_HIDDEN rtg_path_start rtg_roctx_tracer_cb_start(void *roctx_lib);
+RTG_HIDDEN void rtg_roctx_tracer_cb_stop(void);
+RTG_HIDDEN rtg_path_start rtg_roctx_legacy_start(void *roctx_lib);
+RTG_HIDDEN void rtg_roctx_legacy_stop(void);
+RTG_HIDDEN bool rtg_roctx_table_wrap(void *core_table);
+RTG_HIDDEN rtg_path_start rtg_roctx_table_start(void *unused);
 RTG_HIDDEN void rtg_roctx_table_stop(void);
-/* True once a callback path (<= 6.1) is hooked: a core table arriving later
- * is then left alone, so no marker is reported twice. */
-RTG_HIDDEN int rtg_roctx_callback_active(void);
 
 #endif

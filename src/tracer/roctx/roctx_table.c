@@ -47,11 +47,11 @@ static void w_stop(uint64_t id) {
   orig.stop(id);
 }
 
-int rtg_roctx_wrap_core_table(void *table) {
+bool rtg_roctx_table_wrap(void *table) {
   core_table *t = table;
-  if (wrapped) return wrapped == t ? 0 : -1; /* one roctx library per process */
-  if (!t || t->size < offsetof(core_table, stop) + sizeof t->stop) return -1;
-  if (!t->mark || !t->push || !t->pop || !t->start || !t->stop) return -1;
+  if (wrapped) return wrapped == t; /* one roctx library per process */
+  if (!t || t->size < offsetof(core_table, stop) + sizeof t->stop) return false;
+  if (!t->mark || !t->push || !t->pop || !t->start || !t->stop) return false;
   orig = *t;
   on = 1;
   wrapped = t;
@@ -61,11 +61,14 @@ int rtg_roctx_wrap_core_table(void *table) {
   __atomic_store_n(&t->pop, w_pop, __ATOMIC_RELEASE);
   __atomic_store_n(&t->start, w_start, __ATOMIC_RELEASE);
   __atomic_store_n(&t->stop, w_stop, __ATOMIC_RELEASE);
-  return 0;
+  return true;
 }
 
-int rtg_roctx_table_active(void) {
-  return wrapped != NULL;
+rtg_path_start rtg_roctx_table_start(void *unused) {
+  (void)unused;
+  if (!wrapped) return RTG_PATH_ABSENT;
+  rtg_log(1, "ROCTx: roctx core table via rocprofiler-register");
+  return RTG_PATH_TAKEN;
 }
 
 void rtg_roctx_table_stop(void) {

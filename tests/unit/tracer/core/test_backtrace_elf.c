@@ -1,9 +1,10 @@
-/* The .symtab reader of the backtrace symbolizer (src/tracer/
+/* The .symtab reader of the backtrace symbolizer (src/tracer/core/
  * backtrace_elf.c): names a static function of this (non -rdynamic)
  * program that dladdr cannot, and gives no name, without reading out of
  * bounds, for truncated, corrupted or non-ELF files. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "core/backtrace_elf.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -11,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-const char *rtg_bt_symtab_lookup(const char *fname, const void *fbase, uintptr_t addr,
-                                 uint64_t *offset);
-void rtg_bt_symtab_free(void);
 
 __attribute__((noinline)) static int hidden_function(int x) {
   __asm__ volatile("" ::: "memory");

@@ -2,11 +2,12 @@
  * argument decoding, against tests/abi/fake_hip.c, which calls the tracer
  * exactly as HIP 5.3, 6.0 and 6.2 do (trace data layouts measured from those
  * releases' headers).  Each release runs in a child process with the
- * stand-in core (tests/abi/standin_core.c); the parent checks the records.
+ * tracer's own core (tests/abi/tracer_core.c); the parent checks the records.
  * A release the tracer does not know must give no records and no crash. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "rtg/record.h"
+#include "tracer_core.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -14,9 +15,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-void rtg_standin_init(void);
-void rtg_standin_fini(void);
 
 static char dir[PATH_MAX];
 
@@ -34,10 +32,10 @@ static void run(const char *release, const char *out) {
       fprintf(stderr, "cannot load %s: %s\n", lib, dlerror());
       _exit(3);
     }
-    rtg_standin_init();
+    rtg_test_tracer_start();
     void (*app)(void) = (void (*)(void))dlsym(h, "fake_hip_app");
     app();
-    rtg_standin_fini();
+    rtg_test_tracer_stop();
     _exit(0);
   }
   int st = 0;

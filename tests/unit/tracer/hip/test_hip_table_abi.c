@@ -4,7 +4,7 @@
  * passes its tables to `rocprofiler_set_api_table` of the preloaded
  * rtg_register.so (loaded RTLD_GLOBAL here, as LD_PRELOAD would) at its
  * first call, then calls through them.  The HIP side of the tracer runs
- * with the stand-in core (tests/abi/standin_core.c); each case in a child.
+ * with the tracer's own core (tests/abi/tracer_core.c); each case in a child.
  *   first:    tables before the tracer's init (the 6.2 order): every call
  *             after init traced once, names, arguments from registers and
  *             stack, kernel names, return values, correlation ids current
@@ -16,7 +16,9 @@
  *   filtered: RTG_HIP_API_FILTER=Launch: only launches wrapped. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "core/thread_state.h"
 #include "rtg/record.h"
+#include "tracer_core.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -24,10 +26,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-void rtg_standin_init(void);
-void rtg_standin_fini(void);
-uint64_t rtg_corr_get(void);
 
 static char dir[PATH_MAX];
 static uint64_t probed[8];
@@ -65,7 +63,7 @@ static void child(const char *mode, const char *out) {
   void (**probe_ptr)(void) = dlsym(h, "fake62_probe");
   *probe_ptr = probe;
   if (strcmp(mode, "late")) last_error(); /* HIP's first call: tables handed over, untraced */
-  rtg_standin_init();
+  rtg_test_tracer_start();
   if (app() != 0) _exit(4);
   if (rtg_corr_get() != 0) _exit(5); /* restored after each call */
   if (!strcmp(mode, "late")) {
@@ -77,7 +75,7 @@ static void child(const char *mode, const char *out) {
     if (is_orig(214) != 0) _exit(8);                         /* hipLaunchKernel */
     if (is_orig(90) != 1) _exit(9);                          /* hipFree: filtered out */
   }
-  rtg_standin_fini();
+  rtg_test_tracer_stop();
   for (int i = 0; i < nslots(); i++)
     if (!is_orig(i)) _exit(10); /* everything restored */
   /* the probe ran inside each hipDeviceSynchronize: report its ids */

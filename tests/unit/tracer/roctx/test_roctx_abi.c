@@ -9,7 +9,9 @@
  * their thread ends (push) or at the tracer's end (push and start). */
 #define _GNU_SOURCE
 #include "check.h"
+#include "core/thread_state.h"
 #include "rtg/record.h"
+#include "tracer_core.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -18,10 +20,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-void rtg_standin_init(void);
-void rtg_standin_fini(void);
-const char *rtg_roctx_current_range(void);
 
 static char dir[PATH_MAX];
 static void (*markA)(const char *);
@@ -57,17 +55,17 @@ static void child(const char *libdir, const char *out, int tables_first) {
   *(void **)&startA = dlsym(h, "roctxRangeStartA");
   *(void **)&stop = dlsym(h, "roctxRangeStop");
   if (tables_first) markA("before init: not traced");
-  rtg_standin_init();
+  rtg_test_tracer_start();
   int bad = 0;
   markA("hello 'marker'");
-  bad |= rtg_roctx_current_range() != NULL;
+  bad |= rtg_range_current() != NULL;
   pushA("outer");
   uint64_t id = startA("async range");
   pushA("inner");
-  const char *cur = rtg_roctx_current_range();
+  const char *cur = rtg_range_current();
   bad |= !cur || strcmp(cur, "inner") != 0;
   pop();
-  cur = rtg_roctx_current_range();
+  cur = rtg_range_current();
   bad |= !cur || strcmp(cur, "outer") != 0;
   pop();
   pop(); /* unbalanced: ignored */
@@ -78,7 +76,7 @@ static void child(const char *libdir, const char *out, int tables_first) {
   pthread_join(t, NULL);
   pushA("left open");
   startA("never stopped");
-  rtg_standin_fini();
+  rtg_test_tracer_stop();
   markA("after fini: not traced");
   _exit(bad ? 4 : 0);
 }
@@ -94,22 +92,39 @@ static void check_lib(const char *libdir, const char *tag, int tables_first) {
   char cmd[PATH_MAX + 64];
   snprintf(cmd, sizeof cmd, "cat %s.* 2>/dev/null", out);
   FILE *f = popen(cmd, "r");
-  char line[4096], got[8][256];
+  /* each thread's records are in order in the file, the threads' are not
+   * (per-thread buffers): order them by their end, the file's order where
+   * two end together (both on the same thread) */
+  char line[4096], got[8][320];
+  struct {
+    rtg_record r;
+    char op[16], text[256]; /* the parsed strings point into line */
+  } rec[8];
   int n = 0;
-  uint64_t main_tid = 0;
   while (f && fgets(line, sizeof line, f) && n < 8) {
     rtg_record r;
     if (rtg_record_parse(line, strcspn(line, "\n"), &r, NULL) != RTG_KIND_ROCTX) continue;
     CHECK(r.u.ROCTX.start <= r.u.ROCTX.stop);
-    if (n == 0) main_tid = r.tid;
-    snprintf(got[n++], 256, "%s %s depth=%lld id=%llu%s%s", r.u.ROCTX.op,
-             RTG_HAS(&r, RTG_FIELD(ROCTX, message)) ? r.u.ROCTX.message : "-",
-             RTG_HAS(&r, RTG_FIELD(ROCTX, depth)) ? (long long)r.u.ROCTX.depth : -1LL,
-             RTG_HAS(&r, RTG_FIELD(ROCTX, id)) ? (unsigned long long)r.u.ROCTX.id : 0ULL,
-             RTG_HAS(&r, RTG_FIELD(ROCTX, unclosed)) ? " unclosed" : "",
-             r.tid != main_tid ? " (other thread)" : "");
+    snprintf(rec[n].op, sizeof rec[n].op, "%s", r.u.ROCTX.op);
+    snprintf(rec[n].text, sizeof rec[n].text, "%s",
+             RTG_HAS(&r, RTG_FIELD(ROCTX, message)) ? r.u.ROCTX.message : "-");
+    rec[n++].r = r;
   }
   if (f) pclose(f);
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && rec[j].r.u.ROCTX.stop < rec[j - 1].r.u.ROCTX.stop; j--) {
+      __typeof__(rec[0]) t = rec[j];
+      rec[j] = rec[j - 1];
+      rec[j - 1] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const rtg_record *r = &rec[i].r;
+    snprintf(got[i], sizeof got[i], "%s %s depth=%lld id=%llu%s%s", rec[i].op, rec[i].text,
+             RTG_HAS(r, RTG_FIELD(ROCTX, depth)) ? (long long)r->u.ROCTX.depth : -1LL,
+             RTG_HAS(r, RTG_FIELD(ROCTX, id)) ? (unsigned long long)r->u.ROCTX.id : 0ULL,
+             RTG_HAS(r, RTG_FIELD(ROCTX, unclosed)) ? " unclosed" : "",
+             r->tid != rec[0].r.tid ? " (other thread)" : "");
+  }
   CHECK_U64(n, 7);
   if (n < 7) return;
   CHECK_STR(got[0], "mark hello 'marker' depth=-1 id=0");

@@ -1,0 +1,48 @@
+/* An output stream held back until the end: the Perfetto sink writes its
+ * events before the track descriptors that must precede them in the file.
+ * The bytes are kept in memory, in slabs (the first of 1 MB, then an
+ * eighth of the budget, at most 8 MB), up to a budget shared by several
+ * spools; a spool that would go over it moves to a
+ * temporary file (beside the output, on its file system), so memory stays bounded whatever the
+ * input.  Below the budget nothing is written twice: the kernel copies the bytes once, into the
+ * output.
+ *
+ * Slabs are mapped with transparent huge pages where the system offers
+ * them: touching fresh memory 4 KB at a time (a page fault each) costs
+ * more than writing the bytes to a temporary file and copying them back,
+ * while a fault per 2 MB costs next to nothing. */
+#ifndef RTG_CONVERT_SPOOL_H
+#define RTG_CONVERT_SPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct spool {
+  const char *near; /* the output's path: the temporary file goes beside it */
+  FILE *out;        /* the output (a regular file or not) */
+  FILE *file;       /* the spilled part, before the slabs; NULL while none */
+  uint8_t **slab;   /* the last one filled up to used */
+  uint32_t nslab, cap;
+  size_t slab_size;
+  size_t used;
+  size_t *held;  /* bytes of slabs, over all spools of the budget */
+  size_t budget; /* their limit */
+  bool failed;   /* a temporary file could not be made or written */
+} spool;
+
+/* The budget of the Perfetto sink's spools: RTG_CONVERT_PF_MEM bytes when
+ * set (tests make it small to spill), else 32 MB. */
+size_t spool_budget_setting(void);
+
+void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget);
+/* Appends len bytes; false when they could not be kept (a temporary file
+ * could not be made or written: s->failed). */
+bool spool_put(spool *s, const uint8_t *b, size_t len);
+/* Writes everything spooled, in order, to fd (bounce: a scratch buffer
+ * for what the kernel cannot copy itself); false on a write error. */
+bool spool_write(spool *s, int fd, uint8_t *bounce, size_t bounce_cap);
+void spool_free(spool *s);
+
+#endif

@@ -1,0 +1,72 @@
+/* Per-thread state of the tracer (thread_state.c): the thread's buffer,
+ * ids, the correlation id of the API call in progress, the recursion
+ * guard; and the clock.  (Not initial-exec TLS: the library's TLS block is
+ * too big for the static TLS surplus a dlopen'ed library may use.) */
+#ifndef RTG_THREAD_STATE_H
+#define RTG_THREAD_STATE_H
+
+#include "visibility.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct rtg_tchain rtg_tchain;
+
+typedef struct rtg_thread_state {
+  rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
+  uint64_t tid;
+  uint64_t corr;     /* the API call in progress (rtg_corr_set) */
+  int inside;        /* > 0 while the tracer runs on this thread (rtg_enter) */
+  bool no_wait;      /* the tracer's own threads, the fatal path: never wait for buffer space */
+  const char *range; /* the innermost ROCTx range pushed on this thread, or NULL */
+} rtg_thread_state;
+
+extern __thread rtg_thread_state rtg_tls __attribute__((visibility("hidden")));
+
+/* CLOCK_BOOTTIME nanoseconds: the clock of HSA's profiling timestamps. */
+RTG_HIDDEN uint64_t rtg_now(void);
+
+/* pid and kernel thread id of the caller, cached per thread. */
+RTG_HIDDEN uint32_t rtg_pid(void);
+RTG_HIDDEN uint64_t rtg_tid(void);
+
+/* A process-wide id that links an API call to the GPU work it caused.
+ * The HIP layer sets the calling thread's current id for the duration of
+ * a call; the queue interceptor stamps it on the packets submitted from that
+ * thread meanwhile (0 when none). */
+RTG_HIDDEN uint64_t rtg_corr_next(void);
+static inline void rtg_corr_set(uint64_t id) { /* 0 clears */
+  rtg_tls.corr = id;
+}
+static inline uint64_t rtg_corr_get(void) {
+  return rtg_tls.corr;
+}
+
+/* The recursion guard.  Between rtg_enter and rtg_leave the calling thread
+ * runs the tracer: what it calls in the runtimes (hipPeekAtLastError, a
+ * kernel-name lookup, HSA calls made on its behalf) is not traced.  The
+ * tracer's own threads enter once and never leave.  Entries nest. */
+static inline void rtg_enter(void) {
+  rtg_tls.inside++;
+}
+static inline void rtg_leave(void) {
+  rtg_tls.inside--;
+}
+static inline bool rtg_inside(void) {
+  return rtg_tls.inside != 0;
+}
+
+/* The innermost ROCTx range pushed on the calling thread, or NULL: kept by
+ * the ROCTx side, read when a kernel is submitted (RTG_KERNEL_RENAME).  The
+ * name lives until exit. */
+static inline const char *rtg_range_current(void) {
+  return rtg_tls.range;
+}
+static inline void rtg_range_set(const char *name) {
+  rtg_tls.range = name;
+}
+
+/* fork child: the pid changed, and so did the forking thread's tid. */
+RTG_HIDDEN void rtg_thread_state_after_fork(void);
+
+#endif

@@ -1,0 +1,172 @@
+/* The writer thread: turns the per-thread buffers (tbuf.c) into the trace
+ * file.  It wakes every RTG_FLUSH_MS (50), when a thread fills a chunk or
+ * when a producer waits for buffer space; it calls each entry's format
+ * function and writes whole batches. */
+#include "writer.h"
+
+#include "emit.h"
+#include "tbuf.h"
+#include "trace_file.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { FLUSH_MS = 50, LINE_MAX_BYTES = 8192 };
+
+static pthread_mutex_t drain_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t writer;
+static bool writer_running;
+static _Atomic int writer_stop;
+/* every producer that fills a chunk writes it: a line of its own */
+static _Alignas(64) _Atomic uint32_t kick; /* futex word: 1 = drain now */
+static void (*every_flush)(void);
+
+void rtg_writer_wake(void) {
+  if (atomic_exchange_explicit(&kick, 1, memory_order_release) == 0)
+    syscall(SYS_futex, &kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void rtg_writer_every_flush(void (*task)(void)) {
+  every_flush = task;
+}
+
+/* ------------------------------------------------------------- draining */
+
+/* Aligned and a whole number of cache lines: the writer changes n for
+ * every record, so nothing else may share its line. */
+typedef struct outbuf {
+  _Alignas(64) size_t n;
+  char data[1 << 18];
+} outbuf;
+
+static void out_flush(outbuf *o) {
+  rtg_file_write(o->data, o->n);
+  o->n = 0;
+}
+static char *out_reserve(outbuf *o, size_t n) {
+  if (o->n + n > sizeof o->data) out_flush(o);
+  return o->data + o->n;
+}
+
+/* One entry of a thread's buffer into the output batch: its format
+ * function, then the payload. */
+static void put_entry(void *ctx, uint64_t tid, const char *payload, size_t len) {
+  outbuf *o = ctx;
+  rtg_entry_format fmt;
+  if (len < sizeof fmt) return;
+  memcpy(&fmt, payload, sizeof fmt);
+  char *dst = out_reserve(o, LINE_MAX_BYTES);
+  o->n += fmt(dst, LINE_MAX_BYTES, payload + sizeof fmt, len - sizeof fmt, rtg_pid(), tid);
+}
+
+static uint64_t drain_all_locked(outbuf *o) {
+  uint64_t n = rtg_tbuf_drain(put_entry, o);
+  out_flush(o);
+  return n;
+}
+
+static outbuf writer_buf;
+
+void rtg_writer_flush(void) {
+  pthread_mutex_lock(&drain_mu);
+  drain_all_locked(&writer_buf);
+  pthread_mutex_unlock(&drain_mu);
+}
+
+/* Fatal-signal path: the writer may hold the lock forever (it crashed
+ * itself, or the process is dying around it), so try for a while, then
+ * drain anyway with a buffer of our own.  The while is generous: on a
+ * loaded machine the writer can sit preempted in the middle of a drain for
+ * hundreds of milliseconds, and draining beside it risks the records it is
+ * writing; a dying process can spare two seconds. */
+void rtg_writer_flush_from_signal(void) {
+  static outbuf sig_buf;
+  for (int i = 0; i < 2000 && pthread_mutex_trylock(&drain_mu) != 0; i++) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  drain_all_locked(&sig_buf);
+}
+
+void rtg_writer_lock(void) {
+  pthread_mutex_lock(&drain_mu);
+}
+void rtg_writer_unlock(void) {
+  pthread_mutex_unlock(&drain_mu);
+}
+void rtg_writer_hold(void) {
+  pthread_mutex_lock(&drain_mu);
+  drain_all_locked(&writer_buf);
+}
+
+/* ------------------------------------------------------------ the thread */
+
+/* What the writer thread did, for RTG_VERBOSE and the writer benchmark. */
+static uint64_t writer_entries, writer_cpu_ns;
+
+rtg_writer_stats rtg_writer_get_stats(void) {
+  return (rtg_writer_stats){writer_entries, writer_cpu_ns};
+}
+
+static uint64_t thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *writer_main(void *arg) {
+  (void)arg;
+  rtg_enter();            /* nothing the writer does is traced */
+  rtg_tls.no_wait = true; /* it is what producers wait for */
+  rtg_file_on_writer_thread();
+  uint64_t ran_task = 0;
+  while (!atomic_load(&writer_stop)) {
+    struct timespec ts = {0, FLUSH_MS * 1000000L};
+    if (!atomic_exchange_explicit(&kick, 0, memory_order_acquire)) {
+      syscall(SYS_futex, &kick, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+      atomic_store_explicit(&kick, 0, memory_order_relaxed);
+    }
+    uint64_t cpu0 = thread_cpu_ns();
+    pthread_mutex_lock(&drain_mu);
+    writer_entries += drain_all_locked(&writer_buf);
+    pthread_mutex_unlock(&drain_mu);
+    writer_cpu_ns += thread_cpu_ns() - cpu0;
+    uint64_t now = rtg_now();
+    if (every_flush && now - ran_task >= FLUSH_MS * 1000000ull) { /* not per chunk when busy */
+      every_flush();
+      ran_task = now;
+    }
+  }
+  return NULL;
+}
+
+void rtg_writer_start(void) {
+  atomic_store(&writer_stop, 0);
+  sigset_t all, old;
+  sigfillset(&all); /* the application's signals are not for this thread */
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  rtg_tbuf_set_writer_alive(writer_running);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void rtg_writer_stop(void) {
+  if (!writer_running) return;
+  rtg_tbuf_set_writer_alive(false); /* from now on, nobody waits for it */
+  atomic_store(&writer_stop, 1);
+  rtg_writer_wake();
+  pthread_join(writer, NULL);
+  writer_running = false;
+}
+
+void rtg_writer_after_fork_child(void) {
+  pthread_mutex_init(&drain_mu, NULL);
+  writer_running = false;
+  rtg_tbuf_set_writer_alive(false);
+}

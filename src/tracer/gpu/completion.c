@@ -1,0 +1,87 @@
+/* Completion of GPU operations ("1:1 forwarding", DESIGN 4.6).
+ *
+ * The packet keeps the application's completion signal; before it is
+ * published the signal was raised by one (sigtrack.c), so it cannot reach
+ * the value the application waits for until the tracer has (1) seen the
+ * hardware's decrement, (2) read the start and end times the hardware
+ * wrote into that signal, and (3) taken the extra one away again.  The
+ * application sees the same values and timestamps as without the tracer.
+ *
+ * Who does it: the first thread that sees the decrement and claims the op
+ * (an atomic claim word).  Usually that is the application's own thread,
+ * in its hsa_signal_wait_* or hsa_signal_load_* call (signal_hooks.c): it
+ * returns as soon as it would have without the tracer, with no thread hop.
+ * Otherwise the op's waiter thread (waiters.c), which is also the only one
+ * that frees an op, so an op claimed on the application's thread stays
+ * valid until its waiter has seen it done. */
+#include "gpu_op.h"
+
+#include <hsa/amd_hsa_signal.h>
+
+/* Read the op's times, record it, and leave the application's signal as the
+ * hardware would have.  The caller claimed the op.  Returns true when the
+ * op is kept by sigtrack.c (a forward waiting for its owner). */
+static bool finish(rtg_op *op) {
+  uint64_t start = 0, stop = 0;
+  hsa_status_t st;
+  if (op->kind == RTG_OP_COPY) {
+    hsa_amd_profiling_async_copy_time_t t = {0, 0};
+    st = rtg_real.hsa_amd_profiling_get_async_copy_time(op->signal, &t);
+    start = t.start, stop = t.end;
+  } else {
+    hsa_amd_profiling_dispatch_time_t t = {0, 0};
+    st = rtg_real.hsa_amd_profiling_get_dispatch_time(op->hsa_agent, op->signal, &t);
+    start = t.start, stop = t.end;
+  }
+  if (st == HSA_STATUS_SUCCESS)
+    rtg_op_record_done(op, start, stop);
+  else
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+  /* No longer in flight before the application can see completion: once
+   * released, it may die at once (fatal signal, _exit), and the summary
+   * must not count as unfinished an op whose record is already queued.
+   * The exit and queue-destroy waits still cover the release below: after
+   * inflight reaches 0 they join the waiter, which frees the op only once
+   * it is done. */
+  rtg_op_landed(op);
+  /* last touch of the application's signal: after this it may destroy it */
+  return rtg_op_release_signal(op);
+}
+
+static bool claim(rtg_op *op, uint32_t pending) {
+  return atomic_compare_exchange_strong_explicit(&op->claim, &pending, pending | RTG_OP_CLAIMED,
+                                                 memory_order_acq_rel, memory_order_relaxed);
+}
+
+/* Read from the signal's memory, not through the runtime: once another
+ * thread has completed the op, the application may destroy its signal at
+ * any time, and the runtime asserts on a destroyed handle.  The memory
+ * stays mapped (signal pools), and a stale value cannot complete anything:
+ * the claim of a completed op fails. */
+static bool hw_done(const rtg_op *op) {
+  const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
+  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < op->wait_below;
+}
+
+/* Only owners of an application signal come here (never kept by sigtrack),
+ * so the op can be marked done for its waiter to free. */
+bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
+  if ((pending & 3) != RTG_OP_PENDING || !atomic_load_explicit(&op->queued, memory_order_acquire) ||
+      !hw_done(op) || !claim(op, pending))
+    return false;
+  finish(op);
+  atomic_store_explicit(&op->claim, pending | RTG_OP_DONE, memory_order_release);
+  return true;
+}
+
+bool rtg_op_waiter_try(rtg_op *op) {
+  uint32_t c = atomic_load_explicit(&op->claim, memory_order_acquire);
+  if ((c & 3) == RTG_OP_DONE) { /* the application's thread completed it */
+    rtg_op_free(op);
+    return true;
+  }
+  if ((c & 3) == RTG_OP_CLAIMED || !hw_done(op)) return false;
+  if (!claim(op, c)) return false;
+  if (!finish(op)) rtg_op_free(op);
+  return true;
+}

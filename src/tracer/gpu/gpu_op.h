@@ -1,0 +1,206 @@
+/* The life of a GPU operation (a kernel dispatch, a barrier, an async
+ * copy), the same for every kind, and the interfaces of the files that
+ * carry it:
+ *   op_begin.c    beginning an op where it is submitted (its id), handing it on
+ *   op_pool.c     ops and the pool of tool signals
+ *   sigtrack.c    which signal the hardware completes for an op
+ *   op_record.c   what an op looks like in the trace
+ *   completion.c  reading its times once the hardware is done, by the
+ *                 first thread that sees it
+ *   waiters.c     one waiter thread per queue (or copy engine pair) for the
+ *                 ops nobody waits on; the bound on ops in flight
+ *   async_handlers.c  completion in the runtime's async-events thread, for
+ *                 ops whose signal has an application handler
+ * An op is begun where its packet or copy is submitted (queue_intercept.c,
+ * copies.c: rtg_op_begin, then the kind's own fields, then rtg_op_submit),
+ * completed by an application thread in its wait (signal_hooks.c), by the
+ * runtime's async-events thread (async_handlers.c) or by its waiter, and
+ * freed by its waiter. */
+#ifndef RTG_GPU_OP_H
+#define RTG_GPU_OP_H
+
+#include "hsa/hsa_side.h"
+
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+typedef enum {
+  RTG_OP_DISPATCH,
+  RTG_OP_BARRIER_AND,
+  RTG_OP_BARRIER_OR,
+  RTG_OP_COPY,
+  RTG_OP_BARRIER_VALUE /* AMD vendor packet: deps[0] is its signal */
+} rtg_op_kind;
+
+typedef struct rtg_op_waiter rtg_op_waiter;
+
+/* The ops of one waiter in flight: counted up when submitted, down once
+ * their times are read; submitters sleep on the count (a futex word) when
+ * it is at the waiter's limit (waiters.c). */
+typedef struct rtg_op_flight {
+  _Atomic uint32_t inflight;
+  _Atomic uint32_t throttled; /* submitting threads asleep on inflight */
+} rtg_op_flight;
+
+typedef struct rtg_op {
+  struct rtg_op *next;
+  /* who completes it: (generation << 2) | RTG_OP_PENDING/CLAIMED/DONE.  The
+   * generation changes each time the op is reused, so a thread that looked
+   * the op up earlier cannot claim its next life (completion.c). */
+  _Atomic uint32_t claim;
+  _Atomic bool queued; /* handed to its waiter: from then on anyone may complete it */
+  rtg_op_kind kind;
+  hsa_signal_t signal;           /* the signal the hardware decrements */
+  hsa_signal_value_t wait_below; /* done when the signal's value < this */
+  bool tool_signal;              /* ours (pooled): recycle; else the app's: subtract 1 */
+  bool forward;                  /* tool signal standing in for app_signal (sigtrack.c) */
+  uint64_t fwd_start, fwd_end;   /* raw times to store in app_signal */
+  const char *rename;            /* RTG_KERNEL_RENAME: the ROCTx range at submit */
+  uint32_t agent, queue;         /* indexes */
+  uint32_t agent_queue;          /* per-agent queue index (HCC_PROFILE) */
+  hsa_agent_t hsa_agent;
+  uint64_t id, seq, corr, tick;
+  uint64_t kernel_object;
+  rtg_dim3 grid, wg;
+  uint32_t lds, scratch;
+  uint64_t deps[5];
+  int64_t bv_value, bv_mask; /* barrier-value: (deps[0] & mask) cond value */
+  uint32_t bv_cond;          /* hsa_signal_condition_t */
+  /* copies */
+  uint64_t bytes;
+  const char *copy_kind, *api;
+  uint32_t src_agent, dst_agent;
+  uint64_t app_signal;
+  rtg_op_waiter *waiter; /* who frees it */
+  rtg_op_flight *flight; /* its waiter's count of ops in flight */
+} rtg_op;
+
+enum { RTG_OP_PENDING = 0, RTG_OP_CLAIMED = 1, RTG_OP_DONE = 2 };
+
+/* --------------------------------------------------- beginning an op */
+
+/* op_begin.c: an op of kind for waiter w, made on the submitting thread: its id, the
+ * thread's correlation id and the time, and the signal the hardware will
+ * complete, bound to the application's signal app (0: none).  NULL when
+ * it cannot be tracked (counted as lost_gpu): the packet or copy then goes
+ * on untouched.  The caller fills in the kind's fields (agent, queue,
+ * packet or copy), then hands the op on with rtg_op_submit, or drops it
+ * with rtg_op_cancel when the submission failed. */
+RTG_HIDDEN rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app);
+RTG_HIDDEN void rtg_op_submit(rtg_op *op);
+RTG_HIDDEN void rtg_op_cancel(rtg_op *op);
+
+/* op_pool.c: ops are recycled, never freed (a late look-up of a finished
+ * op must find memory, whose claim then fails). */
+RTG_HIDDEN rtg_op *rtg_op_alloc(void);
+RTG_HIDDEN void rtg_op_free(rtg_op *op);
+/* Pooled tool signals, recycled only after their op completed. */
+RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
+RTG_HIDDEN void rtg_tool_signal_put(hsa_signal_t s);
+RTG_HIDDEN void rtg_tool_signals_destroy(void); /* at process end */
+RTG_HIDDEN void rtg_op_pool_after_fork(void);
+
+/* ------------------------------------------------------------ signals */
+
+/* sigtrack.c: choose the signal the hardware completes for op, whose
+ * application signal is app (0: none): app itself, raised by one, unless
+ * another op of app is in flight, then a pooled tool signal forwarded to
+ * app on completion.  false: nothing to track with (op not bound). */
+RTG_HIDDEN bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app);
+/* The op will not run (its submission failed): undo the binding. */
+RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
+/* After the op's times were read: the application's signal as the hardware
+ * would leave it.  true: the op is kept (its forward waits for another op)
+ * and must not be freed by the caller. */
+RTG_HIDDEN bool rtg_op_release_signal(rtg_op *op);
+/* The op that raised application signal `handle` and is still in flight:
+ * its claim word and the value below which the hardware has completed it.
+ * false: none (fast when no signal is raised at all). */
+typedef struct rtg_owner_ref {
+  rtg_op *op;
+  uint32_t claim;
+  hsa_signal_value_t wait_below;
+} rtg_owner_ref;
+RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
+/* Is any op of application signal `handle` in flight (not yet released)? */
+RTG_HIDDEN bool rtg_sigtrack_busy(uint64_t handle);
+RTG_HIDDEN void rtg_sigtrack_init(void);
+RTG_HIDDEN void rtg_sigtrack_after_fork(void);
+
+/* --------------------------------------------------------- in the trace */
+
+/* op_record.c: the host's record of a submitted packet (with
+ * RTG_HSA_HOST_DISPATCH), and the op's record once it ran from start to
+ * stop (never dropped). */
+RTG_HIDDEN void rtg_op_record_submitted(const rtg_op *op);
+RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop);
+
+/* --------------------------------------------------------- completion */
+
+/* completion.c: complete op now, on the calling thread, if the hardware
+ * has completed it and nobody else has claimed it: read its times, record
+ * it, and give the application's signal the value the hardware left.
+ * claim is the op's claim word as read when it was looked up. */
+RTG_HIDDEN bool rtg_op_try_complete(rtg_op *op, uint32_t claim);
+/* The waiter's turn at op: true when it is finished with it (completed by
+ * whichever thread, and freed), false to come back later. */
+RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);
+
+/* ------------------------------------------------------------ waiters */
+
+/* The op's times were read: it is no longer in flight, and a submitter
+ * waiting for room may go on. */
+static inline void rtg_op_landed(rtg_op *op) {
+  rtg_op_flight *f = op->flight;
+  atomic_fetch_sub_explicit(&f->inflight, 1, memory_order_seq_cst);
+  if (atomic_load_explicit(&f->throttled, memory_order_seq_cst)) /* a syscall only then */
+    syscall(SYS_futex, &f->inflight, FUTEX_WAKE_PRIVATE, 64, NULL, NULL, 0);
+}
+
+/* waiters.c: a FIFO of ops served by one thread, with a bound on the ops
+ * in flight (limit). */
+RTG_HIDDEN rtg_op_waiter *rtg_waiter_create(uint32_t limit);
+/* Queue op for its waiter (op->waiter). */
+RTG_HIDDEN void rtg_waiter_submit(rtg_op *op);
+/* Before submitting `more` ops to w: sleep while they would take it past
+ * its limit of ops in flight. */
+RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more);
+/* Stop and free w (its queue is destroyed) after at most ms for its ops. */
+RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
+/* Wait for all waiters' ops, at most ms; count what is left unfinished and
+ * stop the waiters (process end). */
+RTG_HIDDEN void rtg_waiters_finish(int ms);
+/* Wait for all waiters' ops, at most ms, and leave them running. */
+RTG_HIDDEN void rtg_waiters_quiesce(int ms);
+/* Ops in flight now, without a lock. */
+RTG_HIDDEN uint64_t rtg_waiters_inflight(void);
+RTG_HIDDEN void rtg_waiters_after_fork(void);
+
+/* ---------------------------------------------------- the hooks' setup */
+
+RTG_HIDDEN void rtg_kernel_names_init(void);
+typedef struct rtg_kernel_name {
+  const char *mangled;   /* symbol without ".kd" */
+  const char *demangled; /* NULL when not a C++ name */
+  const char *symbol;    /* as the code object names it (HCC_PROFILE) */
+} rtg_kernel_name;
+/* The names of a kernel (kept until exit), "unknown" when not known. */
+RTG_HIDDEN rtg_kernel_name rtg_kernel_name_of(uint64_t kernel_object);
+
+RTG_HIDDEN void rtg_signal_hooks_init(void);
+/* async_handlers.c: an op whose application signal has an application
+ * async handler is also completed by the runtime's async-events thread on
+ * the hardware's decrement (arm at submission); forget a destroyed signal;
+ * install the hsa_amd_signal_async_handler hook. */
+RTG_HIDDEN void rtg_async_arm(rtg_op *op);
+RTG_HIDDEN void rtg_async_forget(uint64_t handle);
+RTG_HIDDEN void rtg_async_handlers_install(void);
+RTG_HIDDEN void rtg_async_after_fork(void);
+RTG_HIDDEN void rtg_queue_intercept_init(void);
+RTG_HIDDEN void rtg_queues_after_fork(void);
+RTG_HIDDEN void rtg_copies_init(void);
+RTG_HIDDEN void rtg_copies_after_fork(void);
+
+#endif

@@ -1,0 +1,35 @@
+/* Beginning a GPU op where its packet or copy is submitted, the same for
+ * every kind (gpu_op.h), and handing it on to its waiter.  Ops are
+ * numbered here, in the order they begin. */
+#include "gpu_op.h"
+
+static _Atomic uint64_t next_id;
+
+rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
+  rtg_op *op = rtg_op_alloc();
+  if (!op) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    return NULL;
+  }
+  op->kind = kind;
+  op->waiter = w;
+  op->id = atomic_fetch_add(&next_id, 1);
+  op->corr = rtg_corr_get();
+  op->tick = rtg_now();
+  if (!rtg_op_bind_signal(op, app)) {
+    rtg_count(RTG_CNT_LOST_GPU, 1);
+    rtg_op_free(op);
+    return NULL;
+  }
+  return op;
+}
+
+void rtg_op_submit(rtg_op *op) {
+  if (rtg_cfg.hsa_host_dispatch) rtg_op_record_submitted(op);
+  rtg_waiter_submit(op);
+}
+
+void rtg_op_cancel(rtg_op *op) {
+  rtg_op_unbind_signal(op);
+  rtg_op_free(op);
+}

@@ -1,0 +1,237 @@
+/* Waiter threads: each queue (and copy engine pair) has one, with a FIFO
+ * of its ops, for the ops nobody waits on.  It polls the oldest op's
+ * signal with plain loads and sleeps in between (200 us growing to 1 ms
+ * while nothing completes).  It never blocks in the runtime's wait: ROCR
+ * spins there for up to 5 ms, and a second thread waiting on a signal is
+ * made to spin for the whole wait, which would take the cores the
+ * application needs.  It is the only thread that frees an op
+ * (completion.c).
+ *
+ * The number of ops in flight per waiter is bounded: the submitting thread
+ * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
+ * queue from overflowing. */
+#include "gpu_op.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct rtg_op_waiter {
+  rtg_op_waiter *next;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  rtg_op *head, *tail;
+  rtg_op_flight flight;
+  bool parked; /* asleep until woken (mu): idle for a while */
+  uint32_t limit;
+  pthread_t thread;
+  bool started;
+  _Atomic int stop; /* its queue is being destroyed */
+};
+
+static rtg_op_waiter *waiters;
+static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int abandon; /* exit: stop waiting, count the rest */
+enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000, POLL_PRESSED_NS = 20000 };
+enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
+
+/* Exit or queue destroy: what is left in the FIFO (from op on) is
+ * unfinished, except what application threads completed meanwhile. */
+static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
+  pthread_mutex_lock(&w->mu);
+  rtg_op *rest = w->head;
+  w->head = w->tail = NULL;
+  pthread_mutex_unlock(&w->mu);
+  uint64_t n = 0;
+  op->next = rest;
+  for (rtg_op *o = op, *next; o; o = next) {
+    next = o->next;
+    uint32_t c = atomic_load_explicit(&o->claim, memory_order_acquire);
+    if ((c & 3) == RTG_OP_DONE)
+      rtg_op_free(o);
+    else
+      n++; /* may still be written by the GPU: never reused */
+  }
+  rtg_count(RTG_CNT_UNFINISHED, n);
+}
+
+static void *waiter_main(void *arg) {
+  rtg_op_waiter *w = arg;
+  rtg_enter();
+  rtg_tls.no_wait = true; /* completions must not wait for the writer */
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    /* Nothing to do: naps of NAP_NS, so that a submission need not wake
+     * this thread (on a small machine the woken waiter takes the core of
+     * the thread that submits); after IDLE_NAPS of them it parks until the
+     * next submission wakes it, and costs nothing while the GPU is idle. */
+    for (int naps = 0; !w->head && !atomic_load(&abandon) && !atomic_load(&w->stop);) {
+      if (atomic_load_explicit(&w->flight.throttled, memory_order_relaxed)) {
+        pthread_mutex_unlock(&w->mu); /* a submitter waits: ops are coming */
+        struct timespec ts = {0, POLL_PRESSED_NS};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&w->mu);
+      } else if (naps++ < IDLE_NAPS) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += NAP_NS;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&w->cv, &w->mu, &until);
+      } else {
+        w->parked = true;
+        pthread_cond_wait(&w->cv, &w->mu);
+        w->parked = false;
+        naps = 0;
+      }
+    }
+    rtg_op *op = w->head;
+    if (op) {
+      w->head = op->next;
+      if (!w->head) w->tail = NULL;
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (!op) break;
+    long sleep_ns = POLL_MIN_NS;
+    while (!rtg_op_waiter_try(op)) {
+      if (atomic_load(&abandon) || atomic_load(&w->stop)) {
+        /* one last look: the GPU may have finished it meanwhile */
+        if (rtg_op_waiter_try(op)) op = NULL;
+        if (op) waiter_abandon(w, op);
+        return NULL;
+      }
+      /* a submitter waits for room: look often, it needs ops finished */
+      bool pressed = atomic_load_explicit(&w->flight.throttled, memory_order_relaxed) != 0;
+      struct timespec ts = {0, pressed ? POLL_PRESSED_NS : sleep_ns};
+      nanosleep(&ts, NULL);
+      if (sleep_ns < POLL_MAX_NS) sleep_ns *= 2;
+    }
+  }
+  return NULL;
+}
+
+rtg_op_waiter *rtg_waiter_create(uint32_t limit) {
+  rtg_op_waiter *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_condattr_t ca; /* naps are timed on the monotonic clock */
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  w->limit = limit ? limit : 1;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  w->started = pthread_create(&w->thread, NULL, waiter_main, w) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (!w->started) {
+    free(w);
+    return NULL;
+  }
+  pthread_mutex_lock(&waiters_mu);
+  w->next = waiters;
+  waiters = w;
+  pthread_mutex_unlock(&waiters_mu);
+  return w;
+}
+
+/* The queue of w is being destroyed: give its ops at most ms to finish,
+ * then stop the thread (it notices within one poll, 1 ms at most) and
+ * count what was left as unfinished. */
+void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
+  uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
+  while (atomic_load(&w->flight.inflight) && rtg_now() < deadline) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  pthread_mutex_lock(&waiters_mu);
+  rtg_op_waiter **l = &waiters;
+  while (*l && *l != w) l = &(*l)->next;
+  if (*l) *l = w->next;
+  pthread_mutex_unlock(&waiters_mu);
+  pthread_mutex_lock(&w->mu);
+  atomic_store(&w->stop, 1);
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  if (w->started) pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  free(w);
+}
+
+void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more) {
+  for (;;) {
+    uint32_t n = atomic_load_explicit(&w->flight.inflight, memory_order_acquire);
+    /* room for all of them, or none in flight (a batch larger than the
+     * limit goes alone: waiting for less would never end) */
+    if (n + more <= w->limit || n == 0 || atomic_load(&abandon)) return;
+    struct timespec ts = {0, 1000000};
+    atomic_fetch_add_explicit(&w->flight.throttled, 1, memory_order_seq_cst);
+    /* (a completion between the load and the wait changes inflight: the
+     * wait then returns at once; the 1 ms timeout covers the rest) */
+    syscall(SYS_futex, &w->flight.inflight, FUTEX_WAIT_PRIVATE, n, &ts, NULL, 0);
+    atomic_fetch_sub_explicit(&w->flight.throttled, 1, memory_order_relaxed);
+  }
+}
+
+void rtg_waiter_submit(rtg_op *op) {
+  rtg_op_waiter *w = op->waiter;
+  atomic_fetch_add_explicit(&w->flight.inflight, 1, memory_order_relaxed);
+  op->flight = &w->flight;
+  op->next = NULL;
+  /* before it is published: once queued, it may be done and reused */
+  rtg_async_arm(op); /* its signal may have an application handler */
+  pthread_mutex_lock(&w->mu);
+  atomic_store_explicit(&op->queued, true, memory_order_release);
+  if (w->tail)
+    w->tail->next = op;
+  else
+    w->head = op;
+  w->tail = op;
+  if (w->parked) pthread_cond_signal(&w->cv); /* else it looks within a nap */
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* Ops in flight now, for the fatal-signal path: no lock (the process is
+ * dying and a lock holder may never run again); the list is push-front
+ * and waiters are freed only by hsa_queue_destroy. */
+uint64_t rtg_waiters_inflight(void) {
+  uint64_t n = 0;
+  for (rtg_op_waiter *w = waiters; w; w = w->next) n += atomic_load(&w->flight.inflight);
+  return n;
+}
+
+void rtg_waiters_quiesce(int ms) {
+  uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
+  for (;;) {
+    uint32_t busy = 0;
+    pthread_mutex_lock(&waiters_mu);
+    for (rtg_op_waiter *w = waiters; w; w = w->next) busy += atomic_load(&w->flight.inflight);
+    pthread_mutex_unlock(&waiters_mu);
+    if (!busy || rtg_now() >= deadline) break;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+void rtg_waiters_finish(int ms) {
+  rtg_waiters_quiesce(ms);
+  atomic_store(&abandon, 1);
+  pthread_mutex_lock(&waiters_mu);
+  for (rtg_op_waiter *w = waiters; w; w = w->next) {
+    pthread_mutex_lock(&w->mu);
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    if (w->started) pthread_join(w->thread, NULL);
+    w->started = false;
+  }
+  pthread_mutex_unlock(&waiters_mu);
+}
+
+/* Fork child: the parent's waiter threads are not here, nor their ops. */
+void rtg_waiters_after_fork(void) {
+  waiters = NULL;
+  pthread_mutex_init(&waiters_mu, NULL);
+}

@@ -1,0 +1,136 @@
+/* The per-call bookkeeping every HIP path shares: a call's start, its
+ * correlation id made current for the thread (so the queue interceptor
+ * stamps it on the packets the call submits), and at its end the one HIP
+ * record, whichever path reported the call.  Also the state the paths
+ * read: the release's op tables and which ops are traced. */
+#include "core/backtrace.h"
+#include "hip_internal.h"
+
+#include <string.h>
+
+rtg_hip_state rtg_hip;
+
+int rtg_hip_name_traced(const char *name) {
+  return rtg_filter_match(&rtg_cfg.hip_filter, &rtg_cfg.hip_filter_out, name, true);
+}
+
+void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
+  c->name = name;
+  c->op = 0;
+  c->backtrace = backtrace;
+  c->prev_corr = rtg_corr_get();
+  c->corr = rtg_corr_next();
+  rtg_corr_set(c->corr);
+  c->start = rtg_now(); /* last, so the bookkeeping is not in the duration */
+}
+
+void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
+  rtg_hip_begin_named(c, rtg_hip_op_name(op),
+                      op < sizeof(rtg_hip.backtrace) && rtg_hip.backtrace[op]);
+  c->op = op;
+}
+
+/* The HIP record's entry: the application's thread only fills it and
+ * copies it, the writer thread makes the line (formatting the numbers was
+ * most of the cost of a traced call).  The function name is static (our op
+ * tables, HIP's hipApiName strings, the dispatch-table slot names); the
+ * return value, the argument text and the kernel name are not: they follow
+ * the header, each with its NUL. */
+typedef struct hip_entry {
+  const char *func;
+  uint64_t start, dur, corr, stack;       /* stack 0: none */
+  uint16_t ret_len, args_len, kernel_len; /* with the NUL; 0: absent */
+} hip_entry;
+
+enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX };
+
+/* The text of s[0..len) is a string: ends in its NUL. */
+static bool is_str(const char *s, size_t len) {
+  return len && !s[len - 1];
+}
+
+static size_t format_hip(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  hip_entry e;
+  if (len < sizeof e) return 0;
+  memcpy(&e, payload, sizeof e);
+  const char *ret = (const char *)payload + sizeof e, *args = ret + e.ret_len,
+             *kernel = args + e.args_len;
+  if (sizeof e + (size_t)e.ret_len + e.args_len + e.kernel_len > len || !is_str(ret, e.ret_len) ||
+      (e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
+    return 0;
+  rtg_record rec, *r = &rec;
+  rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
+  r->u.HIP_API.func = e.func;
+  r->u.HIP_API.ret = ret;
+  r->u.HIP_API.start = e.start;
+  r->u.HIP_API.dur = e.dur;
+  if (e.args_len) RTG_SET(r, HIP_API, args, args);
+  if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
+  RTG_SET(r, HIP_API, corr, e.corr);
+  if (e.stack) RTG_SET(r, HIP_API, stack, e.stack);
+  return rtg_entry_record(out, cap, r);
+}
+
+/* Appends s with its NUL at *n, if it fits; its length with the NUL, or 0. */
+static uint16_t put_text(char *buf, size_t *n, const char *s) {
+  if (!s) return 0;
+  size_t l = strlen(s) + 1;
+  if (*n + l > HIP_ENTRY_MAX) return 0;
+  memcpy(buf + *n, s, l);
+  *n += l;
+  return (uint16_t)l;
+}
+
+void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
+  uint64_t end = rtg_now();
+  rtg_corr_set(c->prev_corr);
+  union {
+    hip_entry e;
+    char bytes[HIP_ENTRY_MAX];
+  } u;
+  memset(&u.e, 0, sizeof u.e); /* no stray bytes in the trace buffers */
+  u.e.func = c->name;
+  u.e.start = c->start;
+  u.e.dur = end - c->start;
+  u.e.corr = c->corr;
+  if (c->backtrace && rtg_bt_long_enough(end - c->start)) u.e.stack = rtg_bt_capture(2);
+  /* the return value: a few digits, "?" when unknown */
+  char retbuf[24];
+  char *p = retbuf + sizeof retbuf;
+  *--p = 0;
+  if (ret < 0) {
+    *--p = '?';
+  } else {
+    uint64_t v = (uint64_t)ret;
+    do *--p = (char)('0' + v % 10);
+    while ((v /= 10));
+  }
+  size_t n = sizeof u.e;
+  u.e.ret_len = put_text(u.bytes, &n, p);
+  u.e.args_len = put_text(u.bytes, &n, args);
+  u.e.kernel_len = put_text(u.bytes, &n, kernel);
+  if ((args && !u.e.args_len) || (kernel && !u.e.kernel_len))
+    rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
+  else
+    rtg_emit_entry(format_hip, u.bytes, n);
+  rtg_count(RTG_CNT_HIP_CALLS, 1);
+}
+
+void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret) {
+  /* HIP does not show a tracer the return value; the runtime's per-thread
+   * last error holds it when the call returns, and peeking leaves it as is.
+   * (hipGetLastError itself resets it, so its own value is not knowable.) */
+  if (ret < 0 && rtg_hip.peek_at_last_error) {
+    rtg_enter();
+    ret = rtg_hip.peek_at_last_error();
+    rtg_leave();
+  }
+  char argbuf[512];
+  const char *a = NULL;
+  if (rtg_cfg.hip_args && args && c->op < sizeof(rtg_hip.decoder) && rtg_hip.decoder[c->op]) {
+    rtg_hip_args_format(argbuf, sizeof argbuf, c->op, args);
+    a = argbuf;
+  }
+  rtg_hip_end_text(c, a, args ? rtg_hip_args_kernel(c->op, args) : NULL, ret);
+}

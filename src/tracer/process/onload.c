@@ -1,0 +1,83 @@
+/* The tracer's life in the process, in the order it runs: OnLoad (the HSA
+ * runtime loads us during hsa_init), then, whichever comes first at the
+ * end - exit (atexit), _exit (exec_hook.c), OnUnload (hsa_shut_down) or
+ * the library's destructor - finish, once. */
+#define _GNU_SOURCE /* dladdr */
+#include "api_tables.h"
+#include "core/backtrace.h"
+#include "core/sink.h"
+#include "core/tracer.h"
+#include "exec_hook.h"
+#include "fatal_signals.h"
+#include "fork.h"
+#include "gpu/gpu.h"
+#include "hip/hip_tracing.h"
+#include "hsa/hsa_side.h"
+#include "roctx/roctx_tracing.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+
+static const void *root; /* the runtime's table: OnLoad ran */
+static void finish(void);
+
+__attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime_version,
+                                                   uint64_t failed_tool_count,
+                                                   const char *const *failed_tool_names) {
+  (void)runtime_version, (void)failed_tool_count, (void)failed_tool_names;
+  if (!table) return false;
+  rtg_enter();
+  /* Stay mapped after the runtime dlcloses us (hsa_shut_down): waiter and
+   * writer threads and the atexit handler still point into this library. */
+  Dl_info self;
+  if (dladdr((void *)OnLoad, &self) && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  rtg_config_read();
+  root = table;
+  if (!rtg_sink_open()) {
+    rtg_leave();
+    return true; /* never stop the application */
+  }
+  rtg_fork_handlers_install();
+  rtg_config_print();
+  /* the HSA side: the runtime's tables, the agents, the GPU side's hooks,
+   * then the API wrappers over whatever the hooks left in rtg_impl */
+  if (rtg_hsa_tables_read(table)) {
+    rtg_agents_init();
+    rtg_gpu_init();
+    rtg_hsa_api_init();
+    rtg_hsa_api_install();
+  }
+  rtg_fatal_signals_install();
+  atexit(finish);
+  rtg_exec_hooks_install(finish);
+  rtg_leave();
+  /* the HIP and ROCTx side: 6.2+ tables first, so that when they are ours
+   * no callback is registered as well (no call traced twice) */
+  rtg_bt_setup(rtg_cfg.backtrace);
+  rtg_api_tables_attach();
+  rtg_roctx_init();
+  rtg_hip_init();
+  return true;
+}
+
+__attribute__((visibility("default"))) void OnUnload(void) {
+  if (root) finish();
+}
+
+__attribute__((destructor)) static void at_unload(void) {
+  if (root) finish();
+}
+
+static int finished;
+
+/* Process end: let the GPU work in flight finish (bounded), then write
+ * everything. */
+static void finish(void) {
+  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
+  rtg_enter(); /* for good: the process ends */
+  rtg_roctx_fini();
+  rtg_hip_fini();
+  rtg_gpu_finish(rtg_cfg.exit_wait_ms);
+  rtg_sink_close();
+}

@@ -1,0 +1,37 @@
+/* Decimal digits (src/common/decimal.h): the digit count and the digits at
+ * each power of ten, and a million 64-bit values of every length, against
+ * printf; nothing is written past the digits. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "decimal.h"
+
+static void check_value(uint64_t v) {
+  char buf[24], ref[24];
+  unsigned n = rtg_dec_len(v);
+  memset(buf, 'x', sizeof buf);
+  rtg_dec_write(buf + n, v);
+  buf[n] = 0;
+  snprintf(ref, sizeof ref, "%llu", (unsigned long long)v);
+  CHECK_STR(buf, ref);
+  CHECK(buf[n + 1] == 'x'); /* nothing written past the digits */
+}
+
+int main(void) {
+  uint64_t p = 1;
+  for (int i = 0; i < 20; i++, p *= 10) {
+    check_value(p - 1);
+    check_value(p);
+    check_value(p + 1);
+  }
+  check_value(0);
+  check_value(UINT64_MAX);
+
+  uint64_t x = 88172645463325252ull; /* xorshift: values of every length */
+  for (int i = 0; i < 1000000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    check_value(x >> (x & 63));
+  }
+  return check_done("test_decimal");
+}
