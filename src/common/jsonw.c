@@ -1,7 +1,6 @@
 /* Buffered JSON writer; see jsonw.h. */
 #include "jsonw.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,15 +303,6 @@ void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {
   w->len += (size_t)fmt_u64(room(w, 20), v);
 }
 
-void rtg_jsonw_i64(rtg_jsonw *w, int64_t v) {
-  if (v < 0) {
-    rtg_jsonw_ch(w, '-');
-    rtg_jsonw_u64(w, (uint64_t)0 - (uint64_t)v);
-  } else {
-    rtg_jsonw_u64(w, (uint64_t)v);
-  }
-}
-
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
   int n = fmt_u64(buf, ns / 1000);
   unsigned frac = (unsigned)(ns % 1000);
@@ -330,21 +320,4 @@ int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
 
 void rtg_jsonw_ns_as_us(rtg_jsonw *w, uint64_t ns) {
   w->len += (size_t)rtg_fmt_ns_as_us(room(w, 32), ns);
-}
-
-void rtg_jsonw_double(rtg_jsonw *w, double v) {
-  if (!isfinite(v)) v = 0;
-  char *o = room(w, 32);
-  int n = snprintf(o, 32, "%.17g", v);
-  /* prefer the short form when it reads back the same */
-  char s[32];
-  for (int p = 6; p < 17; p++) {
-    int m = snprintf(s, sizeof s, "%.*g", p, v);
-    if (strtod(s, NULL) == v) {
-      memcpy(o, s, (size_t)m);
-      n = m;
-      break;
-    }
-  }
-  w->len += (size_t)n;
 }

@@ -56,11 +56,9 @@ static inline void rtg_jsonw_ch(rtg_jsonw *w, char c) {
 void rtg_jsonw_str(rtg_jsonw *w, const char *s);
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n);
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v);
-void rtg_jsonw_i64(rtg_jsonw *w, int64_t v);
 /* Nanoseconds as microseconds with up to three decimals, exact:
  * 1234567 -> 1234.567, 1500 -> 1.5, 2000 -> 2. */
 void rtg_jsonw_ns_as_us(rtg_jsonw *w, uint64_t ns);
-void rtg_jsonw_double(rtg_jsonw *w, double v); /* finite shortest-ish; NaN/inf -> 0 */
 
 /* The escaped body of a JSON string (without quotes) into out, which must
  * hold 6*n+1 bytes (worst case: every byte \u00XX).  Returns its length. */

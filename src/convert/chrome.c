@@ -12,11 +12,12 @@
 #include "convert.h"
 #include "corr.h"
 #include "gaptrack.h"
-#include "jsonw.h"
+#include "chrome_trace.h"
 #include "tracks.h"
 
 typedef struct gpu_gaps {
-  uint32_t proc, agent;
+  uint32_t proc;
+  rtg_device device;
   gaptrack gt;
   struct chrome *c;
 } gpu_gaps;
@@ -25,8 +26,7 @@ typedef struct chrome {
   cv_ctx *ctx;
   FILE *f;
   bool own_f;
-  rtg_jsonw w;
-  bool first;
+  rtg_chrome out;
   tracks ts;
   corr_table calls;    /* HIP call -> op, by correlation id */
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
@@ -34,7 +34,6 @@ typedef struct chrome {
   gpu_gaps *gaps;
   uint32_t ngaps;
   rtg_u64map gap_index; /* (proc, agent) -> index + 1 */
-  uint64_t events;
 } chrome;
 
 static void op_without_call(void *arg, corr_val op);
@@ -55,48 +54,37 @@ static void *chrome_open(cv_ctx *ctx) {
     c->own_f = true;
   }
   size_t slots = corr_slots_setting();
-  if (!rtg_jsonw_init(&c->w, c->f) || !corr_init(&c->calls, slots) ||
+  const char *head =
+      ctx->opt.zero_time
+          ? "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+            "\",\"clock\":\"CLOCK_BOOTTIME, relative\"},\n\"traceEvents\":[\n"
+          : "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
+            "\",\"clock\":\"CLOCK_BOOTTIME\"},\n\"traceEvents\":[\n";
+  if (!rtg_chrome_open(&c->out, c->f, head, true) || !corr_init(&c->calls, slots) ||
       !corr_init(&c->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);
   }
   corr_set_unmatched(&c->calls, op_without_call, c);
-  rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   tracks_init(&c->ts, ctx);
-  rtg_jsonw_lit(
-      &c->w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
-             "\",\"clock\":\"");
-  rtg_jsonw_lit(&c->w, ctx->opt.zero_time ? "CLOCK_BOOTTIME, relative" : "CLOCK_BOOTTIME");
-  rtg_jsonw_lit(&c->w, "\"},\n\"traceEvents\":[\n");
-  c->first = true;
   return c;
 }
 
 /* ------------------------------------------------------------ event text */
 
-static inline void ev_begin(chrome *c, const char *ph) {
-  rtg_jsonw_lit(&c->w, c->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
-  c->first = false;
-  rtg_jsonw_lit(&c->w, ph);
-  rtg_jsonw_ch(&c->w, '"');
-  c->events++;
-}
-
-/* Keys are literals: each ,"key": is one copy of a size known at compile
- * time (this runs for every field of millions of events). */
-#define KEY(key) ",\"" key "\":"
-#define put_key(c, key) rtg_jsonw_raw(&(c)->w, KEY(key), sizeof KEY(key) - 1)
-#define put_str(c, key, v) (put_key(c, key), rtg_jsonw_str(&(c)->w, v))
-#define put_u64(c, key, v) (put_key(c, key), rtg_jsonw_u64(&(c)->w, v))
+#define ev_begin(c, ph) rtg_chrome_event(&(c)->out, ph)
+#define put_key(c, key) RTG_CHROME_KEY(&(c)->out, key)
+#define put_str(c, key, v) RTG_CHROME_STR(&(c)->out, key, v)
+#define put_u64(c, key, v) RTG_CHROME_U64(&(c)->out, key, v)
 #define put_ts(c, key, ns) (put_key(c, key), put_time(c, ns))
 
 static inline void put_time(chrome *c, uint64_t ns) {
   uint64_t base = c->ctx->time_base;
-  rtg_jsonw_ns_as_us(&c->w, ns > base ? ns - base : 0);
+  rtg_jsonw_ns_as_us(&c->out.w, ns > base ? ns - base : 0);
 }
 
 static inline void put_where(chrome *c, const track *t) {
-  rtg_jsonw_raw(&c->w, t->where, t->where_len);
+  rtg_jsonw_raw(&c->out.w, t->where, t->where_len);
 }
 
 /* {"ph":"X","name":..,"cat":..,"ts":..,"dur":..,"pid":..,"tid":.. (args follow) */
@@ -107,7 +95,7 @@ static void slice(chrome *c, const track *t, const char *name, const char *cat, 
   put_str(c, "cat", cat);
   put_ts(c, "ts", start);
   put_key(c, "dur");
-  rtg_jsonw_ns_as_us(&c->w, end - start);
+  rtg_jsonw_ns_as_us(&c->out.w, end - start);
   put_where(c, t);
 }
 
@@ -119,30 +107,31 @@ typedef struct args {
 
 static inline void arg_open(args *a) {
   if (!a->open)
-    rtg_jsonw_raw(&a->c->w, ",\"args\":{", 9);
+    rtg_jsonw_raw(&a->c->out.w, ",\"args\":{", 9);
   else
-    rtg_jsonw_ch(&a->c->w, ',');
+    rtg_jsonw_ch(&a->c->out.w, ',');
   a->open = true;
 }
 #define AKEY(key) "\"" key "\":"
-#define arg_key(a, key) (arg_open(a), rtg_jsonw_raw(&(a)->c->w, AKEY(key), sizeof AKEY(key) - 1))
+#define arg_key(a, key)                                                                            \
+  (arg_open(a), rtg_jsonw_raw(&(a)->c->out.w, AKEY(key), sizeof AKEY(key) - 1))
 #define arg_str(a, key, v) arg_str_(a, AKEY(key), sizeof AKEY(key) - 1, v)
-#define arg_u64(a, key, v) (arg_key(a, key), rtg_jsonw_u64(&(a)->c->w, v))
+#define arg_u64(a, key, v) (arg_key(a, key), rtg_jsonw_u64(&(a)->c->out.w, v))
 #define arg_dim3(a, key, d) (arg_key(a, key), put_dim3(a, d))
 static inline void arg_str_(args *a, const char *qkey, size_t n, const char *v) {
   if (!v) return;
   arg_open(a);
-  rtg_jsonw_raw(&a->c->w, qkey, n);
-  rtg_jsonw_str(&a->c->w, v);
+  rtg_jsonw_raw(&a->c->out.w, qkey, n);
+  rtg_jsonw_str(&a->c->out.w, v);
 }
 static void put_dim3(args *a, rtg_dim3 d) {
-  rtg_jsonw_ch(&a->c->w, '[');
-  rtg_jsonw_u64(&a->c->w, d.x);
-  rtg_jsonw_ch(&a->c->w, ',');
-  rtg_jsonw_u64(&a->c->w, d.y);
-  rtg_jsonw_ch(&a->c->w, ',');
-  rtg_jsonw_u64(&a->c->w, d.z);
-  rtg_jsonw_ch(&a->c->w, ']');
+  rtg_jsonw_ch(&a->c->out.w, '[');
+  rtg_jsonw_u64(&a->c->out.w, d.x);
+  rtg_jsonw_ch(&a->c->out.w, ',');
+  rtg_jsonw_u64(&a->c->out.w, d.y);
+  rtg_jsonw_ch(&a->c->out.w, ',');
+  rtg_jsonw_u64(&a->c->out.w, d.z);
+  rtg_jsonw_ch(&a->c->out.w, ']');
 }
 
 typedef struct frames {
@@ -158,18 +147,18 @@ static void put_frame(void *arg, const char *frame) {
 static void arg_stack(args *a, uint32_t proc, uint64_t stack) {
   if (!stack) return;
   arg_key(a, "stack");
-  rtg_jsonw_ch(&a->c->w, '[');
-  frames f = {&a->c->w, true};
+  rtg_jsonw_ch(&a->c->out.w, '[');
+  frames f = {&a->c->out.w, true};
   if (!cv_stack_frames(a->c->ctx, proc, stack, put_frame, &f)) {
     char id[64];
     snprintf(id, sizeof id, "stack %llu (not recorded)", (unsigned long long)stack);
     put_frame(&f, id);
   }
-  rtg_jsonw_ch(&a->c->w, ']');
+  rtg_jsonw_ch(&a->c->out.w, ']');
 }
 static void args_end(args *a) {
-  if (a->open) rtg_jsonw_ch(&a->c->w, '}');
-  rtg_jsonw_ch(&a->c->w, '}');
+  if (a->open) rtg_jsonw_ch(&a->c->out.w, '}');
+  rtg_jsonw_ch(&a->c->out.w, '}');
 }
 
 /* ------------------------------------------------------------ flows */
@@ -179,14 +168,14 @@ static void args_end(args *a) {
  * ("bp":"e"). */
 static void flow_end(chrome *c, const char *ph, const char *cat, uint64_t id, corr_val at) {
   ev_begin(c, ph);
-  if (ph[0] == 'f') rtg_jsonw_lit(&c->w, ",\"bp\":\"e\"");
+  if (ph[0] == 'f') rtg_jsonw_lit(&c->out.w, ",\"bp\":\"e\"");
   put_str(c, "name", cat);
   put_str(c, "cat", cat);
   put_u64(c, "id", id);
   put_ts(c, "ts", at.c);
   put_u64(c, "pid", at.a);
   put_u64(c, "tid", at.b);
-  rtg_jsonw_ch(&c->w, '}');
+  rtg_jsonw_ch(&c->out.w, '}');
 }
 
 /* An arrow from a host call to the GPU op it caused. */
@@ -214,7 +203,7 @@ static uint64_t dispatch_key(const cv_event *ev) {
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
   gpu_gaps *g = arg;
   chrome *c = g->c;
-  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->agent, 0, 0);
+  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->device, 0, 0);
   char name[64];
   slice(c, t, cv_gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
   args a = {c, false};
@@ -225,7 +214,7 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 
 static void gap_add(chrome *c, const cv_event *ev) {
   bool added;
-  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->agent, 0, &added);
+  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->device, 0, &added);
   if (added) {
     gpu_gaps *ng = realloc(c->gaps, (c->ngaps + 1) * sizeof *ng);
     if (!ng) exit(1);
@@ -233,7 +222,7 @@ static void gap_add(chrome *c, const cv_event *ev) {
     /* the trackers point at their own entries: fix them after the move */
     for (uint32_t i = 0; i < c->ngaps; i++) c->gaps[i].gt.arg = &c->gaps[i];
     gpu_gaps *g = &c->gaps[c->ngaps];
-    g->proc = ev->proc, g->agent = ev->agent, g->c = c;
+    g->proc = ev->proc, g->device = ev->device, g->c = c;
     gt_init(&g->gt, on_gap, g);
     *ix = ++c->ngaps;
   }
@@ -293,7 +282,7 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_KERNEL:
   case CV_BARRIER: {
     bool k = ev->type == CV_KERNEL;
-    t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->agent, ev->queue, ev->start, ev->end);
+    t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
     slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
     arg_u64(&a, "queue", ev->queue);
     arg_u64(&a, "agent", ev->agent);
@@ -311,7 +300,7 @@ static void chrome_event(void *st, const cv_event *ev) {
     break;
   }
   case CV_COPY: {
-    t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
+    t = tracks_lane(&c->ts, ev->proc, TK_COPY, ev->device, ev->has_engine ? ev->queue : UINT64_MAX,
                     ev->start, ev->end);
     char name[128];
     slice(c, t, cv_copy_name(ev, name, sizeof name), "copy", ev->start, ev->end);
@@ -321,7 +310,7 @@ static void chrome_event(void *st, const cv_event *ev) {
       if (ev->end > ev->start) {
         /* bytes/ns is GB/s; three decimals, written like a time */
         arg_key(&a, "GB/s");
-        rtg_jsonw_ns_as_us(&c->w, ev->bytes * 1000 / (ev->end - ev->start));
+        rtg_jsonw_ns_as_us(&c->out.w, ev->bytes * 1000 / (ev->end - ev->start));
       }
     }
     if (ev->has_agents) {
@@ -339,10 +328,10 @@ static void chrome_event(void *st, const cv_event *ev) {
     ev_begin(c, "i");
     put_str(c, "name", ev->name);
     put_str(c, "cat", "roctx");
-    rtg_jsonw_lit(&c->w, ",\"s\":\"t\"");
+    rtg_jsonw_lit(&c->out.w, ",\"s\":\"t\"");
     put_ts(c, "ts", ev->start);
     put_where(c, t);
-    rtg_jsonw_ch(&c->w, '}');
+    rtg_jsonw_ch(&c->out.w, '}');
     return;
   case CV_RANGE:
     /* push/pop ranges nest by construction; start/stop ranges may not */
@@ -392,30 +381,11 @@ static void chrome_json_event(void *st, const void *item) {
   chrome *c = st;
   char *s = cJSON_PrintUnformatted((const cJSON *)item);
   if (!s) return;
-  rtg_jsonw_lit(&c->w, c->first ? "" : ",\n");
-  c->first = false;
-  rtg_jsonw_lit(&c->w, s);
-  c->events++;
+  rtg_chrome_raw_event(&c->out, s);
   free(s);
 }
 
 /* ------------------------------------------------------------ metadata */
-
-static void meta(chrome *c, const char *what, uint64_t pid, const uint64_t *tid, const char *key,
-                 const char *sval, uint64_t uval) {
-  ev_begin(c, "M");
-  put_str(c, "name", what);
-  put_u64(c, "pid", pid);
-  if (tid) put_u64(c, "tid", *tid);
-  rtg_jsonw_lit(&c->w, ",\"args\":{\"");
-  rtg_jsonw_lit(&c->w, key);
-  rtg_jsonw_lit(&c->w, "\":");
-  if (sval)
-    rtg_jsonw_str(&c->w, sval);
-  else
-    rtg_jsonw_u64(&c->w, uval);
-  rtg_jsonw_lit(&c->w, "}}");
-}
 
 static bool chrome_close(void *st) {
   chrome *c = st;
@@ -434,20 +404,19 @@ static bool chrome_close(void *st) {
     rtg_u64map_put(&seen, t->cpid, 0, &added);
     if (added) {
       tracks_process_name(&c->ts, t->cpid, t->proc, t->kind, name, sizeof name);
-      meta(c, "process_name", t->cpid, NULL, "name", name, 0);
-      meta(c, "process_sort_index", t->cpid, NULL, "sort_index", NULL, t->cpid);
+      rtg_chrome_meta(&c->out, "process_name", t->cpid, NULL, "name", name, 0);
+      rtg_chrome_meta(&c->out, "process_sort_index", t->cpid, NULL, "sort_index", NULL, t->cpid);
     }
     tracks_name(&c->ts, t, name, sizeof name);
-    meta(c, "thread_name", t->cpid, &t->ctid, "name", name, 0);
-    meta(c, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
+    rtg_chrome_meta(&c->out, "thread_name", t->cpid, &t->ctid, "name", name, 0);
+    rtg_chrome_meta(&c->out, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
   }
   rtg_u64map_free(&seen);
   /* pairs that were apart by more than the tables hold */
   corr_finish(&c->calls, flow_launch, c);
   corr_finish(&c->dispatch, flow_dispatch, c);
-  rtg_jsonw_lit(&c->w, "\n]}\n");
+  bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
-  bool ok = rtg_jsonw_finish(&c->w);
   if (c->own_f && fclose(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);
@@ -457,5 +426,10 @@ static bool chrome_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_chrome_sink = {"chrome", chrome_open, chrome_event, chrome_json_event,
-                                chrome_close};
+const cv_sink cv_chrome_sink = {
+    .name = "chrome",
+    .open = chrome_open,
+    .event = chrome_event,
+    .json_event = chrome_json_event,
+    .close = chrome_close,
+};

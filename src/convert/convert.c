@@ -50,48 +50,30 @@ uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid) {
 }
 
 void cv_dispatch(cv_ctx *ctx, cv_event *ev) {
-  if (ev->start < ctx->window_start || ev->start > ctx->window_end) {
-    ctx->counts[CVC_OUTSIDE]++;
+  if (ctx->pass == CV_PASS_SECOND) { /* no window: a host call may reach into a gap from outside */
+    for (int i = 0; i < ctx->nsinks; i++)
+      if (ctx->sinks[i].ops->second_pass) ctx->sinks[i].ops->second_pass(ctx->sinks[i].state, ev);
     return;
   }
-  if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
-  if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
-  for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
-}
-
-void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap) {
-  const uint64_t *name = rtg_u64map_get(&ctx->procs[proc].agent_names, agent);
-  if (name && *cv_str(ctx, (uint32_t)*name))
-    snprintf(buf, cap, "GPU%u (%s)", agent, cv_str(ctx, (uint32_t)*name));
-  else
-    snprintf(buf, cap, "GPU%u", agent);
-}
-
-int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
-                    void (*fn)(void *arg, const char *frame), void *arg) {
-  const cv_proc *p = &ctx->procs[proc];
-  const uint64_t *pcs = rtg_u64map_get(&p->stacks, stack);
-  if (!pcs) return 0;
-  /* pcs: addresses separated by commas, hex (0x...) or decimal */
-  const char *s = cv_str(ctx, (uint32_t)*pcs);
-  int n = 0;
-  while (*s) {
-    char *end;
-    unsigned long long a = strtoull(s, &end, 0);
-    if (end == s) break;
-    const uint64_t *sym = rtg_u64map_get(&p->symbols, a);
-    char buf[40];
-    if (sym) {
-      fn(arg, cv_str(ctx, (uint32_t)*sym));
-    } else {
-      snprintf(buf, sizeof buf, "0x%llx", a);
-      fn(arg, buf);
+  if (!ev->untimed) {
+    if (ev->start < ctx->window_start || ev->start > ctx->window_end) {
+      ctx->counts[CVC_OUTSIDE]++;
+      return;
     }
-    n++;
-    s = end;
-    while (*s == ',' || *s == ' ') s++;
+    if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
+    if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
   }
-  return n;
+  if (ev->type != CV_JSON) {
+    for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+    return;
+  }
+  ctx->counts[CVC_JSON_EVENTS]++;
+  for (int i = 0; i < ctx->nsinks; i++)
+    if (ctx->sinks[i].ops->json_event) ctx->sinks[i].ops->json_event(ctx->sinks[i].state, ev->json);
+}
+
+void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap) {
+  rtg_agents_label(&ctx->procs[proc].agents, device, buf, cap);
 }
 
 bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops) {
@@ -113,7 +95,7 @@ bool cv_close_sinks(cv_ctx *ctx) {
 
 void cv_ctx_free(cv_ctx *ctx) {
   for (uint32_t i = 0; i < ctx->nprocs; i++) {
-    rtg_u64map_free(&ctx->procs[i].agent_names);
+    rtg_agents_free(&ctx->procs[i].agents);
     rtg_u64map_free(&ctx->procs[i].stacks);
     rtg_u64map_free(&ctx->procs[i].symbols);
   }
@@ -136,19 +118,6 @@ const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap) {
 }
 
 const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap) {
-  const uint64_t *b = ctx->opt.gap_buckets_us;
-  int n = ctx->opt.ngap_buckets;
-  uint64_t us = ns / 1000;
-  if (us < b[0])
-    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (us >= b[n - 1])
-    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else
-    for (int i = 1; i < n; i++)
-      if (us < b[i]) {
-        snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1],
-                 (unsigned long long)b[i]);
-        break;
-      }
-  return buf;
+  rtg_gap_buckets b = cv_gap_buckets(ctx);
+  return rtg_gap_bucket_name(&b, rtg_gap_bucket(&b, ns), buf, cap);
 }

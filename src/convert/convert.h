@@ -1,13 +1,17 @@
 /* rtg-convert: the pieces and how they connect.
  *
- *   inputs (input_rtg.c, input_strace.c, input_json.c)
- *        |  one cv_event per parsed line, in file order
+ *   passes (passes.c): the span (N% windows, --zero), the main pass, and a
+ *        |  second pass for the sinks that need one
+ *        v
+ *   inputs (input_trace.c, through the common trace reader; input_strace.c,
+ *        |  input_tail.c, input_json.c): one cv_event per record, in file
+ *        |  order; merged Chrome JSON events are cv_events too
  *        v
  *   dispatch (convert.c): time window, counting, process table
  *        |
  *        v
- *   sinks, one file each behind cv_sink: chrome.c, stats.c, gaps.c,
- *   sqlite.c, workgroups.c
+ *   sinks, one file each behind cv_sink: chrome.c, perfetto.c, stats.c,
+ *   gaps.c, sqlite.c, workgroups.c, csv_rocprofv3.c, otf2.c
  *
  * Everything streams: an event's strings live only during the call, and a
  * sink keeps what it needs (interned names, aggregates), never the events. */
@@ -18,7 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agents.h"
 #include "diag.h"
+#include "gap_buckets.h"
 #include "rtg/record.h"
 #include "strtab.h"
 #include "u64map.h"
@@ -34,12 +40,9 @@ enum cv_type {
   CV_MARK,          /* host: a ROCTx marker (start == end) */
   CV_RANGE,         /* host: a ROCTx range */
   CV_SYSCALL,       /* host: a strace/ltrace call */
+  CV_JSON,          /* an event of a Chrome JSON input, merged as it is */
   CV_TYPE_COUNT
 };
-
-static inline bool cv_is_gpu(enum cv_type t) {
-  return t == CV_KERNEL || t == CV_BARRIER || t == CV_COPY;
-}
 
 typedef struct cv_event {
   enum cv_type type;
@@ -53,8 +56,9 @@ typedef struct cv_event {
   const char *ret;     /* API return value; may be NULL */
   uint64_t corr;
   bool has_corr;
-  uint32_t agent; /* GPU index; copies: the agent the copy was timed on */
-  uint64_t queue; /* queue index; copies: engine */
+  uint32_t agent;    /* the record's agent value; copies: the agent the copy was timed on */
+  rtg_device device; /* the device it names (agents.h): lanes, labels, gpuId */
+  uint64_t queue;    /* queue index; copies: engine */
   bool has_engine;
   uint64_t id; /* packet id (dispatch/barrier) */
   bool has_dims;
@@ -65,20 +69,22 @@ typedef struct cv_event {
   bool has_bytes;
   uint32_t src_agent, dst_agent;
   bool has_agents;
-  uint64_t stack; /* id of a STACK record of this process, 0 = none */
-  uint32_t depth; /* ROCTx range nesting */
+  uint64_t stack;   /* id of a STACK record of this process, 0 = none */
+  uint32_t depth;   /* ROCTx range nesting */
+  const void *json; /* CV_JSON: the cJSON object */
+  bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
 typedef struct cv_proc {
   uint32_t host; /* index into cv_ctx.hosts */
   uint32_t pid;
-  uint32_t exe;           /* strtab id, or UINT32_MAX */
-  uint32_t rank;          /* strtab id, or UINT32_MAX */
-  uint64_t lost;          /* records the tracer dropped (SUMMARY) */
-  rtg_u64map agent_names; /* agent index -> strtab id of "name product" */
-  rtg_u64map stacks;      /* stack id -> strtab id of the pcs text */
-  rtg_u64map symbols;     /* address -> strtab id of "name+off (module)" */
+  uint32_t exe;       /* strtab id, or UINT32_MAX */
+  uint32_t rank;      /* strtab id, or UINT32_MAX */
+  uint64_t lost;      /* records the tracer dropped (SUMMARY) */
+  rtg_agents agents;  /* from its AGENT records: names its devices */
+  rtg_u64map stacks;  /* stack id -> strtab id of the pcs text */
+  rtg_u64map symbols; /* address -> strtab id of "name+off (module)" */
 } cv_proc;
 
 /* Per-kind line counters, for -v and the end-of-run summary. */
@@ -128,6 +134,12 @@ typedef struct cv_options {
 
 typedef struct cv_sink cv_sink;
 
+enum cv_pass {
+  CV_PASS_MAIN,   /* every event to every sink */
+  CV_PASS_SPAN,   /* no sinks: the span of the events (for N% windows, --zero) */
+  CV_PASS_SECOND, /* quiet, uncounted, no window: to the sinks that asked for it */
+};
+
 typedef struct cv_ctx {
   cv_options opt;
   rtg_strtab *strs; /* every interned name */
@@ -140,11 +152,11 @@ typedef struct cv_ctx {
   uint64_t window_start, window_end; /* ns, inclusive; 0/UINT64_MAX = all */
   uint64_t time_base;                /* subtracted from output times (--zero) */
   uint64_t first_ns, last_ns;        /* span of the events dispatched */
-  bool prepass;                      /* only measuring the span (for N% windows, --zero) */
+  enum cv_pass pass;
   /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times */
   int64_t realtime_minus_boot;
   bool have_clock_offset;
-  /* input files, for the second pass of --gaps */
+  /* input files, read once per pass */
   const char **inputs;
   int ninputs;
   FILE *report; /* where -v/-w/--summary/--gaps text goes */
@@ -153,7 +165,6 @@ typedef struct cv_ctx {
     void *state;
   } sinks[12];
   int nsinks;
-  bool failed; /* an input could not be read or an output written */
   /* duplicate inputs, per pass over the inputs (input_trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */
@@ -162,13 +173,20 @@ typedef struct cv_ctx {
   rtg_u64map demangled;
 } cv_ctx;
 
-/* An output: open it, feed it events, close it (writing the output). */
+/* An output: open it, feed it events, close it (writing the output).  Each
+ * sink file ends with its ops, named by member. */
 struct cv_sink {
   const char *name;
   void *(*open)(cv_ctx *ctx); /* NULL after printing why */
   void (*event)(void *st, const cv_event *ev);
   /* Merged Chrome JSON events (cJSON objects), for sinks that take them. */
   void (*json_event)(void *st, const void *cjson_item);
+  /* A sink that needs a second pass over the inputs (--gaps: the host
+   * calls during the largest gaps, known once every op was seen) has
+   * second_pass: the driver then calls first_pass_end (if any), reads the
+   * inputs again and hands it every event of that pass. */
+  void (*first_pass_end)(void *st);
+  void (*second_pass)(void *st, const cv_event *ev);
   bool (*close)(void *st); /* false after printing why */
 };
 
@@ -189,45 +207,51 @@ bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops);
 bool cv_close_sinks(cv_ctx *ctx);
 /* Frees what the context holds (processes, names, tables); not ctx. */
 void cv_ctx_free(cv_ctx *ctx);
-/* "GPU2" or "GPU2 (gfx90a)": label of an agent of a process. */
-void cv_agent_label(const cv_ctx *ctx, uint32_t proc, uint32_t agent, char *buf, size_t cap);
+/* "GPU2" or "GPU2 (gfx90a)": label of a device of a process. */
+void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap);
 /* "HostToDevice 65536 bytes": the name of a copy on the timelines. */
 const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap);
+/* The --gap-buckets. */
+static inline rtg_gap_buckets cv_gap_buckets(const cv_ctx *ctx) {
+  return (rtg_gap_buckets){ctx->opt.gap_buckets_us, (size_t)ctx->opt.ngap_buckets};
+}
 /* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
 const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
-/* The pcs of a stack, symbolized where SYMBOL records allow, one frame per
- * call of fn; returns the number of frames. */
+
+/* stacks.c: a STACK or SYMBOL record of a process of host; the pcs of a
+ * stack, symbolized where SYMBOL records allow, one frame per call of fn
+ * (returns the number of frames). */
+void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
                     void (*fn)(void *arg, const char *frame), void *arg);
 
-/* input_*.c: read one file; false when it could not be opened or read.
- * cv_pass_begin before each pass over all inputs (duplicate detection). */
+/* passes.c: every input, in the passes the sinks need (false when one
+ * could not be read); the span of the events, before the sinks open. */
+bool cv_read_inputs(cv_ctx *ctx);
+void cv_measure_span(cv_ctx *ctx);
+
+/* input_trace.c: read one input of any kind (a trace, a log, Chrome JSON);
+ * false when it could not be opened or read.  cv_pass_begin before each
+ * pass over all inputs (duplicate detection). */
 void cv_pass_begin(cv_ctx *ctx);
-typedef struct cv_reader_state cv_reader_state;
-bool cv_read_trace(cv_ctx *ctx, const char *path);
-/* A STACK or SYMBOL record of a process of host (input_trace.c). */
-void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
+bool cv_read_input(cv_ctx *ctx, const char *path);
+/* input_json.c: a Chrome JSON file's events, merged. */
+bool cv_read_json(cv_ctx *ctx, const char *path);
 /* input_tail.c: the SYMBOL and STACK records at the end of a file (the
  * tracer writes symbols when the process exits), so that stacks of events
  * before them can be symbolized in one pass. */
 void cv_prescan_tail(cv_ctx *ctx, const char *path);
-bool cv_read_json(cv_ctx *ctx, const char *path);
-/* strace/ltrace -tttT: -1 not such a line, 0 consumed (an unfinished
- * call, or warned about), 1 a call in *out (strings valid until the next
- * call). */
+/* input_strace.c: strace/ltrace -tttT lines: -1 not such a line, 0
+ * consumed (an unfinished call, or warned about), 1 a call in *out
+ * (strings valid until the next call). */
 typedef struct cv_strace cv_strace;
 cv_strace *cv_strace_new(void);
 void cv_strace_free(cv_strace *s);
 int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
                    rtg_diag_file *df, uint64_t lineno, cv_event *out);
 
-/* Second pass for --gaps: every host call, from the inputs again. */
-typedef void (*cv_host_call_fn)(void *arg, const cv_event *ev);
-void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg);
-
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);
-void cv_usage(FILE *f);
 /* "123.5" (us) or "25%": false when malformed. */
 bool cv_parse_time_arg(const char *s, double *value, bool *percent);
 

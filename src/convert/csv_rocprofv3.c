@@ -429,4 +429,9 @@ static bool csv_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_csv_sink = {"csv", csv_open, csv_event, NULL, csv_close};
+const cv_sink cv_csv_sink = {
+    .name = "csv",
+    .open = csv_open,
+    .event = csv_event,
+    .close = csv_close,
+};

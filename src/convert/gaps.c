@@ -1,7 +1,8 @@
 /* --gaps: GPU idle time, per GPU and per queue, in rpt's buckets
  * (`gap <10us`, `gap 10us-20us`, ..., `gap >=100000us`), the busy share of
  * each, compute/copy overlap, and the largest gaps with the host calls that
- * ran during them (found in a second pass over the inputs).
+ * ran during them (found in a second pass over the inputs, which the driver
+ * runs for this sink).
  *
  * Busy means a kernel ran: barriers are not counted (a barrier packet
  * waiting for a signal leaves the GPU idle), copies are reported apart. */
@@ -30,8 +31,9 @@ typedef struct top_gap {
 } top_gap;
 
 typedef struct res {
-  uint32_t proc, agent;
-  uint64_t queue; /* UINT64_MAX: the whole GPU */
+  uint32_t proc;
+  rtg_device device;
+  uint64_t queue; /* UINT64_MAX: the whole device */
   gaptrack gt;
   gaptrack mixed; /* kernels and copies, for the overlap */
   bucket b[17];
@@ -55,28 +57,11 @@ static void *gaps_open(cv_ctx *ctx) {
   return g;
 }
 
-static int bucket_index(const cv_ctx *ctx, uint64_t ns) {
-  uint64_t us = ns / 1000;
-  int i = 0;
-  while (i < ctx->opt.ngap_buckets && us >= ctx->opt.gap_buckets_us[i]) i++;
-  return i;
-}
-
-static void bucket_name(const cv_ctx *ctx, int i, char *buf, size_t cap) {
-  const uint64_t *b = ctx->opt.gap_buckets_us;
-  int n = ctx->opt.ngap_buckets;
-  if (i == 0)
-    snprintf(buf, cap, "gap <%lluus", (unsigned long long)b[0]);
-  else if (i == n)
-    snprintf(buf, cap, "gap >=%lluus", (unsigned long long)b[n - 1]);
-  else
-    snprintf(buf, cap, "gap %lluus-%lluus", (unsigned long long)b[i - 1], (unsigned long long)b[i]);
-}
-
 static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
   res *r = arg;
   uint64_t d = end - start;
-  bucket *b = &r->b[bucket_index(r->g->ctx, d)];
+  rtg_gap_buckets gb = cv_gap_buckets(r->g->ctx);
+  bucket *b = &r->b[rtg_gap_bucket(&gb, d)];
   if (!b->n || d < b->min) b->min = d;
   if (d > b->max) b->max = d;
   b->n++;
@@ -93,8 +78,8 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
   r->top[i] = (top_gap){start, end, before, after, {{0}}, 0};
 }
 
-static res *res_get(gaps *g, uint32_t proc, uint32_t agent, uint64_t queue) {
-  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | agent) ^ rtg_mix64(queue));
+static res *res_get(gaps *g, uint32_t proc, rtg_device device, uint64_t queue) {
+  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | device) ^ rtg_mix64(queue));
   bool added;
   uint64_t *ix = rtg_u64map_put(&g->index, key, g->n, &added);
   if (added) {
@@ -105,7 +90,7 @@ static res *res_get(gaps *g, uint32_t proc, uint32_t agent, uint64_t queue) {
     }
     res *r = calloc(1, sizeof *r);
     if (!r) exit(1);
-    r->proc = proc, r->agent = agent, r->queue = queue, r->g = g;
+    r->proc = proc, r->device = device, r->queue = queue, r->g = g;
     gt_init(&r->gt, on_gap, r);
     gt_init(&r->mixed, NULL, NULL);
     r->top = calloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top);
@@ -118,23 +103,35 @@ static void gaps_event(void *st, const cv_event *ev) {
   gaps *g = st;
   if (ev->type == CV_KERNEL) {
     uint32_t name = cv_intern(g->ctx, ev->name);
-    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
     gt_add(&gpu->gt, ev->start, ev->end, GT_COMPUTE, name);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COMPUTE, name);
     gpu->kernels++;
-    res *q = res_get(g, ev->proc, ev->agent, ev->queue);
+    res *q = res_get(g, ev->proc, ev->device, ev->queue);
     gt_add(&q->gt, ev->start, ev->end, GT_COMPUTE, name);
     q->kernels++;
   } else if (ev->type == CV_COPY) {
-    res *gpu = res_get(g, ev->proc, ev->agent, UINT64_MAX);
+    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COPY, 0);
     gpu->copies++;
   }
 }
 
-/* second pass: the host calls overlapping each top gap of their process */
-static void host_call_seen(void *arg, const cv_event *ev) {
-  gaps *g = arg;
+/* After the first pass: every op is in, the largest gaps are known. */
+static void gaps_first_pass_end(void *st) {
+  gaps *g = st;
+  for (uint32_t i = 0; i < g->n; i++) {
+    gt_finish(&g->r[i]->gt);
+    gt_finish(&g->r[i]->mixed);
+  }
+}
+
+/* The second pass: the host calls overlapping each top gap of their process. */
+static void gaps_second_pass(void *st, const cv_event *ev) {
+  gaps *g = st;
+  if (ev->type != CV_HIP_API && ev->type != CV_HSA_API && ev->type != CV_SYSCALL &&
+      ev->type != CV_RANGE)
+    return;
   for (uint32_t i = 0; i < g->n; i++) {
     res *r = g->r[i];
     if (r->proc != ev->proc || r->queue != UINT64_MAX) continue;
@@ -179,7 +176,8 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
     bucket *b = &r->b[order[k]];
     if (!b->n) continue;
     char name[64];
-    bucket_name(ctx, order[k], name, sizeof name);
+    rtg_gap_buckets gb = cv_gap_buckets(ctx);
+    rtg_gap_bucket_name(&gb, (size_t)order[k], name, sizeof name);
     fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8.1f %8.1f  %s\n", (double)b->total * 100.0 / sp,
             b->total / 1000.0, (unsigned long long)b->n, b->total / 1000.0 / (double)b->n,
             b->min / 1000.0, b->max / 1000.0, name);
@@ -189,11 +187,6 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
 static bool gaps_close(void *st) {
   gaps *g = st;
   cv_ctx *ctx = g->ctx;
-  for (uint32_t i = 0; i < g->n; i++) {
-    gt_finish(&g->r[i]->gt);
-    gt_finish(&g->r[i]->mixed);
-  }
-  cv_rescan_host_calls(ctx, host_call_seen, g);
   FILE *f = ctx->report;
   bool own = false;
   if (strcmp(ctx->opt.gaps_out, "-")) {
@@ -210,7 +203,7 @@ static bool gaps_close(void *st) {
     if (r->queue != UINT64_MAX) continue;
     const cv_proc *p = &ctx->procs[r->proc];
     char label[300], a[32], b[32], c[32];
-    cv_agent_label(ctx, r->proc, r->agent, label, sizeof label);
+    cv_device_label(ctx, r->proc, r->device, label, sizeof label);
     const char *host = cv_str(ctx, ctx->hosts[p->host]);
     uint64_t span = r->mixed.last - r->mixed.first;
     fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
@@ -224,7 +217,7 @@ static bool gaps_close(void *st) {
     print_table(f, ctx, r, span);
     for (uint32_t j = 0; j < g->n; j++) {
       res *q = g->r[j];
-      if (q->queue == UINT64_MAX || q->proc != r->proc || q->agent != r->agent) continue;
+      if (q->queue == UINT64_MAX || q->proc != r->proc || q->device != r->device) continue;
       fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->queue,
               span ? q->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)q->kernels);
       print_table(f, ctx, q, span);
@@ -259,4 +252,11 @@ static bool gaps_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_gaps_sink = {"gaps", gaps_open, gaps_event, NULL, gaps_close};
+const cv_sink cv_gaps_sink = {
+    .name = "gaps",
+    .open = gaps_open,
+    .event = gaps_event,
+    .first_pass_end = gaps_first_pass_end,
+    .second_pass = gaps_second_pass,
+    .close = gaps_close,
+};

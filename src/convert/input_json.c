@@ -1,6 +1,7 @@
 /* Merging existing Chrome JSON files (what cat_timelines.py did): their
- * events are read with cJSON and written into the output unchanged, after
- * the --start/--end window (on "ts", in microseconds). */
+ * events are read with cJSON and dispatched like any other event (the
+ * --start/--end window applies to "ts", in microseconds); the sinks that
+ * take them write them unchanged. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -55,28 +56,17 @@ bool cv_read_json(cv_ctx *ctx, const char *path) {
     cJSON_Delete(root);
     return false;
   }
-  cJSON *ev;
-  cJSON_ArrayForEach(ev, events) {
-    if (!cJSON_IsObject(ev) || !ev->child) continue; /* the original's trailing {} */
-    cJSON *ts = cJSON_GetObjectItemCaseSensitive(ev, "ts");
+  cJSON *item;
+  cJSON_ArrayForEach(item, events) {
+    if (!cJSON_IsObject(item) || !item->child) continue; /* the original's trailing {} */
+    cv_event ev = {.type = CV_JSON, .json = item, .untimed = true};
+    cJSON *ts = cJSON_GetObjectItemCaseSensitive(item, "ts");
     if (cJSON_IsNumber(ts)) {
       double ns = ts->valuedouble * 1000.0;
-      if (ns < 0) ns = 0;
-      uint64_t t = (uint64_t)llround(ns);
-      if (ctx->prepass) {
-        if (!ctx->first_ns || t < ctx->first_ns) ctx->first_ns = t;
-        if (t > ctx->last_ns) ctx->last_ns = t;
-        continue;
-      }
-      if (t < ctx->window_start || t > ctx->window_end) {
-        ctx->counts[CVC_OUTSIDE]++;
-        continue;
-      }
+      ev.start = ev.end = (uint64_t)llround(ns < 0 ? 0 : ns);
+      ev.untimed = false;
     }
-    if (ctx->prepass) continue;
-    ctx->counts[CVC_JSON_EVENTS]++;
-    for (int i = 0; i < ctx->nsinks; i++)
-      if (ctx->sinks[i].ops->json_event) ctx->sinks[i].ops->json_event(ctx->sinks[i].state, ev);
+    cv_dispatch(ctx, &ev);
   }
   cJSON_Delete(root);
   return true;

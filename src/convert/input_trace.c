@@ -1,7 +1,8 @@
-/* Reading a trace file: rtg records, plus the other line formats the
- * original converter took (strace/ltrace -tttT), line by line in constant
- * memory.  A file that starts with '{' or '[' is a Chrome JSON file to
- * merge (input_json.c). */
+/* Reading one input: a trace file's lines come classified from the common
+ * trace reader (src/common/trace_reader.h, as rpt reads them) and become
+ * events: rtg records, HCC_PROFILE=2 "profile:" lines, and the strace/
+ * ltrace -tttT lines the original converter took.  A file that starts
+ * with '{' or '[' is a Chrome JSON file to merge (input_json.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,7 @@
 #include "dedup.h"
 #include "hcc_profile.h"
 #include "linereader.h"
-#include "parse_thread.h"
-
-typedef void (*emit_fn)(cv_ctx *ctx, void *arg, cv_event *ev);
+#include "trace_reader.h"
 
 typedef struct reader {
   cv_ctx *ctx;
@@ -24,10 +23,8 @@ typedef struct reader {
   uint32_t last_pid, last_proc; /* cache of the last process lookup */
   bool have_last;
   cv_strace *strace;
-  emit_fn emit;
-  void *arg;
-  bool first_pass;     /* false when rescanning: no counts, no messages */
-  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see header_hosts) */
+  bool first_pass;     /* false in a second pass: no counts, no messages */
+  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see prescan_reordered) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
@@ -88,35 +85,6 @@ static bool times_ok(reader *r, uint64_t lineno, uint64_t start, uint64_t stop) 
 #define GET(rec, K, m) ((rec)->u.K.m)
 #define HAS(rec, K, m) RTG_HAS(rec, RTG_FIELD(K, m))
 
-void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec) {
-  uint32_t ix = cv_proc_get(ctx, host, rec->pid); /* (first: it may move the table) */
-  cv_proc *p = &ctx->procs[ix];
-  if (rec->kind == RTG_KIND_STACK) {
-    *rtg_u64map_put(&p->stacks, GET(rec, STACK, id), 0, NULL) =
-        cv_intern(ctx, GET(rec, STACK, pcs));
-    return;
-  }
-  if (rec->kind != RTG_KIND_SYMBOL) return;
-  char buf[1024];
-  const char *mod = HAS(rec, SYMBOL, module) ? GET(rec, SYMBOL, module) : NULL;
-  int n = snprintf(buf, sizeof buf, "%s", GET(rec, SYMBOL, name));
-  if (HAS(rec, SYMBOL, offset) && GET(rec, SYMBOL, offset) && n < (int)sizeof buf)
-    n += snprintf(buf + n, sizeof buf - (size_t)n, "+0x%llx",
-                  (unsigned long long)GET(rec, SYMBOL, offset));
-  if (mod && *mod && n < (int)sizeof buf) snprintf(buf + n, sizeof buf - (size_t)n, " (%s)", mod);
-  *rtg_u64map_put(&p->symbols, GET(rec, SYMBOL, addr), 0, NULL) = cv_intern(ctx, buf);
-}
-
-/* -k names launch slices by kernel: HIP records carry the kernel's mangled
- * symbol, the GPU dispatch records of the same kernel its demangled name.
- * Names are matched by the mangled symbol (a kernel has one demangled
- * name; the map is as large as the number of kernels, where a map by
- * correlation id would grow with every launch), and only for mangled
- * names ("_Z..."): under RTG_KERNEL_RENAME the dispatch name is a ROCTx
- * range, shared by many kernels.  cv_read_trace reads the dispatch records
- * of a file first (prescan_demangled), since a launch's HIP record usually
- * comes before its kernel completes; without a dispatch record of the
- * kernel, the mangled name stays. */
 /* The slice name of a barrier by its op: AMD barrier-value packets (HIP's
  * waits for copies) show as barriers of their own name. */
 static const char *barrier_name(const char *op) {
@@ -125,6 +93,16 @@ static const char *barrier_name(const char *op) {
   return "barrier";
 }
 
+/* -k names launch slices by kernel: HIP records carry the kernel's mangled
+ * symbol, the GPU dispatch records of the same kernel its demangled name.
+ * Names are matched by the mangled symbol (a kernel has one demangled
+ * name; the map is as large as the number of kernels, where a map by
+ * correlation id would grow with every launch), and only for mangled
+ * names ("_Z..."): under RTG_KERNEL_RENAME the dispatch name is a ROCTx
+ * range, shared by many kernels.  cv_read_input reads the dispatch records
+ * of a file first (prescan_demangled), since a launch's HIP record usually
+ * comes before its kernel completes; without a dispatch record of the
+ * kernel, the mangled name stays. */
 static void learn_demangled(cv_ctx *ctx, const char *mangled, const char *demangled) {
   if (strncmp(mangled, "_Z", 2)) return;
   uint64_t *v = rtg_u64map_put(&ctx->demangled, cv_intern(ctx, mangled), 0, NULL);
@@ -155,6 +133,15 @@ static void prescan_demangled(cv_ctx *ctx, const char *path) {
   rtg_linereader_close(&lr);
 }
 
+/* An AGENT record: the agents of its process name its devices. */
+static void add_agent(reader *r, const rtg_record *rec) {
+  cv_proc *p = proc_ptr(r, rec->pid);
+  if (!rtg_agents_add(&p->agents, rec)) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+}
+
 /* (a copy of it, not memset: compilers clear a struct this size with a
  * slow-starting `rep stos`, once per record) */
 static const cv_event no_event;
@@ -162,6 +149,7 @@ static const cv_event no_event;
 static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
   cv_event ev = no_event;
+  uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
   ev.tid = rec->tid;
   if (rec->kind == RTG_KIND_HEADER) {
     bool dup = header_seen(ctx, rec);
@@ -200,16 +188,9 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     }
     return;
   }
-  case RTG_KIND_AGENT: {
-    cv_proc *p = proc_ptr(r, rec->pid);
-    char buf[512];
-    const char *name = HAS(rec, AGENT, name) ? GET(rec, AGENT, name) : "";
-    const char *product = HAS(rec, AGENT, product) ? GET(rec, AGENT, product) : "";
-    snprintf(buf, sizeof buf, "%s%s%s", name, *name && *product ? " " : "", product);
-    if (strcmp(GET(rec, AGENT, type), "cpu") && strcmp(GET(rec, AGENT, type), "CPU"))
-      *rtg_u64map_put(&p->agent_names, GET(rec, AGENT, index), 0, NULL) = cv_intern(ctx, buf);
+  case RTG_KIND_AGENT:
+    add_agent(r, rec);
     return;
-  }
   case RTG_KIND_STACK:
   case RTG_KIND_SYMBOL:
     cv_take_stack_or_symbol(ctx, host_of(r, rec->pid), rec);
@@ -262,7 +243,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.name = GET(rec, DISPATCH_HOST, name);
     ev.start = ev.end = GET(rec, DISPATCH_HOST, tick);
     ev.queue = GET(rec, DISPATCH_HOST, queue);
-    ev.agent = (uint32_t)GET(rec, DISPATCH_HOST, agent);
+    agent = GET(rec, DISPATCH_HOST, agent);
     ev.id = GET(rec, DISPATCH_HOST, id);
     ev.has_dims = true;
     ev.wg = GET(rec, DISPATCH_HOST, workgroup);
@@ -282,7 +263,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.start = GET(rec, DISPATCH, start);
     ev.end = GET(rec, DISPATCH, stop);
     ev.queue = GET(rec, DISPATCH, queue);
-    ev.agent = (uint32_t)GET(rec, DISPATCH, agent);
+    agent = GET(rec, DISPATCH, agent);
     ev.id = GET(rec, DISPATCH, id);
     ev.has_dims = HAS(rec, DISPATCH, workgroup) && HAS(rec, DISPATCH, grid);
     ev.wg = GET(rec, DISPATCH, workgroup);
@@ -301,7 +282,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
                   : "barrier";
     ev.start = ev.end = GET(rec, BARRIER_HOST, tick);
     ev.queue = GET(rec, BARRIER_HOST, queue);
-    ev.agent = (uint32_t)GET(rec, BARRIER_HOST, agent);
+    agent = GET(rec, BARRIER_HOST, agent);
     ev.id = GET(rec, BARRIER_HOST, id);
     break;
   case RTG_KIND_BARRIER:
@@ -311,7 +292,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.start = GET(rec, BARRIER, start);
     ev.end = GET(rec, BARRIER, stop);
     ev.queue = GET(rec, BARRIER, queue);
-    ev.agent = (uint32_t)GET(rec, BARRIER, agent);
+    agent = GET(rec, BARRIER, agent);
     ev.id = GET(rec, BARRIER, id);
     ev.has_corr = HAS(rec, BARRIER, corr);
     ev.corr = GET(rec, BARRIER, corr);
@@ -322,7 +303,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.name = HAS(rec, COPY, kind) ? GET(rec, COPY, kind) : "copy";
     ev.start = GET(rec, COPY, start);
     ev.end = GET(rec, COPY, stop);
-    ev.agent = (uint32_t)GET(rec, COPY, agent);
+    agent = GET(rec, COPY, agent);
     ev.has_engine = HAS(rec, COPY, engine);
     ev.queue = GET(rec, COPY, engine);
     ev.has_bytes = HAS(rec, COPY, bytes);
@@ -356,12 +337,14 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     return;
   }
   ev.proc = proc_of(r, rec->pid);
-  r->emit(ctx, r->arg, &ev);
+  ev.agent = (uint32_t)agent;
+  ev.device = rtg_agents_device(&ctx->procs[ev.proc].agents, agent);
+  cv_dispatch(ctx, &ev);
 }
 
 /* An HCC_PROFILE=2 line: a GPU op of the process this file belongs to
  * (the pid of its records; 0 in a file of profile lines only). */
-static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t lineno) {
+static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   if (!(h->flags & RTG_HCC_HAS_TIMES)) return; /* nothing to draw */
   if (r->ndup && r->have_last) {
     uint64_t *d = rtg_u64map_get(&r->dup_pids, r->last_pid);
@@ -391,36 +374,34 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, char *line, uint64_t
   ev.start = h->start;
   ev.end = h->stop;
   ev.agent = h->device;
+  ev.device = RTG_DEVICE(RTG_DEV_GPU, h->device); /* the GPU's number already */
   ev.queue = h->queue;
   ev.has_engine = ev.type == CV_COPY;
   ev.id = h->seq;
   ev.proc = proc_of(r, r->have_last ? r->last_pid : 0);
-  (void)line;
-  r->emit(r->ctx, r->arg, &ev);
+  cv_dispatch(r->ctx, &ev);
 }
 
-static void emit_dispatch(cv_ctx *ctx, void *arg, cv_event *ev) {
-  cv_dispatch(ctx, ev);
-}
-
-/* The host of a record comes from its process's header line.  In a file
- * written by the tracer that is the first line, but in a reordered file
- * (sorted by time, shuffled, reversed) records come before it, and would
- * land in another process (host unknown): then the file is scanned for its
- * header lines first, for the host of each pid.  A file that starts with a
- * header line costs nothing. */
-static void header_hosts(reader *r, const char *path) {
+/* The host of a record comes from its process's header line, and the
+ * device of a GPU op from its process's agent lines.  In a file written by
+ * the tracer those are the first lines, but in a reordered file (sorted by
+ * time, shuffled, reversed) records come before them, and would land in
+ * another process (host unknown) or name a device before its agent is
+ * known: then the file is scanned for its header and agent lines first.  A
+ * file that starts with a header line costs nothing. */
+static void prescan_reordered(reader *r, const char *path) {
   if (!strcmp(path, "-")) return;
   rtg_linereader lr;
   if (!rtg_linereader_open(&lr, path)) return;
-  char *line;
-  size_t len;
+  char *line, **agents = NULL;
+  size_t len, nagents = 0;
   bool nul, first = true;
   rtg_record rec;
   const char *why;
   while ((line = rtg_linereader_next(&lr, &len, &nul))) {
     if (nul || !len) continue;
-    bool header = len > 5 && !memcmp(line, "RTG: ", 5) && strstr(line, " trace format:") &&
+    bool rtg = len > 5 && !memcmp(line, "RTG: ", 5);
+    bool header = rtg && strstr(line, " trace format:") &&
                   rtg_record_parse(line, len, &rec, &why) == RTG_KIND_HEADER;
     if (first && !header) {
       size_t i = 0;
@@ -432,91 +413,116 @@ static void header_hosts(reader *r, const char *path) {
     if (header) {
       uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
       if (v) *v = (uint64_t)cv_host(r->ctx, GET(&rec, HEADER, host)) + 1;
+    } else if (rtg && strstr(line, " agent index:")) { /* added once every host is known */
+      char **na = realloc(agents, (nagents + 1) * sizeof *na);
+      if (na) agents = na;
+      if (na && (agents[nagents] = strdup(line))) nagents++;
     }
   }
   rtg_linereader_close(&lr);
+  for (size_t i = 0; i < nagents; i++) {
+    if (rtg_record_parse(agents[i], strlen(agents[i]), &rec, &why) == RTG_KIND_AGENT)
+      add_agent(r, &rec);
+    free(agents[i]);
+  }
+  free(agents);
 }
 
-static bool read_lines(cv_ctx *ctx, const char *path, emit_fn emit, void *arg, bool count) {
+/* Progress on stderr while a big file is read: every 64 Ki lines. */
+static void show_progress(const rtg_reader *rd, const char *path) {
+  uint64_t done, size;
+  rtg_reader_progress(rd, &done, &size);
+  if (size) fprintf(stderr, "\rrtg-convert: %s: %3u%%", path, (unsigned)(done * 100 / size));
+}
+
+/* A line that is not a record: an strace/ltrace call, or other text. */
+static void text_line(reader *r, rtg_line *l, uint64_t *counts) {
+  if (l->len && l->text[0] >= '0' && l->text[0] <= '9') {
+    if (!r->strace) r->strace = cv_strace_new();
+    cv_event ev;
+    int sst =
+        cv_strace_line(r->ctx, r->strace, proc_of(r, 0), l->text, l->len, &r->df, l->lineno, &ev);
+    if (sst >= 0) {
+      counts[CVC_STRACE]++;
+      if (sst) cv_dispatch(r->ctx, &ev);
+      return;
+    }
+  }
+  counts[CVC_FOREIGN]++;
+}
+
+/* The end of the file: what could not be read. */
+static bool file_end(reader *r, const rtg_line *end, uint64_t lines, uint64_t *counts) {
+  cv_ctx *ctx = r->ctx;
+  counts[CVC_TOO_LONG] += end->u.end.too_long;
+  if (end->u.end.too_long)
+    rtg_warn_line(&r->df, end->lineno, "%llu lines longer than %u bytes skipped",
+                  (unsigned long long)end->u.end.too_long, RTG_LINE_MAX);
+  int err = end->u.end.err;
+  if (err && r->first_pass)
+    rtg_error("cannot %s input: path=%s: %s", end->u.end.not_opened ? "open" : "read", r->path,
+              err == RTG_READ_SHRANK ? "the file shrank while it was read" : strerror(err));
+  if (!err && lines == 0 && r->first_pass && !ctx->opt.quiet)
+    rtg_warning("%s: empty file", r->path);
+  return !err;
+}
+
+static bool read_lines(cv_ctx *ctx, const char *path) {
+  bool count = ctx->pass != CV_PASS_SECOND;
   /* the size decides whether to show progress: ask before the reader starts */
   struct stat st;
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
-  bool show_progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
-  pt_reader *pt = pt_open(path, show_progress ? path : NULL);
-  if (!pt) {
-    if (count) rtg_error("cannot open input: path=%s: %s", path, strerror(errno));
-    return false;
+  bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
+  rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
+  rtg_reader *rd = rtg_reader_open(&ro);
+  if (!rd) {
+    rtg_error("out of memory");
+    exit(1);
   }
-  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .emit = emit, .arg = arg};
+  reader r = {.ctx = ctx, .path = path, .df = {path, 0}};
   r.host = UINT32_MAX;
   r.first_pass = count;
-  header_hosts(&r, path);
+  prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
-  pt_line *l;
-  while ((l = pt_next(pt))) {
-    lines++;
-    char *line = l->line;
-    size_t len = l->len;
+  bool ok = true;
+  rtg_line *l;
+  while ((l = rtg_reader_next(rd))) {
+    if (l->cls == RTG_LINE_END) {
+      ok = file_end(&r, l, lines, counts);
+      break;
+    }
+    if (++lines % 65536 == 0 && progress) show_progress(rd, path);
     if (l->nul) {
       counts[CVC_BINARY]++;
       rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
     }
-    if (l->unterminated &&
-        (l->kind != RTG_KIND_NONE || l->why || (len > 8 && !memcmp(line, "profile:", 8)))) {
+    switch (l->cls) {
+    case RTG_LINE_CUT:
       /* every record ends with '\n': without it, the file was cut while
        * the record was written, and what is there may parse as a record
        * with a wrong value (a duration cut short) */
       counts[CVC_TRUNCATED]++;
       rtg_warn_line(&r.df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
-      continue;
-    }
-    if (l->kind != RTG_KIND_NONE) {
+      break;
+    case RTG_LINE_RECORD:
       counts[l->kind - 1 + CVC_HEADER]++;
-      handle_record(&r, &l->rec, l->lineno);
-      continue;
-    }
-    const char *why = l->why;
-    if (why) {
+      handle_record(&r, &l->u.rec, l->lineno);
+      break;
+    case RTG_LINE_BAD:
       counts[CVC_BAD]++;
-      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why);
-      continue;
+      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", l->why);
+      break;
+    case RTG_LINE_PROFILE:
+      counts[CVC_HCC]++;
+      handle_hcc(&r, &l->u.hcc, l->lineno);
+      break;
+    default:
+      text_line(&r, l, counts);
     }
-    if (len > 8 && !memcmp(line, "profile:", 8)) {
-      rtg_hcc_profile h;
-      int hs = rtg_hcc_profile_parse(line, len, &h, &why);
-      if (hs > 0) {
-        counts[CVC_HCC]++;
-        handle_hcc(&r, &h, line, l->lineno);
-        continue;
-      }
-      if (hs < 0) {
-        counts[CVC_BAD]++;
-        rtg_warn_line(&r.df, l->lineno, "%s (skipped)", why ? why : "bad profile line");
-        continue;
-      }
-    }
-    if (len && (line[0] >= '0' && line[0] <= '9')) {
-      if (!r.strace) r.strace = cv_strace_new();
-      cv_event ev;
-      int sst = cv_strace_line(ctx, r.strace, proc_of(&r, 0), line, len, &r.df, l->lineno, &ev);
-      if (sst >= 0) {
-        counts[CVC_STRACE]++;
-        if (sst) emit(ctx, arg, &ev);
-        continue;
-      }
-    }
-    counts[CVC_FOREIGN]++;
   }
-  uint64_t too_long, lineno;
-  bool ok = pt_close(pt, &too_long, &lineno);
-  int err = errno;
-  counts[CVC_TOO_LONG] += too_long;
-  if (too_long)
-    rtg_warn_line(&r.df, lineno, "%llu lines longer than %u bytes skipped",
-                  (unsigned long long)too_long, RTG_LINE_MAX);
-  if (!ok && count) rtg_error("cannot read input: path=%s: %s", path, strerror(err));
-  if (ok && lines == 0 && count && !ctx->opt.quiet) rtg_warning("%s: empty file", path);
+  if (progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
+  rtg_reader_close(rd);
   cv_strace_free(r.strace);
   rtg_u64map_free(&r.pid_host);
   rtg_u64map_free(&r.dup_pids);
@@ -534,40 +540,18 @@ static bool looks_like_json(const char *path) {
   return c == '{' || c == '[';
 }
 
-bool cv_read_trace(cv_ctx *ctx, const char *path) {
+bool cv_read_input(cv_ctx *ctx, const char *path) {
+  bool stream = !strcmp(path, "-");
+  if (ctx->pass == CV_PASS_SECOND && stream) return true; /* read once, in the main pass */
   if (file_seen(ctx, path)) {
     rtg_warning("%s: the same file as an earlier input (skipped)", path);
     return true;
   }
-  if (strcmp(path, "-") && looks_like_json(path)) return cv_read_json(ctx, path);
-  /* symbols are written at process end: read them before the events */
-  if (strcmp(path, "-")) cv_prescan_tail(ctx, path);
-  if (strcmp(path, "-") && ctx->opt.kernel_names && !ctx->prepass) prescan_demangled(ctx, path);
-  return read_lines(ctx, path, emit_dispatch, NULL, true);
-}
-
-typedef struct rescan {
-  cv_host_call_fn fn;
-  void *arg;
-} rescan;
-
-static void emit_host(cv_ctx *ctx, void *arg, cv_event *ev) {
-  rescan *rs = arg;
-  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API || ev->type == CV_SYSCALL ||
-      ev->type == CV_RANGE)
-    rs->fn(rs->arg, ev);
-}
-
-void cv_rescan_host_calls(cv_ctx *ctx, cv_host_call_fn fn, void *arg) {
-  rescan rs = {fn, arg};
-  int quiet = rtg_diag_quiet;
-  rtg_diag_quiet = 1;
-  cv_pass_begin(ctx);
-  for (int i = 0; i < ctx->ninputs; i++) {
-    if (!strcmp(ctx->inputs[i], "-") || file_seen(ctx, ctx->inputs[i]) ||
-        looks_like_json(ctx->inputs[i]))
-      continue;
-    read_lines(ctx, ctx->inputs[i], emit_host, &rs, false);
+  if (!stream && looks_like_json(path))
+    return ctx->pass == CV_PASS_SECOND || cv_read_json(ctx, path); /* (no host calls in it) */
+  if (ctx->pass != CV_PASS_SECOND && !stream) {
+    cv_prescan_tail(ctx, path); /* symbols are written at process end: read them first */
+    if (ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN) prescan_demangled(ctx, path);
   }
-  rtg_diag_quiet = quiet;
+  return read_lines(ctx, path);
 }

@@ -7,30 +7,6 @@
 
 #include "convert.h"
 
-/* One pass over all inputs; false if any could not be read. */
-static bool read_all(cv_ctx *ctx) {
-  bool ok = true;
-  cv_pass_begin(ctx);
-  for (int i = 0; i < ctx->ninputs; i++)
-    if (!cv_read_trace(ctx, ctx->inputs[i])) ok = false;
-  return ok;
-}
-
-/* --start/--end in percent and --zero need the span of the trace first:
- * a quiet pass with no outputs. */
-static void measure_span(cv_ctx *ctx) {
-  int quiet = rtg_diag_quiet;
-  rtg_diag_quiet = 1;
-  ctx->prepass = true;
-  int nsinks = ctx->nsinks;
-  ctx->nsinks = 0;
-  read_all(ctx);
-  ctx->nsinks = nsinks;
-  ctx->prepass = false;
-  rtg_diag_quiet = quiet;
-  memset(ctx->counts, 0, sizeof ctx->counts);
-}
-
 static uint64_t window_bound(cv_ctx *ctx, const char *arg, uint64_t first, uint64_t last) {
   double v;
   bool pct;
@@ -97,7 +73,7 @@ int main(int argc, char **argv) {
       rtg_error("--zero and --start/--end in %% need files, not stdin");
       return 2;
     }
-    measure_span(&ctx);
+    cv_measure_span(&ctx);
   }
   uint64_t first_ns = ctx.first_ns, last_ns = ctx.last_ns;
   if (ctx.opt.start_arg)
@@ -117,7 +93,7 @@ int main(int argc, char **argv) {
   if (ctx.opt.otf2_dir) ok &= cv_add_sink(&ctx, &cv_otf2_sink);
   if (!ok) return 1;
 
-  bool read_ok = read_all(&ctx);
+  bool read_ok = cv_read_inputs(&ctx);
   ok &= cv_close_sinks(&ctx);
 
   if (ctx.opt.verbose) print_counts(&ctx);

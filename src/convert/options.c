@@ -55,7 +55,7 @@ static const struct option long_opts[] = {
     {0, 0, 0, 0},
 };
 
-void cv_usage(FILE *f) {
+static void usage(FILE *f) {
   fputs(
       "usage: rtg-convert [options] FILE...\n"
       "Converts rtg traces (rtg_trace.txt.<pid>), HCC_PROFILE=2 logs, strace/ltrace -tttT\n"
@@ -140,9 +140,9 @@ static void resolve_format(cv_options *o, const char *format) {
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
   cv_options *o = &ctx->opt;
   const char *format = NULL;
-  static const uint64_t def_buckets[] = {10, 20, 50, 100, 1000, 10000, 100000};
+  static const uint64_t def_buckets[] = RTG_GAP_BUCKETS_DEFAULT;
   memcpy(o->gap_buckets_us, def_buckets, sizeof def_buckets);
-  o->ngap_buckets = 7;
+  o->ngap_buckets = sizeof def_buckets / sizeof def_buckets[0];
   o->top_gaps = 5;
   int c;
   opterr = 0;
@@ -173,7 +173,7 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
       o->quiet = true;
       break;
     case 'h':
-      cv_usage(stdout);
+      usage(stdout);
       return 0;
     case OPT_VERSION:
       printf("rtg-convert %s\n", RTG_VERSION);

@@ -311,11 +311,11 @@ static void otf2_event(void *st, const cv_event *ev) {
   case CV_KERNEL:
   case CV_BARRIER:
     rc = ev->type == CV_KERNEL ? RC_KERNEL : RC_BARRIER;
-    loc = loc_get(w, ev->proc, LC_QUEUE, ev->agent, ev->queue);
+    loc = loc_get(w, ev->proc, LC_QUEUE, ev->device, ev->queue);
     break;
   case CV_COPY:
     rc = RC_COPY;
-    loc = loc_get(w, ev->proc, LC_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX);
+    loc = loc_get(w, ev->proc, LC_COPY, ev->device, ev->has_engine ? ev->queue : UINT64_MAX);
     break;
   default:
     return;
@@ -568,7 +568,7 @@ static void loc_name(const otf2w *w, const base_loc *l, uint32_t lane, char *buf
   if (l->cls == LC_THREAD) {
     n = snprintf(buf, cap, "Thread %llu", (unsigned long long)l->a);
   } else {
-    cv_agent_label(w->ctx, l->proc, (uint32_t)l->a, agent, sizeof agent);
+    cv_device_label(w->ctx, l->proc, (rtg_device)l->a, agent, sizeof agent);
     if (l->cls == LC_QUEUE)
       n = snprintf(buf, cap, "%s queue %llu", agent, (unsigned long long)l->b);
     else if (l->b != UINT64_MAX)
@@ -615,7 +615,7 @@ static void write_locations(writer *wr, strings *ss) {
       uint64_t *gg = rtg_u64map_put(&groups, key, ngroups, &added);
       if (!gg) exit(1);
       if (added) {
-        cv_agent_label(ctx, l->proc, (uint32_t)l->a, name, sizeof name);
+        cv_device_label(ctx, l->proc, (rtg_device)l->a, name, sizeof name);
         check(wr, OTF2_GlobalDefWriter_WriteLocationGroup(
                       ss->gw, ngroups++, str_ref(ss, name), OTF2_LOCATION_GROUP_TYPE_ACCELERATOR,
                       (OTF2_SystemTreeNodeRef)*node, (OTF2_LocationGroupRef)group));
@@ -749,4 +749,9 @@ static bool otf2_close(void *st) {
 
 #endif
 
-const cv_sink cv_otf2_sink = {"otf2", otf2_open, otf2_event, NULL, otf2_close};
+const cv_sink cv_otf2_sink = {
+    .name = "otf2",
+    .open = otf2_open,
+    .event = otf2_event,
+    .close = otf2_close,
+};

@@ -177,7 +177,7 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 
 static void gap_add(pf *p, const cv_event *ev) {
   bool added;
-  uint64_t *ix = rtg_u64map_put(&p->gap_index, (uint64_t)ev->proc << 32 | ev->agent, 0, &added);
+  uint64_t *ix = rtg_u64map_put(&p->gap_index, (uint64_t)ev->proc << 32 | ev->device, 0, &added);
   if (!ix) exit(1);
   if (added) {
     pf_gaps *ng = realloc(p->gaps, (p->ngaps + 1) * sizeof *ng);
@@ -186,7 +186,7 @@ static void gap_add(pf *p, const cv_event *ev) {
     /* the trackers point at their own entries: fix them after the move */
     for (uint32_t i = 0; i < p->ngaps; i++) p->gaps[i].gt.arg = &p->gaps[i];
     pf_gaps *g = &p->gaps[p->ngaps];
-    g->proc = ev->proc, g->agent = ev->agent, g->p = p;
+    g->proc = ev->proc, g->agent = ev->device, g->p = p;
     gt_init(&g->gt, on_gap, g);
     *ix = ++p->ngaps;
   }
@@ -259,10 +259,10 @@ static void gpu_op(pf *p, const cv_event *ev) {
   pkt k;
   char name[128];
   if (ev->type == CV_COPY) {
-    t = tracks_lane(&p->ts, ev->proc, TK_COPY, ev->agent, ev->has_engine ? ev->queue : UINT64_MAX,
+    t = tracks_lane(&p->ts, ev->proc, TK_COPY, ev->device, ev->has_engine ? ev->queue : UINT64_MAX,
                     ev->start, ev->end);
   } else {
-    t = tracks_lane(&p->ts, ev->proc, TK_QUEUE, ev->agent, ev->queue, ev->start, ev->end);
+    t = tracks_lane(&p->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
   }
   /* the flow: the same choice as the JSON's (chrome.c) */
   bool have_host = false, launch = false;
@@ -435,4 +435,10 @@ static bool pf_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_perfetto_sink = {"perfetto", pf_open, pf_event, pf_json_event, pf_close};
+const cv_sink cv_perfetto_sink = {
+    .name = "perfetto",
+    .open = pf_open,
+    .event = pf_event,
+    .json_event = pf_json_event,
+    .close = pf_close,
+};

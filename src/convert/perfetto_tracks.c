@@ -68,11 +68,11 @@ static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
 }
 
 void pf_counters_op(pf *p, const cv_event *ev) {
-  counter *c = counter_get(p, ev->proc, ev->agent, false);
+  counter *c = counter_get(p, ev->proc, ev->device, false);
   counter_add(p, c, ev->start, 1);
   counter_add(p, c, ev->end, -1);
   if (ev->type == CV_COPY && ev->has_bytes)
-    counter_add(p, counter_get(p, ev->proc, ev->agent, true), ev->end, (int64_t)ev->bytes);
+    counter_add(p, counter_get(p, ev->proc, ev->device, true), ev->end, (int64_t)ev->bytes);
 }
 
 /* At the end: every change left goes out. */
@@ -114,7 +114,7 @@ static void counter_name(pf *p, const counter *c, char *buf, size_t cap) {
   const cv_proc *pr = &ctx->procs[c->proc];
   char pre[64] = "", agent[300];
   if (!ctx->opt.by_process && ctx->nprocs > 1 && pr->pid) snprintf(pre, sizeof pre, "%u ", pr->pid);
-  cv_agent_label(ctx, c->proc, c->agent, agent, sizeof agent);
+  cv_device_label(ctx, c->proc, c->agent, agent, sizeof agent);
   snprintf(buf, cap, "%s%s %s", pre, agent, c->bytes ? "bytes copied" : "ops in flight");
 }
 

@@ -5,7 +5,9 @@
  * KernelExecution, Copy<Kind>), and a call and the ops it caused are linked
  * in rocpd_api_ops through their correlation ids, with rocpd_kernelapi /
  * rocpd_copyapi rows for the launching call.  Barriers are not written (RPD
- * does not log them either).  Several hosts: pid += host * pid_stride and
+ * does not log them either).  gpuId is the GPU's number (agents.h: GPUs
+ * only, as HIP numbers devices); an op the runtime timed on a host agent
+ * (a copy) has gpuId -1.  Several hosts: pid += host * pid_stride and
  * gpuId += host * gpu_stride, as RPD's multi-node views expect.  Everything
  * is one transaction. */
 #include <sqlite3.h>
@@ -246,6 +248,11 @@ static void pending(rpd *r, int64_t op, const cv_event *ev) {
   step(r, S_PEND);
 }
 
+static int64_t gpu_id(const cv_proc *p, rtg_device d) {
+  if (rtg_device_class_of(d) != RTG_DEV_GPU) return -1;
+  return (int64_t)p->host * 1000 + rtg_device_number(d);
+}
+
 static void rpd_event(void *stp, const cv_event *ev) {
   rpd *r = stp;
   if (r->failed) return;
@@ -290,7 +297,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
     snprintf(type, sizeof type, "Copy%s", ev->name);
     sqlite3_stmt *st = r->st[S_OP];
     sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, (int64_t)p->host * 1000 + ev->agent);
+    sqlite3_bind_int64(st, 2, gpu_id(p, ev->device));
     sqlite3_bind_int64(st, 3, (int64_t)(ev->queue == UINT64_MAX ? 0 : ev->queue));
     sqlite3_bind_int64(st, 4, (int64_t)ev->id);
     sqlite3_bind_int64(st, 5, (int64_t)ev->start);
@@ -330,4 +337,9 @@ static bool rpd_close(void *stp) {
   return ok;
 }
 
-const cv_sink cv_sqlite_sink = {"sqlite", rpd_open, rpd_event, NULL, rpd_close};
+const cv_sink cv_sqlite_sink = {
+    .name = "sqlite",
+    .open = rpd_open,
+    .event = rpd_event,
+    .close = rpd_close,
+};

@@ -261,4 +261,9 @@ static bool stats_close(void *st) {
   return ok;
 }
 
-const cv_sink cv_stats_sink = {"stats", stats_open, stats_event, NULL, stats_close};
+const cv_sink cv_stats_sink = {
+    .name = "stats",
+    .open = stats_open,
+    .event = stats_event,
+    .close = stats_close,
+};

@@ -254,7 +254,7 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
     snprintf(buf, cap, "%scalls %llu", pre, (unsigned long long)t->a);
     break;
   case TK_QUEUE: {
-    cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);
+    cv_device_label(ctx, t->proc, (rtg_device)t->a, agent, sizeof agent);
     uint64_t key = rtg_mix64(((uint64_t)t->proc << 32 | t->a) ^ rtg_mix64(t->b));
     const uint64_t *ord = rtg_u64map_get(&ts->queue_ord, key);
     uint64_t q = t->b < 100000 ? t->b : ord ? *ord : t->b;
@@ -262,14 +262,14 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
     break;
   }
   case TK_COPY:
-    cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);
+    cv_device_label(ctx, t->proc, (rtg_device)t->a, agent, sizeof agent);
     if (t->b == UINT64_MAX)
       snprintf(buf, cap, "%s%s copies%s", pre, agent, lane);
     else
       snprintf(buf, cap, "%s%s copy engine %llu%s", pre, agent, (unsigned long long)t->b, lane);
     break;
   case TK_GAPS:
-    cv_agent_label(ctx, t->proc, (uint32_t)t->a, agent, sizeof agent);
+    cv_device_label(ctx, t->proc, (rtg_device)t->a, agent, sizeof agent);
     snprintf(buf, cap, "%s%s gaps", pre, agent);
     break;
   }

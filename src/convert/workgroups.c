@@ -64,4 +64,9 @@ static bool wg_close(void *st) {
   return true;
 }
 
-const cv_sink cv_workgroups_sink = {"workgroups", wg_open, wg_event, NULL, wg_close};
+const cv_sink cv_workgroups_sink = {
+    .name = "workgroups",
+    .open = wg_open,
+    .event = wg_event,
+    .close = wg_close,
+};

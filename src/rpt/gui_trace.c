@@ -6,7 +6,7 @@
  * (GPU0, GPU1, ..., DATA) so queues of different GPUs do not share a track,
  * with exact fractional microseconds. */
 #include "diag.h"
-#include "jsonw.h"
+#include "chrome_trace.h"
 #include "rpt.h"
 
 #include <errno.h>
@@ -18,31 +18,11 @@ static int cmp_u64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* DATA after every possible GPU number. */
+/* DATA after every possible GPU number, other devices after DATA. */
+#define DATA_PID (UINT16_MAX + 1u)
 static uint64_t pid_of(const rpt_rec *r) {
-  return rpt_is_copy(r->type) ? UINT16_MAX + 1u : r->device;
-}
-
-/* Events are comma-separated: all but the first start with ",\n". */
-static void next_event(rtg_jsonw *w, bool *first) {
-  rtg_jsonw_lit(w, *first ? "\n{" : ",\n{");
-  *first = false;
-}
-
-static void meta(rtg_jsonw *w, bool *first, const char *what, uint64_t pid, int64_t tid,
-                 const char *name) {
-  next_event(w, first);
-  rtg_jsonw_lit(w, "\"ph\":\"M\",\"name\":\"");
-  rtg_jsonw_lit(w, what);
-  rtg_jsonw_lit(w, "\",\"pid\":");
-  rtg_jsonw_u64(w, pid);
-  if (tid >= 0) {
-    rtg_jsonw_lit(w, ",\"tid\":");
-    rtg_jsonw_i64(w, tid);
-  }
-  rtg_jsonw_lit(w, ",\"args\":{\"name\":");
-  rtg_jsonw_str(w, name);
-  rtg_jsonw_lit(w, "}}");
+  if (rpt_is_copy(r->type)) return DATA_PID;
+  return r->devclass == RTG_DEV_GPU ? r->device : DATA_PID + rpt_device_index(r);
 }
 
 bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,
@@ -52,43 +32,34 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     rtg_error("cannot open file: path=%s: %s", path, strerror(errno));
     return false;
   }
-  rtg_jsonw w;
-  if (!rtg_jsonw_init(&w, f)) {
+  rtg_chrome c;
+  if (!rtg_chrome_open(&c, f, "{\"traceEvents\":[\n", false)) {
     fclose(f);
     rtg_error("out of memory");
     return false;
   }
   rtg_u64map tracks = {0}; /* (pid << 32 | queue) seen */
-  bool first = true;
-  rtg_jsonw_lit(&w, "{\"traceEvents\":[");
   for (size_t p = from; p < to; p++) {
     const rpt_rec *r = &d->recs[order[p]];
     uint64_t pid = pid_of(r);
     bool added;
     if (!rtg_u64map_put(&tracks, pid << 32 | r->queue, 0, &added)) abort();
-    next_event(&w, &first);
-    rtg_jsonw_lit(&w, "\"ph\":\"X\",\"pid\":");
-    rtg_jsonw_u64(&w, pid);
-    rtg_jsonw_lit(&w, ",\"tid\":");
-    rtg_jsonw_u64(&w, r->queue);
-    rtg_jsonw_lit(&w, ",\"ts\":");
-    rtg_jsonw_ns_as_us(&w, r->start);
-    rtg_jsonw_lit(&w, ",\"dur\":");
-    rtg_jsonw_ns_as_us(&w, r->stop - r->start);
-    rtg_jsonw_lit(&w, ",\"name\":");
+    rtg_chrome_event(&c, "X");
+    RTG_CHROME_U64(&c, "pid", pid);
+    RTG_CHROME_U64(&c, "tid", r->queue);
+    RTG_CHROME_US(&c, "ts", r->start);
+    RTG_CHROME_US(&c, "dur", r->stop - r->start);
     const char *name = rtg_strtab_get(d->names, r->name);
-    rtg_jsonw_str(&w, *name ? name : rpt_type_names[r->type]); /* unnamed barriers */
-    rtg_jsonw_lit(&w, ",\"cat\":\"");
-    rtg_jsonw_lit(&w, rpt_type_names[r->type]);
+    RTG_CHROME_STR(&c, "name", *name ? name : rpt_type_names[r->type]); /* unnamed barriers */
+    RTG_CHROME_STR(&c, "cat", rpt_type_names[r->type]);
     char op[64];
     snprintf(op, sizeof op, "%u.%u.%u", (unsigned)r->device, (unsigned)r->queue, (unsigned)r->seq);
-    rtg_jsonw_lit(&w, "\",\"args\":{\"dev.queue.op\":\"");
-    rtg_jsonw_lit(&w, op);
-    rtg_jsonw_lit(&w, "\",\"stop\":");
-    rtg_jsonw_ns_as_us(&w, r->stop);
-    rtg_jsonw_lit(&w, ",\"line\":");
-    rtg_jsonw_u64(&w, r->line);
-    rtg_jsonw_lit(&w, "}}");
+    rtg_jsonw_lit(&c.w, ",\"args\":{");
+    rtg_jsonw_lit(&c.w, "\"dev.queue.op\":");
+    rtg_jsonw_str(&c.w, op);
+    RTG_CHROME_US(&c, "stop", r->stop);
+    RTG_CHROME_U64(&c, "line", r->line);
+    rtg_jsonw_lit(&c.w, "}}");
   }
   /* Names of the resources (processes) and queues (threads), sorted so
    * the file does not depend on hash order. */
@@ -101,19 +72,22 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     uint64_t pid = keys[k] >> 32, queue = keys[k] & 0xffffffffu;
     char name[32];
     if (k == 0 || keys[k - 1] >> 32 != pid) {
-      if (pid > UINT16_MAX)
+      if (pid == DATA_PID)
         snprintf(name, sizeof name, "DATA");
-      else
-        snprintf(name, sizeof name, "GPU%llu", (unsigned long long)pid);
-      meta(&w, &first, "process_name", pid, -1, name);
+      else if (pid < DATA_PID)
+        rtg_device_name(RTG_DEVICE(RTG_DEV_GPU, pid), name, sizeof name);
+      else /* (class << 16 | number) after DATA */
+        rtg_device_name(RTG_DEVICE((pid - DATA_PID) >> 16, (pid - DATA_PID) & 0xffff), name,
+                        sizeof name);
+      rtg_chrome_meta(&c, "process_name", pid, NULL, "name", name, 0);
     }
     snprintf(name, sizeof name, "stream:%llu", (unsigned long long)queue);
-    meta(&w, &first, "thread_name", pid, (int64_t)queue, name);
+    rtg_chrome_meta(&c, "thread_name", pid, &queue, "name", name, 0);
   }
   free(keys);
-  rtg_jsonw_lit(&w, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rpt\"}}\n");
   rtg_u64map_free(&tracks);
-  bool ok = rtg_jsonw_finish(&w);
+  bool ok =
+      rtg_chrome_close(&c, ",\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rpt\"}}\n");
   if (fclose(f) != 0) ok = false;
   if (!ok) rtg_error("cannot write file: path=%s: %s", path, strerror(errno));
   return ok;

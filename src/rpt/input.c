@@ -1,9 +1,11 @@
-/* Reading the inputs, main-thread side: the producer (lines.c) hands over
- * the lines already recognized and parsed; here they become records with
- * interned names, text for the spool and the ROI watchers, and file:line
- * warnings.  A bad line is warned about, counted, and then treated as text,
- * as the original did.  Trace records carry agent values until their file
- * ends; then the GPU agents are numbered GPU0, GPU1... by agent index.
+/* Reading the inputs: the common trace reader (src/common/trace_reader.h)
+ * hands over the lines in file order, classified and, for the records rpt
+ * needs, parsed; here they become records with interned names, text for
+ * the spool and the ROI watchers, and file:line warnings.  A bad line is
+ * warned about, counted, and then treated as text, as the original did.
+ * Trace records carry agent values until their file ends; then each is
+ * named by the agents of its process, with the rule rtg-convert uses too
+ * (src/common/agents.h): GPU0, GPU1... are the GPUs in agent index order.
  *
  * Duplicates, as rtg-convert finds them (src/common/dedup.c): a file given
  * twice is read once (its second time is warned about with the count of
@@ -14,9 +16,8 @@
  * run (an HCC_PROFILE=2 trace) belong to the pid of the record before. */
 #include "dedup.h"
 #include "diag.h"
-#include "lines.h"
-#include "linereader.h"
 #include "rpt.h"
+#include "trace_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,11 +27,6 @@
 #include <unistd.h>
 
 const char *const rpt_type_names[RPT_NTYPES] = {"kernel", "barrier", "copy", "copyslo"};
-
-typedef struct agent_info {
-  uint64_t index, handle;
-  bool has_handle, gpu;
-} agent_info;
 
 /* What one file's read needs besides rpt_data. */
 typedef struct file_state {
@@ -42,19 +38,13 @@ typedef struct file_state {
   bool trace;         /* its records came from an rtg trace */
   int kind;           /* 0 not known yet, 1 profile: lines, 2 rtg trace */
   bool mixed_seen;    /* warned about the other kind */
-  uint64_t base;      /* lines of the chunks before */
-  uint64_t too_long;
-  int err;           /* the first read error of a chunk, 0 = none */
-  uint64_t err_line; /* lines before it */
-  /* traces: agent values of the records (handles or indexes) -> slots,
-   * renumbered as GPU numbers at the end of the file */
+  /* traces: the (pid, agent value) pairs of the records (the value a handle
+   * or an index) -> slots, named as devices at the end of the file */
   rtg_u64map slot_of;
   uint64_t *slot_val;
-  bool *slot_gpu_cmd; /* used by a dispatch or barrier */
+  uint32_t *slot_pid;
   size_t nslots;
   uint16_t last_slot; /* of the record before */
-  agent_info *agents;
-  size_t nagents;
   /* duplicates: pid -> 1 while its records repeat a trace read before */
   rtg_u64map dup_pids;
   bool any_dup;  /* some pid of dup_pids is 1 */
@@ -95,21 +85,21 @@ static bool duplicate(file_state *fs, int64_t pid, uint64_t lines) {
 }
 
 /* A header record: the start of a run of duplicates when seen before. */
-static bool header(rpt_data *d, file_state *fs, const rpt_item *it, uint64_t lineno) {
-  bool dup = rtg_seen_header(&d->seen_headers, it->handle);
-  uint64_t *v = rtg_u64map_put(&fs->dup_pids, it->pid, 0, NULL);
+static bool header(rpt_data *d, file_state *fs, const rtg_line *l) {
+  bool dup = rtg_seen_header(&d->seen_headers, rtg_header_fingerprint(&l->u.rec));
+  uint64_t *v = rtg_u64map_put(&fs->dup_pids, l->pid, 0, NULL);
   if (!v) {
     rtg_error("out of memory");
     exit(1);
   }
   if (dup && !*v)
-    rtg_warn_line(&fs->diag, lineno,
+    rtg_warn_line(&fs->diag, l->lineno,
                   "the trace of pid %u again (the same header as before: a file read twice or "
                   "concatenated?): its records are skipped up to its next header",
-                  it->pid);
+                  l->pid);
   *v = dup;
   fs->any_dup |= dup;
-  return duplicate(fs, it->pid, 1);
+  return duplicate(fs, l->pid, 1);
 }
 
 /* Names repeat on almost every line, so a small direct-mapped cache of
@@ -170,38 +160,57 @@ static void add_text(rpt_data *d, rpt_opts *o, const char *line, size_t len, uin
   if (o->roi_stop.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_stop, lineno, line ? line : "", len);
 }
 
-static uint16_t agent_slot(file_state *fs, uint64_t value, bool gpu_cmd) {
-  if (fs->nslots && fs->slot_val[fs->last_slot] == value) { /* most often the one before */
-    fs->slot_gpu_cmd[fs->last_slot] |= gpu_cmd;
-    return fs->last_slot;
-  }
+static uint64_t slot_key(uint32_t pid, uint64_t value) {
+  return rtg_mix64(value ^ rtg_mix64(pid));
+}
+
+static uint16_t agent_slot(file_state *fs, uint32_t pid, uint64_t value) {
+  uint16_t last = fs->last_slot; /* most often the one before */
+  if (fs->nslots && fs->slot_val[last] == value && fs->slot_pid[last] == pid) return last;
   bool added;
-  uint64_t *v = rtg_u64map_put(&fs->slot_of, value, fs->nslots, &added);
+  uint64_t *v = rtg_u64map_put(&fs->slot_of, slot_key(pid, value), fs->nslots, &added);
   if (!v) {
     rtg_error("out of memory");
     exit(1);
   }
+  size_t slot = *v;
+  if (!added && (fs->slot_val[slot] != value || fs->slot_pid[slot] != pid)) { /* a collision */
+    slot = 0;
+    while (slot < fs->nslots && (fs->slot_val[slot] != value || fs->slot_pid[slot] != pid)) slot++;
+    added = slot == fs->nslots;
+  }
   if (added) {
     fs->slot_val = xrealloc(fs->slot_val, (fs->nslots + 1) * sizeof *fs->slot_val);
-    fs->slot_gpu_cmd = xrealloc(fs->slot_gpu_cmd, (fs->nslots + 1) * sizeof *fs->slot_gpu_cmd);
+    fs->slot_pid = xrealloc(fs->slot_pid, (fs->nslots + 1) * sizeof *fs->slot_pid);
     fs->slot_val[fs->nslots] = value;
-    fs->slot_gpu_cmd[fs->nslots] = false;
+    fs->slot_pid[fs->nslots] = pid;
     fs->nslots++;
   }
-  if (gpu_cmd) fs->slot_gpu_cmd[*v] = true;
-  fs->last_slot = (uint16_t)*v;
-  return (uint16_t)*v;
+  return fs->last_slot = (uint16_t)slot;
 }
 
-static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it, const char *arena,
-                    uint64_t lineno) {
-  const char *raw = it->flags & IF_RAW ? arena + it->raw : NULL;
-  if ((fs->any_dup || it->flags & IF_PID) &&
-      duplicate(fs, it->flags & IF_PID ? (int64_t)it->pid : -1, 1))
-    return;
+/* The agents of process pid. */
+static rtg_agents *agents_of(rpt_data *d, uint32_t pid) {
+  bool added;
+  uint64_t *ix = rtg_u64map_put(&d->agents_of, pid, d->nagents, &added);
+  if (!ix) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  if (added) {
+    d->agents = xrealloc(d->agents, (d->nagents + 1) * sizeof *d->agents);
+    d->agents[d->nagents++] = (rtg_agents){0};
+  }
+  return &d->agents[*ix];
+}
+
+static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const rpt_cmd *c,
+                    const char *raw) {
+  uint64_t lineno = l->lineno;
+  if ((fs->any_dup || l->has_pid) && duplicate(fs, l->has_pid ? (int64_t)l->pid : -1, 1)) return;
   /* A file is of the first kind it shows; the other kind is text there,
    * so a trace written with HCC_PROFILE=2 does not count twice. */
-  int kind = it->flags & IF_TRACE ? 2 : 1;
+  int kind = c->trace ? 2 : 1;
   if (!fs->kind) fs->kind = kind;
   if (fs->kind != kind) {
     if (!fs->mixed_seen)
@@ -209,106 +218,70 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it
                     kind == 1 ? "profile: lines" : "rtg trace records",
                     kind == 1 ? "rtg trace records" : "profile: lines");
     fs->mixed_seen = true;
-    add_text(d, o, raw, it->raw_len, lineno);
+    add_text(d, o, raw, l->len, lineno);
     return;
   }
-  if (it->flags & IF_BAD_OP)
+  if (c->bad_op)
     rtg_warn_line(&fs->diag, lineno, "unrecognized #device.queue.seq tag: using #0.0.0");
-  if (it->flags & IF_NO_BYTES)
+  if (rpt_is_copy(c->type) && !c->trace && !c->sized)
     rtg_warn_line(&fs->diag, lineno, "copy without a byte count: named by direction only");
   rpt_rec r = {
-      .start = it->start,
-      .stop = it->stop,
+      .start = c->start,
+      .stop = c->stop,
       .line = lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)lineno,
-      .seq = it->seq & 0x3fffffffu,
-      .queue = (uint16_t)it->queue,
-      .type = it->type,
+      .seq = c->seq & 0xfffffffu,
+      .queue = (uint16_t)c->queue,
+      .type = c->type,
   };
-  if (it->flags & IF_TRACE) {
-    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, it->agent)) {
+  if (c->trace) {
+    if (fs->nslots > UINT16_MAX && !rtg_u64map_get(&fs->slot_of, slot_key(l->pid, c->agent))) {
       skip(fs, lineno, "too many agents");
-      add_text(d, o, raw, it->raw_len, lineno);
+      add_text(d, o, raw, l->len, lineno);
       return;
     }
     fs->trace = true;
-    r.device = agent_slot(fs, it->agent, it->flags & IF_GPU_CMD);
+    r.device = agent_slot(fs, l->pid, c->agent);
   } else {
-    r.device = (uint16_t)it->agent;
+    r.device = (uint16_t)c->agent;
   }
-  r.name = intern(d, arena + it->name, it->name_len);
+  size_t len;
+  const char *name = rpt_cmd_name(c, &len);
+  r.name = intern(d, name, len);
   add_record(d, o, fs, &r, lineno);
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Trace records carry agent slots until the file is read: then they get GPU
- * numbers.  GPU agents (from the agent records) are numbered by agent index
- * (GPU0, GPU1...); values no agent record explains come after them, in
- * ascending order.  A record's agent value is matched against the agents'
- * handles first, then their indexes, so both tracer styles work. */
-static void number_gpus(rpt_data *d, file_state *fs) {
+/* Trace records carry agent slots until the file is read: then each slot
+ * is named as a device by the agents of its process (agents.h). */
+static void name_devices(rpt_data *d, file_state *fs) {
   if (!fs->trace || fs->first == UINT32_MAX) return;
-  uint64_t *gpu_idx = xrealloc(NULL, (fs->nagents + 1) * sizeof *gpu_idx);
-  size_t ngpu = 0;
-  for (size_t a = 0; a < fs->nagents; a++)
-    if (fs->agents[a].gpu) gpu_idx[ngpu++] = fs->agents[a].index;
-  qsort(gpu_idx, ngpu, sizeof *gpu_idx, cmp_u64);
-  /* the same agent twice (a trace concatenated with itself) is one GPU */
-  size_t nu = 0;
-  for (size_t g = 0; g < ngpu; g++)
-    if (!nu || gpu_idx[nu - 1] != gpu_idx[g]) gpu_idx[nu++] = gpu_idx[g];
-  ngpu = nu;
-
-  uint16_t *num = xrealloc(NULL, (fs->nslots + 1) * sizeof *num);
-  uint64_t *unknown = xrealloc(NULL, (fs->nslots + 1) * sizeof *unknown);
-  size_t nunknown = 0;
-  for (size_t s = 0; s < fs->nslots; s++) {
-    const agent_info *hit = NULL;
-    for (size_t a = 0; a < fs->nagents && !hit; a++)
-      if (fs->agents[a].has_handle && fs->agents[a].handle == fs->slot_val[s]) hit = &fs->agents[a];
-    for (size_t a = 0; a < fs->nagents && !hit; a++)
-      if (fs->agents[a].index == fs->slot_val[s]) hit = &fs->agents[a];
-    num[s] = UINT16_MAX;
-    if (hit && hit->gpu) {
-      for (size_t g = 0; g < ngpu; g++)
-        if (gpu_idx[g] == hit->index) num[s] = (uint16_t)g;
-    } else if (fs->slot_gpu_cmd[s]) {
-      unknown[nunknown++] = fs->slot_val[s];
-    } else {
-      num[s] = 0; /* a copy issued by a host agent: the number is only shown */
-    }
+  rtg_device *dev = xrealloc(NULL, (fs->nslots + 1) * sizeof *dev);
+  for (size_t s = 0; s < fs->nslots; s++)
+    dev[s] = rtg_agents_device(agents_of(d, fs->slot_pid[s]), fs->slot_val[s]);
+  for (size_t i = fs->first; i <= fs->last; i++) {
+    rtg_device v = dev[d->recs[i].device];
+    d->recs[i].devclass = rtg_device_class_of(v) & 3;
+    d->recs[i].device = (uint16_t)rtg_device_number(v);
   }
-  qsort(unknown, nunknown, sizeof *unknown, cmp_u64);
-  for (size_t s = 0; s < fs->nslots; s++) {
-    if (num[s] != UINT16_MAX) continue;
-    for (size_t u = 0; u < nunknown; u++)
-      if (unknown[u] == fs->slot_val[s]) num[s] = (uint16_t)(ngpu + u);
-  }
-  for (size_t i = fs->first; i <= fs->last; i++) d->recs[i].device = num[d->recs[i].device];
-  free(gpu_idx);
-  free(num);
-  free(unknown);
+  free(dev);
 }
 
-static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *it) {
+static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *end) {
   const char *path = fs->diag.path;
-  uint64_t lines = fs->base;
-  (void)it;
-  if (fs->err) {
-    rtg_error("cannot read file: path=%s, line=%llu: %s", path, (unsigned long long)fs->err_line,
-              fs->err == RPT_ERR_SHRANK ? "the file shrank while it was read (the rest is missing)"
-                                        : strerror(fs->err));
+  uint64_t lines = end->u.end.lines;
+  if (end->u.end.err) {
+    int err = end->u.end.err;
+    rtg_error("cannot read file: path=%s, line=%llu: %s", path,
+              (unsigned long long)end->u.end.err_line,
+              err == RTG_READ_SHRANK ? "the file shrank while it was read (the rest is missing)"
+                                     : strerror(err));
     d->read_error = true;
   }
-  if (fs->too_long) {
-    fs->skipped += fs->too_long;
+  if (end->u.end.too_long) {
+    fs->skipped += end->u.end.too_long;
     rtg_warning("%s: %llu lines longer than %u bytes skipped", path,
-                (unsigned long long)fs->too_long, RTG_LINE_MAX);
+                (unsigned long long)end->u.end.too_long, RTG_LINE_MAX);
   }
-  number_gpus(d, fs);
+  name_devices(d, fs);
   if (d->spool) {
     if (fs->last != UINT32_MAX) {
       d->text_end[fs->last] = d->spool_pos; /* trailing text goes with the last record */
@@ -344,61 +317,74 @@ static void file_end(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_item *i
   rtg_u64map_free(&fs->dup_pids);
   rtg_u64map_free(&fs->slot_of);
   free(fs->slot_val);
-  free(fs->slot_gpu_cmd);
-  free(fs->agents);
+  free(fs->slot_pid);
 }
 
 static void file_begin(file_state *fs, const char *path, uint16_t file) {
   *fs = (file_state){.diag = {.path = path}, .file = file, .first = UINT32_MAX, .last = UINT32_MAX};
 }
 
-/* Every item of a batch, in order. */
-static void consume(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_batch *b, int *file) {
-  for (size_t i = 0; i < b->n; i++) {
-    const rpt_item *it = &b->items[i];
-    const char *raw = it->flags & IF_RAW ? b->arena + it->raw : NULL;
-    uint64_t lineno = fs->base + it->lineno;
-    if (it->flags & IF_DB) printf("raw: %s\n", raw);
-    switch (it->what) {
-    case IT_CMD:
-      command(d, o, fs, it, b->arena, lineno);
-      break;
-    case IT_SKIP: /* warned about, then it is text */
-      skip(fs, lineno, it->why);
-      if (it->flags & IF_CUT) fs->cut++;
-      add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_TEXT:
-      if ((it->flags & IF_PID) && duplicate(fs, it->pid, 1)) break;
-      add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_REC:
-      duplicate(fs, it->pid, it->count);
-      break;
-    case IT_HEADER:
-      if (!header(d, fs, it, lineno)) add_text(d, o, raw, it->raw_len, lineno);
-      break;
-    case IT_AGENT:
-      if (duplicate(fs, it->pid, 1)) break;
-      fs->agents = xrealloc(fs->agents, (fs->nagents + 1) * sizeof *fs->agents);
-      fs->agents[fs->nagents++] = (agent_info){
-          .index = it->agent,
-          .handle = it->handle,
-          .has_handle = it->flags & IF_HANDLE,
-          .gpu = it->flags & IF_GPU_AGENT,
-      };
-      add_text(d, o, raw, it->raw_len, lineno); /* agent lines stay text */
-      break;
-    case IT_CHUNK_END:
-      if ((it->flags & IF_READ_ERROR) && !fs->err)
-        fs->err = it->err, fs->err_line = fs->base + it->lineno;
-      fs->base += it->lineno;
-      fs->too_long += it->too_long;
-      if (!(it->flags & IF_FILE_END)) break;
-      file_end(d, o, fs, it);
-      if (++*file < (int)d->npaths) file_begin(fs, d->paths[*file], (uint16_t)*file);
+/* A line that stays text; pid: the process of a record line, or -1. */
+static void text_line(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const char *raw,
+                      int64_t pid) {
+  if (pid >= 0 && duplicate(fs, pid, l->count)) return;
+  add_text(d, o, raw, l->len, l->lineno);
+}
+
+/* A bad line: warned about, counted, then it is text. */
+static void bad_line(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, const char *raw,
+                     const char *why) {
+  skip(fs, l->lineno, why);
+  add_text(d, o, raw, l->len, l->lineno);
+}
+
+/* One line (or the END of a file), in file order. */
+static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bool keep) {
+  const char *raw = keep ? l->text : NULL;
+  int64_t pid = l->has_pid ? (int64_t)l->pid : -1;
+  if (o->db && rpt_db_line(l)) printf("raw: %s\n", l->text);
+  switch (l->cls) {
+  case RTG_LINE_TEXT:
+  case RTG_LINE_SEEN:
+    text_line(d, o, fs, l, raw, pid);
+    break;
+  case RTG_LINE_CUT:
+    fs->cut++;
+    bad_line(d, o, fs, l, raw, l->why);
+    break;
+  case RTG_LINE_BAD:
+    if (l->kind == RTG_KIND_HEADER) /* a header line that does not parse stays text, as before */
+      text_line(d, o, fs, l, raw, pid);
+    else
+      bad_line(d, o, fs, l, raw, l->why);
+    break;
+  case RTG_LINE_PROFILE:
+  case RTG_LINE_RECORD:
+    if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_HEADER) {
+      if (!header(d, fs, l)) add_text(d, o, raw, l->len, l->lineno);
       break;
     }
+    if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_AGENT) {
+      if (duplicate(fs, pid, 1)) break;
+      if (!rtg_agents_add(agents_of(d, l->pid), &l->u.rec)) {
+        rtg_error("out of memory");
+        exit(1);
+      }
+      add_text(d, o, raw, l->len, l->lineno); /* agent lines stay text */
+      break;
+    }
+    const rpt_cmd *c = (const rpt_cmd *)l->u.user; /* (rpt_prepare_line) */
+    if (c->what > 0)
+      command(d, o, fs, l, c, raw);
+    else if (c->what == 0)
+      text_line(d, o, fs, l, raw, l->cls == RTG_LINE_RECORD ? pid : -1);
+    else
+      bad_line(d, o, fs, l, raw, c->why);
+    break;
+  case RTG_LINE_END:
+    file_end(d, o, fs, l);
+    if (l->file + 1 < d->npaths) file_begin(fs, d->paths[l->file + 1], (uint16_t)(l->file + 1));
+    break;
   }
 }
 
@@ -457,31 +443,30 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
     }
   }
   bool regex = o->roi_start.kind == ROI_REGEX || o->roi_stop.kind == ROI_REGEX;
-  rpt_lines_opts lo = {
-      .paths = o->inputs,
-      .npaths = o->ninputs,
-      .keep_text = d->spool || regex,
-      .text_items =
+  bool keep = d->spool || regex || o->db; /* the text of records too, as read */
+  rtg_reader_opts ro = {
+      .paths = (const char *const *)o->inputs,
+      .npaths = (size_t)o->ninputs,
+      .parse = RTG_PARSE(RTG_KIND_HEADER) | RTG_PARSE(RTG_KIND_AGENT) |
+               RTG_PARSE(RTG_KIND_DISPATCH) | RTG_PARSE(RTG_KIND_DISPATCH_HOST) |
+               RTG_PARSE(RTG_KIND_BARRIER) | RTG_PARSE(RTG_KIND_BARRIER_HOST) |
+               RTG_PARSE(RTG_KIND_COPY),
+      .keep_text = keep,
+      .text_lines =
           d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
-      .db = o->db,
-      .ignore_barriers = o->ignore_barriers,
+      .prepare = rpt_prepare_line,
+      .prepare_arg = o,
   };
-  rpt_lines *l;
-  if (!rpt_lines_start(&l, &lo)) {
-    rtg_error("cannot start the reader thread");
+  rtg_reader *r = rtg_reader_open(&ro);
+  if (!r) {
+    rtg_error("out of memory");
     return false;
   }
   file_state fs;
-  int file = 0;
   file_begin(&fs, d->paths[0], 0);
-  for (;;) {
-    rpt_batch *b = rpt_lines_next(l);
-    consume(d, o, &fs, b, &file);
-    bool last = b->last;
-    rpt_lines_release(l, b);
-    if (last) break;
-  }
-  rpt_lines_finish(l);
+  rtg_line *l;
+  while ((l = rtg_reader_next(r))) take(d, o, &fs, l, keep);
+  rtg_reader_close(r);
   if (d->spool && fflush(d->spool) != 0) {
     rtg_error("cannot write the text spool: %s", strerror(errno));
     return false;
@@ -494,6 +479,9 @@ void rpt_data_free(rpt_data *d) {
   free(d->again);
   free(d->file_lines);
   rtg_u64map_free(&d->seen_headers);
+  for (size_t i = 0; i < d->nagents; i++) rtg_agents_free(&d->agents[i]);
+  free(d->agents);
+  rtg_u64map_free(&d->agents_of);
   free(d->text_end);
   if (d->spool) fclose(d->spool);
   rtg_strtab_free(d->names);

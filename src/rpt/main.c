@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const long default_gaps[] = {10, 20, 50, 100, 1000, 10000, 100000};
+static const uint64_t default_gaps[] = RTG_GAP_BUCKETS_DEFAULT;
 
 static void usage(FILE *f) {
   fputs("usage: rpt [-h] [--version] [-t] [-g JSON_FILE] [-r ROI_START] [-R ROI_STOP]\n"
@@ -130,11 +130,6 @@ static bool parse_long(const char *s, long *v) {
   return *s && !*e && errno == 0;
 }
 
-static int cmp_long(const void *a, const void *b) {
-  long x = *(const long *)a, y = *(const long *)b;
-  return (x > y) - (x < y);
-}
-
 /* One --gaps value (a comma list is accepted too); false if not a number. */
 static bool add_gaps(rpt_opts *o, const char *s, bool must) {
   char *copy = strdup(s), *save = NULL;
@@ -147,10 +142,10 @@ static bool add_gaps(rpt_opts *o, const char *s, bool must) {
       break;
     }
     if (v <= 0) usage_error("argument --gaps: bucket limits must be > 0 us, not '%s'%s", t, "");
-    long *g = realloc(o->gaps, (o->ngaps + 1) * sizeof *g);
+    uint64_t *g = realloc(o->gaps, (o->ngaps + 1) * sizeof *g);
     if (!g) abort();
     o->gaps = g;
-    o->gaps[o->ngaps++] = v;
+    o->gaps[o->ngaps++] = (uint64_t)v;
   }
   if (!ok) o->ngaps = before;
   free(copy);
@@ -263,11 +258,7 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
     if (!o->gaps) abort();
     memcpy(o->gaps, default_gaps, sizeof default_gaps);
   }
-  qsort(o->gaps, o->ngaps, sizeof *o->gaps, cmp_long);
-  size_t m = 0; /* equal limits would make empty buckets with odd names */
-  for (size_t k = 0; k < o->ngaps; k++)
-    if (m == 0 || o->gaps[m - 1] != o->gaps[k]) o->gaps[m++] = o->gaps[k];
-  o->ngaps = m;
+  o->ngaps = rtg_gap_limits_normalize(o->gaps, o->ngaps);
   if (o->ninputs == 0) usage_error("the following arguments are required: %s%s", "FILE", "");
 }
 
@@ -310,7 +301,7 @@ static int run(rpt_opts *o, rpt_data *d) {
 
   /* The original walks [start, stop): the stop command only closes the ROI. */
   rpt_resources rs;
-  rpt_resources_init(&rs, d->names, o->gaps, o->ngaps);
+  rpt_resources_init(&rs, d->names, (rtg_gap_buckets){o->gaps, o->ngaps});
   for (size_t p = first; p < last; p++) {
     const rpt_rec *r = &d->recs[order[p]];
     rpt_resource *res = rpt_resource_of(&rs, r);

@@ -14,12 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
-  if (rpt_is_copy(r->type)) return "DATA";
-  snprintf(buf, 16, "GPU%u", (unsigned)r->device);
-  return buf;
-}
-
 static double ms_from(uint64_t t, uint64_t offset) {
   return (double)(int64_t)(t - offset) / 1000000.0;
 }
@@ -107,7 +101,8 @@ void rpt_print_trace_line(const rpt_data *d, const rpt_opts *o, const rpt_rec *r
                           uint64_t critical, uint64_t gap) {
   if (!o->no_gaps && gap > 0) {
     char res[16], markers[2 * 64 + 1];
-    size_t n = rpt_gap_bucket(o->gaps, o->ngaps, gap);
+    rtg_gap_buckets b = {o->gaps, o->ngaps};
+    size_t n = rtg_gap_bucket(&b, gap);
     n = n < o->ngaps ? n + 1 : o->ngaps; /* buckets passed, the hit one included */
     if (n > 64) n = 64;
     memset(markers, '=', 2 * n);

@@ -1,5 +1,6 @@
 /* Resources and their accounting, with the original rpt's semantics.
- * A resource is a GPU (kernels and barriers of device N) or DATA (copies).
+ * A resource is a device (kernels and barriers of GPU<n>; agents.h names
+ * them) or DATA (copies).
  * Records arrive in start order; on each resource:
  *   - a command that starts before the latest stop seen so far overlaps
  *     it and counts only its part after that stop (its "critical time",
@@ -25,31 +26,14 @@ static uint32_t intern_str(rtg_strtab *t, const char *s) {
   return id;
 }
 
-void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, size_t ngaps) {
+void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets) {
   memset(rs, 0, sizeof *rs);
-  rs->gaps = gaps;
-  rs->ngaps = ngaps;
-  rs->gap_names = malloc((ngaps + 1) * sizeof *rs->gap_names);
+  rs->buckets = buckets;
+  rs->gap_names = malloc((buckets.n + 1) * sizeof *rs->gap_names);
   if (!rs->gap_names) abort();
   char buf[96];
-  for (size_t i = 0; i <= ngaps; i++) {
-    if (i == ngaps)
-      snprintf(buf, sizeof buf, "gap >=%ldus", gaps[ngaps - 1]);
-    else if (i == 0)
-      snprintf(buf, sizeof buf, "gap <%ldus", gaps[0]);
-    else
-      snprintf(buf, sizeof buf, "gap %ldus-%ldus", gaps[i - 1], gaps[i]);
-    rs->gap_names[i] = intern_str(names, buf);
-  }
-  /* the limits in ns, when they ascend (they do unless a limit overflows) */
-  rs->gap_ns = malloc((ngaps + 1) * sizeof *rs->gap_ns);
-  for (size_t i = 0; rs->gap_ns && i < ngaps; i++) {
-    rs->gap_ns[i] = (uint64_t)gaps[i] * 1000;
-    if (i && rs->gap_ns[i] <= rs->gap_ns[i - 1]) {
-      free(rs->gap_ns);
-      rs->gap_ns = NULL;
-    }
-  }
+  for (size_t i = 0; i <= buckets.n; i++)
+    rs->gap_names[i] = intern_str(names, rtg_gap_bucket_name(&buckets, i, buf, sizeof buf));
   rs->nnames = rtg_strtab_count(names);
 }
 
@@ -65,13 +49,17 @@ void rpt_resources_free(rpt_resources *rs) {
   free(rs->gpu);
   free_resource(rs->data);
   free(rs->gap_names);
-  free(rs->gap_ns);
   memset(rs, 0, sizeof *rs);
+}
+
+const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
+  if (rpt_is_copy(r->type)) return "DATA";
+  return rtg_device_name(rpt_rec_device(r), buf, 16);
 }
 
 static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
   rpt_resource *r = calloc(1, sizeof *r);
-  size_t n = rs->nnames + rs->ngaps + 1;
+  size_t n = rs->nnames + rs->buckets.n + 1;
   if (!r || !(r->row_of = malloc(n * sizeof *r->row_of))) {
     rtg_error("out of memory");
     exit(1);
@@ -86,37 +74,30 @@ static rpt_resource *resource_new_of(rpt_resources *rs, const rpt_rec *r) {
     if (!rs->data) rs->data = new_resource(rs, "DATA");
     return rs->data;
   }
-  if (r->device >= rs->ngpu) {
-    size_t n = (size_t)r->device + 1;
+  uint32_t ix = rpt_device_index(r);
+  if (ix >= rs->ngpu) {
+    size_t n = (size_t)ix + 1;
     rpt_resource **g = realloc(rs->gpu, n * sizeof *g);
     if (!g) abort();
     memset(g + rs->ngpu, 0, (n - rs->ngpu) * sizeof *g);
     rs->gpu = g;
     rs->ngpu = n;
   }
-  if (!rs->gpu[r->device]) {
+  if (!rs->gpu[ix]) {
     char name[16];
-    snprintf(name, sizeof name, "GPU%u", (unsigned)r->device);
-    rs->gpu[r->device] = new_resource(rs, name);
+    rs->gpu[ix] = new_resource(rs, rpt_resource_name(r, name));
   }
-  return rs->gpu[r->device];
+  return rs->gpu[ix];
 }
 
 static inline rpt_resource *resource_of(rpt_resources *rs, const rpt_rec *r) {
-  rpt_resource *res = rpt_is_copy(r->type)   ? rs->data
-                      : r->device < rs->ngpu ? rs->gpu[r->device]
-                                             : NULL;
+  uint32_t ix = rpt_device_index(r);
+  rpt_resource *res = rpt_is_copy(r->type) ? rs->data : ix < rs->ngpu ? rs->gpu[ix] : NULL;
   return res ? res : resource_new_of(rs, r);
 }
 
 rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r) {
   return resource_of(rs, r);
-}
-
-size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns) {
-  for (size_t i = 0; i < ngaps; i++)
-    if (gap_ns < (uint64_t)gaps[i] * 1000) return i;
-  return ngaps;
 }
 
 static __attribute__((noinline)) uint32_t new_row(rpt_resource *res, uint64_t key, size_t slot,
@@ -157,11 +138,7 @@ static inline uint64_t resource_add(rpt_resources *rs, rpt_resource *res, const 
 
   add_row(res, r->name, r->name, crit);
   if (g > 0) {
-    size_t b = 0;
-    if (rs->gap_ns) /* ascending limits: count those passed, no branch */
-      for (size_t i = 0; i < rs->ngaps; i++) b += g >= rs->gap_ns[i];
-    else
-      b = rpt_gap_bucket(rs->gaps, rs->ngaps, g);
+    size_t b = rtg_gap_bucket(&rs->buckets, g);
     add_row(res, RPT_GAP_BIT | b, rs->nnames + b, g);
   }
   res->busy += crit;

@@ -1,7 +1,9 @@
 /* rpt: the HCC_PROFILE=2 report.  The pieces and what they share:
  *
  *   main.c       options, then read -> sort -> ROI -> resources -> report
- *   input.c      reads profile: lines and rtg trace records into rpt_data
+ *   input.c      reads the inputs (through the common trace reader) into
+ *                rpt_data: records, text, duplicates, GPU numbers
+ *   command.c    which classified lines are commands, and their names
  *   sort.c       orders the records by start time (stable)
  *   roi.c        ROI selectors @LINE ^TIME N%REGEX: parsed, watched during
  *                the read, resolved after the sort
@@ -15,7 +17,10 @@
 #ifndef RPT_H
 #define RPT_H
 
+#include "agents.h"
+#include "gap_buckets.h"
 #include "strtab.h"
+#include "trace_line.h"
 #include "u64map.h"
 
 #include <regex.h>
@@ -36,16 +41,26 @@ static inline bool rpt_is_copy(unsigned type) {
 /* One profiled command, as the original's ProfileLogRecord minus its text:
  * 32 bytes, so ten million fit in 320 MB. */
 typedef struct rpt_rec {
-  uint64_t start, stop; /* ns */
-  uint32_t name;        /* id in rpt_data.names */
-  uint32_t line;        /* line in its file (saturates at UINT32_MAX) */
-  uint32_t seq : 30;    /* #dev.queue.SEQ (shown only; kept modulo 2^30) */
-  uint32_t type : 2;    /* enum rpt_type */
-  uint16_t queue;       /* #dev.QUEUE.seq (shown only; kept modulo 2^16) */
-  uint16_t device;      /* GPU number (resource GPU<device>) */
+  uint64_t start, stop;  /* ns */
+  uint32_t name;         /* id in rpt_data.names */
+  uint32_t line;         /* line in its file (saturates at UINT32_MAX) */
+  uint32_t seq : 28;     /* #dev.queue.SEQ (shown only; kept modulo 2^28) */
+  uint32_t type : 2;     /* enum rpt_type */
+  uint32_t devclass : 2; /* enum rtg_device_class of device */
+  uint16_t queue;        /* #dev.QUEUE.seq (shown only; kept modulo 2^16) */
+  uint16_t device;       /* its number in its class: GPU<device> (agents.h) */
 } rpt_rec;
 
 _Static_assert(sizeof(rpt_rec) == 32, "rpt_rec should stay 32 bytes");
+
+/* The device a record ran on, as agents.h names it. */
+static inline rtg_device rpt_rec_device(const rpt_rec *r) {
+  return RTG_DEVICE(r->devclass, r->device);
+}
+/* Resources of devices are indexed by class and number (GPUs first). */
+static inline uint32_t rpt_device_index(const rpt_rec *r) {
+  return (uint32_t)r->devclass << 16 | r->device;
+}
 
 /* ------------------------------------------------------------ options */
 
@@ -93,7 +108,7 @@ typedef struct rpt_opts {
   bool text_trace, info, hide_app_text, no_gaps, ignore_barriers, db;
   const char *gui_trace;
   rpt_roi roi_start, roi_stop;
-  long *gaps; /* ascending, distinct, > 0 */
+  uint64_t *gaps; /* gap bucket limits in us: ascending, distinct, > 0 */
   size_t ngaps;
   long topn; /* < 0: all */
 } rpt_opts;
@@ -123,12 +138,51 @@ typedef struct rpt_data {
   rpt_again *again;        /* inputs given again, in command-line order */
   size_t nagain, next_again;
   rtg_u64map seen_headers; /* fingerprints of the header records read */
+  rtg_u64map agents_of;    /* pid -> index + 1 in agents */
+  rtg_agents *agents;      /* per process, from its AGENT records */
+  size_t nagents;
   bool read_error;
 } rpt_data;
 
 /* input.c: read every input; false when one cannot be opened. */
 bool rpt_read_inputs(rpt_data *d, rpt_opts *o);
 void rpt_data_free(rpt_data *d);
+
+/* command.c: what a classified line is to rpt, worked out on the reader's
+ * threads and kept in the line, in the room of its record (l->u.user,
+ * written and read in place: hence may_alias).  The name points into the
+ * line. */
+typedef struct __attribute__((may_alias)) rpt_cmd {
+  int8_t what;  /* 1: a command; 0: text (not a command, or an ignored
+                   barrier); -1: a bad line (why) */
+  uint8_t type; /* enum rpt_type */
+  bool trace;   /* from an rtg trace record: agent is an agent value */
+  bool bad_op;  /* profile: unrecognized #op tag, #0.0.0 used */
+  bool sized;   /* a copy with a byte count (bytes) */
+  uint64_t start, stop;
+  uint64_t agent; /* trace: the agent value; profile: the device number */
+  uint64_t bytes;
+  uint32_t queue, seq;
+  const char *name; /* a copy's: its direction (rpt_cmd_name adds the size) */
+  size_t name_len;
+  const char *why;
+} rpt_cmd;
+
+_Static_assert(sizeof(rpt_cmd) <= sizeof(((rtg_line *)0)->u.user), "a command fits in a line");
+
+/* The lines that rpt_prepare_line turns into an rpt_cmd (in l->u.user):
+ * profile lines and the records that are not headers or agents. */
+static inline bool rpt_line_is_cmd(const rtg_line *l) {
+  return l->cls == RTG_LINE_PROFILE ||
+         (l->cls == RTG_LINE_RECORD && l->kind != RTG_KIND_HEADER && l->kind != RTG_KIND_AGENT);
+}
+/* The reader's prepare hook; opts: the rpt_opts. */
+size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts);
+/* The name to show: a copy's is "<direction>_<bytes>_bytes", as the
+ * original named it (built anew each time, valid until the next). */
+const char *rpt_cmd_name(const rpt_cmd *c, size_t *len);
+/* --db prints the raw text of this line (a profile line or a GPU op's record). */
+bool rpt_db_line(const rtg_line *l);
 
 /* sort.c: order[] = 0..n-1 sorted by (start, index): the original's stable
  * sort by start time, inputs taken in command-line order. */
@@ -163,26 +217,24 @@ typedef struct rpt_resource {
 } rpt_resource;
 
 typedef struct rpt_resources {
-  rpt_resource **gpu; /* by device number; NULL where none */
+  rpt_resource **gpu; /* by rpt_device_index; NULL where none */
   size_t ngpu;
   rpt_resource *data;
-  uint32_t *gap_names; /* strtab id per bucket: ngaps + 1 */
-  const long *gaps;
-  size_t ngaps;
-  uint64_t *gap_ns; /* the limits in ns when they ascend, else NULL */
-  size_t nnames;    /* names interned when the walk began */
+  uint32_t *gap_names; /* strtab id per bucket: buckets.n + 1 */
+  rtg_gap_buckets buckets;
+  size_t nnames; /* names interned when the walk began */
 } rpt_resources;
 
 #define RPT_GAP_BIT (1ull << 32)
 
-void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, const long *gaps, size_t ngaps);
+void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets);
 void rpt_resources_free(rpt_resources *rs);
 rpt_resource *rpt_resource_of(rpt_resources *rs, const rpt_rec *r);
+/* GPU0, CPU0 (agents.h), DATA for copies. */
+const char *rpt_resource_name(const rpt_rec *r, char buf[16]);
 /* Add the next record (in start order) of its resource: returns its
  * critical time; *gap gets the idle time before it (0: none). */
 uint64_t rpt_resource_add(rpt_resources *rs, rpt_resource *res, const rpt_rec *r, uint64_t *gap);
-/* Bucket of a gap, 0..ngaps (ngaps: >= the last). */
-size_t rpt_gap_bucket(const long *gaps, size_t ngaps, uint64_t gap_ns);
 
 /* report.c */
 void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last);
@@ -193,7 +245,6 @@ void rpt_print_trace_line(const rpt_data *d, const rpt_opts *o, const rpt_rec *r
                           uint64_t critical, uint64_t gap);
 void rpt_print_summaries(const rpt_resources *rs, const rtg_strtab *names, const rpt_opts *o,
                          uint64_t roi_ns);
-const char *rpt_resource_name(const rpt_rec *r, char buf[16]);
 
 /* gui_trace.c: false when the file cannot be written. */
 bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,

@@ -16,7 +16,7 @@
 
 static bool before(const rpt_rec *x, const rpt_rec *y) {
   if (x->start != y->start) return x->start < y->start;
-  if (x->device != y->device) return x->device < y->device;
+  if (rpt_device_index(x) != rpt_device_index(y)) return rpt_device_index(x) < rpt_device_index(y);
   if (x->queue != y->queue) return x->queue < y->queue;
   return x->seq < y->seq;
 }

@@ -1,10 +1,10 @@
 /* libFuzzer target: the whole of rtg-convert on one trace text (rtg
  * records, profile: lines, strace lines, anything): every output at once
  * (Chrome JSON with flows, gap events and kernel names, the same as a
- * native Perfetto trace, statistics CSVs,
- * the terminal summary, the gap report with its second pass over the
- * input, workgroups, -v counts), as main.c wires them.  Inputs whose size
- * is odd also get -p (tracks by process) and an RPD SQLite database.
+ * native Perfetto trace, statistics CSVs, the terminal summary, the gap
+ * report with its second pass over the input, workgroups, -v counts), as
+ * main.c wires them and runs the passes.  Inputs whose size is odd also get
+ * -p (tracks by process) and an RPD SQLite database.
  * Oracles: no crash, no sanitizer report; every sink closes successfully;
  * the Chrome JSON is valid JSON, every event has a "ph", and complete
  * events ("X") have a non-negative "dur"; the Perfetto trace is valid
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
             cv_add_sink(&ctx, &cv_workgroups_sink) &&
             (!odd || cv_add_sink(&ctx, &cv_sqlite_sink)) && fz_add_csv_otf2_sinks(&ctx);
   if (!ok) abort();
-  if (!cv_read_trace(&ctx, fz_in)) abort(); /* a readable file is never refused */
+  if (!cv_read_inputs(&ctx)) abort(); /* a readable file is never refused */
   if (!fz_ctx_finish(&ctx)) abort();
 
   cJSON *root, *evs = fz_check_chrome(fz_json, &root), *ev;

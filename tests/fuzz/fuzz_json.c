@@ -1,6 +1,7 @@
 /* libFuzzer target: rtg-convert's Chrome JSON merging (input_json.c, cJSON)
  * into its Chrome JSON output (chrome.c).  The input is written to a file
- * and read by cv_read_json as rtg-convert reads a .json input.
+ * and read by cv_read_json as rtg-convert reads a .json input: its events
+ * go through cv_dispatch to the sinks.
  * Oracles: no crash; when the file is accepted, the output is valid JSON
  * and holds exactly the input's non-empty event objects, in order and
  * printing the same (not cJSON_Compare: it cannot tell objects with

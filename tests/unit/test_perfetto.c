@@ -93,7 +93,7 @@ static bool convert(const char *input, const char *path, bool flows) {
   const char *inputs[1] = {input};
   ctx.inputs = inputs;
   ctx.ninputs = 1;
-  bool ok = cv_add_sink(&ctx, &cv_perfetto_sink) && cv_read_trace(&ctx, input);
+  bool ok = cv_add_sink(&ctx, &cv_perfetto_sink) && cv_read_input(&ctx, input);
   ok &= cv_close_sinks(&ctx);
   cv_ctx_free(&ctx);
   return ok;

@@ -38,16 +38,17 @@ static void test_sort(void) {
 }
 
 static void test_gap_buckets(void) {
-  long gaps[] = {10, 20, 50, 100, 1000, 10000, 100000};
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 1), 0);
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 9999), 0);
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 10000), 1); /* a limit belongs to the bucket above */
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 19999), 1);
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 99999999), 6);
-  CHECK_U64(rpt_gap_bucket(gaps, 7, 100000000), 7);
+  uint64_t gaps[] = {10, 20, 50, 100, 1000, 10000, 100000};
+  rtg_gap_buckets b = {gaps, 7};
+  CHECK_U64(rtg_gap_bucket(&b, 1), 0);
+  CHECK_U64(rtg_gap_bucket(&b, 9999), 0);
+  CHECK_U64(rtg_gap_bucket(&b, 10000), 1); /* a limit belongs to the bucket above */
+  CHECK_U64(rtg_gap_bucket(&b, 19999), 1);
+  CHECK_U64(rtg_gap_bucket(&b, 99999999), 6);
+  CHECK_U64(rtg_gap_bucket(&b, 100000000), 7);
   rtg_strtab *t = rtg_strtab_new();
   rpt_resources rs;
-  rpt_resources_init(&rs, t, gaps, 7);
+  rpt_resources_init(&rs, t, b);
   CHECK_STR(rtg_strtab_get(t, rs.gap_names[0]), "gap <10us");
   CHECK_STR(rtg_strtab_get(t, rs.gap_names[1]), "gap 10us-20us");
   CHECK_STR(rtg_strtab_get(t, rs.gap_names[6]), "gap 10000us-100000us");
@@ -57,11 +58,11 @@ static void test_gap_buckets(void) {
 }
 
 static void test_overlap(void) {
-  long gaps[] = {10};
+  uint64_t gaps[] = {10};
   rtg_strtab *t = rtg_strtab_new();
   uint32_t k = rtg_strtab_intern(t, "k", 1);
   rpt_resources rs;
-  rpt_resources_init(&rs, t, gaps, 1);
+  rpt_resources_init(&rs, t, (rtg_gap_buckets){gaps, 1});
   rpt_rec recs[] = {
       {.start = 0, .stop = 10000, .name = k},     /* 10 us */
       {.start = 5000, .stop = 15000, .name = k},  /* overlaps: counts 5 us */

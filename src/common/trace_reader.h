@@ -1,0 +1,63 @@
+/* Trace files as classified lines in file order: the one reader of rpt and
+ * rtg-convert.
+ *
+ * Regular files are cut into chunks of 1 MB at line ends; producer threads
+ * (one per CPU, at most 4) read chunks with pread and classify their lines
+ * there (trace_line.h), parsing the records asked for, while the caller's
+ * thread takes the lines in file order, file after file.  A pipe or stdin
+ * is one chunk read with the line reader.  Without threads (none could be
+ * started) the caller's thread reads each chunk itself, with the same
+ * result.  After the last line of each file comes an END entry: its line
+ * count, the lines skipped for length, a read error.
+ *
+ * The reader survives what broken traces hold: NUL bytes, no final
+ * newline, lines of megabytes (over RTG_LINE_MAX they are counted and
+ * skipped), files that shrink while they are read (the rest is reported
+ * missing).  Memory is bounded: a few batches of lines per producer. */
+#ifndef RTG_TRACE_READER_H
+#define RTG_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linereader.h" /* RTG_LINE_MAX */
+#include "trace_line.h"
+
+typedef struct rtg_reader_opts {
+  const char *const *paths; /* "-" is stdin */
+  size_t npaths;
+  uint32_t parse;   /* record kinds to parse whole (RTG_PARSE, RTG_PARSE_ALL) */
+  bool keep_text;   /* records are parsed from a copy: every line's text stays as read */
+  bool text_lines;  /* hand out TEXT lines; else they are only counted (in line numbers),
+                       and SEEN lines of one pid in a row come as one entry (count) */
+  unsigned threads; /* producer threads: 0 = one per CPU (at most 4) */
+  /* Optional: the caller's own work on a line that needs no state (which
+   * its thread would do in file order, one line at a time), done by the
+   * producers for every line they hand out (not for END entries), after
+   * classification.  It may replace l->u by data of its own (l->u.user);
+   * it returns how many bytes of l->u are to be handed out (used: the
+   * bytes the classification filled). */
+  size_t (*prepare)(rtg_line *l, size_t used, void *arg);
+  void *prepare_arg;
+  bool serial; /* none: the caller's thread reads each chunk itself */
+} rtg_reader_opts;
+
+typedef struct rtg_reader rtg_reader;
+
+/* Start reading; NULL when memory runs out (errno set). */
+rtg_reader *rtg_reader_open(const rtg_reader_opts *o);
+
+/* The next line, or the END entry of a file; NULL after the last file's
+ * END.  The line (text included, writable up to len) stays valid until the
+ * next call. */
+rtg_line *rtg_reader_next(rtg_reader *r);
+
+/* How far the caller has come in the file of the last line: bytes and the
+ * file's size (0 when it has none: a pipe). */
+void rtg_reader_progress(const rtg_reader *r, uint64_t *done, uint64_t *size);
+
+/* Stop the producers (the rest is not read) and free everything. */
+void rtg_reader_close(rtg_reader *r);
+
+#endif
