@@ -4,6 +4,7 @@
  * function and writes whole batches. */
 #include "writer.h"
 
+#include "config.h"
 #include "emit.h"
 #include "tbuf.h"
 #include "trace_file.h"
@@ -120,12 +121,24 @@ static uint64_t thread_cpu_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* RTG_WRITER_STALL=1: the writer drains nothing until a producer has had
+ * to wait for it (or the process ends), as if the trace went to a disk
+ * that stalls.  Tests see the full-buffer path on every run rather than
+ * only when the writer happens to fall behind. */
+static void stall(void) {
+  while (!atomic_load(&writer_stop) && rtg_tbuf_get_stats().waits == 0) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
 static void *writer_main(void *arg) {
   (void)arg;
   rtg_enter();            /* nothing the writer does is traced */
   rtg_tls.no_wait = true; /* it is what producers wait for */
   rtg_file_on_writer_thread();
   uint64_t ran_task = 0;
+  if (rtg_cfg.writer_stall) stall();
   while (!atomic_load(&writer_stop)) {
     struct timespec ts = {0, FLUSH_MS * 1000000L};
     if (!atomic_exchange_explicit(&kick, 0, memory_order_acquire)) {
