@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #define TAIL 4096 /* read past a chunk's end at a time, for its last line */
-#define BATCH_LINES 2048
-#define BATCH_DATA (2 * WINDOW) /* a batch reads on into its data while it has room */
+#define BATCH_LINES 8192
+#define BATCH_DATA (9 * WINDOW) /* a batch reads on into its data while it has room */
 #define ARENA (64u << 10)       /* reasons, and copies of records (keep_text); it grows */
 
 /* ------------------------------------------------------------ batches */

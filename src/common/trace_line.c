@@ -46,8 +46,9 @@ static void build_groups(void) {
 }
 
 /* The start every record shares, "PREFIX: pid:P tid:T WORD": the length
- * of the prefix (3 or 5; 0 when the line does not begin with one), and,
- * when pid and tid follow, the pid and the next word. */
+ * of the prefix (3 or 5; 0 when the line does not begin with one), the
+ * keyword (scan_start) and, when pid and tid are there, the pid (scan_pid:
+ * only for a record that is not parsed). */
 typedef struct record_start {
   size_t plen;
   bool has_pid;
@@ -82,10 +83,11 @@ static record_start scan_start(const char *s, size_t len) {
   record_start r = {.plen = prefix_len(s, len)};
   if (!r.plen) return r;
   const char *e = s + len, *p = s + r.plen + 1;
-  for (int w = 0; w < 3; w++) {
+  for (int w = 0; w < 3; w++) { /* (memchr: no loop ending at a mispredicted branch) */
     while (p < e && *p == ' ') p++;
     r.kw = p;
-    while (p < e && *p != ' ') p++;
+    const char *sp = memchr(p, ' ', (size_t)(e - p));
+    p = sp ? sp : e;
   }
   r.kwlen = (size_t)(p - r.kw);
   if (!r.kwlen) r.kw = NULL;
@@ -175,12 +177,9 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
     buf = how->copy;
   }
   const char *why = NULL;
-  /* Parsed on the stack, then copied whole: the parser writes its fields
-   * one by one, which into a line of a batch (memory not in the cache)
-   * costs a miss each.  (nul is known by now: the parser need not look.) */
-  rtg_record rec;
-  enum rtg_kind k = l->nul ? rtg_record_parse(buf, len, &rec, &why)
-                           : rtg_record_parse_nul_free(buf, len, &rec, &why);
+  /* (nul is known by now: the parser need not look again) */
+  enum rtg_kind k = l->nul ? rtg_record_parse(buf, len, &l->u.rec, &why)
+                           : rtg_record_parse_nul_free(buf, len, &l->u.rec, &why);
   if (k == RTG_KIND_NONE && !why) { /* a prefix, but not a record: text */
     l->cls = RTG_LINE_TEXT;
     return;
@@ -200,8 +199,7 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
   l->cls = RTG_LINE_RECORD;
   l->kind = (uint8_t)k;
   l->has_pid = true;
-  l->pid = rec.pid;
-  l->u.rec = rec;
+  l->pid = l->u.rec.pid;
 }
 
 void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
-#define NBATCH 4         /* batches in flight per producer */
+#define NBATCH 3         /* batches in flight per producer (a chunk is about one) */
 #define MAX_PRODUCERS 4
 
 typedef struct producer {
