@@ -25,11 +25,16 @@ typedef struct plan_file {
   size_t left;  /* chunks not finished yet: the last one closes fd */
 } plan_file;
 
+/* Bytes read from a file (allocated on first use). */
+typedef struct bytes {
+  char *p;
+  size_t cap; /* (one more byte is there, for a last line's NUL) */
+} bytes;
+
 typedef struct batch {
   rtg_line *lines;
   size_t n;
-  char *data; /* the bytes the lines point into */
-  size_t data_cap;
+  bytes data; /* the bytes the lines point into (unless transient_text) */
   char *arena;
   size_t used, arena_cap;
   bool chunk_end; /* the last batch of its chunk; then: */
@@ -48,6 +53,7 @@ typedef struct cursor {
   bool seek_first; /* the line that began in the chunk before is still to skip */
   char *carry;     /* bytes read but not yet cut into lines: a line's start */
   size_t ncarry, carry_cap;
+  bytes buf; /* transient_text: the producer's own (the batches hold no text) */
   uint64_t lineno, too_long;
   int err;
   bool not_opened;

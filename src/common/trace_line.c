@@ -139,7 +139,7 @@ static uint8_t first_kind(uint32_t set) {
 
 static const char *const cut_why = "last line cut off (no newline): a partial record";
 
-static void profile_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+static void profile_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   if (how->unterminated) {
     l->cls = RTG_LINE_CUT, l->why = cut_why;
     return;
@@ -158,7 +158,7 @@ static void profile_line(rtg_line *l, char *text, size_t len, const rtg_line_how
     l->cls = RTG_LINE_TEXT;
 }
 
-static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+static void record_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   record_start st = scan_start(text, len);
   uint32_t cands = how->parse == RTG_PARSE_ALL ? RTG_PARSE_ALL : kinds_of(text, &st);
   bool want = how->unterminated || (cands & how->parse) || (!cands && (how->parse & 1u));
@@ -171,7 +171,8 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
     return;
   }
   char *buf = text;
-  if (how->copy) {
+  how->copied = how->copy && (cands & how->copy_kinds);
+  if (how->copied) {
     memcpy(how->copy, text, len);
     how->copy[len] = 0;
     buf = how->copy;
@@ -202,7 +203,7 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
   l->pid = l->u.rec.pid;
 }
 
-void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+void rtg_line_classify(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   l->text = text;
   l->len = len;
   l->why = NULL;
@@ -211,6 +212,7 @@ void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *
   l->pid = 0;
   l->count = 1;
   l->nul = !how->nul_free && memchr(text, 0, len) != NULL;
+  how->copied = false;
   if (len >= 8 && text[0] == 'p' && !memcmp(text, "profile:", 8))
     profile_line(l, text, len, how);
   else if (len > 4 && (text[0] == 'H' || text[0] == 'R') &&

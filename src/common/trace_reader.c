@@ -279,6 +279,7 @@ void rtg_reader_close(rtg_reader *r) {
     for (int k = 0; k < NBATCH; k++) batch_free(&p->b[k]);
     if (p->c.lr_open) rtg_linereader_close(&p->c.lr);
     free(p->c.carry);
+    free(p->c.buf.p);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
   }

@@ -135,7 +135,7 @@ static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *
   }
 }
 
-size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts) {
+size_t rpt_prepare_line(rtg_line *l, size_t used, rtg_line_space *space, void *opts) {
   if (!rpt_line_is_cmd(l)) return used;
   const rpt_opts *o = opts;
   rpt_cmd *c = (rpt_cmd *)l->u.user; /* (the record is not needed any more) */
@@ -147,6 +147,8 @@ size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts) {
     c->text[c->name_len] = 0;
     c->inline_name = true;
     keep += c->name_len + 1;
+  } else if (what > 0) { /* a long name: kept beside, as the line may not be */
+    c->name = rtg_line_keep(space, c->name, c->name_len);
   }
   return keep;
 }

@@ -21,6 +21,7 @@
 #include "gap_buckets.h"
 #include "strtab.h"
 #include "trace_line.h"
+#include "trace_reader.h"
 #include "u64map.h"
 
 #include <regex.h>
@@ -181,7 +182,7 @@ static inline bool rpt_line_is_cmd(const rtg_line *l) {
          (l->cls == RTG_LINE_RECORD && l->kind != RTG_KIND_HEADER && l->kind != RTG_KIND_AGENT);
 }
 /* The reader's prepare hook; opts: the rpt_opts. */
-size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts);
+size_t rpt_prepare_line(rtg_line *l, size_t used, rtg_line_space *space, void *opts);
 /* The name to show: a copy's is "<direction>_<bytes>_bytes", as the
  * original named it (built anew each time, valid until the next). */
 const char *rpt_cmd_name(const rpt_cmd *c, size_t *len);
