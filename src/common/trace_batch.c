@@ -156,14 +156,6 @@ static size_t read_at(int fd, char *buf, size_t n, uint64_t off, int *err) {
   return got;
 }
 
-/* The bytes of a batch: data[0..have) are the file's [base, base + have). */
-typedef struct window {
-  int fd;
-  uint64_t base;
-  size_t have, p; /* p: where the next line starts */
-  bool nul_free;
-} window;
-
 /* Read `more` bytes (fewer at the planned end of the file) after the
  * window; false on a read error or a file that shrank (c->err). */
 static bool read_more(bytes *d, cursor *c, window *w, size_t more) {
@@ -227,13 +219,19 @@ static bool skip_long_line(bytes *d, cursor *c, window *w) {
 }
 
 /* End the batch: the bytes from p on (a line's start) are carried to the
- * next one.  Returns whether the chunk is done: only when memory ran out
+ * next one, or (transient text: no line points into them) stay where they
+ * are for it.  Returns whether the chunk is done: only when memory ran out
  * (a batch that could not take even one line). */
 static bool hand_over(cursor *c, const batch *b, const bytes *d, const window *w) {
   size_t n = w->have - w->p;
   if (!b->n) {
     c->err = ENOMEM;
     return true;
+  }
+  if (d == &c->buf) {
+    c->saved = *w;
+    c->resume = true;
+    return false;
   }
   if (n > c->carry_cap) {
     char *nc = realloc(c->carry, n);
@@ -278,19 +276,23 @@ static bool fill_file(batch_source *r, batch *b, cursor *c) {
    * out points into */
   bool transient = r->o.transient_text;
   bytes *d = transient ? &c->buf : &b->data;
-  /* the carried start of a line first */
-  if (!data_room(d, c->ncarry + WINDOW)) {
-    c->err = ENOMEM;
-    return true;
-  }
-  if (c->ncarry) memcpy(d->p, c->carry, c->ncarry);
-  w.have = c->ncarry;
-  w.base = c->pos - c->ncarry;
-  w.nul_free = !memchr(d->p, 0, w.have);
-  c->ncarry = 0;
-  if (c->seek_first) {
-    c->seek_first = false;
-    if (!read_more(d, c, &w, WINDOW) || !seek_first(d, c, &w)) return true;
+  if (c->resume) { /* where the batch before stopped */
+    w = c->saved;
+    c->resume = false;
+  } else { /* the carried start of a line first */
+    if (!data_room(d, c->ncarry + WINDOW)) {
+      c->err = ENOMEM;
+      return true;
+    }
+    if (c->ncarry) memcpy(d->p, c->carry, c->ncarry);
+    w.have = c->ncarry;
+    w.base = c->pos - c->ncarry;
+    w.nul_free = !memchr(d->p, 0, w.have);
+    c->ncarry = 0;
+    if (c->seek_first) {
+      c->seek_first = false;
+      if (!read_more(d, c, &w, WINDOW) || !seek_first(d, c, &w)) return true;
+    }
   }
   for (;;) {
     /* the complete lines in the window */

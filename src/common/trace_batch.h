@@ -43,6 +43,15 @@ typedef struct batch {
   bool not_opened;
 } batch;
 
+/* The bytes being cut into lines: [0..have) of them are the file's
+ * [base, base + have). */
+typedef struct window {
+  int fd;
+  uint64_t base;
+  size_t have, p; /* p: where the next line starts */
+  bool nul_free;
+} window;
+
 /* Where a producer is in its chunk, between two batches. */
 typedef struct cursor {
   plan_file *f;
@@ -53,7 +62,9 @@ typedef struct cursor {
   bool seek_first; /* the line that began in the chunk before is still to skip */
   char *carry;     /* bytes read but not yet cut into lines: a line's start */
   size_t ncarry, carry_cap;
-  bytes buf; /* transient_text: the producer's own (the batches hold no text) */
+  bytes buf;    /* transient_text: the producer's own (the batches hold no text), */
+  window saved; /* where the last batch stopped in it */
+  bool resume;
   uint64_t lineno, too_long;
   int err;
   bool not_opened;

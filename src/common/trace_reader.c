@@ -72,6 +72,7 @@ static void cursor_start(rtg_reader *r, cursor *c, size_t g) {
   c->err = 0;
   c->not_opened = false;
   c->held = false;
+  c->resume = false;
 }
 
 static void *producer_main(void *arg) {

@@ -48,8 +48,9 @@ const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
 }
 
 static int profile_type(const rtg_hcc_profile *p) {
+  static const unsigned char lens[RPT_NTYPES] = {6, 7, 4, 7}; /* of rpt_type_names */
   for (int t = 0; t < RPT_NTYPES; t++)
-    if (rtg_hcc_profile_type_is(p, rpt_type_names[t])) return t;
+    if (p->type_len == lens[t] && !memcmp(p->type, rpt_type_names[t], lens[t])) return t;
   return -1;
 }
 
