@@ -33,7 +33,8 @@ typedef struct producer {
 } producer;
 
 struct rtg_reader {
-  batch_source src; /* the options, the files' lock */
+  rtg_reader_lines lines; /* first: rtg_reader_next takes from it inline */
+  batch_source src;       /* the options, the files' lock */
   plan_file *files;
   size_t nfiles, nchunks;
   producer prod[MAX_PRODUCERS];
@@ -43,8 +44,7 @@ struct rtg_reader {
   /* the caller's side */
   size_t next_chunk;
   batch *cur;
-  size_t pos;
-  uint64_t base;     /* lines of the current file's chunks before */
+  uint64_t base;     /* lines of the current file's chunks before (lines.base) */
   uint64_t too_long; /* of the current file so far */
   int err;           /* the first read error of the current file */
   uint64_t err_line;
@@ -133,13 +133,10 @@ static size_t file_of_chunk(const rtg_reader *r, size_t g) {
   return i;
 }
 
-rtg_line *rtg_reader_next(rtg_reader *r) {
+/* The first line of the next batch (rtg_reader_next's slow way). */
+rtg_line *rtg_reader_next_batch(rtg_reader *r) {
   for (;;) {
-    if (r->cur && r->pos < r->cur->n) {
-      rtg_line *l = &r->cur->lines[r->pos++];
-      l->lineno += r->base;
-      return l;
-    }
+    if (r->lines.next < r->lines.end) return rtg_reader_next(r);
     if (r->end_due) {
       r->end_due = false;
       return &r->end;
@@ -181,7 +178,7 @@ rtg_line *rtg_reader_next(rtg_reader *r) {
     }
     if (r->next_chunk >= r->nchunks) return NULL;
     r->cur = take(r);
-    r->pos = 0;
+    r->lines = (rtg_reader_lines){r->cur->lines, r->cur->lines + r->cur->n, r->base};
   }
 }
 

@@ -71,13 +71,28 @@ typedef struct rtg_reader_opts {
 
 typedef struct rtg_reader rtg_reader;
 
+/* The start of every rtg_reader: the lines of the batch being taken, so
+ * that rtg_reader_next hands them out inline (it runs for every line). */
+typedef struct rtg_reader_lines {
+  rtg_line *next, *end;
+  uint64_t base; /* lines of the file's chunks before this batch's */
+} rtg_reader_lines;
+
+rtg_line *rtg_reader_next_batch(rtg_reader *r);
+
 /* Start reading; NULL when memory runs out (errno set). */
 rtg_reader *rtg_reader_open(const rtg_reader_opts *o);
 
 /* The next line, or the END entry of a file; NULL after the last file's
  * END.  The line (text included, writable up to len; NULL with
  * transient_text) stays valid until the next call. */
-rtg_line *rtg_reader_next(rtg_reader *r);
+static inline rtg_line *rtg_reader_next(rtg_reader *r) {
+  rtg_reader_lines *b = (rtg_reader_lines *)r;
+  if (b->next == b->end) return rtg_reader_next_batch(r);
+  rtg_line *l = b->next++;
+  l->lineno += b->base;
+  return l;
+}
 
 /* How far the caller has come in the file of the last line: bytes and the
  * file's size (0 when it has none: a pipe). */
