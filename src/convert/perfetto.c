@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfetto.h"
+#include "perfetto_state.h"
 #include "zalloc.h"
 
 static void op_without_call(void *arg, corr_val op);

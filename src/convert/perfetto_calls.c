@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfetto.h"
+#include "perfetto_state.h"
 #include "strhash.h"
 
 /* The slot of a call in the cache: hit when it holds the three strings. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfetto.h"
+#include "perfetto_state.h"
 #include "strhash.h"
 
 const char *const pf_cat_names[NCATS] = {

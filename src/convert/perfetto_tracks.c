@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfetto.h"
+#include "perfetto_state.h"
 
 /* ------------------------------------------------------------ counters */
 

@@ -9,8 +9,4 @@
 SIMGPU_KERNEL_NS=20000 traced "$PROGS/tp_stretch" handler 100 >out
 f=$(trace_of)
 ht=$(sed -n 's/^handler_tid //p' out)
-total=$(grep -c '^HSA: .* dispatch .* start:' "$f")
-mine=$(grep -c "^HSA: [^ ]* tid:$ht dispatch .* start:" "$f")
-echo "dispatches $total, completed by the handlers' thread: $([ "$mine" -ge 10 ] && echo "10 or more" || echo "only $mine")"
-echo "distinct ids $(grep '^HSA: .* dispatch .* start:' "$f" | sed 's/.* id:\([0-9]*\).*/\1/' | sort -u | wc -l)"
-summary "$f" | sed 's/ buffer_waits.*//'
+completed_by "$f" $ht "the handlers' thread"

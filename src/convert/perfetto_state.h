@@ -1,9 +1,10 @@
 /* The Perfetto output's shared state and parts: perfetto.c (the sink:
  * events, flows, gaps, the output file), perfetto_enc.c (packets,
  * interning, annotations), perfetto_tracks.c (counter tracks, the track
- * descriptors).  See perfetto.c for the format. */
-#ifndef RTG_CONVERT_PERFETTO_H
-#define RTG_CONVERT_PERFETTO_H
+ * descriptors), perfetto_calls.c (API calls, their strings cached).  See
+ * perfetto.c for the format. */
+#ifndef RTG_CONVERT_PERFETTO_STATE_H
+#define RTG_CONVERT_PERFETTO_STATE_H
 
 #include "convert.h"
 #include "corr.h"
