@@ -12,15 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAIL 4096 /* read past a chunk's end at a time, for its last line */
-#define BATCH_LINES 8192
-#define BATCH_DATA (9 * WINDOW) /* a batch reads on into its data while it has room */
+#define TAIL 4096               /* read past a chunk's end at a time, for its last line */
+#define BATCH_DATA (2 * WINDOW) /* a batch reads on into its data while it has room */
 #define ARENA (64u << 10)       /* reasons, and copies of records (keep_text); it grows */
 
 /* ------------------------------------------------------------ batches */
 
-bool batch_init(batch *b) {
-  b->lines = malloc(BATCH_LINES * sizeof *b->lines);
+bool batch_init(batch *b, size_t lines) {
+  b->cap = lines;
+  b->lines = malloc(lines * sizeof *b->lines);
   b->arena_cap = ARENA;
   b->arena = malloc(b->arena_cap);
   return b->lines && b->arena;
@@ -66,7 +66,7 @@ enum { LINE_KEPT, LINE_DROPPED, LINE_NO_ROOM };
  * the batch is full, the line untouched; it goes to the next batch. */
 static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, size_t len,
                      bool unterminated, bool nul_free) {
-  if (b->n == BATCH_LINES) return LINE_NO_ROOM;
+  if (b->n == b->cap) return LINE_NO_ROOM;
   /* the arena room the line may need, made sure of before the line is
    * changed: a copy to parse (keep_text, text_kinds), what prepare keeps
    * (with transient text), then the reason of a bad line */

@@ -33,7 +33,7 @@ typedef struct bytes {
 
 typedef struct batch {
   rtg_line *lines;
-  size_t n;
+  size_t n, cap;
   bytes data; /* the bytes the lines point into (unless transient_text) */
   char *arena;
   size_t used, arena_cap;
@@ -82,7 +82,7 @@ typedef struct batch_source {
   pthread_mutex_t files_mu;
 } batch_source;
 
-bool batch_init(batch *b);
+bool batch_init(batch *b, size_t lines);
 void batch_free(batch *b);
 
 /* The next batch of the chunk at c (lines numbered from the chunk's

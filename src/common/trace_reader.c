@@ -18,7 +18,12 @@
 #include <unistd.h>
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
-#define NBATCH 3         /* batches in flight per producer (a chunk is about one) */
+#define NBATCH 4         /* batches in flight per producer */
+/* Lines a batch holds: with transient text about a chunk's (the batch holds
+ * no text, and a handoff, a thread switch, per chunk costs less than one per
+ * window); else about a window's (its text is in the batch too). */
+#define BATCH_LINES 2048
+#define BATCH_LINES_TRANSIENT 8192
 #define MAX_PRODUCERS 4
 
 typedef struct producer {
@@ -234,7 +239,8 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
     p->r = r;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    for (int k = 0; k < NBATCH; k++) ok &= batch_init(&p->b[k]);
+    for (int k = 0; k < NBATCH; k++)
+      ok &= batch_init(&p->b[k], o->transient_text ? BATCH_LINES_TRANSIENT : BATCH_LINES);
   }
   if (!ok) {
     rtg_reader_close(r);
