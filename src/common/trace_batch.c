@@ -12,35 +12,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAIL 4096 /* read past a chunk's end at a time, for its last line */
-#define BATCH_LINES 2048
+#define TAIL 4096               /* read past a chunk's end at a time, for its last line */
 #define BATCH_DATA (2 * WINDOW) /* a batch reads on into its data while it has room */
 #define ARENA (64u << 10)       /* reasons, and copies of records (keep_text); it grows */
 
 /* ------------------------------------------------------------ batches */
 
-bool batch_init(batch *b) {
-  b->lines = malloc(BATCH_LINES * sizeof *b->lines);
-  b->data_cap = BATCH_DATA;
-  b->data = malloc(b->data_cap + 1);
+bool batch_init(batch *b, size_t lines) {
+  b->cap = lines;
+  b->lines = malloc(lines * sizeof *b->lines);
   b->arena_cap = ARENA;
   b->arena = malloc(b->arena_cap);
-  return b->lines && b->data && b->arena;
+  return b->lines && b->arena;
 }
 
 void batch_free(batch *b) {
   free(b->lines);
-  free(b->data);
+  free(b->data.p);
   free(b->arena);
 }
 
-/* Room for n data bytes and one more; only while no line points in. */
-static bool data_room(batch *b, size_t n) {
-  if (n <= b->data_cap) return true;
-  char *d = realloc(b->data, n + 1);
-  if (!d) return false;
-  b->data = d;
-  b->data_cap = n;
+/* Room for n bytes and one more; only while no line points in. */
+static bool data_room(bytes *d, size_t n) {
+  if (d->p && n <= d->cap) return true;
+  if (n < BATCH_DATA) n = BATCH_DATA;
+  char *p = realloc(d->p, n + 1);
+  if (!p) return false;
+  d->p = p;
+  d->cap = n;
   return true;
 }
 
@@ -67,18 +66,21 @@ enum { LINE_KEPT, LINE_DROPPED, LINE_NO_ROOM };
  * the batch is full, the line untouched; it goes to the next batch. */
 static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, size_t len,
                      bool unterminated, bool nul_free) {
-  if (b->n == BATCH_LINES) return LINE_NO_ROOM;
+  if (b->n == b->cap) return LINE_NO_ROOM;
   /* the arena room the line may need, made sure of before the line is
-   * changed: a copy to parse (keep_text), then the reason of a bad line */
-  bool copy = r->o.keep_text && (s[0] == 'H' || s[0] == 'R');
-  size_t ncopy = copy ? len + 1 : 0;
-  if (b->arena_cap - b->used < ncopy + WHY_ROOM && !arena_room(b, ncopy + WHY_ROOM))
-    return LINE_NO_ROOM;
+   * changed: a copy to parse (keep_text, text_kinds), what prepare keeps
+   * (with transient text), then the reason of a bad line */
+  bool transient = r->o.transient_text;
+  bool copy = (r->o.keep_text || (transient && r->o.text_kinds)) && (s[0] == 'H' || s[0] == 'R');
+  size_t ncopy = copy ? len + 1 : 0, nkeep = transient ? len + 1 : 0;
+  size_t room = ncopy + nkeep + WHY_ROOM;
+  if (b->arena_cap - b->used < room && !arena_room(b, room)) return LINE_NO_ROOM;
   s[len] = 0;
   rtg_line_how how = {.parse = r->o.parse,
                       .nul_free = nul_free,
                       .unterminated = unterminated,
-                      .copy = copy ? b->arena + b->used : NULL};
+                      .copy = copy ? b->arena + b->used : NULL,
+                      .copy_kinds = r->o.keep_text ? RTG_PARSE_ALL : r->o.text_kinds};
   /* The line is made here, in the cache, and copied into the batch (whose
    * memory is not) in one piece, as much of it as holds anything. */
   rtg_line tmp, *l = &tmp;
@@ -91,7 +93,7 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
       return LINE_DROPPED;
     }
   }
-  b->used += ncopy;
+  if (how.copied) b->used += ncopy;
   if (l->why) { /* the parser's reason may live in its thread's memory */
     char *w = b->arena + b->used;
     size_t n = strnlen(l->why, WHY_ROOM - 1);
@@ -105,7 +107,12 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
   size_t keep = l->cls == RTG_LINE_RECORD    ? sizeof l->u.rec
                 : l->cls == RTG_LINE_PROFILE ? sizeof l->u.hcc
                                              : 0;
-  if (r->o.prepare) keep = r->o.prepare(l, keep, r->o.prepare_arg);
+  if (r->o.prepare) {
+    rtg_line_space space = {b->arena + b->used, len + 1};
+    keep = r->o.prepare(l, keep, &space, r->o.prepare_arg);
+    b->used += len + 1 - space.left;
+  }
+  if (transient) l->text = NULL; /* (its bytes are read over) */
   memcpy(&b->lines[b->n++], l, offsetof(rtg_line, u) + keep);
   return LINE_KEPT;
 }
@@ -149,25 +156,17 @@ static size_t read_at(int fd, char *buf, size_t n, uint64_t off, int *err) {
   return got;
 }
 
-/* The bytes of a batch: data[0..have) are the file's [base, base + have). */
-typedef struct window {
-  int fd;
-  uint64_t base;
-  size_t have, p; /* p: where the next line starts */
-  bool nul_free;
-} window;
-
 /* Read `more` bytes (fewer at the planned end of the file) after the
  * window; false on a read error or a file that shrank (c->err). */
-static bool read_more(batch *b, cursor *c, window *w, size_t more) {
+static bool read_more(bytes *d, cursor *c, window *w, size_t more) {
   if (more > c->f->size - c->pos) more = (size_t)(c->f->size - c->pos);
-  if (!data_room(b, w->have + more)) {
+  if (!data_room(d, w->have + more)) {
     c->err = ENOMEM;
     return false;
   }
-  size_t got = read_at(w->fd, b->data + w->have, more, c->pos, &c->err);
+  size_t got = read_at(w->fd, d->p + w->have, more, c->pos, &c->err);
   /* once per read, not per line */
-  w->nul_free = (w->nul_free || !w->have) && !memchr(b->data + w->have, 0, got);
+  w->nul_free = (w->nul_free || !w->have) && !memchr(d->p + w->have, 0, got);
   c->pos += got;
   w->have += got;
   if (got < more && !c->err) c->err = RTG_READ_SHRANK;
@@ -175,58 +174,64 @@ static bool read_more(batch *b, cursor *c, window *w, size_t more) {
 }
 
 /* Forget the window's bytes before p (only while no line points in). */
-static void compact(batch *b, window *w) {
-  memmove(b->data, b->data + w->p, w->have - w->p);
+static void compact(bytes *d, window *w) {
+  memmove(d->p, d->p + w->p, w->have - w->p);
   w->base += w->p;
   w->have -= w->p;
   w->p = 0;
-  w->nul_free = !memchr(b->data, 0, w->have);
+  w->nul_free = !memchr(d->p, 0, w->have);
 }
 
 /* Past the line that began in the chunk before: false when no line starts
  * in this chunk (or the file cannot be read). */
-static bool seek_first(batch *b, cursor *c, window *w) {
+static bool seek_first(bytes *d, cursor *c, window *w) {
   for (;;) {
     uint64_t lim = c->hi - 1; /* a '\n' at hi - 1 starts a line of the next chunk */
     size_t scan = w->base + w->have < lim ? w->have : (size_t)(lim - w->base);
-    char *nl = memchr(b->data, '\n', scan);
+    char *nl = memchr(d->p, '\n', scan);
     if (nl) {
-      w->p = (size_t)(nl - b->data) + 1;
+      w->p = (size_t)(nl - d->p) + 1;
       return true;
     }
     if (scan < w->have || w->base + w->have >= lim || c->pos >= c->f->size) return false;
     w->base = c->pos;
     w->have = 0;
-    if (!read_more(b, c, w, WINDOW)) return false;
+    if (!read_more(d, c, w, WINDOW)) return false;
   }
 }
 
 /* Skip a line longer than RTG_LINE_MAX that the window holds no end of
  * (only while no line points in): false when the file ended in it. */
-static bool skip_long_line(batch *b, cursor *c, window *w) {
+static bool skip_long_line(bytes *d, cursor *c, window *w) {
   c->lineno++;
   c->too_long++;
   for (;;) {
     if (c->pos >= c->f->size) return false;
     w->base = c->pos;
     w->have = w->p = 0;
-    if (!read_more(b, c, w, WINDOW)) return false;
-    char *nl = memchr(b->data, '\n', w->have);
+    if (!read_more(d, c, w, WINDOW)) return false;
+    char *nl = memchr(d->p, '\n', w->have);
     if (nl) {
-      w->p = (size_t)(nl - b->data) + 1;
+      w->p = (size_t)(nl - d->p) + 1;
       return true;
     }
   }
 }
 
 /* End the batch: the bytes from p on (a line's start) are carried to the
- * next one.  Returns whether the chunk is done: only when memory ran out
+ * next one, or (transient text: no line points into them) stay where they
+ * are for it.  Returns whether the chunk is done: only when memory ran out
  * (a batch that could not take even one line). */
-static bool hand_over(cursor *c, const batch *b, const window *w) {
+static bool hand_over(cursor *c, const batch *b, const bytes *d, const window *w) {
   size_t n = w->have - w->p;
   if (!b->n) {
     c->err = ENOMEM;
     return true;
+  }
+  if (d == &c->buf) {
+    c->saved = *w;
+    c->resume = true;
+    return false;
   }
   if (n > c->carry_cap) {
     char *nc = realloc(c->carry, n);
@@ -237,7 +242,7 @@ static bool hand_over(cursor *c, const batch *b, const window *w) {
     c->carry = nc;
     c->carry_cap = n;
   }
-  if (n) memcpy(c->carry, b->data + w->p, n);
+  if (n) memcpy(c->carry, d->p + w->p, n);
   c->ncarry = n;
   return false;
 }
@@ -266,33 +271,42 @@ static bool fill_file(batch_source *r, batch *b, cursor *c) {
     c->not_opened = true;
     return true;
   }
-  /* the carried start of a line first */
-  if (!data_room(b, c->ncarry + WINDOW)) {
-    c->err = ENOMEM;
-    return true;
-  }
-  if (c->ncarry) memcpy(b->data, c->carry, c->ncarry);
-  w.have = c->ncarry;
-  w.base = c->pos - c->ncarry;
-  w.nul_free = !memchr(b->data, 0, w.have);
-  c->ncarry = 0;
-  if (c->seek_first) {
-    c->seek_first = false;
-    if (!read_more(b, c, &w, WINDOW) || !seek_first(b, c, &w)) return true;
+  /* where the bytes go: into the batch, whose lines point into them, or
+   * (transient text) into the producer's own buffer, which no line handed
+   * out points into */
+  bool transient = r->o.transient_text;
+  bytes *d = transient ? &c->buf : &b->data;
+  if (c->resume) { /* where the batch before stopped */
+    w = c->saved;
+    c->resume = false;
+  } else { /* the carried start of a line first */
+    if (!data_room(d, c->ncarry + WINDOW)) {
+      c->err = ENOMEM;
+      return true;
+    }
+    if (c->ncarry) memcpy(d->p, c->carry, c->ncarry);
+    w.have = c->ncarry;
+    w.base = c->pos - c->ncarry;
+    w.nul_free = !memchr(d->p, 0, w.have);
+    c->ncarry = 0;
+    if (c->seek_first) {
+      c->seek_first = false;
+      if (!read_more(d, c, &w, WINDOW) || !seek_first(d, c, &w)) return true;
+    }
   }
   for (;;) {
     /* the complete lines in the window */
     while (w.base + w.p < c->hi) {
-      char *s = b->data + w.p, *nl = memchr(s, '\n', w.have - w.p);
+      char *s = d->p + w.p, *nl = memchr(s, '\n', w.have - w.p);
       if (!nl) break;
       size_t len = (size_t)(nl - s);
-      if (!file_line(r, b, c, s, len, false, w.nul_free)) return hand_over(c, b, &w);
+      if (!file_line(r, b, c, s, len, false, w.nul_free)) return hand_over(c, b, d, &w);
       w.p += len + 1;
     }
     if (w.base + w.p >= c->hi) return true; /* past the chunk's last line */
     if (c->pos >= c->f->size) {             /* the file's last line, without '\n' */
-      if (w.have > w.p && !file_line(r, b, c, b->data + w.p, w.have - w.p, true, w.nul_free))
-        return hand_over(c, b, &w);
+      if (w.have > w.p && !file_line(r, b, c, d->p + w.p, w.have - w.p, true, w.nul_free))
+        return hand_over(c, b, d, &w);
       return true;
     }
     /* A line goes on past the window: read the next window after it while
@@ -301,16 +315,16 @@ static bool fill_file(batch_source *r, batch *b, cursor *c) {
      * line may need. */
     size_t part = w.have - w.p;
     size_t more = w.base + w.have < c->hi ? WINDOW : part < TAIL ? TAIL : part;
-    if (b->n) {
-      if (part > RTG_LINE_MAX || b->data_cap - w.have < more) return hand_over(c, b, &w);
+    if (b->n && !transient) {
+      if (part > RTG_LINE_MAX || d->cap - w.have < more) return hand_over(c, b, d, &w);
     } else {
-      compact(b, &w);
+      compact(d, &w);
       if (w.have > RTG_LINE_MAX) {
-        if (!skip_long_line(b, c, &w)) return true;
+        if (!skip_long_line(d, c, &w)) return true;
         continue;
       }
     }
-    if (!read_more(b, c, &w, more)) return true;
+    if (!read_more(d, c, &w, more)) return true;
   }
 }
 
@@ -339,9 +353,10 @@ static bool fill_stream(batch_source *r, batch *b, cursor *c) {
       line = rtg_linereader_next(&c->lr, &len, &nul);
       if (!line) break;
     }
-    bool fits = have + len <= b->data_cap || (!b->n && data_room(b, have + len));
+    bool fits =
+        (b->data.p && have + len <= b->data.cap) || (!b->n && data_room(&b->data, have + len));
     if (fits) {
-      char *s = memcpy(b->data + have, line, len);
+      char *s = memcpy(b->data.p + have, line, len);
       s[len] = 0;
       c->lineno = c->lr.lineno;
       fits = take_line(r, b, c, s, len, c->lr.unterminated, !nul) != LINE_NO_ROOM;

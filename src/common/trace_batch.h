@@ -25,11 +25,16 @@ typedef struct plan_file {
   size_t left;  /* chunks not finished yet: the last one closes fd */
 } plan_file;
 
+/* Bytes read from a file (allocated on first use). */
+typedef struct bytes {
+  char *p;
+  size_t cap; /* (one more byte is there, for a last line's NUL) */
+} bytes;
+
 typedef struct batch {
   rtg_line *lines;
-  size_t n;
-  char *data; /* the bytes the lines point into */
-  size_t data_cap;
+  size_t n, cap;
+  bytes data; /* the bytes the lines point into (unless transient_text) */
   char *arena;
   size_t used, arena_cap;
   bool chunk_end; /* the last batch of its chunk; then: */
@@ -37,6 +42,15 @@ typedef struct batch {
   int err;
   bool not_opened;
 } batch;
+
+/* The bytes being cut into lines: [0..have) of them are the file's
+ * [base, base + have). */
+typedef struct window {
+  int fd;
+  uint64_t base;
+  size_t have, p; /* p: where the next line starts */
+  bool nul_free;
+} window;
 
 /* Where a producer is in its chunk, between two batches. */
 typedef struct cursor {
@@ -48,6 +62,9 @@ typedef struct cursor {
   bool seek_first; /* the line that began in the chunk before is still to skip */
   char *carry;     /* bytes read but not yet cut into lines: a line's start */
   size_t ncarry, carry_cap;
+  bytes buf;    /* transient_text: the producer's own (the batches hold no text), */
+  window saved; /* where the last batch stopped in it */
+  bool resume;
   uint64_t lineno, too_long;
   int err;
   bool not_opened;
@@ -65,7 +82,7 @@ typedef struct batch_source {
   pthread_mutex_t files_mu;
 } batch_source;
 
-bool batch_init(batch *b);
+bool batch_init(batch *b, size_t lines);
 void batch_free(batch *b);
 
 /* The next batch of the chunk at c (lines numbered from the chunk's

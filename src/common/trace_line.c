@@ -46,8 +46,9 @@ static void build_groups(void) {
 }
 
 /* The start every record shares, "PREFIX: pid:P tid:T WORD": the length
- * of the prefix (3 or 5; 0 when the line does not begin with one), and,
- * when pid and tid follow, the pid and the next word. */
+ * of the prefix (3 or 5; 0 when the line does not begin with one), the
+ * keyword (scan_start) and, when pid and tid are there, the pid (scan_pid:
+ * only for a record that is not parsed). */
 typedef struct record_start {
   size_t plen;
   bool has_pid;
@@ -82,10 +83,11 @@ static record_start scan_start(const char *s, size_t len) {
   record_start r = {.plen = prefix_len(s, len)};
   if (!r.plen) return r;
   const char *e = s + len, *p = s + r.plen + 1;
-  for (int w = 0; w < 3; w++) {
+  for (int w = 0; w < 3; w++) { /* (memchr: no loop ending at a mispredicted branch) */
     while (p < e && *p == ' ') p++;
     r.kw = p;
-    while (p < e && *p != ' ') p++;
+    const char *sp = memchr(p, ' ', (size_t)(e - p));
+    p = sp ? sp : e;
   }
   r.kwlen = (size_t)(p - r.kw);
   if (!r.kwlen) r.kw = NULL;
@@ -137,7 +139,7 @@ static uint8_t first_kind(uint32_t set) {
 
 static const char *const cut_why = "last line cut off (no newline): a partial record";
 
-static void profile_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+static void profile_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   if (how->unterminated) {
     l->cls = RTG_LINE_CUT, l->why = cut_why;
     return;
@@ -156,7 +158,7 @@ static void profile_line(rtg_line *l, char *text, size_t len, const rtg_line_how
     l->cls = RTG_LINE_TEXT;
 }
 
-static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+static void record_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   record_start st = scan_start(text, len);
   uint32_t cands = how->parse == RTG_PARSE_ALL ? RTG_PARSE_ALL : kinds_of(text, &st);
   bool want = how->unterminated || (cands & how->parse) || (!cands && (how->parse & 1u));
@@ -169,18 +171,16 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
     return;
   }
   char *buf = text;
-  if (how->copy) {
+  how->copied = how->copy && (cands & how->copy_kinds);
+  if (how->copied) {
     memcpy(how->copy, text, len);
     how->copy[len] = 0;
     buf = how->copy;
   }
   const char *why = NULL;
-  /* Parsed on the stack, then copied whole: the parser writes its fields
-   * one by one, which into a line of a batch (memory not in the cache)
-   * costs a miss each.  (nul is known by now: the parser need not look.) */
-  rtg_record rec;
-  enum rtg_kind k = l->nul ? rtg_record_parse(buf, len, &rec, &why)
-                           : rtg_record_parse_nul_free(buf, len, &rec, &why);
+  /* (nul is known by now: the parser need not look again) */
+  enum rtg_kind k = l->nul ? rtg_record_parse(buf, len, &l->u.rec, &why)
+                           : rtg_record_parse_nul_free(buf, len, &l->u.rec, &why);
   if (k == RTG_KIND_NONE && !why) { /* a prefix, but not a record: text */
     l->cls = RTG_LINE_TEXT;
     return;
@@ -200,11 +200,10 @@ static void record_line(rtg_line *l, char *text, size_t len, const rtg_line_how 
   l->cls = RTG_LINE_RECORD;
   l->kind = (uint8_t)k;
   l->has_pid = true;
-  l->pid = rec.pid;
-  l->u.rec = rec;
+  l->pid = l->u.rec.pid;
 }
 
-void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *how) {
+void rtg_line_classify(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   l->text = text;
   l->len = len;
   l->why = NULL;
@@ -213,6 +212,7 @@ void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *
   l->pid = 0;
   l->count = 1;
   l->nul = !how->nul_free && memchr(text, 0, len) != NULL;
+  how->copied = false;
   if (len >= 8 && text[0] == 'p' && !memcmp(text, "profile:", 8))
     profile_line(l, text, len, how);
   else if (len > 4 && (text[0] == 'H' || text[0] == 'R') &&

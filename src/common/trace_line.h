@@ -75,15 +75,18 @@ typedef struct rtg_line_how {
   uint32_t parse;
   bool nul_free;     /* the caller knows the line holds no NUL byte */
   bool unterminated; /* the file's last line, without '\n' */
-  /* When set, records are parsed from a copy here (len + 1 bytes), so that
-   * text stays as it was read; else text is parsed in place. */
+  /* When set, records of the kinds in copy_kinds are parsed from a copy
+   * here (len + 1 bytes), so that text stays as it was read (or the record
+   * outlives text); else text is parsed in place.  copied says whether. */
   char *copy;
+  uint32_t copy_kinds;
+  bool copied;
 } rtg_line_how;
 
 /* Classify text[0..len) (writable, and text[len] may be overwritten) into
  * *l: cls, kind, nul, pid, why and rec or hcc; the other members are the
  * caller's.  why may point into thread-local memory of the parser: copy it
  * before the line crosses to another thread. */
-void rtg_line_classify(rtg_line *l, char *text, size_t len, const rtg_line_how *how);
+void rtg_line_classify(rtg_line *l, char *text, size_t len, rtg_line_how *how);
 
 #endif

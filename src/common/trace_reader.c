@@ -19,6 +19,11 @@
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
 #define NBATCH 4         /* batches in flight per producer */
+/* Lines a batch holds: with transient text about a chunk's (the batch holds
+ * no text, and a handoff, a thread switch, per chunk costs less than one per
+ * window); else about a window's (its text is in the batch too). */
+#define BATCH_LINES 2048
+#define BATCH_LINES_TRANSIENT 8192
 #define MAX_PRODUCERS 4
 
 typedef struct producer {
@@ -33,7 +38,8 @@ typedef struct producer {
 } producer;
 
 struct rtg_reader {
-  batch_source src; /* the options, the files' lock */
+  rtg_reader_lines lines; /* first: rtg_reader_next takes from it inline */
+  batch_source src;       /* the options, the files' lock */
   plan_file *files;
   size_t nfiles, nchunks;
   producer prod[MAX_PRODUCERS];
@@ -43,8 +49,7 @@ struct rtg_reader {
   /* the caller's side */
   size_t next_chunk;
   batch *cur;
-  size_t pos;
-  uint64_t base;     /* lines of the current file's chunks before */
+  uint64_t base;     /* lines of the current file's chunks before (lines.base) */
   uint64_t too_long; /* of the current file so far */
   int err;           /* the first read error of the current file */
   uint64_t err_line;
@@ -72,6 +77,7 @@ static void cursor_start(rtg_reader *r, cursor *c, size_t g) {
   c->err = 0;
   c->not_opened = false;
   c->held = false;
+  c->resume = false;
 }
 
 static void *producer_main(void *arg) {
@@ -132,13 +138,10 @@ static size_t file_of_chunk(const rtg_reader *r, size_t g) {
   return i;
 }
 
-rtg_line *rtg_reader_next(rtg_reader *r) {
+/* The first line of the next batch (rtg_reader_next's slow way). */
+rtg_line *rtg_reader_next_batch(rtg_reader *r) {
   for (;;) {
-    if (r->cur && r->pos < r->cur->n) {
-      rtg_line *l = &r->cur->lines[r->pos++];
-      l->lineno += r->base;
-      return l;
-    }
+    if (r->lines.next < r->lines.end) return rtg_reader_next(r);
     if (r->end_due) {
       r->end_due = false;
       return &r->end;
@@ -180,7 +183,7 @@ rtg_line *rtg_reader_next(rtg_reader *r) {
     }
     if (r->next_chunk >= r->nchunks) return NULL;
     r->cur = take(r);
-    r->pos = 0;
+    r->lines = (rtg_reader_lines){r->cur->lines, r->cur->lines + r->cur->n, r->base};
   }
 }
 
@@ -236,7 +239,8 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
     p->r = r;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    for (int k = 0; k < NBATCH; k++) ok &= batch_init(&p->b[k]);
+    for (int k = 0; k < NBATCH; k++)
+      ok &= batch_init(&p->b[k], o->transient_text ? BATCH_LINES_TRANSIENT : BATCH_LINES);
   }
   if (!ok) {
     rtg_reader_close(r);
@@ -279,6 +283,7 @@ void rtg_reader_close(rtg_reader *r) {
     for (int k = 0; k < NBATCH; k++) batch_free(&p->b[k]);
     if (p->c.lr_open) rtg_linereader_close(&p->c.lr);
     free(p->c.carry);
+    free(p->c.buf.p);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
   }

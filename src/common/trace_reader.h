@@ -20,9 +20,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "linereader.h" /* RTG_LINE_MAX */
 #include "trace_line.h"
+
+/* Room that a prepare hook may keep strings in, len + 1 bytes in all (len:
+ * the line's), as long as the line. */
+typedef struct rtg_line_space {
+  char *p;
+  size_t left;
+} rtg_line_space;
+
+/* A copy of s[0..n), NUL-terminated, in space (NULL when it has no room). */
+static inline const char *rtg_line_keep(rtg_line_space *space, const char *s, size_t n) {
+  if (n + 1 > space->left) return NULL;
+  char *k = space->p;
+  memcpy(k, s, n);
+  k[n] = 0;
+  space->p += n + 1;
+  space->left -= n + 1;
+  return k;
+}
 
 typedef struct rtg_reader_opts {
   const char *const *paths; /* "-" is stdin */
@@ -35,23 +54,45 @@ typedef struct rtg_reader_opts {
   /* Optional: the caller's own work on a line that needs no state (which
    * its thread would do in file order, one line at a time), done by the
    * producers for every line they hand out (not for END entries), after
-   * classification.  It may replace l->u by data of its own (l->u.user);
-   * it returns how many bytes of l->u are to be handed out (used: the
-   * bytes the classification filled). */
-  size_t (*prepare)(rtg_line *l, size_t used, void *arg);
+   * classification.  It may replace l->u by data of its own (l->u.user),
+   * keeping strings in space (rtg_line_keep); it returns how many bytes
+   * of l->u are to be handed out (used: the bytes the classification
+   * filled). */
+  size_t (*prepare)(rtg_line *l, size_t used, rtg_line_space *space, void *arg);
   void *prepare_arg;
+  /* With prepare: what it makes of a line is all the caller needs, not
+   * its text (handed out as NULL), except for records of the kinds in
+   * text_kinds (parsed from a copy that stays).  The producers then read
+   * into buffers of their own, which stay in the cache. */
+  bool transient_text;
+  uint32_t text_kinds;
   bool serial; /* none: the caller's thread reads each chunk itself */
 } rtg_reader_opts;
 
 typedef struct rtg_reader rtg_reader;
 
+/* The start of every rtg_reader: the lines of the batch being taken, so
+ * that rtg_reader_next hands them out inline (it runs for every line). */
+typedef struct rtg_reader_lines {
+  rtg_line *next, *end;
+  uint64_t base; /* lines of the file's chunks before this batch's */
+} rtg_reader_lines;
+
+rtg_line *rtg_reader_next_batch(rtg_reader *r);
+
 /* Start reading; NULL when memory runs out (errno set). */
 rtg_reader *rtg_reader_open(const rtg_reader_opts *o);
 
 /* The next line, or the END entry of a file; NULL after the last file's
- * END.  The line (text included, writable up to len) stays valid until the
- * next call. */
-rtg_line *rtg_reader_next(rtg_reader *r);
+ * END.  The line (text included, writable up to len; NULL with
+ * transient_text) stays valid until the next call. */
+static inline rtg_line *rtg_reader_next(rtg_reader *r) {
+  rtg_reader_lines *b = (rtg_reader_lines *)r;
+  if (b->next == b->end) return rtg_reader_next_batch(r);
+  rtg_line *l = b->next++;
+  l->lineno += b->base;
+  return l;
+}
 
 /* How far the caller has come in the file of the last line: bytes and the
  * file's size (0 when it has none: a pipe). */

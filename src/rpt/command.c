@@ -11,14 +11,16 @@
 #include "decimal.h"
 #include "rpt.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
+  const char *name = c->inline_name ? c->text : c->name;
   if (!rpt_is_copy(c->type)) {
     *len = c->name_len;
-    return c->name;
+    return name;
   }
   /* "HostToDevice" + 16384 -> "HostToDevice_16384_bytes": built anew for
    * each copy, valid until the next */
@@ -31,7 +33,7 @@ const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
     buf = malloc(cap);
     if (!buf) abort();
   }
-  memcpy(buf, c->name, n);
+  memcpy(buf, name, n);
   if (c->sized) { /* (not snprintf: a trace can hold millions of copies) */
     unsigned d = rtg_dec_len(c->bytes);
     buf[n++] = '_';
@@ -46,8 +48,9 @@ const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
 }
 
 static int profile_type(const rtg_hcc_profile *p) {
+  static const unsigned char lens[RPT_NTYPES] = {6, 7, 4, 7}; /* of rpt_type_names */
   for (int t = 0; t < RPT_NTYPES; t++)
-    if (rtg_hcc_profile_type_is(p, rpt_type_names[t])) return t;
+    if (p->type_len == lens[t] && !memcmp(p->type, rpt_type_names[t], lens[t])) return t;
   return -1;
 }
 
@@ -72,6 +75,7 @@ static int set_cmd(rpt_cmd *c, int what, const char *why, int type, bool trace, 
   c->seq = seq;
   c->name = name;
   c->name_len = name_len;
+  c->inline_name = false;
   return what;
 }
 
@@ -132,15 +136,22 @@ static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *
   }
 }
 
-size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts) {
+size_t rpt_prepare_line(rtg_line *l, size_t used, rtg_line_space *space, void *opts) {
   if (!rpt_line_is_cmd(l)) return used;
   const rpt_opts *o = opts;
   rpt_cmd *c = (rpt_cmd *)l->u.user; /* (the record is not needed any more) */
-  if (l->cls == RTG_LINE_PROFILE)
-    profile_command(&l->u.hcc, o->ignore_barriers, c);
-  else
-    record_command(&l->u.rec, o->ignore_barriers, c);
-  return sizeof *c;
+  int what = l->cls == RTG_LINE_PROFILE ? profile_command(&l->u.hcc, o->ignore_barriers, c)
+                                        : record_command(&l->u.rec, o->ignore_barriers, c);
+  size_t keep = offsetof(rpt_cmd, text);
+  if (what > 0 && c->name_len < sizeof c->text) { /* (the name lies in the line, not here) */
+    memcpy(c->text, c->name, c->name_len);
+    c->text[c->name_len] = 0;
+    c->inline_name = true;
+    keep += c->name_len + 1;
+  } else if (what > 0) { /* a long name: kept beside, as the line may not be */
+    c->name = rtg_line_keep(space, c->name, c->name_len);
+  }
+  return keep;
 }
 
 bool rpt_db_line(const rtg_line *l) {

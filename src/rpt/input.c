@@ -456,6 +456,10 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
           d->spool || regex || o->roi_start.kind == ROI_LINE || o->roi_stop.kind == ROI_LINE,
       .prepare = rpt_prepare_line,
       .prepare_arg = o,
+      /* without -t, %REGEX and --db no text is shown: what the producers
+       * make of a line is all it takes (headers and agents are records) */
+      .transient_text = !keep,
+      .text_kinds = RTG_PARSE(RTG_KIND_HEADER) | RTG_PARSE(RTG_KIND_AGENT),
   };
   rtg_reader *r = rtg_reader_open(&ro);
   if (!r) {

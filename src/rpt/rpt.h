@@ -21,6 +21,7 @@
 #include "gap_buckets.h"
 #include "strtab.h"
 #include "trace_line.h"
+#include "trace_reader.h"
 #include "u64map.h"
 
 #include <regex.h>
@@ -151,7 +152,7 @@ void rpt_data_free(rpt_data *d);
 /* command.c: what a classified line is to rpt, worked out on the reader's
  * threads and kept in the line, in the room of its record (l->u.user,
  * written and read in place: hence may_alias).  The name points into the
- * line. */
+ * line, or is kept with the command. */
 typedef struct __attribute__((may_alias)) rpt_cmd {
   int8_t what;  /* 1: a command; 0: text (not a command, or an ignored
                    barrier); -1: a bad line (why) */
@@ -166,6 +167,10 @@ typedef struct __attribute__((may_alias)) rpt_cmd {
   const char *name; /* a copy's: its direction (rpt_cmd_name adds the size) */
   size_t name_len;
   const char *why;
+  /* the name itself, when it fits: the main thread then reads it with the
+   * command, not from the line far away (a cache miss per command) */
+  bool inline_name;
+  char text[80];
 } rpt_cmd;
 
 _Static_assert(sizeof(rpt_cmd) <= sizeof(((rtg_line *)0)->u.user), "a command fits in a line");
@@ -177,7 +182,7 @@ static inline bool rpt_line_is_cmd(const rtg_line *l) {
          (l->cls == RTG_LINE_RECORD && l->kind != RTG_KIND_HEADER && l->kind != RTG_KIND_AGENT);
 }
 /* The reader's prepare hook; opts: the rpt_opts. */
-size_t rpt_prepare_line(rtg_line *l, size_t used, void *opts);
+size_t rpt_prepare_line(rtg_line *l, size_t used, rtg_line_space *space, void *opts);
 /* The name to show: a copy's is "<direction>_<bytes>_bytes", as the
  * original named it (built anew each time, valid until the next). */
 const char *rpt_cmd_name(const rpt_cmd *c, size_t *len);

@@ -16,9 +16,10 @@
 
 static bool before(const rpt_rec *x, const rpt_rec *y) {
   if (x->start != y->start) return x->start < y->start;
-  if (rpt_device_index(x) != rpt_device_index(y)) return rpt_device_index(x) < rpt_device_index(y);
+  if (x->device != y->device) return x->device < y->device; /* (the number as shown) */
   if (x->queue != y->queue) return x->queue < y->queue;
-  return x->seq < y->seq;
+  if (x->seq != y->seq) return x->seq < y->seq;
+  return x->devclass < y->devclass;
 }
 
 /* Merge sorted a[lo..mid) and a[mid..hi) through tmp. */

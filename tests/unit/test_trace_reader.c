@@ -5,7 +5,8 @@
  * kept or not).  The input mixes what traces hold: records of every
  * classified kind, profile lines, text, CRLF, NUL bytes, empty lines,
  * lines longer than the 128 KB window and than RTG_LINE_MAX, and a last
- * line without '\n'; it spans several 1 MB chunks.  Also the line
+ * line without '\n'; it spans several 1 MB chunks.  With transient text
+ * (the producers' own buffers) a prepare hook sees the same text.  Also the line
  * classification on its own. */
 #include "check.h"
 
@@ -92,6 +93,14 @@ typedef struct seen {
   uint64_t lineno, h; /* h: a hash of the text */
 } seen;
 
+/* A prepare hook for transient text: the text's hash, kept in the line. */
+static size_t hash_text(rtg_line *l, size_t used, rtg_line_space *space, void *arg) {
+  (void)used, (void)space, (void)arg;
+  uint64_t h = rtg_hash_bytes(l->text, l->len);
+  memcpy(l->u.user, &h, sizeof h);
+  return sizeof h;
+}
+
 static bool same(const seen *a, const seen *b) {
   return a->cls == b->cls && a->kind == b->kind && a->nul == b->nul && a->pid == b->pid &&
          a->count == b->count && a->lineno == b->lineno && a->h == b->h;
@@ -113,9 +122,15 @@ static seen *read_all(const char *path, const rtg_reader_opts *base, size_t *n, 
       continue;
     }
     if (*n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
-    v[(*n)++] = (seen){
-        l->cls, l->kind, l->nul, l->pid, l->count, l->lineno, rtg_hash_bytes(l->text, l->len)};
-    if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_DISPATCH)
+    uint64_t h;
+    if (o.transient_text) {
+      memcpy(&h, l->u.user, sizeof h);
+      CHECK(l->text == NULL);
+    } else {
+      h = rtg_hash_bytes(l->text, l->len);
+    }
+    v[(*n)++] = (seen){l->cls, l->kind, l->nul, l->pid, l->count, l->lineno, h};
+    if (!o.transient_text && l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_DISPATCH)
       v[*n - 1].h ^= rtg_hash_bytes(l->u.rec.u.DISPATCH.name, strlen(l->u.rec.u.DISPATCH.name));
   }
   rtg_reader_close(r);
@@ -126,8 +141,9 @@ static void compare_ways(const char *file, const char *buf, size_t size) {
   static const uint32_t masks[] = {RTG_PARSE_ALL, RTG_PARSE(RTG_KIND_DISPATCH)};
   for (int m = 0; m < 2; m++)
     for (int t = 0; t < 2; t++)
-      for (int k = 0; k < 2; k++) {
-        rtg_reader_opts o = {.parse = masks[m], .text_lines = t, .keep_text = k};
+      for (int k = 0; k < 3; k++) { /* k: 0 text in place, 1 kept, 2 transient */
+        rtg_reader_opts o = {.parse = masks[m], .text_lines = t, .keep_text = k == 1};
+        if (k == 2) o.transient_text = true, o.prepare = hash_text;
         int fds[2];
         CHECK(pipe(fds) == 0);
         feed f = {fds[1], buf, size};
@@ -220,7 +236,7 @@ static void test_classify(void) {
   CLASSIFY("some text", &cut);
   CHECK_U64(l.cls, RTG_LINE_TEXT);
   char copy[256];
-  rtg_line_how keep = {.parse = RTG_PARSE_ALL, .copy = copy};
+  rtg_line_how keep = {.parse = RTG_PARSE_ALL, .copy = copy, .copy_kinds = RTG_PARSE_ALL};
   CLASSIFY("HSA: pid:7 tid:8 dispatch queue:0 agent:1 signal:1 name:'a\\x41' start:1 stop:2 id:1",
            &keep);
   CHECK_U64(l.cls, RTG_LINE_RECORD);
