@@ -19,6 +19,10 @@
  * cap they take a chunk anyway. */
 #include "tbuf.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -60,11 +64,27 @@ static void kick(void) {
   if (kick_writer) kick_writer();
 }
 
+/* CPUID 0x80000001 ECX bit 8: PREFETCHW (AMD since K6, Intel since
+ * Broadwell). */
+static bool cpu_has_prefetchw(void) {
+#if defined(__x86_64__)
+  static int has = -1; /* asked once: cpuid traps to the hypervisor in a VM */
+  if (has < 0) {
+    unsigned a, b, c, d;
+    has = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c >> 8 & 1);
+  }
+  return has;
+#else
+  return false;
+#endif
+}
+
 static rtg_chunk *chunk_map(void) {
   void *m = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return NULL;
   rtg_chunk *c = m;
   c->cap = CHUNK_BYTES - (uint32_t)offsetof(rtg_chunk, data);
+  c->prefetchw = cpu_has_prefetchw();
   return c;
 }
 
