@@ -13,6 +13,9 @@
  *                     overall; with flood, a second thread makes
  *                     hsa_signal_load_relaxed calls as fast as it can
  *                     meanwhile (printed as flood_calls)
+ *   tp_bench stamps N  N hsa_signal_load_relaxed calls, 0.3-3 ms apart,
+ *                     each printed as "call BEFORE AFTER": CLOCK_BOOTTIME
+ *                     ns read by the application around it
  * Prints "key value" lines, and the process's peak RSS (maxrss_kb). */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -100,7 +103,19 @@ int main(int argc, char **argv) {
   long n = argc > 2 ? atol(argv[2]) : 1000000;
   sg_system_t sys;
   sg_init(&sys);
-  if (!strcmp(what, "api") || !strcmp(what, "paced")) {
+  if (!strcmp(what, "stamps")) {
+    hsa_signal_t s;
+    CHECK(hsa_signal_create(1, 0, NULL, &s));
+    for (long i = 0; i < n; i++) {
+      uint64_t before = now();
+      hsa_signal_load_relaxed(s);
+      uint64_t after = now();
+      printf("call %llu %llu\n", (unsigned long long)before, (unsigned long long)after);
+      struct timespec ts = {0, i % 5 ? 300000 : 3000000};
+      nanosleep(&ts, NULL);
+    }
+    hsa_signal_destroy(s);
+  } else if (!strcmp(what, "api") || !strcmp(what, "paced")) {
     bool paced = !strcmp(what, "paced");
     long k = !paced ? 0 : argc > 3 ? atol(argv[3]) : calibrate(300);
     double clk, per = calls_ns(n, k, &clk);

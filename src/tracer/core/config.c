@@ -178,6 +178,7 @@ void rtg_config_read(void) {
   c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
   c->buffer_mb = env_int("RTG_BUFFER_MB", 256, 1 << 20);
   c->writer_stall = env_bool("RTG_WRITER_STALL", false);
+  c->tsc = env_bool("RTG_TSC", true); /* rtg_stamp_init says whether the machine allows it */
   if (c->buffer_mb < 1) {
     fprintf(stderr, "rtg: RTG_BUFFER_MB=%d is too small; using 1\n", c->buffer_mb);
     c->buffer_mb = 1;
@@ -225,6 +226,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %d", "RTG_BUFFER_MB", c->buffer_mb);
   rtg_log(1, "%-24s = %s", "RTG_BUFFER_FULL", c->buffer_drop ? "drop" : "wait");
   rtg_log(1, "%-24s = %s", "RTG_WRITER_STALL", B(c->writer_stall));
+  rtg_log(1, "%-24s = %s", "RTG_TSC", B(c->tsc));
 #undef S
 #undef B
 }

@@ -37,6 +37,7 @@ typedef struct rtg_config {
   int buffer_mb;             /* RTG_BUFFER_MB: cap of all threads' buffers together */
   bool writer_stall;         /* RTG_WRITER_STALL: no draining until a producer waits (tests) */
   bool buffer_drop;          /* RTG_BUFFER_FULL=drop: at the cap drop (and count), not wait */
+  bool tsc;                  /* RTG_TSC, and the machine allows it: API call stamps are TSC ticks */
 } rtg_config;
 
 RTG_HIDDEN extern rtg_config rtg_cfg;

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "emit.h"
+#include "stamp.h"
 #include "tbuf.h"
 #include "trace_file.h"
 
@@ -67,6 +68,7 @@ static void put_entry(void *ctx, uint64_t tid, const char *payload, size_t len) 
 }
 
 static uint64_t drain_all_locked(outbuf *o) {
+  rtg_stamp_calibrate(); /* every stamp drained now lies before or near this point */
   uint64_t n = rtg_tbuf_drain(put_entry, o);
   out_flush(o);
   return n;

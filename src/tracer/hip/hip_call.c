@@ -4,6 +4,7 @@
  * record, whichever path reported the call.  Also the state the paths
  * read: the release's op tables and which ops are traced. */
 #include "core/backtrace.h"
+#include "core/stamp.h"
 #include "hip_internal.h"
 
 #include <string.h>
@@ -21,7 +22,7 @@ void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
   c->prev_corr = rtg_corr_get();
   c->corr = rtg_corr_next();
   rtg_corr_set(c->corr);
-  c->start = rtg_now(); /* last, so the bookkeeping is not in the duration */
+  c->start = rtg_stamp(); /* last, so the bookkeeping is not in the duration */
 }
 
 void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
@@ -38,7 +39,7 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
  * the header, each with its NUL. */
 typedef struct hip_entry {
   const char *func;
-  uint64_t start, dur, corr, stack;       /* stack 0: none */
+  uint64_t start, dur, corr, stack;       /* start, dur: stamps; stack 0: none */
   uint16_t ret_len, args_len, kernel_len; /* with the NUL; 0: absent */
 } hip_entry;
 
@@ -63,8 +64,8 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
   r->u.HIP_API.func = e.func;
   r->u.HIP_API.ret = ret;
-  r->u.HIP_API.start = e.start;
-  r->u.HIP_API.dur = e.dur;
+  r->u.HIP_API.start = rtg_stamp_ns(e.start);
+  r->u.HIP_API.dur = rtg_stamp_ns(e.start + e.dur) - r->u.HIP_API.start;
   if (e.args_len) RTG_SET(r, HIP_API, args, args);
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);
@@ -83,7 +84,7 @@ static uint16_t put_text(char *buf, size_t *n, const char *s) {
 }
 
 void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
-  uint64_t end = rtg_now();
+  uint64_t end = rtg_stamp();
   rtg_corr_set(c->prev_corr);
   union {
     hip_entry e;
@@ -94,7 +95,8 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
   u.e.start = c->start;
   u.e.dur = end - c->start;
   u.e.corr = c->corr;
-  if (c->backtrace && rtg_bt_long_enough(end - c->start)) u.e.stack = rtg_bt_capture(2);
+  if (c->backtrace && rtg_bt_long_enough(rtg_stamp_ns(end) - rtg_stamp_ns(c->start)))
+    u.e.stack = rtg_bt_capture(2);
   /* the return value: a few digits, "?" when unknown */
   char retbuf[24];
   char *p = retbuf + sizeof retbuf;

@@ -8,6 +8,7 @@
  * get a wrapper in the table; the rest keep the runtime's entry and cost
  * nothing. */
 #include "core/fmt.h"
+#include "core/stamp.h"
 #include "hsa_side.h"
 
 #include <stdlib.h>
@@ -96,7 +97,7 @@ static const fn_info fns[FN_COUNT] = {
 #undef RTG_API_VOID
 };
 
-/* The entry pushed per call. */
+/* The entry pushed per call: start and dur in stamps (core/stamp.h). */
 typedef struct api_entry {
   uint16_t fn;
   uint16_t nargs;
@@ -137,16 +138,16 @@ static void push_api(api_entry *e, int nargs) {
 /* the wrappers */
 #define RTG_API(T, name, ret, rk, params, call, ...)                                               \
   static ret w_##name params {                                                                     \
-    uint64_t t0 = rtg_now();                                                                       \
+    uint64_t t0 = rtg_stamp();                                                                     \
     ret r = rtg_impl.name call;                                                                    \
-    RECORD_CALL(name, t0, rtg_now(), (uint64_t)r);                                                 \
+    RECORD_CALL(name, t0, rtg_stamp(), (uint64_t)r);                                               \
     return r;                                                                                      \
   }
 #define RTG_API_VOID(T, name, params, call, ...)                                                   \
   static void w_##name params {                                                                    \
-    uint64_t t0 = rtg_now();                                                                       \
+    uint64_t t0 = rtg_stamp();                                                                     \
     rtg_impl.name call;                                                                            \
-    RECORD_CALL(name, t0, rtg_now(), 0);                                                           \
+    RECORD_CALL(name, t0, rtg_stamp(), 0);                                                         \
   }
 #include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
@@ -269,8 +270,8 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   r.u.HSA_API.func = f->name;
   r.u.HSA_API.args = args;
   r.u.HSA_API.ret = ret;
-  r.u.HSA_API.start = e.start;
-  r.u.HSA_API.dur = e.dur;
+  r.u.HSA_API.start = rtg_stamp_ns(e.start);
+  r.u.HSA_API.dur = rtg_stamp_ns(e.start + e.dur) - r.u.HSA_API.start;
   if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
   return rtg_entry_record(out, cap, &r);
 }

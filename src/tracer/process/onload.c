@@ -6,6 +6,7 @@
 #include "api_tables.h"
 #include "core/backtrace.h"
 #include "core/sink.h"
+#include "core/stamp.h"
 #include "core/tracer.h"
 #include "exec_hook.h"
 #include "fatal_signals.h"
@@ -33,6 +34,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   if (dladdr((void *)OnLoad, &self) && self.dli_fname)
     dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   rtg_config_read();
+  rtg_stamp_init();
   root = table;
   if (!rtg_sink_open()) {
     rtg_leave();

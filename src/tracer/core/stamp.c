@@ -1,0 +1,116 @@
+/* TSC stamps turned into CLOCK_BOOTTIME ns (stamp.h).
+ *
+ * A point is a TSC reading and a CLOCK_BOOTTIME reading taken together
+ * (the counter read on both sides of the clock, the point at the middle);
+ * the kernel derives CLOCK_BOOTTIME from the same counter, linearly between
+ * its adjustments, so a stamp between two points is placed on the line
+ * through them, and one after the last on the last line's slope.  Points
+ * are at least a millisecond apart, which keeps a slope's error from the
+ * readings' +-10 ns around 1e-5. */
+#include "stamp.h"
+
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+enum { NPOINTS = 256, MIN_GAP_NS = 1000000 };
+
+typedef struct point {
+  uint64_t tsc, ns;
+  double slope; /* ns per tick from the point before to this one; 0: first */
+} point;
+
+/* Written by one thread at a time (the writer, under its drain lock, or a
+ * dying process's last flush); a slot is filled before the count says so. */
+static point points[NPOINTS];
+static _Atomic uint64_t npoints;
+
+#if defined(__x86_64__)
+static bool take(point *p) {
+  for (int try = 0; try < 8; try++) {
+    uint64_t a = __rdtsc(), ns = rtg_now(), b = __rdtsc();
+    if (b - a < 2000 || try == 7) { /* not interrupted in between */
+      p->tsc = a + (b - a) / 2;
+      p->ns = ns;
+      return true;
+    }
+  }
+  return false;
+}
+
+static void add(const point *p) {
+  uint64_t n = atomic_load_explicit(&npoints, memory_order_relaxed);
+  point q = *p;
+  q.slope = 0;
+  if (n) {
+    const point *last = &points[(n - 1) % NPOINTS];
+    if (q.tsc <= last->tsc || q.ns <= last->ns) return; /* never backwards */
+    q.slope = (double)(q.ns - last->ns) / (double)(q.tsc - last->tsc);
+  }
+  points[n % NPOINTS] = q;
+  atomic_store_explicit(&npoints, n + 1, memory_order_release);
+}
+
+/* The kernel keeps time with the TSC only when it found it invariant and
+ * the same on every CPU; its choice is the one to trust. */
+static bool kernel_clock_is_tsc(void) {
+  int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[32] = "";
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  return n >= 3 && !strncmp(buf, "tsc", 3) && (n == 3 || buf[3] == '\n');
+}
+
+static bool invariant_tsc(void) {
+  unsigned a, b, c, d;
+  return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d >> 8 & 1);
+}
+#endif
+
+void rtg_stamp_init(void) {
+#if defined(__x86_64__)
+  point p;
+  rtg_cfg.tsc = rtg_cfg.tsc && invariant_tsc() && kernel_clock_is_tsc() && take(&p);
+  if (rtg_cfg.tsc) add(&p);
+#else
+  rtg_cfg.tsc = false;
+#endif
+}
+
+void rtg_stamp_calibrate(void) {
+#if defined(__x86_64__)
+  uint64_t n = atomic_load_explicit(&npoints, memory_order_acquire);
+  if (!rtg_cfg.tsc || !n) return;
+  if (rtg_now() - points[(n - 1) % NPOINTS].ns < MIN_GAP_NS) return;
+  point p;
+  if (take(&p)) add(&p);
+#endif
+}
+
+uint64_t rtg_stamp_ns(uint64_t stamp) {
+  if (!rtg_cfg.tsc) return stamp;
+  uint64_t n = atomic_load_explicit(&npoints, memory_order_acquire);
+  if (n == 1) { /* no slope yet: wait for the second point */
+    while (rtg_now() - points[0].ns < MIN_GAP_NS) {
+    }
+    rtg_stamp_calibrate();
+    n = atomic_load_explicit(&npoints, memory_order_acquire);
+  }
+  if (n < 2) return rtg_now(); /* cannot happen: the first point came with tsc */
+  /* the newest point at or before the stamp: stamps come in order, so
+   * this is the last point or one of the few before it */
+  uint64_t lo = n > NPOINTS ? n - NPOINTS : 0, i = n - 1;
+  while (i > lo && points[i % NPOINTS].tsc > stamp) i--;
+  const point *p = &points[i % NPOINTS];
+  /* the slope of the interval it is in, or of the last (past the last
+   * point), or of the first (before the first kept) */
+  double slope = i + 1 < n ? points[(i + 1) % NPOINTS].slope : p->slope;
+  double off = stamp >= p->tsc ? (double)(stamp - p->tsc) : -(double)(p->tsc - stamp);
+  return p->ns + (uint64_t)(int64_t)(off * slope + (off >= 0 ? 0.5 : -0.5));
+}

@@ -1,0 +1,22 @@
+# API call times from the TSC (core/stamp.c) are CLOCK_BOOTTIME times: 200
+# hsa_signal_load_relaxed calls, 0.3-3 ms apart, each read around by the
+# application's own clock_gettime(CLOCK_BOOTTIME): every record lies in its
+# call's window, within 1 us with TSC stamps (their conversion's error is
+# nanoseconds; a wrong slope or point would be off by far more), and
+# exactly with RTG_TSC=0 (stamps are clock reads).  Whether this machine
+# allows TSC stamps is not printed: both kinds must pass the same check.
+. "$TOP/tests/e2e/02-tracer.inc"
+for mode in default 0; do
+  rm -f rtg_trace.txt.*
+  if [ $mode = default ]; then
+    slack=1000
+    RTG_HSA_API_FILTER=hsa_signal_load_relaxed traced "$PROGS/tp_bench" stamps 200 >calls
+  else
+    slack=0
+    RTG_TSC=0 RTG_HSA_API_FILTER=hsa_signal_load_relaxed traced "$PROGS/tp_bench" stamps 200 >calls
+  fi
+  grep '^HSA: .* hsa_signal_load_relaxed ' "$(trace_of)" | sed 's/.* @\([0-9]*\) +\([0-9]*\).*/\1 \2/' >recs
+  echo "RTG_TSC=$mode: $(paste -d' ' calls recs | awk -v s=$slack '
+    $1 == "call" && NF == 5 { n++; if ($4 + s >= $2 && $4 + $5 <= $3 + s) ok++ }
+    END { printf "%d of %d calls recorded inside the window the application saw", ok, n }')"
+done

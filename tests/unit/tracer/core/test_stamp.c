@@ -1,0 +1,80 @@
+/* Stamps (core/stamp.c): a stamp taken between two CLOCK_BOOTTIME reads
+ * converts to a time between them (within the conversion's error, far
+ * below the 2 us allowed here; a wrong slope or point would be off by
+ * milliseconds), over a spread of intervals: right after start (the second
+ * point not yet taken), between points, past the last, and before the
+ * oldest point kept.  Conversions of increasing stamps never decrease.
+ * Where the machine does not allow TSC stamps, or with RTG_TSC=0, a stamp
+ * is CLOCK_BOOTTIME ns itself. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "core/stamp.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+enum { SLACK_NS = 2000 };
+
+typedef struct sample {
+  uint64_t before, stamp, after;
+} sample;
+
+static sample take(void) {
+  sample s;
+  s.before = rtg_now();
+  s.stamp = rtg_stamp();
+  s.after = rtg_now();
+  return s;
+}
+
+static int within(const sample *s) {
+  uint64_t ns = rtg_stamp_ns(s->stamp);
+  int ok = ns + SLACK_NS >= s->before && ns <= s->after + SLACK_NS;
+  if (!ok)
+    fprintf(stderr, "stamp %llu -> %llu ns, outside [%llu, %llu]\n", (unsigned long long)s->stamp,
+            (unsigned long long)ns, (unsigned long long)s->before, (unsigned long long)s->after);
+  return ok;
+}
+
+static void sleep_us(long us) {
+  struct timespec ts = {us / 1000000, us % 1000000 * 1000};
+  nanosleep(&ts, NULL);
+}
+
+int main(void) {
+  rtg_cfg.tsc = !getenv("RTG_TSC") || strcmp(getenv("RTG_TSC"), "0");
+  rtg_stamp_init();
+  printf("stamps are %s\n", rtg_cfg.tsc ? "TSC ticks" : "CLOCK_BOOTTIME ns");
+
+  /* before the second point: the conversion waits for it */
+  sample early = take();
+  CHECK(within(&early));
+
+  /* 600 samples, points taken as the writer would (at most one a ms), so
+   * the oldest samples end up before the oldest point kept */
+  enum { N = 600 };
+  static sample s[N];
+  for (int i = 0; i < N; i++) {
+    s[i] = take();
+    if (i % 2) rtg_stamp_calibrate();
+    sleep_us(i % 7 == 0 ? 3000 : 300);
+  }
+  sample last = take(); /* past the last point */
+  int bad = 0;
+  for (int i = 0; i < N; i++) bad += !within(&s[i]);
+  CHECK(bad == 0);
+  CHECK(within(&last));
+  CHECK(within(&early));
+
+  /* increasing stamps convert to non-decreasing times */
+  uint64_t prev = 0, stamp0 = s[0].stamp, span = last.stamp - stamp0;
+  int backwards = 0;
+  for (uint64_t k = 0; k <= 100000; k++) {
+    uint64_t ns = rtg_stamp_ns(stamp0 + span / 100000 * k);
+    backwards += ns < prev;
+    prev = ns;
+  }
+  CHECK(backwards == 0);
+  if (!rtg_cfg.tsc) CHECK(rtg_stamp_ns(12345) == 12345);
+  return check_done("test_stamp");
+}
