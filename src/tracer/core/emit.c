@@ -12,6 +12,7 @@
  * (sharing a line with the writer's count cost every traced call a cache
  * miss, ~100 ns on a 16-core host). */
 _Alignas(64) _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
+_Alignas(64) _Atomic uint64_t rtg_written_counts[RTG_CNT_COUNT]; /* the writer's */
 _Alignas(64) _Atomic int rtg_emit_on;
 
 size_t rtg_entry_record(char *out, size_t cap, const rtg_record *r) {

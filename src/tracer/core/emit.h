@@ -33,12 +33,22 @@ typedef enum rtg_counter {
 } rtg_counter;
 
 RTG_HIDDEN extern _Alignas(64) _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
+RTG_HIDDEN extern _Alignas(64) _Atomic uint64_t rtg_written_counts[RTG_CNT_COUNT];
 
 static inline void rtg_count(rtg_counter c, uint64_t n) {
   atomic_fetch_add_explicit(&rtg_counters[c], n, memory_order_relaxed);
 }
+/* For a format function: count where the record is written, on the
+ * writer's thread (or the fatal path, which holds the writer's lock), so
+ * the application's thread does no locked add per call.  Entries that
+ * never reach the writer (dropped) are counted with rtg_count. */
+static inline void rtg_count_written(rtg_counter c) {
+  uint64_t v = atomic_load_explicit(&rtg_written_counts[c], memory_order_relaxed);
+  atomic_store_explicit(&rtg_written_counts[c], v + 1, memory_order_relaxed);
+}
 static inline uint64_t rtg_counter_get(rtg_counter c) {
-  return atomic_load_explicit(&rtg_counters[c], memory_order_relaxed);
+  return atomic_load_explicit(&rtg_counters[c], memory_order_relaxed) +
+         atomic_load_explicit(&rtg_written_counts[c], memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------- entries */
@@ -59,10 +69,10 @@ RTG_HIDDEN extern _Alignas(64) _Atomic int rtg_emit_on;
 
 /* Record payload[0..len), to be made into text by fmt.  When the buffers
  * are at their cap the entry waits or is dropped as RTG_BUFFER_FULL says;
- * a dropped one is counted as lost. */
-static inline void rtg_emit_entry(rtg_entry_format fmt, const void *payload, size_t len) {
-  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return;
-  rtg_tbuf_push(&fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
+ * a dropped one is counted as lost, and false says so. */
+static inline bool rtg_emit_entry(rtg_entry_format fmt, const void *payload, size_t len) {
+  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return true; /* not tracing */
+  return rtg_tbuf_push(&fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
 }
 
 /* The same for an entry that is never dropped and never waits for buffer

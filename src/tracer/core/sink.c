@@ -83,7 +83,10 @@ void rtg_sink_fork_parent(void) {
 void rtg_sink_fork_child(void) {
   rtg_writer_after_fork_child();
   rtg_tbuf_after_fork_child(); /* the parent's records are the parent's to write */
-  for (int i = 0; i < RTG_CNT_COUNT; i++) atomic_store(&rtg_counters[i], 0);
+  for (int i = 0; i < RTG_CNT_COUNT; i++) {
+    atomic_store(&rtg_counters[i], 0);
+    atomic_store(&rtg_written_counts[i], 0);
+  }
   rtg_file_after_fork_child();
   if (!atomic_load(&rtg_emit_on)) return;
   if (!rtg_file_open()) {

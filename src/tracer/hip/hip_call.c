@@ -52,6 +52,7 @@ static bool is_str(const char *s, size_t len) {
 
 static size_t format_hip(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
+  rtg_count_written(RTG_CNT_HIP_CALLS);
   hip_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
@@ -112,11 +113,11 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
   u.e.ret_len = put_text(u.bytes, &n, p);
   u.e.args_len = put_text(u.bytes, &n, args);
   u.e.kernel_len = put_text(u.bytes, &n, kernel);
-  if ((args && !u.e.args_len) || (kernel && !u.e.kernel_len))
-    rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
-  else
-    rtg_emit_entry(format_hip, u.bytes, n);
-  rtg_count(RTG_CNT_HIP_CALLS, 1);
+  /* calls are counted where their records are written (format_hip), or
+   * here when there is none */
+  bool too_long = (args && !u.e.args_len) || (kernel && !u.e.kernel_len);
+  if (too_long) rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
+  if (too_long || !rtg_emit_entry(format_hip, u.bytes, n)) rtg_count(RTG_CNT_HIP_CALLS, 1);
 }
 
 void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret) {

@@ -112,9 +112,11 @@ typedef struct api_entry {
 static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid);
 
+/* Calls are counted where their records are written (format_api), or
+ * here when dropped. */
 static void push_api(api_entry *e, int nargs) {
-  rtg_count(RTG_CNT_HSA_CALLS, 1);
-  rtg_emit_entry(format_api, e, offsetof(api_entry, args) + 8 * (size_t)nargs);
+  if (!rtg_emit_entry(format_api, e, offsetof(api_entry, args) + 8 * (size_t)nargs))
+    rtg_count(RTG_CNT_HSA_CALLS, 1);
 }
 
 /* The entry both wrapper kinds push: times, return value, correlation id
@@ -238,6 +240,7 @@ static void labels_init(void) {
 /* The record of one call, on the writer thread. */
 static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
+  rtg_count_written(RTG_CNT_HSA_CALLS);
   api_entry e;
   size_t have = len < sizeof e ? len : sizeof e;
   memcpy(&e, payload, have);
