@@ -75,6 +75,13 @@ static inline bool rtg_emit_entry(rtg_entry_format fmt, const void *payload, siz
   return rtg_tbuf_push(&fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
 }
 
+/* The same where the caller holds the calling thread's state (&rtg_tls). */
+static inline bool rtg_emit_entry_on(rtg_thread_state *ts, rtg_entry_format fmt,
+                                     const void *payload, size_t len) {
+  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return true; /* not tracing */
+  return rtg_tbuf_push_on(ts->chain, &fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
+}
+
 /* The same for an entry that is never dropped and never waits for buffer
  * space (GPU ops: made where the application's signal is completed). */
 static inline void rtg_emit_entry_keep(rtg_entry_format fmt, const void *payload, size_t len) {

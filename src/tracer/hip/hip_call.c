@@ -16,12 +16,14 @@ int rtg_hip_name_traced(const char *name) {
 }
 
 void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
+  rtg_thread_state *ts = &rtg_tls;
+  c->ts = ts;
   c->name = name;
   c->op = 0;
   c->backtrace = backtrace;
-  c->prev_corr = rtg_corr_get();
+  c->prev_corr = ts->corr;
   c->corr = rtg_corr_next();
-  rtg_corr_set(c->corr);
+  ts->corr = c->corr; /* as rtg_corr_set */
   c->start = rtg_stamp(); /* last, so the bookkeeping is not in the duration */
 }
 
@@ -86,7 +88,7 @@ static uint16_t put_text(char *buf, size_t *n, const char *s) {
 
 void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
   uint64_t end = rtg_stamp();
-  rtg_corr_set(c->prev_corr);
+  c->ts->corr = c->prev_corr; /* as rtg_corr_set */
   union {
     hip_entry e;
     char bytes[HIP_ENTRY_MAX];
@@ -117,7 +119,8 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
    * here when there is none */
   bool too_long = (args && !u.e.args_len) || (kernel && !u.e.kernel_len);
   if (too_long) rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
-  if (too_long || !rtg_emit_entry(format_hip, u.bytes, n)) rtg_count(RTG_CNT_HIP_CALLS, 1);
+  if (too_long || !rtg_emit_entry_on(c->ts, format_hip, u.bytes, n))
+    rtg_count(RTG_CNT_HIP_CALLS, 1);
 }
 
 void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret) {
@@ -125,9 +128,9 @@ void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret) {
    * last error holds it when the call returns, and peeking leaves it as is.
    * (hipGetLastError itself resets it, so its own value is not knowable.) */
   if (ret < 0 && rtg_hip.peek_at_last_error) {
-    rtg_enter();
+    c->ts->inside++; /* as rtg_enter */
     ret = rtg_hip.peek_at_last_error();
-    rtg_leave();
+    c->ts->inside--;
   }
   char argbuf[512];
   const char *a = NULL;

@@ -10,7 +10,9 @@
  * way to make the API callback fire (DESIGN §4.3).  We register the activity
  * callback with a non-NULL a_arg so its two calls can be told apart, and keep
  * a small per-thread stack of records so nested HIP calls (HIP calling its
- * own public API) each get their own. */
+ * own public API) each get their own.  The record HIP hands the API callback
+ * is the start of our frame, which knows its thread's stack: only the entry
+ * reads thread-local storage (each access a call, in a dlopen'ed library). */
 #define _GNU_SOURCE
 #include "hip_internal.h"
 
@@ -22,12 +24,19 @@
 #define DATA_SIZE 1024
 
 typedef struct frame {
-  _Alignas(16) unsigned char data[DATA_SIZE];
+  _Alignas(16) unsigned char data[DATA_SIZE]; /* first: HIP's record is the frame */
   rtg_hip_call call;
+  int *depth; /* the stack it is on */
+  uint32_t magic;
 } frame;
 
-static __thread frame frames[DEPTH];
-static __thread int depth;
+enum { FRAME_MAGIC = 0x72746766 };
+
+typedef struct stack {
+  frame frames[DEPTH];
+  int depth;
+} stack;
+static __thread stack thread_stack;
 
 typedef int (*register_fn)(uint32_t op, void *fun, void *arg);
 typedef int (*remove_fn)(uint32_t op);
@@ -38,31 +47,34 @@ static uint32_t registered_last;
 #define EXIT_MARK ((void *)1)
 
 static void *activity_cb(uint32_t op, void *record, const void *data, void *arg) {
-  if (arg != EXIT_MARK) { /* entry: hand HIP a record */
-    if (rtg_inside() || depth >= DEPTH || !rtg_hip_op_traced(op)) {
-      /* our own calls into HIP, too deep, or stopped: not traced (HIP then
-       * makes neither API callback nor the exit activity call) */
-      return NULL;
-    }
-    frame *f = &frames[depth++];
-    /* correlation_id and phase only: HIP fills the args it needs */
-    memset(f->data, 0, RTG_HIP_DATA_ARGS_OFF);
-    return f->data;
+  if (arg == EXIT_MARK) return NULL; /* exit: the API callback's exit popped the frame */
+  if (rtg_inside() || !rtg_hip_op_traced(op)) {
+    /* our own calls into HIP, or stopped: not traced (HIP then makes
+     * neither API callback nor the exit activity call) */
+    return NULL;
   }
-  if (depth > 0) depth--;
-  return NULL;
+  stack *s = &thread_stack;
+  if (s->depth >= DEPTH) return NULL; /* too deep: not traced */
+  frame *f = &s->frames[s->depth++];
+  f->depth = &s->depth;
+  f->magic = FRAME_MAGIC;
+  /* correlation_id and phase only: HIP fills the args it needs */
+  memset(f->data, 0, RTG_HIP_DATA_ARGS_OFF);
+  return f->data;
 }
 
 static void api_cb(uint32_t domain, uint32_t op, const void *data, void *arg) {
-  if (domain != RTG_HIP_DOMAIN_API || depth <= 0) return;
-  frame *f = &frames[depth - 1];
-  if ((const void *)f->data != data) return; /* not ours */
+  if (domain != RTG_HIP_DOMAIN_API || !data) return;
+  frame *f = (frame *)data; /* our activity callback's record */
+  if (f->magic != FRAME_MAGIC) return;
   uint32_t phase;
   memcpy(&phase, f->data + RTG_HIP_DATA_PHASE_OFF, sizeof phase);
   if (phase == 0) {
     rtg_hip_begin(&f->call, op);
   } else {
     rtg_hip_end(&f->call, f->data + RTG_HIP_DATA_ARGS_OFF, -1);
+    f->magic = 0;
+    if (*f->depth > 0) --*f->depth;
   }
 }
 

@@ -73,6 +73,7 @@ static inline const char *rtg_hip_op_name(uint32_t op) {
 
 /* One HIP call in flight on a thread. */
 typedef struct rtg_hip_call {
+  rtg_thread_state *ts; /* the calling thread's (&rtg_tls), taken once at begin */
   uint64_t start;
   uint64_t corr;
   uint64_t prev_corr;
