@@ -23,7 +23,7 @@ void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
   c->backtrace = backtrace;
   c->prev_corr = ts->corr;
   c->corr = rtg_corr_next();
-  ts->corr = c->corr; /* as rtg_corr_set */
+  ts->corr = c->corr;     /* as rtg_corr_set */
   c->start = rtg_stamp(); /* last, so the bookkeeping is not in the duration */
 }
 
