@@ -21,7 +21,7 @@ enum { NPOINTS = 256, MIN_GAP_NS = 1000000 };
 
 typedef struct point {
   uint64_t tsc, ns;
-  double slope; /* ns per tick from the point before to this one; 0: first */
+  uint64_t mult; /* ns per tick << 32 from the point before to this one; 0: first */
 } point;
 
 /* Written by one thread at a time (the writer, under its drain lock, or a
@@ -45,11 +45,11 @@ static bool take(point *p) {
 static void add(const point *p) {
   uint64_t n = atomic_load_explicit(&npoints, memory_order_relaxed);
   point q = *p;
-  q.slope = 0;
+  q.mult = 0;
   if (n) {
     const point *last = &points[(n - 1) % NPOINTS];
     if (q.tsc <= last->tsc || q.ns <= last->ns) return; /* never backwards */
-    q.slope = (double)(q.ns - last->ns) / (double)(q.tsc - last->tsc);
+    q.mult = (uint64_t)(((unsigned __int128)(q.ns - last->ns) << 32) / (q.tsc - last->tsc));
   }
   points[n % NPOINTS] = q;
   atomic_store_explicit(&npoints, n + 1, memory_order_release);
@@ -93,8 +93,17 @@ void rtg_stamp_calibrate(void) {
 #endif
 }
 
-uint64_t rtg_stamp_ns(uint64_t stamp) {
-  if (!rtg_cfg.tsc) return stamp;
+/* The point a stamp is placed from: the newest at or before it (or the
+ * oldest kept), with the slope of its interval (of the last one past the
+ * last point), and where the interval ends (UINT64_MAX: the last). */
+typedef struct place {
+  point p;
+  uint64_t mult, until;
+} place;
+
+static uint64_t hint; /* the last point found: stamps come nearly in order */
+
+static bool find(uint64_t stamp, place *out) {
   uint64_t n = atomic_load_explicit(&npoints, memory_order_acquire);
   if (n == 1) { /* no slope yet: wait for the second point */
     while (rtg_now() - points[0].ns < MIN_GAP_NS) {
@@ -102,15 +111,47 @@ uint64_t rtg_stamp_ns(uint64_t stamp) {
     rtg_stamp_calibrate();
     n = atomic_load_explicit(&npoints, memory_order_acquire);
   }
-  if (n < 2) return rtg_now(); /* cannot happen: the first point came with tsc */
-  /* the newest point at or before the stamp: stamps come in order, so
-   * this is the last point or one of the few before it */
-  uint64_t lo = n > NPOINTS ? n - NPOINTS : 0, i = n - 1;
-  while (i > lo && points[i % NPOINTS].tsc > stamp) i--;
-  const point *p = &points[i % NPOINTS];
-  /* the slope of the interval it is in, or of the last (past the last
-   * point), or of the first (before the first kept) */
-  double slope = i + 1 < n ? points[(i + 1) % NPOINTS].slope : p->slope;
-  double off = stamp >= p->tsc ? (double)(stamp - p->tsc) : -(double)(p->tsc - stamp);
-  return p->ns + (uint64_t)(int64_t)(off * slope + (off >= 0 ? 0.5 : -0.5));
+  if (n < 2) return false; /* cannot happen: the first point came with tsc */
+  uint64_t lo = n > NPOINTS ? n - NPOINTS : 0, i = hint;
+  if (i < lo || i >= n || points[i % NPOINTS].tsc > stamp ||
+      (i + 1 < n && points[(i + 1) % NPOINTS].tsc <= stamp)) {
+    for (i = n - 1; i > lo && points[i % NPOINTS].tsc > stamp; i--) {
+    }
+    hint = i;
+  }
+  out->p = points[i % NPOINTS];
+  out->mult = i + 1 < n ? points[(i + 1) % NPOINTS].mult : out->p.mult;
+  out->until = i + 1 < n ? points[(i + 1) % NPOINTS].tsc : UINT64_MAX;
+  return true;
+}
+
+static uint64_t place_ns(const place *pl, uint64_t stamp) {
+  if (stamp >= pl->p.tsc)
+    return pl->p.ns + (uint64_t)(((unsigned __int128)(stamp - pl->p.tsc) * pl->mult) >> 32);
+  return pl->p.ns - (uint64_t)(((unsigned __int128)(pl->p.tsc - stamp) * pl->mult) >> 32);
+}
+
+uint64_t rtg_stamp_ns(uint64_t stamp) {
+  if (!rtg_cfg.tsc) return stamp;
+  place pl;
+  return find(stamp, &pl) ? place_ns(&pl, stamp) : rtg_now();
+}
+
+void rtg_stamp_span_ns(uint64_t start, uint64_t dur, uint64_t *start_ns, uint64_t *dur_ns) {
+  if (!rtg_cfg.tsc) {
+    *start_ns = start;
+    *dur_ns = dur;
+    return;
+  }
+  place pl;
+  if (!find(start, &pl)) {
+    *start_ns = rtg_now();
+    *dur_ns = 0;
+    return;
+  }
+  *start_ns = place_ns(&pl, start);
+  uint64_t end = start + dur;
+  /* an end in the same interval is placed from the same point */
+  uint64_t end_ns = end < pl.until ? place_ns(&pl, end) : rtg_stamp_ns(end);
+  *dur_ns = end_ns >= *start_ns ? end_ns - *start_ns : 0;
 }

@@ -32,6 +32,11 @@ static inline uint64_t rtg_stamp(void) {
  * millisecond for the second point of a young process. */
 RTG_HIDDEN uint64_t rtg_stamp_ns(uint64_t stamp);
 
+/* A call's start stamp and duration in stamps, as CLOCK_BOOTTIME ns
+ * (placed from one point when both ends share an interval). */
+RTG_HIDDEN void rtg_stamp_span_ns(uint64_t start, uint64_t dur, uint64_t *start_ns,
+                                  uint64_t *dur_ns);
+
 /* Take a point if the last is older than a millisecond: the writer does
  * before each drain, so every stamp it formats lies between two points or
  * just after the last. */

@@ -67,8 +67,7 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
   r->u.HIP_API.func = e.func;
   r->u.HIP_API.ret = ret;
-  r->u.HIP_API.start = rtg_stamp_ns(e.start);
-  r->u.HIP_API.dur = rtg_stamp_ns(e.start + e.dur) - r->u.HIP_API.start;
+  rtg_stamp_span_ns(e.start, e.dur, &r->u.HIP_API.start, &r->u.HIP_API.dur);
   if (e.args_len) RTG_SET(r, HIP_API, args, args);
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);

@@ -273,8 +273,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   r.u.HSA_API.func = f->name;
   r.u.HSA_API.args = args;
   r.u.HSA_API.ret = ret;
-  r.u.HSA_API.start = rtg_stamp_ns(e.start);
-  r.u.HSA_API.dur = rtg_stamp_ns(e.start + e.dur) - r.u.HSA_API.start;
+  rtg_stamp_span_ns(e.start, e.dur, &r.u.HSA_API.start, &r.u.HSA_API.dur);
   if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
   return rtg_entry_record(out, cap, &r);
 }

@@ -3,7 +3,8 @@
  * below the 2 us allowed here; a wrong slope or point would be off by
  * milliseconds), over a spread of intervals: right after start (the second
  * point not yet taken), between points, past the last, and before the
- * oldest point kept.  Conversions of increasing stamps never decrease.
+ * oldest point kept; a span's two ends likewise.  Conversions of
+ * increasing stamps never decrease.
  * Where the machine does not allow TSC stamps, or with RTG_TSC=0, a stamp
  * is CLOCK_BOOTTIME ns itself. */
 #define _GNU_SOURCE
@@ -65,6 +66,20 @@ int main(void) {
   CHECK(bad == 0);
   CHECK(within(&last));
   CHECK(within(&early));
+
+  /* spans, within one interval and across many: both ends in their
+   * windows */
+  int bad_spans = 0;
+  for (int i = 0; i + 1 < N; i += 3) {
+    int j = i + 1 + (i % 50);
+    if (j >= N) j = N - 1;
+    uint64_t start_ns, dur_ns;
+    rtg_stamp_span_ns(s[i].stamp, s[j].stamp - s[i].stamp, &start_ns, &dur_ns);
+    bad_spans += start_ns + SLACK_NS < s[i].before || start_ns > s[i].after + SLACK_NS ||
+                 start_ns + dur_ns + SLACK_NS < s[j].before ||
+                 start_ns + dur_ns > s[j].after + SLACK_NS;
+  }
+  CHECK(bad_spans == 0);
 
   /* increasing stamps convert to non-decreasing times */
   uint64_t prev = 0, stamp0 = s[0].stamp, span = last.stamp - stamp0;
