@@ -112,12 +112,21 @@ static bool find(uint64_t stamp, place *out) {
     n = atomic_load_explicit(&npoints, memory_order_acquire);
   }
   if (n < 2) return false; /* cannot happen: the first point came with tsc */
-  uint64_t lo = n > NPOINTS ? n - NPOINTS : 0, i = hint;
-  if (i < lo || i >= n || points[i % NPOINTS].tsc > stamp ||
-      (i + 1 < n && points[(i + 1) % NPOINTS].tsc <= stamp)) {
-    for (i = n - 1; i > lo && points[i % NPOINTS].tsc > stamp; i--) {
+  /* most stamps the writer places lie after the next-to-last point (the
+   * last was taken as the drain began); then the one it found last time */
+  uint64_t lo = n > NPOINTS ? n - NPOINTS : 0, i;
+  if (stamp >= points[(n - 1) % NPOINTS].tsc) {
+    i = n - 1;
+  } else if (stamp >= points[(n - 2) % NPOINTS].tsc) {
+    i = n - 2;
+  } else {
+    i = hint;
+    if (i < lo || i >= n || points[i % NPOINTS].tsc > stamp ||
+        (i + 1 < n && points[(i + 1) % NPOINTS].tsc <= stamp)) {
+      for (i = n - 1; i > lo && points[i % NPOINTS].tsc > stamp; i--) {
+      }
+      hint = i;
     }
-    hint = i;
   }
   out->p = points[i % NPOINTS];
   out->mult = i + 1 < n ? points[(i + 1) % NPOINTS].mult : out->p.mult;
