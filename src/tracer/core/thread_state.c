@@ -32,6 +32,9 @@ void rtg_thread_state_after_fork(void) {
   rtg_tls.tid = 0;
 }
 
-uint64_t rtg_corr_next(void) {
-  return atomic_fetch_add_explicit(&corr_counter, 1, memory_order_relaxed) + 1;
+enum { CORR_BLOCK = 1024 };
+
+void rtg_corr_refill(rtg_thread_state *ts) {
+  ts->corr_next = atomic_fetch_add_explicit(&corr_counter, CORR_BLOCK, memory_order_relaxed) + 1;
+  ts->corr_end = ts->corr_next + CORR_BLOCK;
 }

@@ -16,6 +16,7 @@ typedef struct rtg_thread_state {
   rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
   uint64_t tid;
   uint64_t corr;     /* the API call in progress (rtg_corr_set) */
+  uint64_t corr_next, corr_end; /* this thread's block of correlation ids */
   int inside;        /* > 0 while the tracer runs on this thread (rtg_enter) */
   bool no_wait;      /* the tracer's own threads, the fatal path: never wait for buffer space */
   const char *range; /* the innermost ROCTx range pushed on this thread, or NULL */
@@ -33,8 +34,14 @@ RTG_HIDDEN uint64_t rtg_tid(void);
 /* A process-wide id that links an API call to the GPU work it caused.
  * The HIP layer sets the calling thread's current id for the duration of
  * a call; the queue interceptor stamps it on the packets submitted from that
- * thread meanwhile (0 when none). */
-RTG_HIDDEN uint64_t rtg_corr_next(void);
+ * thread meanwhile (0 when none).  Each thread takes its ids from a block
+ * of its own, so calls on many threads do not fight over one counter's
+ * cache line: ids are unique in the process, increasing per thread. */
+RTG_HIDDEN void rtg_corr_refill(rtg_thread_state *ts);
+static inline uint64_t rtg_corr_next_on(rtg_thread_state *ts) {
+  if (ts->corr_next == ts->corr_end) rtg_corr_refill(ts);
+  return ts->corr_next++;
+}
 static inline void rtg_corr_set(uint64_t id) { /* 0 clears */
   rtg_tls.corr = id;
 }

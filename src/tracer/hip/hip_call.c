@@ -22,7 +22,7 @@ void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
   c->op = 0;
   c->backtrace = backtrace;
   c->prev_corr = ts->corr;
-  c->corr = rtg_corr_next();
+  c->corr = rtg_corr_next_on(ts);
   ts->corr = c->corr;     /* as rtg_corr_set */
   c->start = rtg_stamp(); /* last, so the bookkeeping is not in the duration */
 }
