@@ -15,9 +15,9 @@ typedef struct rtg_tchain rtg_tchain;
 typedef struct rtg_thread_state {
   rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
   uint64_t tid;
-  uint64_t corr;     /* the API call in progress (rtg_corr_set) */
+  uint64_t corr;                /* the API call in progress (rtg_corr_set) */
   uint64_t corr_next, corr_end; /* this thread's block of correlation ids */
-  int inside;        /* > 0 while the tracer runs on this thread (rtg_enter) */
+  int inside;                   /* > 0 while the tracer runs on this thread (rtg_enter) */
   bool no_wait;      /* the tracer's own threads, the fatal path: never wait for buffer space */
   const char *range; /* the innermost ROCTx range pushed on this thread, or NULL */
 } rtg_thread_state;
