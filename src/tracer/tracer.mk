@@ -54,5 +54,8 @@ $(B)/tests/test_emit: $(TRACER_CORE_OBJ)
 UNIT_EXTRA_test_stamp := $(TRACER_CORE_OBJ)
 UNIT_LIBS_test_stamp  := -ldl
 $(B)/tests/test_stamp: $(TRACER_CORE_OBJ)
+UNIT_EXTRA_test_fmt := $(TRACER_CORE_OBJ)
+UNIT_LIBS_test_fmt  := -ldl
+$(B)/tests/test_fmt: $(TRACER_CORE_OBJ)
 # test_hip_ops includes hip_ops.c itself.
 $(B)/tests/test_hip_ops: src/tracer/hip/hip_ops.c src/tracer/hip/gen/hip_ops_table.h src/tracer/hip/hip_internal.h

@@ -112,6 +112,43 @@ static void test_api(void) {
   CHECK(!RTG_HAS(&p, RTG_FIELD(HIP_API, args)) && !RTG_HAS(&p, RTG_FIELD(HIP_API, kernel)));
 }
 
+/* Function names and argument lists are scanned several bytes a step: a
+ * byte a token cannot hold (controls, space, DEL), or a line break in the
+ * arguments, is caught at every position of every length up to 40, among
+ * bytes that are fine (UTF-8 above 0x7f, '!' just above space, '~' just
+ * below DEL), and written as a byte-by-byte writer would. */
+static void test_scans_every_position(void) {
+  static const unsigned char bad_word[] = {' ', '\t', 1, 0x1f, 0x7f};
+  static const unsigned char bad_raw[] = {'\n', '\r'};
+  static const unsigned char good[] = {'a', '!', '~', 0x80, 0xff, 0xc3, '0'};
+  int wrong = 0;
+  for (size_t len = 1; len <= 40; len++)
+    for (size_t at = 0; at <= len; at++) /* at == len: none bad */
+      for (size_t b = 0; b < sizeof bad_word; b++) {
+        char func[48], args[48], want_func[48], want_args[48];
+        for (size_t i = 0; i < len; i++) {
+          unsigned char g = good[(i + len) % sizeof good];
+          func[i] = args[i] = want_func[i] = want_args[i] = (char)g;
+        }
+        func[len] = args[len] = want_func[len] = want_args[len] = 0;
+        if (at < len) {
+          func[at] = (char)bad_word[b];
+          want_func[at] = '_';
+          args[at] = (char)bad_raw[b % sizeof bad_raw];
+          want_args[at] = ' ';
+        }
+        rtg_record r, p;
+        rtg_record_init(&r, RTG_KIND_HSA_API, 1, 2);
+        r.u.HSA_API.func = func;
+        r.u.HSA_API.args = args;
+        r.u.HSA_API.ret = "0";
+        if (roundtrip(&r, &p) != RTG_KIND_HSA_API || strcmp(p.u.HSA_API.func, want_func) ||
+            strcmp(p.u.HSA_API.args, want_args))
+          wrong++;
+      }
+  CHECK(wrong == 0);
+}
+
 /* Every kind: a record with all fields set survives the round trip. */
 static void test_all_kinds(void) {
   for (int k = 1; k < RTG_KIND_COUNT; k++) {
@@ -319,6 +356,7 @@ int main(void) {
   test_strings_escaped();
   test_roctx_unclosed();
   test_api();
+  test_scans_every_position();
   test_all_kinds();
   test_legacy_lines();
   test_barrier_value();
