@@ -2,6 +2,7 @@
  * file.  It wakes every RTG_FLUSH_MS (50), when a thread fills a chunk or
  * when a producer waits for buffer space; it calls each entry's format
  * function and writes whole batches. */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "writer.h"
 
 #include "config.h"
@@ -138,6 +139,7 @@ static void *writer_main(void *arg) {
   (void)arg;
   rtg_enter();            /* nothing the writer does is traced */
   rtg_tls.no_wait = true; /* it is what producers wait for */
+  pthread_setname_np(pthread_self(), "rtg-writer"); /* as top and perf show it */
   rtg_file_on_writer_thread();
   uint64_t ran_task = 0;
   if (rtg_cfg.writer_stall) stall();

@@ -10,6 +10,7 @@
  * The number of ops in flight per waiter is bounded: the submitting thread
  * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
  * queue from overflowing. */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "gpu_op.h"
 
 #include <pthread.h>
@@ -61,6 +62,7 @@ static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
   rtg_enter();
   rtg_tls.no_wait = true; /* completions must not wait for the writer */
+  pthread_setname_np(pthread_self(), "rtg-waiter"); /* as top and perf show it */
   for (;;) {
     pthread_mutex_lock(&w->mu);
     /* Nothing to do: naps of NAP_NS, so that a submission need not wake
