@@ -137,8 +137,8 @@ static void stall(void) {
 
 static void *writer_main(void *arg) {
   (void)arg;
-  rtg_enter();            /* nothing the writer does is traced */
-  rtg_tls.no_wait = true; /* it is what producers wait for */
+  rtg_enter();                                      /* nothing the writer does is traced */
+  rtg_tls.no_wait = true;                           /* it is what producers wait for */
   pthread_setname_np(pthread_self(), "rtg-writer"); /* as top and perf show it */
   rtg_file_on_writer_thread();
   uint64_t ran_task = 0;

@@ -61,7 +61,7 @@ static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
 static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
   rtg_enter();
-  rtg_tls.no_wait = true; /* completions must not wait for the writer */
+  rtg_tls.no_wait = true;                           /* completions must not wait for the writer */
   pthread_setname_np(pthread_self(), "rtg-waiter"); /* as top and perf show it */
   for (;;) {
     pthread_mutex_lock(&w->mu);
