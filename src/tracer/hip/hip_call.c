@@ -37,12 +37,16 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
  * copies it, the writer thread makes the line (formatting the numbers was
  * most of the cost of a traced call).  The function name is static (our op
  * tables, HIP's hipApiName strings, the dispatch-table slot names); the
- * return value, the argument text and the kernel name are not: they follow
- * the header, each with its NUL. */
+ * argument text and the kernel name are not: they follow the header, each
+ * with its NUL, after the backtrace's id when there is one.  64 bytes in
+ * the buffer for a call without them: one cache line. */
 typedef struct hip_entry {
   const char *func;
-  uint64_t start, dur, corr, stack;       /* start, dur: stamps; stack 0: none */
-  uint16_t ret_len, args_len, kernel_len; /* with the NUL; 0: absent */
+  uint64_t start, dur, corr;     /* start, dur: stamps */
+  int64_t ret;                   /* < 0: unknown */
+  uint16_t args_len, kernel_len; /* with the NUL; 0: absent */
+  uint16_t has_stack;            /* a uint64_t backtrace id follows */
+  uint16_t spare;                /* 0: no padding left undefined */
 } hip_entry;
 
 enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX };
@@ -58,20 +62,32 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   hip_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
-  const char *ret = (const char *)payload + sizeof e, *args = ret + e.ret_len,
-             *kernel = args + e.args_len;
-  if (sizeof e + (size_t)e.ret_len + e.args_len + e.kernel_len > len || !is_str(ret, e.ret_len) ||
-      (e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
+  uint64_t stack = 0;
+  size_t stack_len = e.has_stack ? sizeof stack : 0;
+  if (sizeof e + stack_len + (size_t)e.args_len + e.kernel_len > len) return 0;
+  if (stack_len) memcpy(&stack, (const char *)payload + sizeof e, sizeof stack);
+  const char *args = (const char *)payload + sizeof e + stack_len, *kernel = args + e.args_len;
+  if ((e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
     return 0;
+  /* the return value: its digits, "?" when unknown */
+  char ret[24], *p = ret + sizeof ret;
+  *--p = 0;
+  if (e.ret < 0) {
+    *--p = '?';
+  } else {
+    uint64_t v = (uint64_t)e.ret;
+    do *--p = (char)('0' + v % 10);
+    while ((v /= 10));
+  }
   rtg_record rec, *r = &rec;
   rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
   r->u.HIP_API.func = e.func;
-  r->u.HIP_API.ret = ret;
+  r->u.HIP_API.ret = p;
   rtg_stamp_span_ns(e.start, e.dur, &r->u.HIP_API.start, &r->u.HIP_API.dur);
   if (e.args_len) RTG_SET(r, HIP_API, args, args);
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);
-  if (e.stack) RTG_SET(r, HIP_API, stack, e.stack);
+  if (stack) RTG_SET(r, HIP_API, stack, stack);
   return rtg_entry_record(out, cap, r);
 }
 
@@ -92,26 +108,17 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
     hip_entry e;
     char bytes[HIP_ENTRY_MAX];
   } u;
-  memset(&u.e, 0, sizeof u.e); /* no stray bytes in the trace buffers */
-  u.e.func = c->name;
-  u.e.start = c->start;
-  u.e.dur = end - c->start;
-  u.e.corr = c->corr;
-  if (c->backtrace && rtg_bt_long_enough(rtg_stamp_ns(end) - rtg_stamp_ns(c->start)))
-    u.e.stack = rtg_bt_capture(2);
-  /* the return value: a few digits, "?" when unknown */
-  char retbuf[24];
-  char *p = retbuf + sizeof retbuf;
-  *--p = 0;
-  if (ret < 0) {
-    *--p = '?';
-  } else {
-    uint64_t v = (uint64_t)ret;
-    do *--p = (char)('0' + v % 10);
-    while ((v /= 10));
-  }
+  /* every byte set: no stray bytes in the trace buffers */
+  u.e = (hip_entry){c->name, c->start, end - c->start, c->corr, ret, 0, 0, 0, 0};
   size_t n = sizeof u.e;
-  u.e.ret_len = put_text(u.bytes, &n, p);
+  if (c->backtrace && rtg_bt_long_enough(rtg_stamp_ns(end) - rtg_stamp_ns(c->start))) {
+    uint64_t stack = rtg_bt_capture(2);
+    if (stack) {
+      memcpy(u.bytes + n, &stack, sizeof stack);
+      n += sizeof stack;
+      u.e.has_stack = 1;
+    }
+  }
   u.e.args_len = put_text(u.bytes, &n, args);
   u.e.kernel_len = put_text(u.bytes, &n, kernel);
   /* calls are counted where their records are written (format_hip), or
