@@ -97,44 +97,51 @@ static const fn_info fns[FN_COUNT] = {
 #undef RTG_API_VOID
 };
 
-/* The entry pushed per call: start and dur in stamps (core/stamp.h). */
+/* The entry pushed per call: start and dur in stamps (core/stamp.h); the
+ * argument words, then the correlation id when the call was made inside a
+ * HIP call (56 bytes in the buffer for a call of one argument outside). */
 typedef struct api_entry {
   uint16_t fn;
-  uint16_t nargs;
+  uint8_t nargs;
+  uint8_t has_corr; /* words[nargs] is the correlation id */
   uint32_t pad;
-  uint64_t start, dur, retval, corr;
-  uint64_t args[MAX_ARGS];
+  uint64_t start, dur, retval;
+  uint64_t words[MAX_ARGS + 1];
 } api_entry;
 
 #include "hsa_api_words.h"
-#define ARGWORD(K, a, t) e.args[n++] = RTG_W_##K(a);
+#define ARGWORD(K, a, t) e.words[n++] = RTG_W_##K(a);
 
 static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid);
 
 /* Calls are counted where their records are written (format_api), or
  * here when dropped. */
-static void push_api(api_entry *e, int nargs) {
-  if (!rtg_emit_entry(format_api, e, offsetof(api_entry, args) + 8 * (size_t)nargs))
+static void push_api(rtg_thread_state *ts, api_entry *e, int nwords) {
+  if (!rtg_emit_entry_on(ts, format_api, e, offsetof(api_entry, words) + 8 * (size_t)nwords))
     rtg_count(RTG_CNT_HSA_CALLS, 1);
 }
 
-/* The entry both wrapper kinds push: times, return value, correlation id
- * and the argument words.  Calls the tracer makes itself are not recorded
- * (rtg_enter). */
+/* The entry both wrapper kinds push: times, return value, the argument
+ * words and the correlation id.  Calls the tracer makes itself are not
+ * recorded (rtg_enter).  The thread's state is read once (each access to
+ * it is a call in a dlopen'ed library). */
 #define RECORD_CALL(name, t0, t1, ret)                                                             \
   do {                                                                                             \
     uint64_t t1_ = (t1);                                                                           \
-    if (rtg_inside()) break;                                                                       \
+    rtg_thread_state *ts_ = &rtg_tls;                                                              \
+    if (ts_->inside) break;                                                                        \
     api_entry e;                                                                                   \
     int n = 0;                                                                                     \
     e.fn = FN_##name;                                                                              \
+    e.pad = 0;                                                                                     \
     e.start = t0;                                                                                  \
     e.dur = t1_ - t0;                                                                              \
     e.retval = (ret);                                                                              \
-    e.corr = rtg_corr_get();                                                                       \
-    RTG_ARGS_##name(ARGWORD) e.nargs = (uint16_t)n;                                                \
-    push_api(&e, n);                                                                               \
+    RTG_ARGS_##name(ARGWORD) e.nargs = (uint8_t)n;                                                 \
+    e.has_corr = ts_->corr != 0;                                                                   \
+    if (e.has_corr) e.words[n++] = ts_->corr;                                                      \
+    push_api(ts_, &e, n);                                                                          \
   } while (0)
 
 /* the wrappers */
@@ -249,7 +256,8 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   const fn_info *f = &fns[e.fn];
   char args[2048], ret[32];
   char *p = args, *end = args + sizeof args - 1;
-  for (int i = 0; i < e.nargs && i < f->nargs; i++) {
+  int nargs = e.nargs < MAX_ARGS ? e.nargs : MAX_ARGS;
+  for (int i = 0; i < nargs && i < f->nargs; i++) {
     const arg_label *l = &labels[e.fn][i];
     if (l->text) { /* (args holds 12 labels and values with room to spare) */
       memcpy(p, l->text, l->len);
@@ -259,7 +267,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
       p = rtg_fmt_str(p, end, f->arg_names[i]);
       p = rtg_fmt_str(p, end, "=");
     }
-    p = fmt_word(p, end, f->kinds[i], e.args[i]);
+    p = fmt_word(p, end, f->kinds[i], e.words[i]);
   }
   *p = 0;
   if (f->ret_kind == K_VOID) {
@@ -274,7 +282,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   r.u.HSA_API.args = args;
   r.u.HSA_API.ret = ret;
   rtg_stamp_span_ns(e.start, e.dur, &r.u.HSA_API.start, &r.u.HSA_API.dur);
-  if (e.corr) RTG_SET(&r, HSA_API, corr, e.corr);
+  if (e.has_corr && e.words[nargs]) RTG_SET(&r, HSA_API, corr, e.words[nargs]);
   return rtg_entry_record(out, cap, &r);
 }
 
