@@ -93,9 +93,13 @@ rtg_path_start rtg_hip_legacy_start(void *lib) {
   unsigned n = 0;
   for (uint32_t op = 1; op <= r->last_op; op++) {
     if (!rtg_hip_op_traced(op)) continue;
-    /* activity first: the API callback alone never fires */
+    /* activity first: the API callback alone never fires; and never the
+     * activity callback alone, whose frames only the API callback pops
+     * (an op whose API callback did not register is not traced) */
     if (reg_act(op, (void *)activity_cb, EXIT_MARK) == 0 && reg_api(op, (void *)api_cb, NULL) == 0)
       n++;
+    else
+      rtg_hip.enabled[op] = 0;
   }
   registered_last = r->last_op;
   rtg_log(1, "HIP callbacks registered for %u functions", n);
