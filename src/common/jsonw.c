@@ -229,21 +229,43 @@ static inline bool needs_escape8(uint64_t x) {
   return ((control | ((q - ones) & ~q) | ((b - ones) & ~b) | x) & high) != 0;
 }
 
+/* Whether s[0..n) goes out as it is: plain ASCII, nothing to escape. */
+static inline bool plain(const char *s, size_t n) {
+  size_t i = 0;
+  /* eight bytes at a time: names are long, and almost never need escaping */
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    memcpy(&x, s + i, 8);
+    if (needs_escape8(x)) return false;
+  }
+  while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
+         s[i] != '\\')
+    i++;
+  return i == n;
+}
+
+size_t rtg_json_quote_into(char *out, size_t cap, const char *s, size_t n) {
+  if (plain(s, n)) {
+    if (cap < n + 2) return SIZE_MAX;
+    out[0] = '"';
+    memcpy(out + 1, s, n);
+    out[n + 1] = '"';
+    return n + 2;
+  }
+  /* the worst case: every byte \u00XX (rtg_jsonw_strn escapes longer
+   * strings in slices, cut where a broken sequence may read otherwise) */
+  if (n > 4096 || cap < 2 || n > (cap - 2) / 6) return SIZE_MAX;
+  size_t k = rtg_json_escape(out + 1, s, n);
+  out[0] = '"';
+  out[k + 1] = '"';
+  return k + 2;
+}
+
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
   rtg_jsonw_ch(w, '"');
   /* the common case: short plain ASCII, nothing to escape */
   if (n < 256 && w->cap - w->len > n + 1) {
-    size_t i = 0;
-    /* eight bytes at a time: names are long, and almost never need escaping */
-    for (; i + 8 <= n; i += 8) {
-      uint64_t x;
-      memcpy(&x, s + i, 8);
-      if (needs_escape8(x)) break;
-    }
-    while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
-           s[i] != '\\')
-      i++;
-    if (i == n) {
+    if (plain(s, n)) {
       memcpy(w->buf + w->len, s, n);
       w->len += n;
       w->buf[w->len++] = '"';
@@ -297,6 +319,10 @@ static inline int fmt_u64(char *out, uint64_t v) {
   }
   memcpy(out, p, (size_t)(e - p));
   return (int)(e - p);
+}
+
+int rtg_fmt_u64(char *buf, uint64_t v) {
+  return fmt_u64(buf, v);
 }
 
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {

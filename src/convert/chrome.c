@@ -242,17 +242,23 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_HSA_API: {
     bool hip = ev->type == CV_HIP_API;
     t = tracks_get(&c->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
-    bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
-    slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
-    if (rename)
-      arg_str(&a, "api", ev->name);
-    else
-      arg_str(&a, "kernel", ev->kernel);
-    arg_str(&a, "args", ev->args);
-    arg_str(&a, "ret", ev->ret);
-    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
-    arg_stack(&a, ev->proc, ev->stack);
-    args_end(&a);
+    if (ev->pre) { /* made on the reader's threads (chrome_pre.c): the track goes in */
+      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+      put_where(c, t);
+      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+    } else {
+      bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
+      slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
+      if (rename)
+        arg_str(&a, "api", ev->name);
+      else
+        arg_str(&a, "kernel", ev->kernel);
+      arg_str(&a, "args", ev->args);
+      arg_str(&a, "ret", ev->ret);
+      if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      arg_stack(&a, ev->proc, ev->stack);
+      args_end(&a);
+    }
     /* arrows start at HIP calls: the HSA calls inside one carry its
      * correlation id too, but the HIP call is what the user wrote */
     if (ctx->opt.flows && ev->has_corr && hip) {

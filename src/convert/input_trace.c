@@ -146,7 +146,9 @@ static void add_agent(reader *r, const rtg_record *rec) {
  * slow-starting `rep stos`, once per record) */
 static const cv_event no_event;
 
-static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
+static void handle_record(reader *r, const rtg_line *l) {
+  rtg_record *rec = (rtg_record *)&l->u.rec;
+  uint64_t lineno = l->lineno;
   cv_ctx *ctx = r->ctx;
   cv_event ev = no_event;
   uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
@@ -236,6 +238,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
       rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
       return;
     }
+    ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
     break;
   }
   case RTG_KIND_DISPATCH_HOST:
@@ -474,6 +477,13 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
+  /* the Chrome JSON of API calls is made on the reader's threads */
+  cv_chrome_pre pre = {ctx->time_base, ctx->opt.kernel_names};
+  if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
+    ro.prepare = cv_chrome_prepare;
+    ro.prepare_arg = &pre;
+    ro.prepare_scale = 2;
+  }
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) {
     rtg_error("out of memory");
@@ -507,7 +517,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
       break;
     case RTG_LINE_RECORD:
       counts[l->kind - 1 + CVC_HEADER]++;
-      handle_record(&r, &l->u.rec, l->lineno);
+      handle_record(&r, l);
       break;
     case RTG_LINE_BAD:
       counts[CVC_BAD]++;
