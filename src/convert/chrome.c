@@ -12,6 +12,7 @@
 #include "convert.h"
 #include "corr.h"
 #include "gaptrack.h"
+#include "outfile.h"
 #include "chrome_trace.h"
 #include "tracks.h"
 
@@ -45,7 +46,7 @@ static void *chrome_open(cv_ctx *ctx) {
   if (!strcmp(ctx->opt.json_out, "-")) {
     c->f = stdout;
   } else {
-    c->f = fopen(ctx->opt.json_out, "w");
+    c->f = rtg_out_open(ctx->opt.json_out);
     if (!c->f) {
       rtg_error("cannot create output: path=%s: %m", ctx->opt.json_out);
       free(c);
@@ -423,7 +424,7 @@ static bool chrome_close(void *st) {
   corr_finish(&c->dispatch, flow_dispatch, c);
   bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
-  if (c->own_f && fclose(c->f)) ok = false;
+  if (c->own_f && !rtg_out_close(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);
   corr_free(&c->calls);

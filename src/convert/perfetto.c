@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "perfetto_state.h"
 #include "zalloc.h"
 
@@ -49,7 +50,7 @@ static void *pf_open(cv_ctx *ctx) {
   if (!strcmp(p->path, "-")) {
     p->out = stdout;
   } else {
-    p->out = fopen(p->path, "wb");
+    p->out = rtg_out_open(p->path);
     if (!p->out) {
       rtg_error("cannot create output: path=%s: %m", p->path);
       free(p);
@@ -410,7 +411,7 @@ static bool pf_close(void *st) {
       !spool_write(&p->body, fileno(p->out), p->w.buf, p->w.cap))
     p->io_failed = true;
   bool ok = !p->io_failed;
-  if (p->own_out && fclose(p->out)) ok = false;
+  if (p->own_out && !rtg_out_close(p->out)) ok = false;
   if (p->body.failed || p->ends.failed)
     rtg_error("cannot write a temporary file for the Perfetto output: path=%s", p->path);
   else if (!ok)
