@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CAP (1u << 20)
 #define NBUF 4 /* buffers in flight with a writer thread */
@@ -232,7 +235,20 @@ static inline bool needs_escape8(uint64_t x) {
 /* Whether s[0..n) goes out as it is: plain ASCII, nothing to escape. */
 static inline bool plain(const char *s, size_t n) {
   size_t i = 0;
-  /* eight bytes at a time: names are long, and almost never need escaping */
+#if defined(__SSE2__)
+  /* sixteen bytes at a time: names and argument lists are long, and almost
+   * never need escaping.  (A signed compare: bytes of 0x80 and more are
+   * negative, below ' ' as the control characters are.) */
+  const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'),
+                bslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
+    if (_mm_movemask_epi8(bad)) return false;
+  }
+#endif
+  /* eight bytes at a time */
   for (; i + 8 <= n; i += 8) {
     uint64_t x;
     memcpy(&x, s + i, 8);
