@@ -313,14 +313,17 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "5051525354555657585960616263646566676869707172737475767778798"
                                      "081828384858687888990919293949596979899";
 
-/* Two digits at a time from the end into a scratch buffer, then one copy:
- * no pass to count the digits first. */
+/* Two digits at a time from the end into a scratch buffer, then one copy
+ * of a fixed size (out has room for FMT_ROOM bytes: a copy of a known size
+ * is a few moves, one of the digits' size a call): no pass to count the
+ * digits first. */
+#define FMT_ROOM 24
 static inline int fmt_u64(char *out, uint64_t v) {
   if (v < 10) {
     out[0] = (char)('0' + v);
     return 1;
   }
-  char tmp[24], *e = tmp + sizeof tmp, *p = e;
+  char tmp[2 * FMT_ROOM], *e = tmp + FMT_ROOM, *p = e; /* (digits end in the middle) */
   while (v >= 100) {
     unsigned d = (unsigned)(v % 100) * 2;
     v /= 100;
@@ -333,16 +336,16 @@ static inline int fmt_u64(char *out, uint64_t v) {
   } else {
     *--p = (char)('0' + v);
   }
-  memcpy(out, p, (size_t)(e - p));
+  memcpy(out, p, FMT_ROOM);
   return (int)(e - p);
 }
 
-int rtg_fmt_u64(char *buf, uint64_t v) {
+int rtg_json_fmt_u64(char *buf, uint64_t v) {
   return fmt_u64(buf, v);
 }
 
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {
-  w->len += (size_t)fmt_u64(room(w, 20), v);
+  w->len += (size_t)fmt_u64(room(w, FMT_ROOM), v);
 }
 
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {

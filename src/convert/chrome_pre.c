@@ -42,8 +42,8 @@ static inline bool put_us(text *t, uint64_t ns) {
 }
 
 static inline bool put_u64(text *t, uint64_t v) {
-  if (t->end - t->p < 20) return false;
-  t->p += rtg_fmt_u64(t->p, v);
+  if (t->end - t->p < 24) return false;
+  t->p += rtg_json_fmt_u64(t->p, v);
   return true;
 }
 
