@@ -78,6 +78,9 @@ typedef struct cv_event {
    * when the Chrome sink is to write it whole. */
   const char *pre;
   uint32_t pre_len, pre_mark;
+  /* An API call's lookup key in the Perfetto sink (perfetto_calls.c),
+   * made on the reader's threads; NULL when the sink is to make it. */
+  const struct cv_call_key *call_key;
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
@@ -264,6 +267,14 @@ typedef struct cv_chrome_pre {
 struct rtg_line;
 struct rtg_line_space;
 size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
+/* perfetto_calls.c: the key of an API call's line (its strings' lengths
+ * and hash), made by the reader's threads into rtg_line.prep. */
+typedef struct cv_call_key {
+  uint64_t hash;
+  uint32_t len[3]; /* name, args, ret */
+} cv_call_key;
+size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
+                           void *arg);
 
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);

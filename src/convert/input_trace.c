@@ -28,6 +28,7 @@ typedef struct reader {
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
+  bool prep_json;      /* what the reader's threads made of API calls: JSON, else a call key */
 } reader;
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
@@ -238,7 +239,10 @@ static void handle_record(reader *r, const rtg_line *l) {
       rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
       return;
     }
-    ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
+    if (l->prep && r->prep_json)
+      ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
+    else if (l->prep)
+      ev.call_key = (const cv_call_key *)l->prep;
     break;
   }
   case RTG_KIND_DISPATCH_HOST:
@@ -483,6 +487,8 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
     ro.prepare = cv_chrome_prepare;
     ro.prepare_arg = &pre;
     ro.prepare_scale = 2;
+  } else if (ctx->pass == CV_PASS_MAIN && ctx->opt.perfetto_out) { /* (or the key of calls) */
+    ro.prepare = cv_perfetto_prepare;
   }
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) {
@@ -492,6 +498,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}};
   r.host = UINT32_MAX;
   r.first_pass = count;
+  r.prep_json = ro.prepare == cv_chrome_prepare;
   prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;

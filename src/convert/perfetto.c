@@ -214,7 +214,7 @@ static void host_call(pf *p, const cv_event *ev) {
   int cat = hip ? CAT_hip : CAT_hsa;
   pkt k;
   if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
-    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret);
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret, ev->call_key);
   } else {
     k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
     if (rename)

@@ -240,9 +240,10 @@ void pf_sc_free(scache_slot *c, uint32_t slots);
 
 /* perfetto_calls.c: an API call's slice begun, with its function name,
  * arguments and return value (none of them NULL), as pf_slice_begin and
- * pf_ann_str would write them. */
+ * pf_ann_str would write them; key: their lengths and hash, made on the
+ * reader's threads (cv_perfetto_prepare), or NULL. */
 pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
-                  const char *ret);
+                  const char *ret, const cv_call_key *key);
 void pf_cc_free(call_slot *c);
 
 /* perfetto_tracks.c */
