@@ -46,6 +46,26 @@ int main(void) {
       bad_pos += strcmp(json_of(s, sizeof s), want) != 0;
     }
   CHECK(bad_pos == 0);
+  /* rtg_json_quote_into writes what the writer writes (16 bytes at a time
+   * where it scans: every byte value at every position of 40), or says it
+   * may not fit */
+  int bad_into = 0;
+  for (int pos = 0; pos < 40; pos++)
+    for (int b = 1; b < 256; b++) {
+      char s[40], got[300];
+      memset(s, 'a', sizeof s);
+      s[pos] = (char)b;
+      const char *want = json_of(s, sizeof s);
+      size_t k = rtg_json_quote_into(got, sizeof got, s, sizeof s);
+      bad_into += k == SIZE_MAX || k != strlen(want) || memcmp(got, want, k) != 0;
+    }
+  CHECK(bad_into == 0);
+  char small[16];
+  CHECK(rtg_json_quote_into(small, 7, "plain", 5) == 7 && !memcmp(small, "\"plain\"", 7));
+  CHECK(rtg_json_quote_into(small, 6, "plain", 5) == SIZE_MAX);
+  CHECK(rtg_json_quote_into(small, sizeof small, "a\nb", 3) == SIZE_MAX); /* (6 per byte) */
+  CHECK(rtg_json_quote_into(small, 2, "", 0) == 2 && !memcmp(small, "\"\"", 2));
+  CHECK(rtg_json_quote_into(small, 1, "", 0) == SIZE_MAX);
   CHECK_STR(us_of(0), "0");
   CHECK_STR(us_of(1500), "1.5");
   CHECK_STR(us_of(1234567), "1234.567");
