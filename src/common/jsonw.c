@@ -260,8 +260,44 @@ static inline bool plain(const char *s, size_t n) {
   return i == n;
 }
 
+/* Copies s[0..n) to o while it is plain (as plain() tells), in blocks
+ * stored whole (o has room for n + 15 bytes): false at the first block
+ * that is not. */
+static inline bool copy_plain(char *o, const char *s, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'),
+                bslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
+    if (_mm_movemask_epi8(bad)) return false;
+    _mm_storeu_si128((__m128i *)(o + i), v);
+  }
+#endif
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    memcpy(&x, s + i, 8);
+    if (needs_escape8(x)) return false;
+    memcpy(o + i, &x, 8);
+  }
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
+    o[i] = (char)c;
+  }
+  return true;
+}
+
 size_t rtg_json_quote_into(char *out, size_t cap, const char *s, size_t n) {
-  if (plain(s, n)) {
+  /* the common case: plain, copied as it is scanned */
+  if (cap >= n + 2 + 15 && copy_plain(out + 1, s, n)) {
+    out[0] = '"';
+    out[n + 1] = '"';
+    return n + 2;
+  }
+  if (plain(s, n)) { /* (too little room for copy_plain's blocks) */
     if (cap < n + 2) return SIZE_MAX;
     out[0] = '"';
     memcpy(out + 1, s, n);

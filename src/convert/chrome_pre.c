@@ -28,11 +28,24 @@ static inline bool put_raw(text *t, const char *s, size_t n) {
 }
 #define put_lit(t, lit) put_raw(t, lit, sizeof lit - 1)
 
-static inline bool put_quoted(text *t, const char *s) {
-  size_t n = rtg_json_quote_into(t->p, (size_t)(t->end - t->p), s, strlen(s));
+static inline bool put_quoted_n(text *t, const char *s, size_t len) {
+  size_t n = rtg_json_quote_into(t->p, (size_t)(t->end - t->p), s, len);
   if (n == SIZE_MAX) return false;
   t->p += n;
   return true;
+}
+
+static inline bool put_quoted(text *t, const char *s) {
+  return put_quoted_n(t, s, strlen(s));
+}
+
+/* The length of an HSA call's function name and arguments, from where the
+ * parser left them in the line ("FUNC (ARGS) ret=R": each ended by the NUL
+ * it wrote): no strlen over the arguments.  Checked at the NUL, else
+ * counted. */
+static inline size_t hsa_len(const char *s, const char *next, size_t gap) {
+  if (next >= s + gap && !s[next - gap - s]) return (size_t)(next - gap - s);
+  return strlen(s);
 }
 
 static inline bool put_us(text *t, uint64_t ns) {
@@ -54,6 +67,7 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
   const char *name, *args, *kernel = NULL, *ret;
   uint64_t start, dur, corr;
   bool has_corr;
+  size_t name_len, args_len = 0;
   if (hip) {
     const rtg_rec_HIP_API *h = &rec->u.HIP_API;
     if (RTG_HAS(rec, RTG_FIELD(HIP_API, stack)) && h->stack) return false;
@@ -62,15 +76,19 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     kernel = RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) ? h->kernel : NULL;
     has_corr = RTG_HAS(rec, RTG_FIELD(HIP_API, corr));
     if (kernel && *kernel && o->kernel_names) return false; /* renamed by what the trace tells */
+    name_len = strlen(name);
+    if (args) args_len = strlen(args);
   } else {
     const rtg_rec_HSA_API *h = &rec->u.HSA_API;
     if (RTG_HAS(rec, RTG_FIELD(HSA_API, stack)) && h->stack) return false;
     name = h->func, args = h->args, ret = h->ret, start = h->start, dur = h->dur, corr = h->corr;
     has_corr = RTG_HAS(rec, RTG_FIELD(HSA_API, corr));
+    name_len = hsa_len(name, args, 2); /* " (" between them */
+    args_len = hsa_len(args, ret, 6);  /* ") ret=" */
   }
   if (start + dur < start) return false; /* skipped, with a warning */
   uint64_t base = o->time_base;
-  if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted(t, name) ||
+  if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted_n(t, name, name_len) ||
       !(hip ? put_lit(t, ",\"cat\":\"hip\",\"ts\":") : put_lit(t, ",\"cat\":\"hsa\",\"ts\":")) ||
       !put_us(t, start > base ? start - base : 0) || !put_lit(t, ",\"dur\":") || !put_us(t, dur))
     return false;
@@ -83,7 +101,8 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     sep = ",", nsep = 1;
   }
   if (args) {
-    if (!put_raw(t, sep, nsep) || !put_lit(t, "\"args\":") || !put_quoted(t, args)) return false;
+    if (!put_raw(t, sep, nsep) || !put_lit(t, "\"args\":") || !put_quoted_n(t, args, args_len))
+      return false;
     sep = ",", nsep = 1;
   }
   if (!put_raw(t, sep, nsep) || !put_lit(t, "\"ret\":") || !put_quoted(t, ret)) return false;
