@@ -360,17 +360,25 @@ static inline int fmt_u64(char *out, uint64_t v) {
     return 1;
   }
   char tmp[2 * FMT_ROOM], *e = tmp + FMT_ROOM, *p = e; /* (digits end in the middle) */
-  while (v >= 100) {
-    unsigned d = (unsigned)(v % 100) * 2;
-    v /= 100;
+  while (v > UINT32_MAX) {
+    uint64_t q = v / 100;
     p -= 2;
-    memcpy(p, digit_pairs + d, 2);
+    memcpy(p, digit_pairs + (v - q * 100) * 2, 2);
+    v = q;
   }
-  if (v >= 10) {
+  /* the rest (all of most numbers) in 32 bits: a cheaper multiply */
+  uint32_t w = (uint32_t)v;
+  while (w >= 100) {
+    uint32_t q = w / 100;
     p -= 2;
-    memcpy(p, digit_pairs + v * 2, 2);
+    memcpy(p, digit_pairs + (w - q * 100) * 2, 2);
+    w = q;
+  }
+  if (w >= 10) {
+    p -= 2;
+    memcpy(p, digit_pairs + w * 2, 2);
   } else {
-    *--p = (char)('0' + v);
+    *--p = (char)('0' + w);
   }
   memcpy(out, p, FMT_ROOM);
   return (int)(e - p);
