@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 FILE *rtg_out_open(const char *path) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  /* (readable too where it may be: a writer may read back what it wrote) */
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EACCES) fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return NULL;
   FILE *f = fdopen(fd, "wb");
   if (!f) {

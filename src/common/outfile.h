@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* As fopen(path, "wb"), without truncating: NULL with errno set. */
+/* As fopen(path, "wb"), without truncating: NULL with errno set.  The
+ * descriptor is open for reading too where the file's mode allows it
+ * (fcntl F_GETFL tells). */
 FILE *rtg_out_open(const char *path);
 
 /* Flush, cut a regular file where the writing ended (the descriptor's

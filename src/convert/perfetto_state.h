@@ -117,8 +117,9 @@ typedef struct pf {
   const char *path;
   FILE *out;
   bool own_out;
-  spool body; /* the events, until close */
+  spool body; /* the events, until close (in the output itself when it is a file) */
   spool ends; /* the ends of slices longer than 0 ns, until close */
+  spool head; /* with the body in the output: the track descriptors, until it moves */
   size_t spooled;
   bool io_failed;
   pbw w, ew; /* packets for body and ends */
@@ -251,5 +252,7 @@ void pf_counters_op(pf *p, const cv_event *ev);
 void pf_counters_finish(pf *p);
 /* The first packet of the sequence and every track's descriptor. */
 void pf_write_header(pf *p);
+/* The header's bytes in w so far, to the output (or to the head spool). */
+void pf_header_out(pf *p, pbw *w);
 
 #endif
