@@ -290,19 +290,25 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_BARRIER: {
     bool k = ev->type == CV_KERNEL;
     t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
-    slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
-    arg_u64(&a, "queue", ev->queue);
-    arg_u64(&a, "agent", ev->agent);
-    arg_u64(&a, "id", ev->id);
-    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
-    if (ev->has_dims) {
-      arg_dim3(&a, "workgroup", ev->wg);
-      arg_dim3(&a, "grid", ev->grid);
+    if (ev->pre) { /* a kernel's text made on the reader's threads (chrome_pre.c) */
+      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+      put_where(c, t);
+      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+    } else {
+      slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
+      arg_u64(&a, "queue", ev->queue);
+      arg_u64(&a, "agent", ev->agent);
+      arg_u64(&a, "id", ev->id);
+      if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      if (ev->has_dims) {
+        arg_dim3(&a, "workgroup", ev->wg);
+        arg_dim3(&a, "grid", ev->grid);
+      }
+      if (ev->lds) arg_u64(&a, "lds", ev->lds);
+      if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
+      arg_str(&a, "mangled", ev->mangled);
+      args_end(&a);
     }
-    if (ev->lds) arg_u64(&a, "lds", ev->lds);
-    if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
-    arg_str(&a, "mangled", ev->mangled);
-    args_end(&a);
     if (k && ctx->opt.gap_events) gap_add(c, ev);
     break;
   }

@@ -1,7 +1,8 @@
-/* The Chrome JSON of an API call, made on the trace reader's threads.
+/* The Chrome JSON of an API call or a kernel, made on the trace reader's
+ * threads.
  *
- * HSA and HIP API calls are most lines of a big trace, and their JSON text
- * is most of the work of the -o output.  All of it but the track
+ * HSA and HIP API calls and kernels are most lines of a big trace, and
+ * their JSON text is most of the work of the -o output.  All of it but the track
  * (",\"pid\":P,\"tid\":T", known only in file order) follows from the
  * record alone, so the reader's producers write it beside the line
  * (rtg_reader_opts.prepare) and the Chrome sink (chrome.c) only copies it
@@ -110,13 +111,52 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
   return put_lit(t, "}}");
 }
 
+static inline bool put_dim3(text *t, rtg_dim3 d) {
+  return put_lit(t, "[") && put_u64(t, d.x) && put_lit(t, ",") && put_u64(t, d.y) &&
+         put_lit(t, ",") && put_u64(t, d.z) && put_lit(t, "]");
+}
+
+/* As chrome.c writes a kernel (the event input_trace.c makes of a
+ * dispatch record): {"ph":"X","name":..,"cat":"kernel","ts":..,"dur":..
+ * (the mark) ,"args":{"queue":..,..}} */
+static bool kernel_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, char **mark) {
+  const rtg_rec_DISPATCH *d = &rec->u.DISPATCH;
+  if (!d->start || d->stop < d->start) return false; /* skipped, with a warning */
+  const char *name = d->name, *mangled = NULL;
+  if (RTG_HAS(rec, RTG_FIELD(DISPATCH, demangled)) && *d->demangled)
+    mangled = name, name = d->demangled;
+  uint64_t base = o->time_base;
+  if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted(t, name) ||
+      !put_lit(t, ",\"cat\":\"kernel\",\"ts\":") ||
+      !put_us(t, d->start > base ? d->start - base : 0) || !put_lit(t, ",\"dur\":") ||
+      !put_us(t, d->stop - d->start))
+    return false;
+  *mark = t->p;
+  /* (the agent as the event holds it: 32 bits) */
+  if (!put_lit(t, ",\"args\":{\"queue\":") || !put_u64(t, d->queue) || !put_lit(t, ",\"agent\":") ||
+      !put_u64(t, (uint32_t)d->agent) || !put_lit(t, ",\"id\":") || !put_u64(t, d->id))
+    return false;
+  if (RTG_HAS(rec, RTG_FIELD(DISPATCH, corr)) &&
+      (!put_lit(t, ",\"corr\":") || !put_u64(t, d->corr)))
+    return false;
+  if (RTG_HAS(rec, RTG_FIELD(DISPATCH, workgroup)) && RTG_HAS(rec, RTG_FIELD(DISPATCH, grid)) &&
+      (!put_lit(t, ",\"workgroup\":") || !put_dim3(t, d->workgroup) || !put_lit(t, ",\"grid\":") ||
+       !put_dim3(t, d->grid)))
+    return false;
+  if (d->lds && (!put_lit(t, ",\"lds\":") || !put_u64(t, d->lds))) return false;
+  if (d->scratch && (!put_lit(t, ",\"scratch\":") || !put_u64(t, d->scratch))) return false;
+  if (mangled && (!put_lit(t, ",\"mangled\":") || !put_quoted(t, mangled))) return false;
+  return put_lit(t, "}}");
+}
+
 size_t cv_chrome_prepare(rtg_line *l, size_t used, rtg_line_space *space, void *arg) {
-  if (l->cls != RTG_LINE_RECORD || l->nul ||
-      (l->kind != RTG_KIND_HSA_API && l->kind != RTG_KIND_HIP_API))
-    return used;
+  if (l->cls != RTG_LINE_RECORD || l->nul) return used;
   text t = {space->p, space->p + space->left};
   char *mark;
-  if (!api_text(arg, &l->u.rec, &t, &mark)) return used;
+  bool api = l->kind == RTG_KIND_HSA_API || l->kind == RTG_KIND_HIP_API;
+  if (api ? !api_text(arg, &l->u.rec, &t, &mark)
+          : l->kind != RTG_KIND_DISPATCH || !kernel_text(arg, &l->u.rec, &t, &mark))
+    return used;
   l->prep = space->p;
   l->prep_len = (uint32_t)(t.p - space->p);
   l->prep_mark = (uint32_t)(mark - space->p);

@@ -281,6 +281,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
+    if (r->prep_json) ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
