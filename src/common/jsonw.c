@@ -268,13 +268,22 @@ static inline bool copy_plain(char *o, const char *s, size_t n) {
 #if defined(__SSE2__)
   const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'),
                 bslash = _mm_set1_epi8('\\');
+#define BAD16(v)                                                                                   \
+  _mm_movemask_epi8(                                                                               \
+      _mm_or_si128(_mm_cmplt_epi8(v, space),                                                       \
+                   _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash))))
   for (; i + 16 <= n; i += 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
-                               _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
-    if (_mm_movemask_epi8(bad)) return false;
+    if (BAD16(v)) return false;
     _mm_storeu_si128((__m128i *)(o + i), v);
   }
+  if (i < n && n >= 16) { /* the rest as the last 16 bytes, overlapping what was done */
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + n - 16));
+    if (BAD16(v)) return false;
+    _mm_storeu_si128((__m128i *)(o + n - 16), v);
+    return true;
+  }
+#undef BAD16
 #endif
   for (; i + 8 <= n; i += 8) {
     uint64_t x;

@@ -47,18 +47,21 @@ int main(void) {
     }
   CHECK(bad_pos == 0);
   /* rtg_json_quote_into writes what the writer writes (16 bytes at a time
-   * where it scans: every byte value at every position of 40), or says it
-   * may not fit */
+   * where it scans, the last 16 overlapping: every byte value at every
+   * position of strings around those sizes), or says it may not fit */
   int bad_into = 0;
-  for (int pos = 0; pos < 40; pos++)
-    for (int b = 1; b < 256; b++) {
-      char s[40], got[300];
-      memset(s, 'a', sizeof s);
-      s[pos] = (char)b;
-      const char *want = json_of(s, sizeof s);
-      size_t k = rtg_json_quote_into(got, sizeof got, s, sizeof s);
-      bad_into += k == SIZE_MAX || k != strlen(want) || memcmp(got, want, k) != 0;
-    }
+  static const int lens[] = {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40};
+  for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+    for (int pos = 0; pos < lens[li]; pos++)
+      for (int b = 1; b < 256; b++) {
+        size_t n = (size_t)lens[li];
+        char s[40], got[300];
+        memset(s, 'a', sizeof s);
+        s[pos] = (char)b;
+        const char *want = json_of(s, n);
+        size_t k = rtg_json_quote_into(got, sizeof got, s, n);
+        bad_into += k == SIZE_MAX || k != strlen(want) || memcmp(got, want, k) != 0;
+      }
   CHECK(bad_into == 0);
   char small[16];
   CHECK(rtg_json_quote_into(small, 7, "plain", 5) == 7 && !memcmp(small, "\"plain\"", 7));
