@@ -119,6 +119,19 @@ int main(void) {
   }
   CHECK(bad_u64 == 0);
   CHECK(bad_us == 0);
+  /* numbers 8 digits at a time: random ones of every magnitude against
+   * printf, and every value up to 100000 */
+  int bad_rand = 0;
+  uint64_t xs = 88172645463325252ull;
+  for (int i = 0; i < 1000000; i++) {
+    xs ^= xs << 13, xs ^= xs >> 7, xs ^= xs << 17;
+    uint64_t v = i < 100000 ? (uint64_t)i : xs >> (xs & 63);
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+    got[rtg_json_fmt_u64(got, v)] = 0;
+    bad_rand += strcmp(got, want) != 0;
+  }
+  CHECK(bad_rand == 0);
   CHECK_STR(us_of(UINT64_MAX), "18446744073709551.615");
   CHECK_STR(us_of(1010), "1.01");
   CHECK_STR(us_of(1100), "1.1");
