@@ -28,7 +28,7 @@ typedef struct reader {
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
-  bool prep_json;      /* what the reader's threads made of API calls: JSON, else a call key */
+  bool prep_json;      /* what the reader's threads made of lines: JSON, else call keys */
 } reader;
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
@@ -482,13 +482,14 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
-  /* the Chrome JSON of API calls is made on the reader's threads */
+  /* the Chrome JSON of API calls and kernels is made on the reader's
+   * threads (chrome_pre.c), or the Perfetto sink's key of API calls */
   cv_chrome_pre pre = {ctx->time_base, ctx->opt.kernel_names};
   if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
     ro.prepare = cv_chrome_prepare;
     ro.prepare_arg = &pre;
     ro.prepare_scale = 2;
-  } else if (ctx->pass == CV_PASS_MAIN && ctx->opt.perfetto_out) { /* (or the key of calls) */
+  } else if (ctx->pass == CV_PASS_MAIN && ctx->opt.perfetto_out) {
     ro.prepare = cv_perfetto_prepare;
   }
   rtg_reader *rd = rtg_reader_open(&ro);
