@@ -42,6 +42,15 @@ static inline void rtg_chrome_event(rtg_chrome *c, const char *ph) {
   c->events++;
 }
 
+/* An event whose text (n bytes, from its "{") was made already; more of
+ * it may follow. */
+static inline void rtg_chrome_event_text(rtg_chrome *c, const char *s, size_t n) {
+  if (!c->first) rtg_jsonw_raw(&c->w, ",\n", 2);
+  c->first = false;
+  rtg_jsonw_raw(&c->w, s, n);
+  c->events++;
+}
+
 /* ,"key": -- key must be a string literal. */
 #define RTG_CHROME_KEY(c, key) rtg_jsonw_raw(&(c)->w, ",\"" key "\":", sizeof(",\"" key "\":") - 1)
 #define RTG_CHROME_STR(c, key, v) (RTG_CHROME_KEY(c, key), rtg_jsonw_str(&(c)->w, v))

@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CAP (1u << 20)
 #define NBUF 4 /* buffers in flight with a writer thread */
@@ -229,21 +232,101 @@ static inline bool needs_escape8(uint64_t x) {
   return ((control | ((q - ones) & ~q) | ((b - ones) & ~b) | x) & high) != 0;
 }
 
+/* Whether s[0..n) goes out as it is: plain ASCII, nothing to escape. */
+static inline bool plain(const char *s, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  /* sixteen bytes at a time: names and argument lists are long, and almost
+   * never need escaping.  (A signed compare: bytes of 0x80 and more are
+   * negative, below ' ' as the control characters are.) */
+  const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'),
+                bslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
+    if (_mm_movemask_epi8(bad)) return false;
+  }
+#endif
+  /* eight bytes at a time */
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    memcpy(&x, s + i, 8);
+    if (needs_escape8(x)) return false;
+  }
+  while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
+         s[i] != '\\')
+    i++;
+  return i == n;
+}
+
+/* Copies s[0..n) to o while it is plain (as plain() tells), in blocks
+ * stored whole (o has room for n + 15 bytes): false at the first block
+ * that is not. */
+static inline bool copy_plain(char *o, const char *s, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'),
+                bslash = _mm_set1_epi8('\\');
+#define BAD16(v)                                                                                   \
+  _mm_movemask_epi8(                                                                               \
+      _mm_or_si128(_mm_cmplt_epi8(v, space),                                                       \
+                   _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash))))
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    if (BAD16(v)) return false;
+    _mm_storeu_si128((__m128i *)(o + i), v);
+  }
+  if (i < n && n >= 16) { /* the rest as the last 16 bytes, overlapping what was done */
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + n - 16));
+    if (BAD16(v)) return false;
+    _mm_storeu_si128((__m128i *)(o + n - 16), v);
+    return true;
+  }
+#undef BAD16
+#endif
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    memcpy(&x, s + i, 8);
+    if (needs_escape8(x)) return false;
+    memcpy(o + i, &x, 8);
+  }
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
+    o[i] = (char)c;
+  }
+  return true;
+}
+
+size_t rtg_json_quote_into(char *out, size_t cap, const char *s, size_t n) {
+  /* the common case: plain, copied as it is scanned */
+  if (cap >= n + 2 + 15 && copy_plain(out + 1, s, n)) {
+    out[0] = '"';
+    out[n + 1] = '"';
+    return n + 2;
+  }
+  if (plain(s, n)) { /* (too little room for copy_plain's blocks) */
+    if (cap < n + 2) return SIZE_MAX;
+    out[0] = '"';
+    memcpy(out + 1, s, n);
+    out[n + 1] = '"';
+    return n + 2;
+  }
+  /* the worst case: every byte \u00XX (rtg_jsonw_strn escapes longer
+   * strings in slices, cut where a broken sequence may read otherwise) */
+  if (n > 4096 || cap < 2 || n > (cap - 2) / 6) return SIZE_MAX;
+  size_t k = rtg_json_escape(out + 1, s, n);
+  out[0] = '"';
+  out[k + 1] = '"';
+  return k + 2;
+}
+
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n) {
   rtg_jsonw_ch(w, '"');
   /* the common case: short plain ASCII, nothing to escape */
   if (n < 256 && w->cap - w->len > n + 1) {
-    size_t i = 0;
-    /* eight bytes at a time: names are long, and almost never need escaping */
-    for (; i + 8 <= n; i += 8) {
-      uint64_t x;
-      memcpy(&x, s + i, 8);
-      if (needs_escape8(x)) break;
-    }
-    while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '"' &&
-           s[i] != '\\')
-      i++;
-    if (i == n) {
+    if (plain(s, n)) {
       memcpy(w->buf + w->len, s, n);
       w->len += n;
       w->buf[w->len++] = '"';
@@ -275,32 +358,60 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "5051525354555657585960616263646566676869707172737475767778798"
                                      "081828384858687888990919293949596979899";
 
-/* Two digits at a time from the end into a scratch buffer, then one copy:
- * no pass to count the digits first. */
+/* The 8 decimal digits of v < 1e8, leading zeros included, one a byte
+ * (0 to 9), the most significant first in memory: no loop and no division
+ * chain, but the two halves of 4 digits split at once and each lane
+ * divided by 100 and by 10 with a multiply and a shift (exact for lanes
+ * below 10000 and 100). */
+static inline uint64_t digits8(uint32_t v) {
+  uint64_t x = (v / 10000) | ((uint64_t)(v % 10000) << 32);
+  uint64_t y = ((x * 10486) >> 20) & 0x0000007f0000007full; /* x / 100, per 32-bit lane */
+  uint64_t z = y | ((x - y * 100) << 16);                   /* 4 lanes of 2 digits */
+  uint64_t w = ((z * 103) >> 10) & 0x000f000f000f000full;   /* z / 10, per 16-bit lane */
+  return w | ((z - w * 10) << 8);
+}
+
+#define ASCII_ZEROS 0x3030303030303030ull
+
+/* v (1 <= v < 1e8) without its leading zeros: 8 bytes stored. */
+static inline int fmt8(char *out, uint32_t v) {
+  uint64_t d = digits8(v);
+  int lead = __builtin_ctzll(d) >> 3; /* (d has a digit that is not 0) */
+  uint64_t a = (d + ASCII_ZEROS) >> (8 * lead);
+  memcpy(out, &a, 8);
+  return 8 - lead;
+}
+
+/* v in decimal, 8 digits at a time (out has room for FMT_ROOM bytes: the
+ * stores are of 8 bytes, past the digits). */
+#define FMT_ROOM 24
 static inline int fmt_u64(char *out, uint64_t v) {
   if (v < 10) {
     out[0] = (char)('0' + v);
     return 1;
   }
-  char tmp[24], *e = tmp + sizeof tmp, *p = e;
-  while (v >= 100) {
-    unsigned d = (unsigned)(v % 100) * 2;
-    v /= 100;
-    p -= 2;
-    memcpy(p, digit_pairs + d, 2);
+  if (v < 100000000) return fmt8(out, (uint32_t)v);
+  int n;
+  if (v < 10000000000000000ull) {
+    n = fmt8(out, (uint32_t)(v / 100000000));
+  } else { /* 17 to 20 digits */
+    n = fmt8(out, (uint32_t)(v / 10000000000000000ull));
+    v %= 10000000000000000ull;
+    uint64_t a = digits8((uint32_t)(v / 100000000)) + ASCII_ZEROS;
+    memcpy(out + n, &a, 8);
+    n += 8;
   }
-  if (v >= 10) {
-    p -= 2;
-    memcpy(p, digit_pairs + v * 2, 2);
-  } else {
-    *--p = (char)('0' + v);
-  }
-  memcpy(out, p, (size_t)(e - p));
-  return (int)(e - p);
+  uint64_t a = digits8((uint32_t)(v % 100000000)) + ASCII_ZEROS;
+  memcpy(out + n, &a, 8);
+  return n + 8;
+}
+
+int rtg_json_fmt_u64(char *buf, uint64_t v) {
+  return fmt_u64(buf, v);
 }
 
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {
-  w->len += (size_t)fmt_u64(room(w, 20), v);
+  w->len += (size_t)fmt_u64(room(w, FMT_ROOM), v);
 }
 
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {

@@ -70,5 +70,12 @@ int rtg_utf8_seq_len(const unsigned char *s, size_t avail);
 
 /* ns -> "1234.567" (as rtg_jsonw_ns_as_us) into buf[32]; returns length. */
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns);
+/* v in decimal (as rtg_jsonw_u64) into buf[24]; returns length. */
+int rtg_json_fmt_u64(char *buf, uint64_t v);
+
+/* "s" escaped (as rtg_jsonw_strn writes it, quotes included) into out,
+ * which has cap bytes: its length, or SIZE_MAX when it may not fit (then
+ * out holds anything). */
+size_t rtg_json_quote_into(char *out, size_t cap, const char *s, size_t n);
 
 #endif

@@ -18,10 +18,10 @@
 
 /* ------------------------------------------------------------ batches */
 
-bool batch_init(batch *b, size_t lines) {
+bool batch_init(batch *b, size_t lines, size_t arena) {
   b->cap = lines;
   b->lines = malloc(lines * sizeof *b->lines);
-  b->arena_cap = ARENA;
+  b->arena_cap = arena ? arena : ARENA;
   b->arena = malloc(b->arena_cap);
   return b->lines && b->arena;
 }
@@ -60,6 +60,12 @@ static bool arena_room(batch *b, size_t n) {
 
 enum { LINE_KEPT, LINE_DROPPED, LINE_NO_ROOM };
 
+/* The space a prepare hook has for a line of len bytes (rtg_reader_opts). */
+static inline size_t prepare_room(const rtg_reader_opts *o, size_t len) {
+  size_t n = len + 1;
+  return o->prepare_scale && len <= RTG_PREPARE_ROOM_MAX ? n + o->prepare_scale * n + 256 : n;
+}
+
 #define WHY_ROOM 128 /* the parsers' reasons are shorter */
 
 /* Classify one line into the batch (s[len] becomes its NUL).  LINE_NO_ROOM:
@@ -72,7 +78,7 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
    * (with transient text), then the reason of a bad line */
   bool transient = r->o.transient_text;
   bool copy = (r->o.keep_text || (transient && r->o.text_kinds)) && (s[0] == 'H' || s[0] == 'R');
-  size_t ncopy = copy ? len + 1 : 0, nkeep = transient ? len + 1 : 0;
+  size_t ncopy = copy ? len + 1 : 0, nkeep = r->o.prepare ? prepare_room(&r->o, len) : 0;
   size_t room = ncopy + nkeep + WHY_ROOM;
   if (b->arena_cap - b->used < room && !arena_room(b, room)) return LINE_NO_ROOM;
   s[len] = 0;
@@ -108,9 +114,9 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
                 : l->cls == RTG_LINE_PROFILE ? sizeof l->u.hcc
                                              : 0;
   if (r->o.prepare) {
-    rtg_line_space space = {b->arena + b->used, len + 1};
+    rtg_line_space space = {b->arena + b->used, nkeep};
     keep = r->o.prepare(l, keep, &space, r->o.prepare_arg);
-    b->used += len + 1 - space.left;
+    b->used += nkeep - space.left;
   }
   if (transient) l->text = NULL; /* (its bytes are read over) */
   memcpy(&b->lines[b->n++], l, offsetof(rtg_line, u) + keep);

@@ -82,7 +82,8 @@ typedef struct batch_source {
   pthread_mutex_t files_mu;
 } batch_source;
 
-bool batch_init(batch *b, size_t lines);
+/* arena: its first size (0: the default) */
+bool batch_init(batch *b, size_t lines, size_t arena);
 void batch_free(batch *b);
 
 /* The next batch of the chunk at c (lines numbered from the chunk's

@@ -159,8 +159,12 @@ static void profile_line(rtg_line *l, char *text, size_t len, rtg_line_how *how)
 }
 
 static void record_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
-  record_start st = scan_start(text, len);
-  uint32_t cands = how->parse == RTG_PARSE_ALL ? RTG_PARSE_ALL : kinds_of(text, &st);
+  /* the words up to the keyword are scanned only when the kinds to parse
+   * need them: with RTG_PARSE_ALL, only for a bad line (the parser changes
+   * nothing up to the keyword a kind is told by) */
+  bool all = how->parse == RTG_PARSE_ALL;
+  record_start st = all ? (record_start){0} : scan_start(text, len);
+  uint32_t cands = all ? RTG_PARSE_ALL : kinds_of(text, &st);
   bool want = how->unterminated || (cands & how->parse) || (!cands && (how->parse & 1u));
   if (!want) { /* a record nobody needs whole: its pid, for duplicates */
     if (st.plen) scan_pid(text, len, &st);
@@ -191,6 +195,7 @@ static void record_line(rtg_line *l, char *text, size_t len, rtg_line_how *how) 
   }
   if (k == RTG_KIND_NONE) { /* (the parser changes nothing up to the keyword) */
     l->cls = RTG_LINE_BAD, l->why = why;
+    if (all) st = scan_start(text, len);
     l->kind = first_kind(cands == RTG_PARSE_ALL ? kinds_of(text, &st) : cands);
     scan_pid(text, len, &st);
     l->has_pid = st.has_pid;
@@ -207,6 +212,7 @@ void rtg_line_classify(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   l->text = text;
   l->len = len;
   l->why = NULL;
+  l->prep = NULL;
   l->kind = RTG_KIND_NONE;
   l->has_pid = false;
   l->pid = 0;

@@ -52,6 +52,11 @@ typedef struct rtg_line {
   char *text;      /* the line, without '\n' (or '\r\n'), NUL-terminated */
   size_t len;
   const char *why; /* BAD, CUT: the reason */
+  /* What the reader's caller made of the line beside it on the producers'
+   * threads (rtg_reader_opts.prepare, in its rtg_line_space): its bytes and
+   * a mark of the caller's own; NULL when nothing. */
+  const char *prep;
+  uint32_t prep_len, prep_mark;
   union {
     rtg_record rec;                         /* RECORD */
     rtg_hcc_profile hcc;                    /* PROFILE (its strings point into text) */

@@ -239,8 +239,11 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
     p->r = r;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    /* what a prepare hook makes of the lines, as much as the text of a
+     * batch, times its scale */
+    size_t arena = o->prepare && o->prepare_scale ? (64u << 10) + o->prepare_scale * 2 * WINDOW : 0;
     for (int k = 0; k < NBATCH; k++)
-      ok &= batch_init(&p->b[k], o->transient_text ? BATCH_LINES_TRANSIENT : BATCH_LINES);
+      ok &= batch_init(&p->b[k], o->transient_text ? BATCH_LINES_TRANSIENT : BATCH_LINES, arena);
   }
   if (!ok) {
     rtg_reader_close(r);

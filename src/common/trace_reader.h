@@ -26,7 +26,8 @@
 #include "trace_line.h"
 
 /* Room that a prepare hook may keep strings in, len + 1 bytes in all (len:
- * the line's), as long as the line. */
+ * the line's; more with rtg_reader_opts.prepare_scale), as long as the
+ * line. */
 typedef struct rtg_line_space {
   char *p;
   size_t left;
@@ -42,6 +43,8 @@ static inline const char *rtg_line_keep(rtg_line_space *space, const char *s, si
   space->left -= n + 1;
   return k;
 }
+
+#define RTG_PREPARE_ROOM_MAX 16384
 
 typedef struct rtg_reader_opts {
   const char *const *paths; /* "-" is stdin */
@@ -60,6 +63,10 @@ typedef struct rtg_reader_opts {
    * filled). */
   size_t (*prepare)(rtg_line *l, size_t used, rtg_line_space *space, void *arg);
   void *prepare_arg;
+  /* With prepare: the space it has beyond len + 1 bytes, in lines of
+   * RTG_PREPARE_ROOM_MAX bytes or fewer: prepare_scale * (len + 1) + 256
+   * (text it makes of the line, as long as a few lines). */
+  unsigned prepare_scale;
   /* With prepare: what it makes of a line is all the caller needs, not
    * its text (handed out as NULL), except for records of the kinds in
    * text_kinds (parsed from a copy that stays).  The producers then read

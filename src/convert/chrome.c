@@ -12,6 +12,7 @@
 #include "convert.h"
 #include "corr.h"
 #include "gaptrack.h"
+#include "outfile.h"
 #include "chrome_trace.h"
 #include "tracks.h"
 
@@ -45,7 +46,7 @@ static void *chrome_open(cv_ctx *ctx) {
   if (!strcmp(ctx->opt.json_out, "-")) {
     c->f = stdout;
   } else {
-    c->f = fopen(ctx->opt.json_out, "w");
+    c->f = rtg_out_open(ctx->opt.json_out);
     if (!c->f) {
       rtg_error("cannot create output: path=%s: %m", ctx->opt.json_out);
       free(c);
@@ -242,17 +243,23 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_HSA_API: {
     bool hip = ev->type == CV_HIP_API;
     t = tracks_get(&c->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
-    bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
-    slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
-    if (rename)
-      arg_str(&a, "api", ev->name);
-    else
-      arg_str(&a, "kernel", ev->kernel);
-    arg_str(&a, "args", ev->args);
-    arg_str(&a, "ret", ev->ret);
-    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
-    arg_stack(&a, ev->proc, ev->stack);
-    args_end(&a);
+    if (ev->pre) { /* made on the reader's threads (chrome_pre.c): the track goes in */
+      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+      put_where(c, t);
+      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+    } else {
+      bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
+      slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
+      if (rename)
+        arg_str(&a, "api", ev->name);
+      else
+        arg_str(&a, "kernel", ev->kernel);
+      arg_str(&a, "args", ev->args);
+      arg_str(&a, "ret", ev->ret);
+      if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      arg_stack(&a, ev->proc, ev->stack);
+      args_end(&a);
+    }
     /* arrows start at HIP calls: the HSA calls inside one carry its
      * correlation id too, but the HIP call is what the user wrote */
     if (ctx->opt.flows && ev->has_corr && hip) {
@@ -283,19 +290,25 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_BARRIER: {
     bool k = ev->type == CV_KERNEL;
     t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
-    slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
-    arg_u64(&a, "queue", ev->queue);
-    arg_u64(&a, "agent", ev->agent);
-    arg_u64(&a, "id", ev->id);
-    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
-    if (ev->has_dims) {
-      arg_dim3(&a, "workgroup", ev->wg);
-      arg_dim3(&a, "grid", ev->grid);
+    if (ev->pre) { /* a kernel's text made on the reader's threads (chrome_pre.c) */
+      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+      put_where(c, t);
+      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+    } else {
+      slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
+      arg_u64(&a, "queue", ev->queue);
+      arg_u64(&a, "agent", ev->agent);
+      arg_u64(&a, "id", ev->id);
+      if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      if (ev->has_dims) {
+        arg_dim3(&a, "workgroup", ev->wg);
+        arg_dim3(&a, "grid", ev->grid);
+      }
+      if (ev->lds) arg_u64(&a, "lds", ev->lds);
+      if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
+      arg_str(&a, "mangled", ev->mangled);
+      args_end(&a);
     }
-    if (ev->lds) arg_u64(&a, "lds", ev->lds);
-    if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
-    arg_str(&a, "mangled", ev->mangled);
-    args_end(&a);
     if (k && ctx->opt.gap_events) gap_add(c, ev);
     break;
   }
@@ -417,7 +430,7 @@ static bool chrome_close(void *st) {
   corr_finish(&c->dispatch, flow_dispatch, c);
   bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
-  if (c->own_f && fclose(c->f)) ok = false;
+  if (c->own_f && !rtg_out_close(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);
   corr_free(&c->calls);

@@ -73,6 +73,14 @@ typedef struct cv_event {
   uint32_t depth;   /* ROCTx range nesting */
   const void *json; /* CV_JSON: the cJSON object */
   bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
+  /* An API call's Chrome JSON, made on the reader's threads
+   * (chrome_pre.c): all of it but the track, which goes at pre_mark; NULL
+   * when the Chrome sink is to write it whole. */
+  const char *pre;
+  uint32_t pre_len, pre_mark;
+  /* An API call's lookup key in the Perfetto sink (perfetto_calls.c),
+   * made on the reader's threads; NULL when the sink is to make it. */
+  const struct cv_call_key *call_key;
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
@@ -249,6 +257,24 @@ cv_strace *cv_strace_new(void);
 void cv_strace_free(cv_strace *s);
 int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
                    rtg_diag_file *df, uint64_t lineno, cv_event *out);
+
+/* chrome_pre.c: the Chrome JSON of an API call's line, made by the trace
+ * reader's threads (a prepare hook, trace_reader.h) into rtg_line.prep. */
+typedef struct cv_chrome_pre {
+  uint64_t time_base;
+  bool kernel_names;
+} cv_chrome_pre;
+struct rtg_line;
+struct rtg_line_space;
+size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
+/* perfetto_calls.c: the key of an API call's line (its strings' lengths
+ * and hash), made by the reader's threads into rtg_line.prep. */
+typedef struct cv_call_key {
+  uint64_t hash;
+  uint32_t len[3]; /* name, args, ret */
+} cv_call_key;
+size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
+                           void *arg);
 
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);

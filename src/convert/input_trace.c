@@ -28,6 +28,7 @@ typedef struct reader {
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
+  bool prep_json;      /* what the reader's threads made of lines: JSON, else call keys */
 } reader;
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
@@ -146,7 +147,9 @@ static void add_agent(reader *r, const rtg_record *rec) {
  * slow-starting `rep stos`, once per record) */
 static const cv_event no_event;
 
-static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
+static void handle_record(reader *r, const rtg_line *l) {
+  rtg_record *rec = (rtg_record *)&l->u.rec;
+  uint64_t lineno = l->lineno;
   cv_ctx *ctx = r->ctx;
   cv_event ev = no_event;
   uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
@@ -236,6 +239,10 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
       rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
       return;
     }
+    if (l->prep && r->prep_json)
+      ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
+    else if (l->prep)
+      ev.call_key = (const cv_call_key *)l->prep;
     break;
   }
   case RTG_KIND_DISPATCH_HOST:
@@ -274,6 +281,7 @@ static void handle_record(reader *r, rtg_record *rec, uint64_t lineno) {
     ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
+    if (r->prep_json) ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
@@ -474,6 +482,16 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
+  /* the Chrome JSON of API calls and kernels is made on the reader's
+   * threads (chrome_pre.c), or the Perfetto sink's key of API calls */
+  cv_chrome_pre pre = {ctx->time_base, ctx->opt.kernel_names};
+  if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
+    ro.prepare = cv_chrome_prepare;
+    ro.prepare_arg = &pre;
+    ro.prepare_scale = 2;
+  } else if (ctx->pass == CV_PASS_MAIN && ctx->opt.perfetto_out) {
+    ro.prepare = cv_perfetto_prepare;
+  }
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) {
     rtg_error("out of memory");
@@ -482,6 +500,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}};
   r.host = UINT32_MAX;
   r.first_pass = count;
+  r.prep_json = ro.prepare == cv_chrome_prepare;
   prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;
@@ -507,7 +526,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
       break;
     case RTG_LINE_RECORD:
       counts[l->kind - 1 + CVC_HEADER]++;
-      handle_record(&r, &l->u.rec, l->lineno);
+      handle_record(&r, l);
       break;
     case RTG_LINE_BAD:
       counts[CVC_BAD]++;

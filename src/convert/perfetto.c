@@ -33,7 +33,11 @@
  * cannot bind to a 0 ns slice and are lost (broken inputs only, so far). */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "outfile.h"
 #include "perfetto_state.h"
 #include "zalloc.h"
 
@@ -49,7 +53,7 @@ static void *pf_open(cv_ctx *ctx) {
   if (!strcmp(p->path, "-")) {
     p->out = stdout;
   } else {
-    p->out = fopen(p->path, "wb");
+    p->out = rtg_out_open(p->path);
     if (!p->out) {
       rtg_error("cannot create output: path=%s: %m", p->path);
       free(p);
@@ -58,8 +62,16 @@ static void *pf_open(cv_ctx *ctx) {
     p->own_out = true;
   }
   size_t budget = spool_budget_setting();
-  spool_init(&p->body, p->path, p->out, &p->spooled, budget);
+  struct stat sb;
+  /* the events go to the output file as they come, and move up behind
+   * the descriptors at the end (spool.h) */
+  if (p->own_out && fstat(fileno(p->out), &sb) == 0 && S_ISREG(sb.st_mode) &&
+      (fcntl(fileno(p->out), F_GETFL) & O_ACCMODE) == O_RDWR) /* (it reads the body back) */
+    spool_init_in_place(&p->body, fileno(p->out));
+  else
+    spool_init(&p->body, p->path, p->out, &p->spooled, budget);
   spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
+  spool_init(&p->head, p->path, p->out, &p->spooled, budget);
   size_t slots = corr_slots_setting();
   p->names = rtg_strtab_new();
   /* (caches: read before written) */
@@ -213,7 +225,7 @@ static void host_call(pf *p, const cv_event *ev) {
   int cat = hip ? CAT_hip : CAT_hsa;
   pkt k;
   if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
-    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret);
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret, ev->call_key);
   } else {
     k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
     if (rename)
@@ -404,19 +416,30 @@ static bool pf_close(void *st) {
   pf_flush_body(p);
   pf_flush_to(p, &p->ew, &p->ends);
   pf_write_header(p);
-  if (p->w.n && fwrite(p->w.buf, 1, p->w.n, p->out) != p->w.n) p->io_failed = true;
-  p->w.n = 0;
-  if (fflush(p->out) || !spool_write(&p->ends, fileno(p->out), p->w.buf, p->w.cap) ||
-      !spool_write(&p->body, fileno(p->out), p->w.buf, p->w.cap))
+  pf_header_out(p, &p->w);
+  int fd = fileno(p->out);
+  if (p->body.in_place >= 0) {
+    /* the body moves up behind the header and the ends, which then go
+     * before it; the offset is left at the end, where the file is cut */
+    uint64_t before = p->head.size + p->ends.size;
+    if (fflush(p->out) || !spool_move(&p->body, before, p->ew.buf, p->ew.cap) ||
+        !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
+        !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
+        lseek(fd, (off_t)p->body.size, SEEK_CUR) < 0)
+      p->io_failed = true;
+  } else if (fflush(p->out) || !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
+             !spool_write(&p->body, fd, p->w.buf, p->w.cap)) {
     p->io_failed = true;
+  }
   bool ok = !p->io_failed;
-  if (p->own_out && fclose(p->out)) ok = false;
-  if (p->body.failed || p->ends.failed)
+  if (p->own_out && !rtg_out_close(p->out)) ok = false;
+  if ((p->body.failed && p->body.in_place < 0) || p->ends.failed || p->head.failed)
     rtg_error("cannot write a temporary file for the Perfetto output: path=%s", p->path);
   else if (!ok)
     rtg_error("cannot write output: path=%s", p->path);
   spool_free(&p->body);
   spool_free(&p->ends);
+  spool_free(&p->head);
   if (ctx->opt.verbose && ctx->opt.flows) corr_report(ctx->report, &p->calls, &p->dispatch);
   tracks_free(&p->ts);
   corr_free(&p->calls);

@@ -11,6 +11,7 @@
 
 #include "perfetto_state.h"
 #include "strhash.h"
+#include "trace_reader.h"
 
 /* The slot of a call in the cache: hit when it holds the three strings. */
 static call_slot *find(pf *p, const char *const s[3], const uint32_t len[3], uint64_t h,
@@ -37,24 +38,61 @@ static void fill(call_slot *e, const char *const s[3], const uint32_t len[3], ui
   e->hash = h;
 }
 
-pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
-                  const char *ret) {
-  const char *s[3] = {name, args, ret};
-  uint32_t len[3];
+/* The key of a call: false when a string is too long to intern. */
+static bool call_key(const char *const s[3], cv_call_key *key) {
   rtg_strhash st;
   rtg_strhash_init(&st);
   for (int i = 0; i < 3; i++) {
     size_t n = strlen(s[i]);
-    if (n >= SCACHE_LEN) { /* not interned: written as they are */
-      pkt k = pf_slice_begin(p, t, ts, name, cat);
-      pf_ann_str(p, AN_args, args);
-      pf_ann_str(p, AN_ret, ret);
-      return k;
-    }
-    len[i] = (uint32_t)n;
+    if (n >= SCACHE_LEN) return false;
+    key->len[i] = (uint32_t)n;
     rtg_strhash_add(&st, s[i], n);
   }
-  uint64_t h = rtg_strhash_end(&st);
+  key->hash = rtg_strhash_end(&st);
+  return true;
+}
+
+/* On the reader's threads: the key of an API call that host_call
+ * (perfetto.c) looks up as one, as it would make it. */
+size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void *arg) {
+  (void)arg;
+  if (l->cls != RTG_LINE_RECORD || l->nul) return used;
+  const rtg_record *rec = &l->u.rec;
+  const char *s[3];
+  if (l->kind == RTG_KIND_HSA_API) {
+    s[0] = rec->u.HSA_API.func, s[1] = rec->u.HSA_API.args, s[2] = rec->u.HSA_API.ret;
+  } else if (l->kind == RTG_KIND_HIP_API && !RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) &&
+             RTG_HAS(rec, RTG_FIELD(HIP_API, args))) {
+    s[0] = rec->u.HIP_API.func, s[1] = rec->u.HIP_API.args, s[2] = rec->u.HIP_API.ret;
+  } else {
+    return used;
+  }
+  /* (aligned for the key) */
+  size_t pad = (size_t)(-(uintptr_t)space->p & (_Alignof(cv_call_key) - 1));
+  if (space->left < pad + sizeof(cv_call_key)) return used;
+  cv_call_key *key = (cv_call_key *)(space->p + pad);
+  if (!call_key(s, key)) return used;
+  l->prep = (const char *)key;
+  l->prep_len = sizeof *key;
+  l->prep_mark = 0;
+  space->p += pad + sizeof *key;
+  space->left -= pad + sizeof *key;
+  return used;
+}
+
+pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
+                  const char *ret, const cv_call_key *pre) {
+  const char *s[3] = {name, args, ret};
+  cv_call_key made;
+  if (!pre && !call_key(s, &made)) { /* not interned: written as they are */
+    pkt k = pf_slice_begin(p, t, ts, name, cat);
+    pf_ann_str(p, AN_args, args);
+    pf_ann_str(p, AN_ret, ret);
+    return k;
+  }
+  const cv_call_key *key = pre ? pre : &made;
+  const uint32_t *len = key->len;
+  uint64_t h = key->hash;
   bool hit;
   call_slot *e = find(p, s, len, h, &hit);
   pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);

@@ -117,8 +117,9 @@ typedef struct pf {
   const char *path;
   FILE *out;
   bool own_out;
-  spool body; /* the events, until close */
+  spool body; /* the events, until close (in the output itself when it is a file) */
   spool ends; /* the ends of slices longer than 0 ns, until close */
+  spool head; /* with the body in the output: the track descriptors, until it moves */
   size_t spooled;
   bool io_failed;
   pbw w, ew; /* packets for body and ends */
@@ -240,9 +241,10 @@ void pf_sc_free(scache_slot *c, uint32_t slots);
 
 /* perfetto_calls.c: an API call's slice begun, with its function name,
  * arguments and return value (none of them NULL), as pf_slice_begin and
- * pf_ann_str would write them. */
+ * pf_ann_str would write them; key: their lengths and hash, made on the
+ * reader's threads (cv_perfetto_prepare), or NULL. */
 pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
-                  const char *ret);
+                  const char *ret, const cv_call_key *key);
 void pf_cc_free(call_slot *c);
 
 /* perfetto_tracks.c */
@@ -250,5 +252,7 @@ void pf_counters_op(pf *p, const cv_event *ev);
 void pf_counters_finish(pf *p);
 /* The first packet of the sequence and every track's descriptor. */
 void pf_write_header(pf *p);
+/* The header's bytes in w so far, to the output (or to the head spool). */
+void pf_header_out(pf *p, pbw *w);
 
 #endif

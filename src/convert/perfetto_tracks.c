@@ -120,6 +120,14 @@ static void counter_name(pf *p, const counter *c, char *buf, size_t cap) {
 
 /* The first packet of the sequence, then a descriptor for every process
  * and lane (the JSON's metadata), in the JSON's order. */
+void pf_header_out(pf *p, pbw *w) {
+  if (p->body.in_place >= 0)
+    pf_flush_to(p, w, &p->head);
+  else if (w->n && fwrite(w->buf, 1, w->n, p->out) != w->n)
+    p->io_failed = true;
+  w->n = 0;
+}
+
 void pf_write_header(pf *p) {
   pbw *w = &p->w;
   size_t pk = pbw_open(w, PF_TRACE_PACKET);
@@ -202,10 +210,7 @@ void pf_write_header(pf *p) {
       pbw_close(w, d);
       pbw_close(w, pk);
     }
-    if (w->n >= BODY_FLUSH) {
-      if (fwrite(w->buf, 1, w->n, p->out) != w->n) p->io_failed = true;
-      w->n = 0;
-    }
+    if (w->n >= BODY_FLUSH) pf_header_out(p, w);
   }
   free(o);
 }

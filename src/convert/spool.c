@@ -28,8 +28,47 @@ size_t spool_budget_setting(void) {
 
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget) {
   memset(s, 0, sizeof *s);
+  s->in_place = -1;
   s->near = near, s->out = out, s->held = held, s->budget = budget;
   s->slab_size = budget / 8 > MAX_SLAB ? MAX_SLAB : budget / 8 < MIN_SLAB ? MIN_SLAB : budget / 8;
+}
+
+void spool_init_in_place(spool *s, int fd) {
+  memset(s, 0, sizeof *s);
+  s->in_place = fd;
+}
+
+static bool pwrite_all(int fd, const uint8_t *b, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t k = pwrite(fd, b, n, (off_t)off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k, n -= (size_t)k, off += (uint64_t)k;
+  }
+  return true;
+}
+
+static bool pread_all(int fd, uint8_t *b, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t k = pread(fd, b, n, (off_t)off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k, n -= (size_t)k, off += (uint64_t)k;
+  }
+  return true;
+}
+
+/* From the end down, a bounce buffer at a time: each piece is read before
+ * anything is written over it (to > 0). */
+bool spool_move(spool *s, uint64_t to, uint8_t *bounce, size_t bounce_cap) {
+  if (s->failed) return false;
+  for (uint64_t end = s->size; end > 0 && to > 0;) {
+    size_t n = end < bounce_cap ? (size_t)end : bounce_cap;
+    end -= n;
+    if (!pread_all(s->in_place, bounce, n, end) || !pwrite_all(s->in_place, bounce, n, end + to))
+      return s->failed = true, false;
+  }
+  return true;
 }
 
 static bool write_all(int fd, const uint8_t *b, size_t n) {
@@ -123,6 +162,12 @@ static bool room(spool *s) {
 }
 
 bool spool_put(spool *s, const uint8_t *b, size_t len) {
+  if (s->in_place >= 0) {
+    if (!s->failed && !pwrite_all(s->in_place, b, len, s->size)) s->failed = true;
+    s->size += len;
+    return !s->failed;
+  }
+  s->size += len;
   while (len && !s->file && room(s)) {
     size_t left = slab_cap(s, s->nslab - 1) - s->used;
     size_t k = left < len ? left : len;
@@ -163,6 +208,10 @@ bool spool_write(spool *s, int fd, uint8_t *bounce, size_t bounce_cap) {
 }
 
 void spool_free(spool *s) {
+  if (s->in_place >= 0) {
+    memset(s, 0, sizeof *s);
+    return;
+  }
   slabs_free(s);
   free(s->slab);
   if (s->file) fclose(s->file);

@@ -10,7 +10,14 @@
  * Slabs are mapped with transparent huge pages where the system offers
  * them: touching fresh memory 4 KB at a time (a page fault each) costs
  * more than writing the bytes to a temporary file and copying them back,
- * while a fault per 2 MB costs next to nothing. */
+ * while a fault per 2 MB costs next to nothing.
+ *
+ * A spool may instead live in the output itself (spool_init_in_place): its
+ * bytes go to the start of the output file as they come, and at the end
+ * move up to where they belong (spool_move), once what goes before them is
+ * known.  That takes no fresh memory, which costs more to touch than the
+ * copy (on a VM, each fresh page is a fault of the host too), and the
+ * pages of an output written over are the old file's. */
 #ifndef RTG_CONVERT_SPOOL_H
 #define RTG_CONVERT_SPOOL_H
 
@@ -30,6 +37,8 @@ typedef struct spool {
   size_t *held;  /* bytes of slabs, over all spools of the budget */
   size_t budget; /* their limit */
   bool failed;   /* a temporary file could not be made or written */
+  uint64_t size; /* bytes put */
+  int in_place;  /* >= 0: the output's descriptor, whose start holds the bytes */
 } spool;
 
 /* The budget of the Perfetto sink's spools: RTG_CONVERT_PF_MEM bytes when
@@ -37,6 +46,14 @@ typedef struct spool {
 size_t spool_budget_setting(void);
 
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget);
+/* A spool whose bytes go to the start of fd (a regular file, written with
+ * pwrite: its offset stays where it is); nothing else may write fd until
+ * spool_move. */
+void spool_init_in_place(spool *s, int fd);
+/* An in-place spool's bytes moved from the file's start to offset to (the
+ * descriptor's offset unchanged; bounce: a scratch buffer); false on a
+ * read or write error. */
+bool spool_move(spool *s, uint64_t to, uint8_t *bounce, size_t bounce_cap);
 /* Appends len bytes; false when they could not be kept (a temporary file
  * could not be made or written: s->failed). */
 bool spool_put(spool *s, const uint8_t *b, size_t len);

@@ -46,6 +46,29 @@ int main(void) {
       bad_pos += strcmp(json_of(s, sizeof s), want) != 0;
     }
   CHECK(bad_pos == 0);
+  /* rtg_json_quote_into writes what the writer writes (16 bytes at a time
+   * where it scans, the last 16 overlapping: every byte value at every
+   * position of strings around those sizes), or says it may not fit */
+  int bad_into = 0;
+  static const int lens[] = {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40};
+  for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+    for (int pos = 0; pos < lens[li]; pos++)
+      for (int b = 1; b < 256; b++) {
+        size_t n = (size_t)lens[li];
+        char s[40], got[300];
+        memset(s, 'a', sizeof s);
+        s[pos] = (char)b;
+        const char *want = json_of(s, n);
+        size_t k = rtg_json_quote_into(got, sizeof got, s, n);
+        bad_into += k == SIZE_MAX || k != strlen(want) || memcmp(got, want, k) != 0;
+      }
+  CHECK(bad_into == 0);
+  char small[16];
+  CHECK(rtg_json_quote_into(small, 7, "plain", 5) == 7 && !memcmp(small, "\"plain\"", 7));
+  CHECK(rtg_json_quote_into(small, 6, "plain", 5) == SIZE_MAX);
+  CHECK(rtg_json_quote_into(small, sizeof small, "a\nb", 3) == SIZE_MAX); /* (6 per byte) */
+  CHECK(rtg_json_quote_into(small, 2, "", 0) == 2 && !memcmp(small, "\"\"", 2));
+  CHECK(rtg_json_quote_into(small, 1, "", 0) == SIZE_MAX);
   CHECK_STR(us_of(0), "0");
   CHECK_STR(us_of(1500), "1.5");
   CHECK_STR(us_of(1234567), "1234.567");
@@ -96,6 +119,19 @@ int main(void) {
   }
   CHECK(bad_u64 == 0);
   CHECK(bad_us == 0);
+  /* numbers 8 digits at a time: random ones of every magnitude against
+   * printf, and every value up to 100000 */
+  int bad_rand = 0;
+  uint64_t xs = 88172645463325252ull;
+  for (int i = 0; i < 1000000; i++) {
+    xs ^= xs << 13, xs ^= xs >> 7, xs ^= xs << 17;
+    uint64_t v = i < 100000 ? (uint64_t)i : xs >> (xs & 63);
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+    got[rtg_json_fmt_u64(got, v)] = 0;
+    bad_rand += strcmp(got, want) != 0;
+  }
+  CHECK(bad_rand == 0);
   CHECK_STR(us_of(UINT64_MAX), "18446744073709551.615");
   CHECK_STR(us_of(1010), "1.01");
   CHECK_STR(us_of(1100), "1.1");
