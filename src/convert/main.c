@@ -2,8 +2,10 @@
  * converter took) into a Chrome/Perfetto timeline, statistics CSVs, a gap
  * report and an RPD database.  See `rtg-convert --help`. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "convert.h"
 
@@ -50,6 +52,22 @@ static void print_counts(cv_ctx *ctx) {
   }
 }
 
+/* Is an output file also one of the inputs?  Writing it would destroy the
+ * trace before it is read (the same file under another name counts). */
+static const char *output_among_inputs(const cv_ctx *ctx) {
+  const char *outs[] = {ctx->opt.json_out, ctx->opt.perfetto_out, ctx->opt.gaps_out,
+                        ctx->opt.sqlite_out};
+  for (size_t o = 0; o < sizeof outs / sizeof *outs; o++) {
+    struct stat so, si;
+    if (!outs[o] || !strcmp(outs[o], "-") || stat(outs[o], &so) || !S_ISREG(so.st_mode)) continue;
+    for (int i = 0; i < ctx->ninputs; i++)
+      if (strcmp(ctx->inputs[i], "-") && !stat(ctx->inputs[i], &si) && si.st_dev == so.st_dev &&
+          si.st_ino == so.st_ino)
+        return outs[o];
+  }
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   rtg_diag_set_program("rtg-convert");
   static cv_ctx ctx;
@@ -62,6 +80,11 @@ int main(int argc, char **argv) {
   if (!ctx.strs) return 1;
   ctx.inputs = (const char **)argv + first;
   ctx.ninputs = argc - first;
+  const char *clash = output_among_inputs(&ctx);
+  if (clash) {
+    rtg_error("the output is also an input, and writing it would destroy the trace: path=%s", clash);
+    return 2;
+  }
   const char *out = ctx.opt.json_out ? ctx.opt.json_out : ctx.opt.perfetto_out;
   ctx.report = out && !strcmp(out, "-") ? stderr : stdout;
 
