@@ -82,7 +82,8 @@ int main(int argc, char **argv) {
   ctx.ninputs = argc - first;
   const char *clash = output_among_inputs(&ctx);
   if (clash) {
-    rtg_error("the output is also an input, and writing it would destroy the trace: path=%s", clash);
+    rtg_error("the output is also an input, and writing it would destroy the trace: path=%s",
+              clash);
     return 2;
   }
   const char *out = ctx.opt.json_out ? ctx.opt.json_out : ctx.opt.perfetto_out;
