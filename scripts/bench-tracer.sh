@@ -7,7 +7,8 @@
 #  (c) a traced HIP call (hipGetDevice on the real HIP runtime): the total
 #      added cost, HIP's own cost of calling an empty tool callback (same
 #      program), and rtg's share above that floor;
-#  (d) the writer alone: records per second of the writer thread's CPU time;
+#  (d) the writer alone: records per second of the writer thread's CPU time
+#      (median of 3 runs);
 #  (e) 20 M traced calls: peak RSS and slowdown, every record written;
 #  (f) the GPU timeline's stretch, traced / untraced elapsed (median of 5
 #      alternating runs): 20 us kernels on two queues (HSA) or streams
