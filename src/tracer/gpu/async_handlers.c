@@ -18,59 +18,49 @@
  * when the application's handler returns false (the runtime drops it), or
  * with the signal.  Signals nobody watches cost one atomic load per op. */
 #include "gpu_op.h"
+#include "handle_table.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
 typedef struct watch {
-  struct watch *next;
-  uint64_t handle;
-  uint32_t handlers; /* the application's, registered and not yet dropped */
+  rtg_handle_node node; /* first: the table's entry is the watch */
+  uint32_t handlers;    /* the application's, registered and not yet dropped */
 } watch;
 
-enum { BUCKETS = 64 };
-static struct {
-  pthread_mutex_t mu;
-  watch *head;
-} buckets[BUCKETS];
+static rtg_handle_table table;
 static _Atomic uint32_t n_watched; /* 0: nothing to look up */
-
-static unsigned bucket_of(uint64_t h) {
-  return (unsigned)(((h >> 6) * 0x9E3779B97F4A7C15ull) >> 58);
-}
 
 /* Adds d (+1 or -1) to the handlers watching handle. */
 static void watch_add(uint64_t handle, int d) {
-  unsigned b = bucket_of(handle);
-  pthread_mutex_lock(&buckets[b].mu);
-  watch **l = &buckets[b].head;
-  while (*l && (*l)->handle != handle) l = &(*l)->next;
-  watch *w = *l;
+  rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
+  pthread_mutex_lock(&b->mu);
+  rtg_handle_node **l;
+  watch *w = (watch *)rtg_handle_find(b, handle, &l);
   if (!w && d > 0 && (w = calloc(1, sizeof *w))) {
-    w->handle = handle;
-    *l = w;
+    w->node.handle = handle;
+    *l = &w->node;
     atomic_fetch_add_explicit(&n_watched, 1, memory_order_relaxed);
   }
   if (w) {
     w->handlers = d > 0 ? w->handlers + 1 : w->handlers ? w->handlers - 1 : 0;
     if (!w->handlers) {
-      *l = w->next;
+      *l = w->node.next;
       free(w);
       atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
     }
   }
-  pthread_mutex_unlock(&buckets[b].mu);
+  pthread_mutex_unlock(&b->mu);
 }
 
 static bool watched(uint64_t handle) {
   if (!atomic_load_explicit(&n_watched, memory_order_relaxed)) return false;
-  unsigned b = bucket_of(handle);
-  pthread_mutex_lock(&buckets[b].mu);
-  watch *w = buckets[b].head;
-  while (w && w->handle != handle) w = w->next;
-  pthread_mutex_unlock(&buckets[b].mu);
-  return w != NULL;
+  rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
+  pthread_mutex_lock(&b->mu);
+  bool found = rtg_handle_find(b, handle, NULL) != NULL;
+  pthread_mutex_unlock(&b->mu);
+  return found;
 }
 
 /* ------------------------------------------------- the tracer's handler */
@@ -152,21 +142,20 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
 
 void rtg_async_forget(uint64_t handle) {
   if (!watched(handle)) return;
-  unsigned b = bucket_of(handle);
-  pthread_mutex_lock(&buckets[b].mu);
-  for (watch **l = &buckets[b].head; *l; l = &(*l)->next) {
-    if ((*l)->handle != handle) continue;
-    watch *w = *l;
-    *l = w->next;
+  rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
+  pthread_mutex_lock(&b->mu);
+  rtg_handle_node **l;
+  watch *w = (watch *)rtg_handle_find(b, handle, &l);
+  if (w) {
+    *l = w->node.next;
     free(w);
     atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
-    break;
   }
-  pthread_mutex_unlock(&buckets[b].mu);
+  pthread_mutex_unlock(&b->mu);
 }
 
 void rtg_async_handlers_install(void) {
-  for (int i = 0; i < BUCKETS; i++) pthread_mutex_init(&buckets[i].mu, NULL);
+  rtg_handle_table_reset(&table);
   if (rtg_real.hsa_amd_signal_async_handler)
     rtg_impl.hsa_amd_signal_async_handler = hook_async_handler;
 }
@@ -174,8 +163,5 @@ void rtg_async_handlers_install(void) {
 /* Fork child: the runtime's handlers are the parent's. */
 void rtg_async_after_fork(void) {
   atomic_store(&n_watched, 0);
-  for (int i = 0; i < BUCKETS; i++) {
-    pthread_mutex_init(&buckets[i].mu, NULL);
-    buckets[i].head = NULL;
-  }
+  rtg_handle_table_reset(&table);
 }

@@ -21,50 +21,45 @@
  * reuses at once finds either no entry or one still in use (then the new
  * op is forwarded, which is always correct). */
 #include "gpu_op.h"
+#include "handle_table.h"
 
 #include <hsa/amd_hsa_signal.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 typedef struct sig_entry {
-  struct sig_entry *next;
-  uint64_t handle;
-  uint32_t inflight; /* ops of this signal not yet forwarded/released */
-  bool owner_busy;   /* the op that raised the signal is in flight */
-  rtg_op *owner;     /* that op, and its claim word when it was bound */
+  rtg_handle_node node; /* first: the table's entry is the sig_entry */
+  uint32_t inflight;    /* ops of this signal not yet forwarded/released */
+  bool owner_busy;      /* the op that raised the signal is in flight */
+  rtg_op *owner;        /* that op, and its claim word when it was bound */
   uint32_t owner_claim;
   rtg_op *deferred; /* forwards waiting for the owner, in completion order */
   rtg_op *deferred_tail;
 } sig_entry;
 
-enum { BUCKETS = 256 };
-static struct bucket {
-  pthread_mutex_t mu;
-  sig_entry *head;
-} buckets[BUCKETS];
-static sig_entry *free_entries;       /* guarded by free_mu */
+static rtg_handle_table table;
+static sig_entry *free_entries;       /* guarded by free_mu, linked by node.next */
 static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
 static _Atomic uint32_t live_entries; /* signals with ops in flight */
 static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static struct bucket *bucket_of(uint64_t h) {
-  return &buckets[((h >> 6) * 0x9E3779B97F4A7C15ull) >> 56];
+typedef rtg_handle_bucket bucket;
+
+static bucket *bucket_of(uint64_t h) {
+  return rtg_handle_bucket_of(&table, h);
 }
 
-static sig_entry *find(struct bucket *b, uint64_t h, sig_entry ***link) {
-  sig_entry **l = &b->head;
-  while (*l && (*l)->handle != h) l = &(*l)->next;
-  if (link) *link = l;
-  return *l;
+static sig_entry *find(bucket *b, uint64_t h, rtg_handle_node ***link) {
+  return (sig_entry *)rtg_handle_find(b, h, link);
 }
 
 static sig_entry *entry_new(uint64_t h) {
   pthread_mutex_lock(&free_mu);
   sig_entry *e = free_entries;
-  if (e) free_entries = e->next;
+  if (e) free_entries = (sig_entry *)e->node.next;
   pthread_mutex_unlock(&free_mu);
   if (!e && !(e = malloc(sizeof *e))) return NULL;
-  *e = (sig_entry){.handle = h};
+  *e = (sig_entry){.node = {.handle = h}};
   atomic_fetch_add_explicit(&live_entries, 1, memory_order_relaxed);
   return e;
 }
@@ -72,7 +67,7 @@ static sig_entry *entry_new(uint64_t h) {
 static void entry_free(sig_entry *e) {
   atomic_fetch_sub_explicit(&live_entries, 1, memory_order_relaxed);
   pthread_mutex_lock(&free_mu);
-  e->next = free_entries;
+  e->node.next = (rtg_handle_node *)free_entries;
   free_entries = e;
   pthread_mutex_unlock(&free_mu);
 }
@@ -90,9 +85,10 @@ static hsa_signal_value_t raise_signal(hsa_signal_t sig) {
 bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
   op->app_signal = app.handle;
   if (app.handle) {
-    struct bucket *b = bucket_of(app.handle);
+    bucket *b = bucket_of(app.handle);
     pthread_mutex_lock(&b->mu);
-    sig_entry **link, *e = find(b, app.handle, &link);
+    rtg_handle_node **link;
+    sig_entry *e = find(b, app.handle, &link);
     /* any signal can be owned, interrupt or busy-wait (HIP >= 6's GPU-only
      * signals, IPC signals): the tracer never waits on it through the
      * runtime, whose host wait on a busy-wait signal spins (waiters.c) */
@@ -102,7 +98,7 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
       e->owner = op;
       e->owner_claim = atomic_load_explicit(&op->claim, memory_order_relaxed);
       atomic_fetch_add_explicit(&owners_busy, 1, memory_order_relaxed);
-      *link = e;
+      *link = &e->node;
     }
     if (e) e->inflight++;
     pthread_mutex_unlock(&b->mu);
@@ -125,12 +121,13 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
 }
 
 /* Drop one op of the entry (bucket lock held). */
-static void entry_put(struct bucket *b, uint64_t h, uint32_t n) {
-  sig_entry **link, *e = find(b, h, &link);
+static void entry_put(bucket *b, uint64_t h, uint32_t n) {
+  rtg_handle_node **link;
+  sig_entry *e = find(b, h, &link);
   if (!e) return;
   e->inflight -= n < e->inflight ? n : e->inflight;
   if (!e->inflight) {
-    *link = e->next;
+    *link = e->node.next;
     entry_free(e);
   }
 }
@@ -151,7 +148,7 @@ void rtg_op_unbind_signal(rtg_op *op) {
   }
   if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal);
   if (!op->app_signal) return;
-  struct bucket *b = bucket_of(op->app_signal);
+  bucket *b = bucket_of(op->app_signal);
   pthread_mutex_lock(&b->mu);
   entry_put(b, op->app_signal, 1);
   pthread_mutex_unlock(&b->mu);
@@ -162,7 +159,7 @@ bool rtg_op_release_signal(rtg_op *op) {
     rtg_tool_signal_put(op->signal);
     return false;
   }
-  struct bucket *b = bucket_of(op->app_signal);
+  bucket *b = bucket_of(op->app_signal);
   rtg_op *done = NULL;
   bool kept = false;
   if (op->forward) {
@@ -209,7 +206,7 @@ bool rtg_op_release_signal(rtg_op *op) {
 
 bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   if (!handle || !atomic_load_explicit(&owners_busy, memory_order_relaxed)) return false;
-  struct bucket *b = bucket_of(handle);
+  bucket *b = bucket_of(handle);
   pthread_mutex_lock(&b->mu);
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
@@ -220,7 +217,7 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
 
 bool rtg_sigtrack_busy(uint64_t handle) {
   if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
-  struct bucket *b = bucket_of(handle);
+  bucket *b = bucket_of(handle);
   pthread_mutex_lock(&b->mu);
   bool busy = find(b, handle, NULL) != NULL;
   pthread_mutex_unlock(&b->mu);
@@ -231,12 +228,9 @@ void rtg_sigtrack_after_fork(void) {
   atomic_store(&owners_busy, 0);
   atomic_store(&live_entries, 0);
   pthread_mutex_init(&free_mu, NULL);
-  for (int i = 0; i < BUCKETS; i++) {
-    pthread_mutex_init(&buckets[i].mu, NULL);
-    buckets[i].head = NULL; /* the parent's ops */
-  }
+  rtg_handle_table_reset(&table); /* the parent's ops */
 }
 
 void rtg_sigtrack_init(void) {
-  for (int i = 0; i < BUCKETS; i++) pthread_mutex_init(&buckets[i].mu, NULL);
+  rtg_handle_table_reset(&table);
 }
