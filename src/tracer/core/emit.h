@@ -69,17 +69,15 @@ RTG_HIDDEN extern _Alignas(64) _Atomic int rtg_emit_on;
 
 /* Record payload[0..len), to be made into text by fmt.  When the buffers
  * are at their cap the entry waits or is dropped as RTG_BUFFER_FULL says;
- * a dropped one is counted as lost, and false says so. */
-static inline bool rtg_emit_entry(rtg_entry_format fmt, const void *payload, size_t len) {
-  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return true; /* not tracing */
-  return rtg_tbuf_push(&fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
-}
-
-/* The same where the caller holds the calling thread's state (&rtg_tls). */
+ * a dropped one is counted as lost, and false says so.  ts is the calling
+ * thread's state (&rtg_tls), for a caller that holds it already. */
 static inline bool rtg_emit_entry_on(rtg_thread_state *ts, rtg_entry_format fmt,
                                      const void *payload, size_t len) {
   if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return true; /* not tracing */
   return rtg_tbuf_push_on(ts->chain, &fmt, sizeof fmt, payload, len, RTG_PUSH_NORMAL);
+}
+static inline bool rtg_emit_entry(rtg_entry_format fmt, const void *payload, size_t len) {
+  return rtg_emit_entry_on(&rtg_tls, fmt, payload, len);
 }
 
 /* The same for an entry that is never dropped and never waits for buffer

@@ -4,6 +4,7 @@
  * record, whichever path reported the call.  Also the state the paths
  * read: the release's op tables and which ops are traced. */
 #include "core/backtrace.h"
+#include "core/fmt.h"
 #include "core/stamp.h"
 #include "hip_internal.h"
 
@@ -70,19 +71,12 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   if ((e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
     return 0;
   /* the return value: its digits, "?" when unknown */
-  char ret[24], *p = ret + sizeof ret;
-  *--p = 0;
-  if (e.ret < 0) {
-    *--p = '?';
-  } else {
-    uint64_t v = (uint64_t)e.ret;
-    do *--p = (char)('0' + v % 10);
-    while ((v /= 10));
-  }
+  char ret[24] = "?";
+  if (e.ret >= 0) *rtg_fmt_u64(ret, ret + sizeof ret - 1, (uint64_t)e.ret) = 0;
   rtg_record rec, *r = &rec;
   rtg_record_init(r, RTG_KIND_HIP_API, pid, tid);
   r->u.HIP_API.func = e.func;
-  r->u.HIP_API.ret = p;
+  r->u.HIP_API.ret = ret;
   rtg_stamp_span_ns(e.start, e.dur, &r->u.HIP_API.start, &r->u.HIP_API.dur);
   if (e.args_len) RTG_SET(r, HIP_API, args, args);
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
