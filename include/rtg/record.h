@@ -268,6 +268,11 @@ typedef struct rtg_record {
   uint32_t pid;
   uint64_t tid;
   uint64_t present; /* bit i: field i of this kind was on the line */
+  /* bit i: string field i is written as it is, unscanned: its producer made
+   * it and vouches that it holds nothing its style would escape, replace or
+   * balance (the tracer's own names and numbers).  Only the writer reads
+   * it; the parser leaves it 0. */
+  uint64_t clean;
   union {
 #define RTG_X_UNION(K, p, k, FIELDS) rtg_rec_##K K;
     RTG_RECORD_KINDS(RTG_X_UNION)
@@ -291,6 +296,9 @@ RTG_RECORD_KINDS(RTG_X_FIDX_ENUM)
     (r)->u.K.member = (value);                                                                     \
     (r)->present |= 1ull << RTG_FIELD(K, member);                                                  \
   } while (0)
+
+/* Mark string fields clean (see rtg_record.clean): RTG_CLEAN(r, K, func). */
+#define RTG_CLEAN(r, K, member) ((r)->clean |= 1ull << RTG_FIELD(K, member))
 
 /* Start a record of kind K with every REQ field marked present. */
 void rtg_record_init(rtg_record *r, enum rtg_kind kind, uint32_t pid, uint64_t tid);

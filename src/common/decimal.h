@@ -67,4 +67,53 @@ static inline void rtg_dec_write(char *end, uint64_t v) {
   }
 }
 
+/* The 8 decimal digits of v < 1e8, leading zeros included, one a byte
+ * (0 to 9), the most significant first in memory (little-endian): no loop
+ * and no chain of divisions.  The two halves of 4 digits split at once,
+ * then each lane is divided by 100 and by 10 with a multiply and a shift
+ * (exact for lanes below 10000 and 100). */
+static inline uint64_t rtg_dec_digits8(uint32_t v) {
+  uint64_t x = (v / 10000) | ((uint64_t)(v % 10000) << 32);
+  uint64_t y = ((x * 10486) >> 20) & 0x0000007f0000007full; /* x / 100, per 32-bit lane */
+  uint64_t z = y | ((x - y * 100) << 16);                   /* 4 lanes of 2 digits */
+  uint64_t w = ((z * 103) >> 10) & 0x000f000f000f000full;   /* z / 10, per 16-bit lane */
+  return w | ((z - w * 10) << 8);
+}
+
+#define RTG_DEC_ZEROS 0x3030303030303030ull
+
+/* v (1 <= v < 1e8) without its leading zeros; stores 8 bytes. */
+static inline unsigned rtg_dec_put8(char *out, uint32_t v) {
+  uint64_t d = rtg_dec_digits8(v);
+  unsigned lead = (unsigned)__builtin_ctzll(d) >> 3; /* (d has a digit that is not 0) */
+  uint64_t a = (d + RTG_DEC_ZEROS) >> (8 * lead);
+  __builtin_memcpy(out, &a, 8);
+  return 8 - lead;
+}
+
+/* v in decimal at out, 8 digits a step; returns how many.  out must have
+ * RTG_DEC_ROOM bytes: the stores are of 8 bytes and run past the digits.
+ * (The trace writer and the JSON writer print several numbers a record.) */
+#define RTG_DEC_ROOM 24
+static inline unsigned rtg_dec_put(char *out, uint64_t v) {
+  if (v < 10) {
+    out[0] = (char)('0' + v);
+    return 1;
+  }
+  if (v < 100000000) return rtg_dec_put8(out, (uint32_t)v);
+  unsigned n;
+  if (v < 10000000000000000ull) {
+    n = rtg_dec_put8(out, (uint32_t)(v / 100000000));
+  } else { /* 17 to 20 digits */
+    n = rtg_dec_put8(out, (uint32_t)(v / 10000000000000000ull));
+    v %= 10000000000000000ull;
+    uint64_t a = rtg_dec_digits8((uint32_t)(v / 100000000)) + RTG_DEC_ZEROS;
+    __builtin_memcpy(out + n, &a, 8);
+    n += 8;
+  }
+  uint64_t a = rtg_dec_digits8((uint32_t)(v % 100000000)) + RTG_DEC_ZEROS;
+  __builtin_memcpy(out + n, &a, 8);
+  return n + 8;
+}
+
 #endif

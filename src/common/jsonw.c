@@ -1,6 +1,8 @@
 /* Buffered JSON writer; see jsonw.h. */
 #include "jsonw.h"
 
+#include "decimal.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,77 +353,22 @@ void rtg_jsonw_str(rtg_jsonw *w, const char *s) {
   rtg_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* "00".."99": two digits per division halves the chain of dependent
- * divisions; every event has half a dozen numbers. */
-static const char digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293"
-                                     "031323334353637383940414243444546474849"
-                                     "5051525354555657585960616263646566676869707172737475767778798"
-                                     "081828384858687888990919293949596979899";
-
-/* The 8 decimal digits of v < 1e8, leading zeros included, one a byte
- * (0 to 9), the most significant first in memory: no loop and no division
- * chain, but the two halves of 4 digits split at once and each lane
- * divided by 100 and by 10 with a multiply and a shift (exact for lanes
- * below 10000 and 100). */
-static inline uint64_t digits8(uint32_t v) {
-  uint64_t x = (v / 10000) | ((uint64_t)(v % 10000) << 32);
-  uint64_t y = ((x * 10486) >> 20) & 0x0000007f0000007full; /* x / 100, per 32-bit lane */
-  uint64_t z = y | ((x - y * 100) << 16);                   /* 4 lanes of 2 digits */
-  uint64_t w = ((z * 103) >> 10) & 0x000f000f000f000full;   /* z / 10, per 16-bit lane */
-  return w | ((z - w * 10) << 8);
-}
-
-#define ASCII_ZEROS 0x3030303030303030ull
-
-/* v (1 <= v < 1e8) without its leading zeros: 8 bytes stored. */
-static inline int fmt8(char *out, uint32_t v) {
-  uint64_t d = digits8(v);
-  int lead = __builtin_ctzll(d) >> 3; /* (d has a digit that is not 0) */
-  uint64_t a = (d + ASCII_ZEROS) >> (8 * lead);
-  memcpy(out, &a, 8);
-  return 8 - lead;
-}
-
-/* v in decimal, 8 digits at a time (out has room for FMT_ROOM bytes: the
- * stores are of 8 bytes, past the digits). */
-#define FMT_ROOM 24
-static inline int fmt_u64(char *out, uint64_t v) {
-  if (v < 10) {
-    out[0] = (char)('0' + v);
-    return 1;
-  }
-  if (v < 100000000) return fmt8(out, (uint32_t)v);
-  int n;
-  if (v < 10000000000000000ull) {
-    n = fmt8(out, (uint32_t)(v / 100000000));
-  } else { /* 17 to 20 digits */
-    n = fmt8(out, (uint32_t)(v / 10000000000000000ull));
-    v %= 10000000000000000ull;
-    uint64_t a = digits8((uint32_t)(v / 100000000)) + ASCII_ZEROS;
-    memcpy(out + n, &a, 8);
-    n += 8;
-  }
-  uint64_t a = digits8((uint32_t)(v % 100000000)) + ASCII_ZEROS;
-  memcpy(out + n, &a, 8);
-  return n + 8;
-}
-
 int rtg_json_fmt_u64(char *buf, uint64_t v) {
-  return fmt_u64(buf, v);
+  return (int)rtg_dec_put(buf, v);
 }
 
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v) {
-  w->len += (size_t)fmt_u64(room(w, FMT_ROOM), v);
+  w->len += rtg_dec_put(room(w, RTG_DEC_ROOM), v);
 }
 
 int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
-  int n = fmt_u64(buf, ns / 1000);
+  int n = (int)rtg_dec_put(buf, ns / 1000);
   unsigned frac = (unsigned)(ns % 1000);
   if (frac) { /* ".fff" by hand, then trailing zeros dropped */
     buf[n] = '.';
     buf[n + 1] = (char)('0' + frac / 100);
-    buf[n + 2] = digit_pairs[(frac % 100) * 2];
-    buf[n + 3] = digit_pairs[(frac % 100) * 2 + 1];
+    buf[n + 2] = (char)('0' + frac / 10 % 10);
+    buf[n + 3] = (char)('0' + frac % 10);
     n += 4;
     while (buf[n - 1] == '0') n--;
   }

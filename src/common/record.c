@@ -103,6 +103,10 @@ static void put_ch(out *o, char c) {
 }
 
 static void put_u64(out *o, uint64_t v) {
+  if ((size_t)(o->end - o->p) >= RTG_DEC_ROOM) { /* the usual case: room to spare */
+    o->p += rtg_dec_put(o->p, v);
+    return;
+  }
   unsigned n = rtg_dec_len(v);
   if ((size_t)(o->end - o->p) < n) {
     o->overflow = true;
@@ -216,21 +220,22 @@ static void put_ids(out *o, const kind_desc *k, uint32_t pid, uint64_t tid) {
     uint8_t len;
     char text[64];
   } last;
-  if (last.k != k || last.pid != pid || last.tid != tid || !last.len) {
-    out t = {last.text, last.text + sizeof last.text, false};
+  __typeof__(last) *c = &last; /* once: in the tracer each access is a call */
+  if (c->k != k || c->pid != pid || c->tid != tid || !c->len) {
+    out t = {c->text, c->text + sizeof c->text, false};
     put_mem(&t, k->prefix, k->plen);
     put_str(&t, ": pid:");
     put_u64(&t, pid);
     put_str(&t, " tid:");
     put_u64(&t, tid);
-    last.k = k, last.pid = pid, last.tid = tid;
-    last.len = t.overflow ? 0 : (uint8_t)(t.p - last.text);
-    if (!last.len) { /* (cannot happen: a prefix and two numbers) */
-      put_mem(o, last.text, (size_t)(t.p - last.text));
+    c->k = k, c->pid = pid, c->tid = tid;
+    c->len = t.overflow ? 0 : (uint8_t)(t.p - c->text);
+    if (!c->len) { /* (cannot happen: a prefix and two numbers) */
+      put_mem(o, c->text, (size_t)(t.p - c->text));
       return;
     }
   }
-  put_mem(o, last.text, last.len);
+  put_mem(o, c->text, c->len);
 }
 
 /* One field as the line shows it.  Inlined with a constant style, so each
@@ -238,31 +243,37 @@ static void put_ids(out *o, const kind_desc *k, uint32_t pid, uint64_t tid) {
  * table and no switch per field (the tracer's writer formats millions of
  * records a second). */
 static inline __attribute__((always_inline)) void
-put_field(out *o, enum style style, const char *key, size_t klen, const void *v) {
+put_field(out *o, enum style style, const char *key, size_t klen, const void *v, bool clean) {
 #define S (*(const char *const *)v) /* the string of a string style's field */
+  /* a clean string (rtg_record.clean) is copied as it is: a word still
+   * shows an empty one as '-' */
+#define CLEAN_OR(put)                                                                              \
+  (clean && S && (*S || style == ARGS || style == ARGA || style == KERN || style == KVS)           \
+       ? put_str(o, S)                                                                             \
+       : put(o, S))
   switch (style) {
   case FUNC:
     put_ch(o, ' ');
-    put_word(o, S);
+    CLEAN_OR(put_word);
     return;
   case ARGS:
     put_mem(o, " (", 2);
-    put_raw(o, S);
+    CLEAN_OR(put_raw);
     put_ch(o, ')');
     return;
   case ARGA:
     put_ch(o, '(');
-    put_balanced(o, S);
+    CLEAN_OR(put_balanced);
     put_ch(o, ')');
     return;
   case KERN:
     put_mem(o, " [", 2);
-    put_raw(o, S);
+    CLEAN_OR(put_raw);
     put_ch(o, ']');
     return;
   case RET:
     put_mem(o, " ret=", 5);
-    put_word(o, S);
+    CLEAN_OR(put_word);
     return;
   case AT:
     put_mem(o, " @", 2);
@@ -283,9 +294,15 @@ put_field(out *o, enum style style, const char *key, size_t klen, const void *v)
   } else if (style == KVI) {
     put_i64(o, *(const int64_t *)v);
   } else if (style == KVS) {
-    put_quoted(o, S);
+    if (clean && S) {
+      put_ch(o, '\'');
+      put_str(o, S);
+      put_ch(o, '\'');
+    } else {
+      put_quoted(o, S);
+    }
   } else if (style == KVW) {
-    put_word(o, S);
+    CLEAN_OR(put_word);
   } else if (style == KV3) {
     const rtg_dim3 *d = v;
     put_ch(o, '{');
@@ -296,12 +313,15 @@ put_field(out *o, enum style style, const char *key, size_t klen, const void *v)
     put_u64(o, d->z);
     put_ch(o, '}');
   }
+#undef CLEAN_OR
 #undef S
 }
 
 /* Each kind's fields in line order, from the kind's one definition. */
 #define PUT_FIELD(K, type, member, key, style, flags)                                              \
-  if (RTG_HAS(r, RTG_FIELD(K, member))) put_field(o, style, key, sizeof(key) - 1, &r->u.K.member);
+  if (RTG_HAS(r, RTG_FIELD(K, member)))                                                            \
+    put_field(o, style, key, sizeof(key) - 1, &r->u.K.member,                                      \
+              (r->clean >> RTG_FIELD(K, member)) & 1);
 #define KIND_FORMAT(K, p, k, FIELDS)                                                               \
   static void format_fields_##K(out *o, const rtg_record *r) {                                     \
     FIELDS(PUT_FIELD, K)                                                                           \
@@ -744,6 +764,7 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   }
   r->kind = RTG_KIND_NONE;
   r->present = 0;
+  r->clean = 0;
   uint64_t pid, tid;
   if (!eat(&c, "pid:") || !parse_u64(&c, &pid) || pid > UINT32_MAX || !eat(&c, " tid:") ||
       !parse_u64(&c, &tid)) {

@@ -1,6 +1,7 @@
 /* Decimal digits (src/common/decimal.h): the digit count and the digits at
  * each power of ten, and a million 64-bit values of every length, against
- * printf; nothing is written past the digits. */
+ * printf; nothing is written past the digits (rtg_dec_write) or past
+ * RTG_DEC_ROOM (rtg_dec_put). */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,14 @@ static void check_value(uint64_t v) {
   snprintf(ref, sizeof ref, "%llu", (unsigned long long)v);
   CHECK_STR(buf, ref);
   CHECK(buf[n + 1] == 'x'); /* nothing written past the digits */
+  /* 8 digits a step: the same digits, and no store past its room */
+  char wide[RTG_DEC_ROOM + 8];
+  memset(wide, 'x', sizeof wide);
+  unsigned m = rtg_dec_put(wide, v);
+  CHECK(m == n);
+  wide[m] = 0;
+  CHECK_STR(wide, ref);
+  for (size_t i = RTG_DEC_ROOM; i < sizeof wide; i++) CHECK(wide[i] == 'x');
 }
 
 int main(void) {

@@ -205,6 +205,33 @@ static void test_all_kinds(void) {
   }
 }
 
+/* A string its producer vouches for (rtg_record.clean) is copied unscanned:
+ * for text that needs no escaping the line is the same byte for byte, in
+ * every kind and style (texts clean for all: no space), empty strings
+ * included; the parser never sets it. */
+static void test_clean_strings(void) {
+  static const char *const texts[] = {
+      "",  "x",    "hsa_signal_load_relaxed", "signal=0x7f31,value=3",
+      "0", "void", "HSA_AGENT_INFO_NAME"};
+  char plain[4096];
+  for (int k = 1; k < RTG_KIND_COUNT; k++)
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+      rtg_record r, p;
+      rtg_record_init(&r, (enum rtg_kind)k, 1, 2);
+      r.present = ~0ull >> (64 - 40);
+      const char **s = (const char **)&r.u;
+      for (size_t i = 0; i < sizeof r.u / sizeof *s; i++) s[i] = texts[(t + i) % 7];
+      size_t n = rtg_record_format(plain, sizeof plain, &r);
+      r.clean = ~0ull;
+      size_t m = rtg_record_format(line, sizeof line, &r);
+      if (n != m || memcmp(plain, line, n))
+        fprintf(stderr, "kind %s clean:\n  %s  %s", rtg_kind_name((enum rtg_kind)k), plain, line);
+      CHECK(n == m && memcmp(plain, line, n) == 0);
+      rtg_record_parse(line, m, &p, NULL);
+      CHECK_U64(p.clean, 0);
+    }
+}
+
 /* An AMD barrier-value packet: a barrier with op:value, its signal as dep1
  * and the wait's value (signed), mask and condition, both sides; the line
  * as the tracer writes it for HIP 5.7's waits for copies parses back. */
@@ -358,6 +385,7 @@ int main(void) {
   test_api();
   test_scans_every_position();
   test_all_kinds();
+  test_clean_strings();
   test_legacy_lines();
   test_barrier_value();
   test_bad_lines();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 char *rtg_fmt_u64(char *p, char *end, uint64_t v) {
+  if ((size_t)(end - p) >= RTG_DEC_ROOM) return p + rtg_dec_put(p, v);
   unsigned n = rtg_dec_len(v);
   if ((size_t)(end - p) >= n) {
     rtg_dec_write(p + n, v);

@@ -244,14 +244,22 @@ static void labels_init(void) {
     }
 }
 
+static inline uint64_t load_word(const char *words, size_t i) {
+  uint64_t w;
+  memcpy(&w, words + 8 * i, 8);
+  return w;
+}
+
 /* The record of one call, on the writer thread. */
 static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
   rtg_count_written(RTG_CNT_HSA_CALLS);
-  api_entry e;
-  size_t have = len < sizeof e ? len : sizeof e;
-  memcpy(&e, payload, have);
-  memset((char *)&e + have, 0, sizeof e - have);
+  api_entry e; /* its words are read in place, as many as the entry has */
+  if (len < offsetof(api_entry, words)) return 0;
+  memcpy(&e, payload, offsetof(api_entry, words));
+  const char *words = (const char *)payload + offsetof(api_entry, words);
+  size_t have = (len - offsetof(api_entry, words)) / 8;
+#define WORD(i) ((size_t)(i) < have ? load_word(words, i) : 0)
   if (e.fn >= FN_COUNT) return 0;
   const fn_info *f = &fns[e.fn];
   char args[2048], ret[32];
@@ -267,7 +275,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
       p = rtg_fmt_str(p, end, f->arg_names[i]);
       p = rtg_fmt_str(p, end, "=");
     }
-    p = fmt_word(p, end, f->kinds[i], e.words[i]);
+    p = fmt_word(p, end, f->kinds[i], WORD(i));
   }
   *p = 0;
   if (f->ret_kind == K_VOID) {
@@ -282,7 +290,13 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   r.u.HSA_API.args = args;
   r.u.HSA_API.ret = ret;
   rtg_stamp_span_ns(e.start, e.dur, &r.u.HSA_API.start, &r.u.HSA_API.dur);
-  if (e.has_corr && e.words[nargs]) RTG_SET(&r, HSA_API, corr, e.words[nargs]);
+  if (e.has_corr && WORD(nargs)) RTG_SET(&r, HSA_API, corr, WORD(nargs));
+#undef WORD
+  /* names from the generated table, numbers, and labels and words made
+   * by fmt_word: nothing to scan for */
+  RTG_CLEAN(&r, HSA_API, func);
+  RTG_CLEAN(&r, HSA_API, args);
+  RTG_CLEAN(&r, HSA_API, ret);
   return rtg_entry_record(out, cap, &r);
 }
 
