@@ -12,7 +12,8 @@
 #  (e) 20 M traced calls: peak RSS and slowdown, every record written;
 #  (f) the GPU timeline's stretch, traced / untraced elapsed (median of 5
 #      alternating runs): 20 us kernels on two queues (HSA) or streams
-#      (HIP), back to back and waiting for each one;
+#      (HIP), back to back and waiting for each one, and (HSA) each
+#      followed by a barrier on the other queue that depends on it;
 #  (g) host cost of submitting a kernel dispatch.
 # Usage: scripts/bench-tracer.sh [BUILD_DIR]
 #   BENCH_QUICK=1   smaller counts (no 20 M run)
@@ -128,16 +129,22 @@ fi
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 stretch() { # label program mode count [floor]
   # floor: also run with an empty HIP tool registered for every op
-  # (TP_EMPTY_TOOL), which is what HIP itself adds once any tool listens
+  # (TP_EMPTY_TOOL=1), which is what HIP itself adds once any tool listens,
+  # and with one registered only for an op the loop never calls
+  # (TP_EMPTY_TOOL=idle): on HIP <= 5.3 any registration turns on HIP's
+  # profiling of every command, callbacks or not
   label=$1 prog=$2 mode=$3 count=$4 floor=${5:-}
   : >s.plain
   : >s.traced
   : >s.floor
+  : >s.idle
   lost=0 ops=0
   for i in 1 2 3 4 5; do
     SIMGPU_KERNEL_NS=20000 $RUN "$prog" "$mode" "$count" | get elapsed_ns /dev/stdin >>s.plain
     [ -z "$floor" ] || SIMGPU_KERNEL_NS=20000 TP_EMPTY_TOOL=1 $RUN "$prog" "$mode" "$count" |
       get elapsed_ns /dev/stdin >>s.floor
+    [ -z "$floor" ] || SIMGPU_KERNEL_NS=20000 TP_EMPTY_TOOL=idle $RUN "$prog" "$mode" "$count" |
+      get elapsed_ns /dev/stdin >>s.idle
     rm -f rtg_trace.txt.*
     SIMGPU_KERNEL_NS=20000 HSA_TOOLS_LIB="$T" $RUN "$prog" "$mode" "$count" |
       get elapsed_ns /dev/stdin >>s.traced
@@ -145,16 +152,17 @@ stretch() { # label program mode count [floor]
     ops=$((ops + $(lines "HSA: .* dispatch ")))
   done
   awk -v label="$label" -v p="$(median <s.plain)" -v t="$(median <s.traced)" -v lost="$lost" \
-    -v ops="$ops" -v f="$(median <s.floor)" 'BEGIN {
-    printf "(f) stretch %-22s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d",
+    -v ops="$ops" -v f="$(median <s.floor)" -v idle="$(median <s.idle)" 'BEGIN {
+    printf "(f) stretch %-26s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d",
       label, p / 1e6, t / 1e6, t / p, ops, lost
-    if (f != "") printf "; HIP with an empty tool %.2f ms: %.2f", f / 1e6, f / p
+    if (f != "") printf "; HIP with an empty tool %.2f ms: %.2f, with one listening to no call of the loop %.2f", f / 1e6, f / p, idle / p
     printf "\n" }'
 }
 stretch "HSA back to back:" "$B/progs/tp_stretch" b2b 200
 stretch "HSA submit-wait:" "$B/progs/tp_stretch" wait 200
 stretch "HSA wait_any:" "$B/progs/tp_stretch" waitany 200
 stretch "HSA async handler:" "$B/progs/tp_stretch" handler 200
+stretch "HSA queue waits on queue:" "$B/progs/tp_stretch" dep 200
 if [ -z "$BENCH_NO_HIP" ]; then
   stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200 floor
   stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200 floor

@@ -86,12 +86,17 @@ int main(int argc, char **argv) {
     api(n);
   } else {
     // TP_EMPTY_TOOL=1: the empty tool registered for every op, so the
-    // stretch HIP itself adds when any tool listens can be told apart
-    if (getenv("TP_EMPTY_TOOL")) {
+    // stretch HIP itself adds when any tool listens can be told apart;
+    // TP_EMPTY_TOOL=idle: registered for hipGetDevice alone, which the loop
+    // never calls (what any registration turns on in HIP, callbacks aside)
+    if (const char *tool = getenv("TP_EMPTY_TOOL")) {
       typedef hipError_t (*reg_fn)(uint32_t, void *, void *);
       reg_fn reg_act = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterActivityCallback");
       reg_fn reg_api = (reg_fn)dlsym(RTLD_DEFAULT, "hipRegisterApiCallback");
-      for (uint32_t op = 0; reg_act && reg_api && op <= HIP_API_ID_LAST; op++) {
+      bool idle = !strcmp(tool, "idle");
+      for (uint32_t op = idle ? (uint32_t)HIP_API_ID_hipGetDevice : 0;
+           reg_act && reg_api && op <= (idle ? (uint32_t)HIP_API_ID_hipGetDevice : HIP_API_ID_LAST);
+           op++) {
         (void)reg_act(op, (void *)empty_activity, (void *)1);
         (void)reg_api(op, (void *)empty_api, nullptr);
       }

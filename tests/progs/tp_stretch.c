@@ -6,6 +6,12 @@
  *                        before submitting the next (code that synchronizes)
  *   tp_stretch waitany N the same, each wait a hsa_amd_signal_wait_any on the
  *                        dispatch's signal and one nothing ever signals
+ *   tp_stretch dep N     each dispatch on one queue followed by a barrier
+ *                        on the other that depends on its signal, waiting
+ *                        for the barrier (a stream waiting on another's
+ *                        event): nobody waits on the dispatch's signal but
+ *                        the GPU; prints "handler_tid N", the thread
+ *                        that runs async handlers
  *   tp_stretch handler N the same, learning of each completion from an
  *                        async handler registered on the dispatch's signal
  *                        before it is submitted (as HIP >= 6 does); prints
@@ -60,17 +66,33 @@ int main(int argc, char **argv) {
   if (!s) return 1;
   for (int i = 0; i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &s[i]));
   bool wait_each = !strcmp(mode, "wait"), wait_any = !strcmp(mode, "waitany");
-  bool handler = !strcmp(mode, "handler");
+  bool handler = !strcmp(mode, "handler"), dep = !strcmp(mode, "dep");
+  hsa_signal_t *t = calloc((size_t)n, sizeof *t);
+  if (!t) return 1;
+  for (int i = 0; dep && i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &t[i]));
   sem_init(&completed, 0, 0);
   hsa_signal_t idle;
   CHECK(hsa_signal_create(1, 0, NULL, &idle));
+  if (dep) { /* which thread runs async handlers: it should complete the dispatches */
+    CHECK(hsa_amd_signal_async_handler(idle, HSA_SIGNAL_CONDITION_LT, 1, on_complete, NULL));
+    hsa_signal_store_screlease(idle, 0);
+    while (sem_wait(&completed) != 0) {
+    }
+    hsa_signal_store_screlease(idle, 1);
+  }
   uint64_t t0 = now();
   for (int i = 0; i < n; i++) {
     hsa_kernel_dispatch_packet_t d;
     sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s[i]);
     if (handler)
       CHECK(hsa_amd_signal_async_handler(s[i], HSA_SIGNAL_CONDITION_LT, 1, on_complete, NULL));
-    sg_submit(q[i % 2], &d);
+    sg_submit(q[dep ? 0 : i % 2], &d);
+    if (dep) {
+      hsa_barrier_and_packet_t b;
+      sg_barrier_packet(&b, 0, &s[i], 1, t[i]);
+      sg_submit(q[1], &b);
+      sg_wait(t[i]);
+    }
     if (handler)
       while (sem_wait(&completed) != 0) {
       }
@@ -80,8 +102,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) sg_wait(s[i]);
   uint64_t t1 = now();
   printf("elapsed_ns %llu\n", (unsigned long long)(t1 - t0));
-  if (handler) printf("handler_tid %ld\n", (long)handler_tid);
+  if (handler || dep) printf("handler_tid %ld\n", (long)handler_tid);
   for (int i = 0; i < n; i++) hsa_signal_destroy(s[i]);
+  for (int i = 0; dep && i < n; i++) hsa_signal_destroy(t[i]);
+  free(t);
   hsa_signal_destroy(idle);
   for (int i = 0; i < 2; i++) hsa_queue_destroy(q[i]);
   free(s);

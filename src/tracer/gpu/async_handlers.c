@@ -103,6 +103,20 @@ void rtg_async_arm(rtg_op *op) {
   arm(op, atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal, op->wait_below);
 }
 
+/* The GPU waiting on a raised signal (a barrier's dependency, a copy's)
+ * would wait for the tracer too: nothing in the application waits on such a
+ * signal, so only its queue's waiter would complete the op, 200 us to 1 ms
+ * later, and every dependency between queues (a HIP stream waiting on
+ * another's event) would stretch by that. */
+void rtg_async_arm_deps(const uint64_t *handles, int n) {
+  if (!rtg_real.hsa_amd_signal_async_handler) return;
+  for (int i = 0; i < n; i++) {
+    rtg_owner_ref o;
+    if (handles[i] && rtg_sigtrack_owner(handles[i], &o))
+      arm(o.op, o.claim, (hsa_signal_t){handles[i]}, o.wait_below);
+  }
+}
+
 /* ------------------------------------------ the application's handlers */
 
 typedef struct app_handler {

@@ -195,6 +195,11 @@ RTG_HIDDEN void rtg_signal_hooks_init(void);
  * the hardware's decrement (arm at submission); forget a destroyed signal;
  * install the hsa_amd_signal_async_handler hook. */
 RTG_HIDDEN void rtg_async_arm(rtg_op *op);
+/* A packet or copy about to make the GPU wait for these signals (its
+ * dependencies): the ops that raised them are completed on the hardware's
+ * decrement by the runtime's async-events thread, as for an application
+ * handler, not when their waiter next looks. */
+RTG_HIDDEN void rtg_async_arm_deps(const uint64_t *handles, int n);
 RTG_HIDDEN void rtg_async_forget(uint64_t handle);
 RTG_HIDDEN void rtg_async_handlers_install(void);
 RTG_HIDDEN void rtg_async_after_fork(void);
