@@ -49,12 +49,24 @@ void rtg_op_free(rtg_op *op) {
   pthread_mutex_unlock(&pool_mu);
 }
 
+/* Without an event: the waiter and the forwarding read a tool signal's
+ * memory and nobody blocks on it, so the GPU need not raise an interrupt
+ * at every packet that carries one (a HIP 5 kernel's, most of them), and
+ * no thread blocked on any other signal is woken by it. */
+static hsa_status_t tool_signal_create(hsa_signal_t *s) {
+  if (rtg_real.hsa_amd_signal_create &&
+      rtg_real.hsa_amd_signal_create(1, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, s) ==
+          HSA_STATUS_SUCCESS)
+    return HSA_STATUS_SUCCESS;
+  return rtg_real.hsa_signal_create(1, 0, NULL, s);
+}
+
 hsa_signal_t rtg_tool_signal_get(void) {
   hsa_signal_t s = {0};
   pthread_mutex_lock(&pool_mu);
   if (n_free_signals) s = free_signals[--n_free_signals];
   pthread_mutex_unlock(&pool_mu);
-  if (!s.handle && rtg_real.hsa_signal_create(1, 0, NULL, &s) != HSA_STATUS_SUCCESS) s.handle = 0;
+  if (!s.handle && tool_signal_create(&s) != HSA_STATUS_SUCCESS) s.handle = 0;
   return s;
 }
 
