@@ -248,9 +248,8 @@ put_field(out *o, enum style style, const char *key, size_t klen, const void *v,
   /* a clean string (rtg_record.clean) is copied as it is: a word still
    * shows an empty one as '-' */
 #define CLEAN_OR(put)                                                                              \
-  (clean && S && (*S || style == ARGS || style == ARGA || style == KERN || style == KVS)           \
-       ? put_str(o, S)                                                                             \
-       : put(o, S))
+  (clean && S && (*S || style == ARGS || style == ARGA || style == KERN) ? put_str(o, S)           \
+                                                                         : put(o, S))
   switch (style) {
   case FUNC:
     put_ch(o, ' ');
