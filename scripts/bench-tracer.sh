@@ -153,7 +153,7 @@ stretch() { # label program mode count [floor]
   done
   awk -v label="$label" -v p="$(median <s.plain)" -v t="$(median <s.traced)" -v lost="$lost" \
     -v ops="$ops" -v f="$(median <s.floor)" -v idle="$(median <s.idle)" 'BEGIN {
-    printf "(f) stretch %-26s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d",
+    printf "(f) stretch %-31s untraced %7.2f ms, traced %7.2f ms: %.2f (target <= 1.10); %d kernels recorded, lost %d",
       label, p / 1e6, t / 1e6, t / p, ops, lost
     if (f != "") printf "; HIP with an empty tool %.2f ms: %.2f, with one listening to no call of the loop %.2f", f / 1e6, f / p, idle / p
     printf "\n" }'
@@ -166,6 +166,8 @@ stretch "HSA queue waits on queue:" "$B/progs/tp_stretch" dep 200
 if [ -z "$BENCH_NO_HIP" ]; then
   stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200 floor
   stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200 floor
+  # the same traced through the GOT, with no HIP callback registered
+  RTG_HIP_PATH=got stretch "HIP stream sync, HIP_PATH=got:" "$B/progs/tp_hip_bench" sync 200
 fi
 
 # ---- (g) dispatch submission

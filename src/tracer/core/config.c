@@ -168,6 +168,7 @@ void rtg_config_read(void) {
   c->hip_filter_out.spec = env_str("RTG_HIP_API_FILTER_OUT");
   c->hip_api = !getenv("RTG_HIP_API_FILTER") || c->hip_filter.spec; /* set but empty: off */
   c->hip_args = env_bool("RTG_HIP_API_ARGS", false);
+  c->hip_path = env_str("RTG_HIP_PATH");
   c->hsa_host_dispatch = env_bool("RTG_HSA_HOST_DISPATCH", false);
   c->profile = env_bool("RTG_PROFILE", true);
   c->profile_copy = env_bool("RTG_PROFILE_COPY", true);
@@ -215,6 +216,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER", c->hip_filter.spec ? c->hip_filter.spec : "all");
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER_OUT", S(c->hip_filter_out.spec));
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_ARGS", B(c->hip_args));
+  rtg_log(1, "%-24s = %s", "RTG_HIP_PATH", S(c->hip_path));
   rtg_log(1, "%-24s = %d", "HCC_PROFILE", c->hcc_profile);
   rtg_log(1, "%-24s = %s", "RTG_PROFILE", B(c->profile));
   rtg_log(1, "%-24s = %s", "RTG_PROFILE_COPY", B(c->profile_copy));

@@ -88,6 +88,34 @@ void rtg_hip_tramp_exit(rtg_hip_tframe *f, uint64_t ret) {
 
 /* ------------------------------------------------------------- wrapping */
 
+/* The next stub, for HIP's function orig (the caller checked one is
+ * left); entry: where it sits in a table, or NULL. */
+static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr) {
+  slot *s = &slots[nstubs];
+  s->orig = orig;
+  s->entry = entry;
+  s->name = name;
+  /* decode only what is written: arguments, or a launch's kernel name */
+  unsigned dec = rtg_hip_args_find(name);
+  s->decoder = (uint16_t)(rtg_cfg.hip_args || rtg_hip_args_is_launch(dec) ? dec : 0);
+  s->noerr = noerr;
+  s->backtrace = rtg_bt_selects(name);
+  return rtg_hip_tramp_stub(nstubs++);
+}
+
+static int find_name(const char *name);
+
+void *rtg_hip_slot_new(const char *name, void *orig) {
+  if (nstubs >= RTG_TRAMP_STUBS) return NULL;
+  /* whether it returns hipError_t is known by name, from either table */
+  uint8_t noerr = 1;
+  int i = find_name(name);
+  if (i >= 0) noerr = rtg_hip_runtime_noerr[i];
+  for (int j = 0; i < 0 && j < RTG_HIP_COMPILER_SLOTS; j++)
+    if (!strcmp(rtg_hip_compiler_names[j], name)) i = j, noerr = rtg_hip_compiler_noerr[j];
+  return slot_new(name, orig, NULL, noerr);
+}
+
 /* Wrap the n slots of one table; names[i] for i < nnames. */
 static unsigned wrap(void **fns, size_t n, const char *const *names, const unsigned char *noerr,
                      size_t nnames, const char *tname) {
@@ -111,18 +139,9 @@ static unsigned wrap(void **fns, size_t n, const char *const *names, const unsig
               RTG_TRAMP_STUBS, name);
       break;
     }
-    slot *s = &slots[nstubs];
-    s->orig = orig;
-    s->entry = &fns[i];
-    s->name = name;
-    /* decode only what is written: arguments, or a launch's kernel name */
-    unsigned dec = rtg_hip_args_find(name);
-    s->decoder = (uint16_t)(rtg_cfg.hip_args || rtg_hip_args_is_launch(dec) ? dec : 0);
-    s->noerr = i < nnames ? noerr[i] : 0;
-    s->backtrace = rtg_bt_selects(name);
     /* one aligned pointer store: a thread calling meanwhile sees either */
-    __atomic_store_n(&fns[i], rtg_hip_tramp_stub(nstubs), __ATOMIC_RELEASE);
-    nstubs++;
+    __atomic_store_n(&fns[i], slot_new(name, orig, &fns[i], i < nnames ? noerr[i] : 0),
+                     __ATOMIC_RELEASE);
     kept++;
   }
   return kept;
@@ -188,9 +207,10 @@ void rtg_hip_dispatch_table_take(const char *name, uint64_t version, uint64_t in
 
 void rtg_hip_dispatch_table_stop(void) {
   /* Calls in flight still return through the trampoline (we stay mapped);
-   * new calls go straight to HIP. */
+   * new calls go straight to HIP, or through it untraced (GOT slots). */
   stopped = 1;
   for (unsigned i = 0; i < nstubs; i++)
-    if (__atomic_load_n(slots[i].entry, __ATOMIC_RELAXED) == rtg_hip_tramp_stub(i))
+    if (slots[i].entry &&
+        __atomic_load_n(slots[i].entry, __ATOMIC_RELAXED) == rtg_hip_tramp_stub(i))
       __atomic_store_n(slots[i].entry, slots[i].orig, __ATOMIC_RELEASE);
 }

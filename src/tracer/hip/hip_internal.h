@@ -7,6 +7,7 @@
  *   hip_tracer_cb.c     ROCm 5.3.1+:   hipRegisterTracerCallback
  *   hip_dispatch_table.c ROCm 6.2+:    HipDispatchTable via rocprofiler-register
  *   hip_trampoline.c    the dispatch-table path's signature-independent wrappers
+ *   hip_got.c           RTG_HIP_PATH=got: those wrappers in other objects' GOTs
  * Nothing here is linked against libamdhip64: every HIP symbol is looked up
  * with dlsym at run time, so the tracer still loads in pure HSA programs. */
 #ifndef RTG_HIP_INTERNAL_H
@@ -141,5 +142,15 @@ RTG_HIDDEN void rtg_hip_dispatch_table_take(const char *name, uint64_t version, 
                                             void *table);
 /* The table(s) wrapped, for RTG_VERBOSE. */
 RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
+/* A trampoline stub for HIP's function orig found by name, for a path that
+ * finds HIP's functions itself (hip_got.c); NULL when none is left.  The
+ * name must live as long as the process. */
+RTG_HIDDEN void *rtg_hip_slot_new(const char *name, void *orig);
+/* RTG_HIP_PATH=got: the calls of every other object to HIP's functions go
+ * through their GOT slots to trampolines, as for a dispatch table; no
+ * callback is registered, so HIP <= 5.3 does not turn on its profiling of
+ * every command. */
+RTG_HIDDEN rtg_path_start rtg_hip_got_start(void *hip_lib);
+RTG_HIDDEN void rtg_hip_got_stop(void);
 
 #endif

@@ -6,6 +6,8 @@
  *                    the preloaded rtg_register.so (LD_PRELOAD +
  *                    ROCPROFILER_REGISTER_LIBRARY, see hip_dispatch_table.c),
  *                    which the tracer took at load (process/api_tables.c).
+ *   got              RTG_HIP_PATH=got, any release without the table: the
+ *                    GOT slots of every other object (hip_got.c).
  *   tracer-callback  5.3.1+: hipRegisterTracerCallback (hip_tracer_cb.c).
  *   callback-5.2     <= 5.3.0: hipRegisterApiCallback + ActivityCallback
  *                    (hip_cb_legacy.c).
@@ -23,6 +25,7 @@
 
 static const rtg_path paths[] = {
     {"dispatch-table", false, rtg_hip_dispatch_table_start, rtg_hip_dispatch_table_stop},
+    {"got", true, rtg_hip_got_start, rtg_hip_got_stop},
     {"tracer-callback", true, rtg_hip_tracer_cb_start, rtg_hip_tracer_cb_stop},
     {"callback-5.2", true, rtg_hip_legacy_start, rtg_hip_legacy_stop},
 };

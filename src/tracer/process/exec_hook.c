@@ -21,7 +21,7 @@
 #include "core/sink.h"
 #include "core/tracer.h"
 #include "core/writer.h"
-#include "got_hook.h"
+#include "core/got_hook.h"
 #include "gpu/gpu.h"
 
 #include <dlfcn.h>

@@ -7,7 +7,7 @@
 
 #include "core/sink.h"
 #include "core/thread_state.h"
-#include "got_hook.h"
+#include "core/got_hook.h"
 #include "gpu/gpu.h"
 
 #include <pthread.h>

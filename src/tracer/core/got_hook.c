@@ -39,6 +39,8 @@
 
 static const rtg_got_hook *hooks;
 static int n_hooks;
+static void *(*matcher)(const char *name);
+static const void *matcher_skip;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds;
 static int patched; /* slots written so far (for the verbose log) */
@@ -49,12 +51,12 @@ static uintptr_t dyn_addr(ElfW(Addr) base, ElfW(Addr) p) {
   return p < base ? base + p : p;
 }
 
-static bool contains_self(const struct dl_phdr_info *info) {
-  uintptr_t self = (uintptr_t)&contains_self;
+static bool contains(const struct dl_phdr_info *info, const void *addr) {
+  uintptr_t a = (uintptr_t)addr;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz) return true;
+    if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz) return true;
   }
   return false;
 }
@@ -75,8 +77,8 @@ static void store_slot(void **slot, void *fn, const relro *ro) {
 }
 
 static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
-                        const ElfW(Sym) * symtab, const char *strtab, size_t strsz,
-                        const relro *ro) {
+                        const ElfW(Sym) * symtab, const char *strtab, size_t strsz, const relro *ro,
+                        bool match) {
   for (size_t i = 0; i < bytes / sizeof *r; i++) {
     unsigned type = (unsigned)ELF64_R_TYPE(r[i].r_info);
     if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
@@ -88,13 +90,16 @@ static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
       store_slot((void **)(base + r[i].r_offset), hooks[h].wrapper, ro);
       break;
     }
+    void *w = match ? matcher(name) : NULL;
+    if (w) store_slot((void **)(base + r[i].r_offset), w, ro);
   }
 }
 
 static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size, (void)data;
   __atomic_store_n(&seen_adds, info->dlpi_adds, __ATOMIC_RELAXED);
-  if (contains_self(info)) return 0; /* our own calls go to the real functions */
+  if (contains(info, (const void *)&contains)) return 0; /* ours go to the real functions */
+  bool match = matcher && !contains(info, matcher_skip);
   const ElfW(Dyn) *dyn = NULL;
   relro ro = {0, 0};
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -144,8 +149,8 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
     }
   }
   if (!symtab || !strtab) return 0;
-  if (jmprel && plt_is_rela) patch_relas(base, jmprel, pltsz, symtab, strtab, strsz, &ro);
-  if (rela) patch_relas(base, rela, relasz, symtab, strtab, strsz, &ro);
+  if (jmprel && plt_is_rela) patch_relas(base, jmprel, pltsz, symtab, strtab, strsz, &ro, match);
+  if (rela) patch_relas(base, rela, relasz, symtab, strtab, strsz, &ro, match);
   return 0;
 }
 
@@ -174,8 +179,23 @@ int rtg_got_install(const rtg_got_hook *h, int n) {
 #endif
 }
 
+int rtg_got_install_matching(void *(*match)(const char *name), const void *skip) {
+#if defined(R_JUMP_SLOT)
+  pthread_mutex_lock(&mu);
+  int before = patched;
+  matcher = match, matcher_skip = skip;
+  dl_iterate_phdr(patch_object, NULL);
+  int r = patched - before;
+  pthread_mutex_unlock(&mu);
+  return r;
+#else
+  (void)match, (void)skip;
+  return 0;
+#endif
+}
+
 void rtg_got_rescan(void) {
-  if (!n_hooks) return;
+  if (!n_hooks && !matcher) return;
   unsigned long long adds = 0;
   dl_iterate_phdr(read_adds, &adds);
   if (adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED)) return;

@@ -15,6 +15,13 @@ typedef struct rtg_got_hook {
  * aarch64). */
 RTG_HIDDEN int rtg_got_install(const rtg_got_hook *hooks, int n);
 
+/* A second kind of hook, chosen by name: match(name) gives the wrapper for
+ * an imported name, or NULL to leave it.  Every object loaded now and later
+ * is patched, except the one holding skip (the library whose functions
+ * these are: its calls among themselves stay its own).  match runs with the
+ * loader's lock held: no dlsym, dlopen or malloc there. */
+RTG_HIDDEN int rtg_got_install_matching(void *(*match)(const char *name), const void *skip);
+
 /* Patch objects loaded since; cheap when none was (writer thread). */
 RTG_HIDDEN void rtg_got_rescan(void);
 
