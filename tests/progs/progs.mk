@@ -11,6 +11,15 @@ $(B)/progs/tp_%: tests/progs/tp_%.c tests/progs/tp_common.h $(SIMGPU_PROG_LIB)
 
 TEST_BINS += $(TP_PROGS)
 
+# An object loaded after the tracer (tp_exec late).
+$(B)/progs/libtp_late.so: tests/progs/libtp_late.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -fPIC -o $@ $< $(LDFLAGS)
+$(B)/progs/tp_exec: | $(B)/progs/libtp_late.so
+
+TEST_BINS += $(B)/progs/libtp_late.so
+
 # HIP test programs (tp_hip_*.cpp), built with hipcc like the HIP examples.
 TP_HIP_SRC   := $(wildcard tests/progs/tp_hip_*.cpp)
 TP_HIP_PROGS := $(TP_HIP_SRC:tests/progs/%.cpp=$(B)/progs/%)

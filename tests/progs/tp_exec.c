@@ -4,10 +4,15 @@
  *         again (3 dispatches) and so writes a trace file of its own;
  *   true  execlp("true"), a program without HSA;
  *   fail  execv of a missing file, which fails: the program goes on with
- *         N more dispatches and ends normally.
+ *         N more dispatches and ends normally;
+ *   late  execlp("true") from libtp_late.so, dlopen'ed after the tracer
+ *         loaded (next to this program), 300 ms later: the tracer hooks
+ *         objects loaded later when its writer looks.
  * Checks that exec loses no record and a failed exec changes nothing. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tp_common.h"
@@ -36,6 +41,21 @@ int main(int argc, char **argv) {
     execl("/proc/self/exe", argv[0], "3", "wait", "child", (char *)NULL);
   } else if (!strcmp(target, "true")) {
     execlp("true", "true", (char *)NULL);
+  } else if (!strcmp(target, "late")) {
+    char lib[4096];
+    ssize_t len = readlink("/proc/self/exe", lib, sizeof lib - 32);
+    if (len <= 0) return 1;
+    lib[len] = 0;
+    strcpy(strrchr(lib, '/') + 1, "libtp_late.so");
+    void *h = dlopen(lib, RTLD_NOW);
+    void (*late_exec)(void) = h ? (void (*)(void))dlsym(h, "tp_late_exec") : NULL;
+    if (!late_exec) {
+      fprintf(stderr, "%s: %s\n", lib, dlerror());
+      return 1;
+    }
+    struct timespec ts = {0, 300000000};
+    nanosleep(&ts, NULL);
+    late_exec();
   } else {
     char *args[] = {"missing", NULL};
     if (execv("/nonexistent/tp_exec_missing", args) == 0 || errno != ENOENT) return 1;

@@ -12,7 +12,12 @@
  *
  * Objects loaded later are patched by rtg_got_rescan(), which the writer
  * thread calls on each wake-up (every 50 ms at most): it rescans only when
- * the loader's count of loaded objects (dlpi_adds) changed.  dlopen itself
+ * the loader's count of loaded objects (dlpi_adds) changed, or an object
+ * waits.  A new object is patched on the rescan after the one that first
+ * saw it: dl_iterate_phdr lists an object as soon as dlopen adds it, while
+ * dlopen (on another thread) may still be relocating it and then makes its
+ * RELRO read-only; a slot written meanwhile would be overwritten, or the
+ * write fault on a page made read-only under it.  dlopen itself
  * is not wrapped: glibc resolves a dlopen'ed name against the *caller's*
  * DT_RUNPATH (from the return address), which a wrapper would change.
  *
@@ -44,6 +49,28 @@ static const void *matcher_skip;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds;
 static int patched; /* slots written so far (for the verbose log) */
+
+/* The objects seen by rescans: waiting for the next one, or patched. */
+enum { OBJS_MAX = 4096, SEEN = 1, DONE = 2 };
+typedef struct obj {
+  uintptr_t addr;
+  const void *phdr, *name; /* with addr: an object loaded again elsewhere differs */
+  int state;
+} obj;
+static obj objs[OBJS_MAX];
+static int nobjs, waiting;
+
+/* The rescans' state of info's object, or NULL when the table is full
+ * (then it is patched at once, as before). */
+static obj *obj_of(const struct dl_phdr_info *info) {
+  for (int i = 0; i < nobjs; i++)
+    if (objs[i].addr == info->dlpi_addr && objs[i].phdr == info->dlpi_phdr &&
+        objs[i].name == info->dlpi_name)
+      return &objs[i];
+  if (nobjs == OBJS_MAX) return NULL;
+  objs[nobjs] = (obj){info->dlpi_addr, info->dlpi_phdr, info->dlpi_name, 0};
+  return &objs[nobjs++];
+}
 
 /* d_ptr values: glibc relocates them in place on most targets, the vDSO's
  * are raw offsets.  An address below the load bias cannot be relocated. */
@@ -95,9 +122,17 @@ static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
   }
 }
 
+/* data: NULL to patch every object (an install), else a rescan's: only
+ * objects an earlier rescan saw. */
 static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size, (void)data;
+  (void)size;
   __atomic_store_n(&seen_adds, info->dlpi_adds, __ATOMIC_RELAXED);
+  obj *o = obj_of(info);
+  if (data && o && o->state != SEEN) {
+    if (!o->state) o->state = SEEN, waiting++;
+    return 0; /* new, or patched already */
+  }
+  if (o) waiting -= o->state == SEEN, o->state = DONE;
   if (contains(info, (const void *)&contains)) return 0; /* ours go to the real functions */
   bool match = matcher && !contains(info, matcher_skip);
   const ElfW(Dyn) *dyn = NULL;
@@ -198,8 +233,10 @@ void rtg_got_rescan(void) {
   if (!n_hooks && !matcher) return;
   unsigned long long adds = 0;
   dl_iterate_phdr(read_adds, &adds);
-  if (adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED)) return;
+  if (adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED) &&
+      !__atomic_load_n(&waiting, __ATOMIC_RELAXED))
+    return;
   pthread_mutex_lock(&mu);
-  dl_iterate_phdr(patch_object, NULL);
+  dl_iterate_phdr(patch_object, &mu /* a rescan */);
   pthread_mutex_unlock(&mu);
 }
