@@ -108,12 +108,12 @@ void rtg_async_arm(rtg_op *op) {
  * signal, so only its queue's waiter would complete the op, 200 us to 1 ms
  * later, and every dependency between queues (a HIP stream waiting on
  * another's event) would stretch by that. */
-void rtg_async_arm_deps(const uint64_t *handles, int n) {
-  if (!rtg_real.hsa_amd_signal_async_handler) return;
-  for (int i = 0; i < n; i++) {
+void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n) {
+  if (!rtg_real.hsa_amd_signal_async_handler || !deps) return;
+  for (uint32_t i = 0; i < n; i++) {
     rtg_owner_ref o;
-    if (handles[i] && rtg_sigtrack_owner(handles[i], &o))
-      arm(o.op, o.claim, (hsa_signal_t){handles[i]}, o.wait_below);
+    if (deps[i].handle && rtg_sigtrack_owner(deps[i].handle, &o))
+      arm(o.op, o.claim, deps[i], o.wait_below);
   }
 }
 

@@ -48,7 +48,7 @@ static const char *copy_kind(hsa_device_type_t src, hsa_device_type_t dst) {
 static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, uint64_t bytes,
                           uint32_t ndeps, const hsa_signal_t *deps, hsa_signal_t sig,
                           const char *api) {
-  for (uint32_t i = 0; i < ndeps && deps; i++) rtg_async_arm_deps(&deps[i].handle, 1);
+  rtg_async_arm_deps(deps, ndeps);
   if (!copies_on || !sig.handle) return NULL;
   rtg_agent *sa = rtg_agent_find(src), *da = rtg_agent_find(dst);
   rtg_op_waiter *w = copy_waiter(sa ? sa->index : 0, da ? da->index : 0);

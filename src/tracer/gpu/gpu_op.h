@@ -199,7 +199,7 @@ RTG_HIDDEN void rtg_async_arm(rtg_op *op);
  * dependencies): the ops that raised them are completed on the hardware's
  * decrement by the runtime's async-events thread, as for an application
  * handler, not when their waiter next looks. */
-RTG_HIDDEN void rtg_async_arm_deps(const uint64_t *handles, int n);
+RTG_HIDDEN void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n);
 RTG_HIDDEN void rtg_async_forget(uint64_t handle);
 RTG_HIDDEN void rtg_async_handlers_install(void);
 RTG_HIDDEN void rtg_async_after_fork(void);

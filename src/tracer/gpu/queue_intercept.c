@@ -67,11 +67,11 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     op->bv_value = v->value;
     op->bv_mask = v->mask;
     op->bv_cond = v->cond;
-    rtg_async_arm_deps(op->deps, 1);
+    rtg_async_arm_deps(&v->signal, 1);
   } else {
     const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
     for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
-    rtg_async_arm_deps(op->deps, 5);
+    rtg_async_arm_deps(b->dep_signal, 5);
   }
   pkt->completion_signal = op->signal;
   rtg_op_submit(op);

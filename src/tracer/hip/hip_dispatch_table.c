@@ -103,16 +103,21 @@ static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr)
   return rtg_hip_tramp_stub(nstubs++);
 }
 
-static int find_name(const char *name);
+/* The index of name in a table's names, or -1. */
+static int find_in(const char *const *names, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) return i;
+  return -1;
+}
+static int find_name(const char *name) {
+  return find_in(rtg_hip_runtime_names, RTG_HIP_RUNTIME_SLOTS, name);
+}
 
 void *rtg_hip_slot_new(const char *name, void *orig) {
   if (nstubs >= RTG_TRAMP_STUBS) return NULL;
   /* whether it returns hipError_t is known by name, from either table */
-  uint8_t noerr = 1;
-  int i = find_name(name);
-  if (i >= 0) noerr = rtg_hip_runtime_noerr[i];
-  for (int j = 0; i < 0 && j < RTG_HIP_COMPILER_SLOTS; j++)
-    if (!strcmp(rtg_hip_compiler_names[j], name)) i = j, noerr = rtg_hip_compiler_noerr[j];
+  int i = find_name(name), j = find_in(rtg_hip_compiler_names, RTG_HIP_COMPILER_SLOTS, name);
+  uint8_t noerr = i >= 0 ? rtg_hip_runtime_noerr[i] : j >= 0 ? rtg_hip_compiler_noerr[j] : 1;
   return slot_new(name, orig, NULL, noerr);
 }
 
@@ -154,12 +159,6 @@ static size_t table_slots(const void *table) {
   memcpy(&size, table, sizeof size);
   if (size < 16 || size > 65536 || size % 8) return 0;
   return (size_t)(size - 8) / 8;
-}
-
-static int find_name(const char *name) {
-  for (int i = 0; i < RTG_HIP_RUNTIME_SLOTS; i++)
-    if (!strcmp(rtg_hip_runtime_names[i], name)) return i;
-  return -1;
 }
 
 static void take_runtime(void *table, uint64_t version, uint64_t instance) {
