@@ -23,4 +23,4 @@ RTG_VERBOSE=2 RTG_HIP_API_FILTER=hipMalloc HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/
 grep -c 'HIP API keep' err
 grep -c 'HIP API skip' err
 grep 'HIP API keep' err | sed 's/.*keep //'
-grep -o '[a-z0-9.-]* path, HIP op table [^)]*)' err
+grep -o '[a-z0-9.+-]* path, HIP op table [^)]*)' err

@@ -26,7 +26,7 @@ typedef struct rtg_config {
   bool hsa_host_dispatch;    /* RTG_HSA_HOST_DISPATCH */
   bool hip_api;              /* HIP API tracing on (RTG_HIP_API_FILTER not empty) */
   bool hip_args;             /* RTG_HIP_API_ARGS */
-  const char *hip_path;      /* RTG_HIP_PATH: "got", or NULL for the release's own */
+  const char *hip_path;      /* RTG_HIP_PATH: "got", "callback", or NULL: the release's own */
   bool profile;              /* RTG_PROFILE: kernels and barriers */
   bool profile_copy;         /* RTG_PROFILE_COPY */
   int hcc_profile;           /* HCC_PROFILE (2: legacy profile: lines) */

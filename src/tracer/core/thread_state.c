@@ -38,3 +38,5 @@ void rtg_corr_refill(rtg_thread_state *ts) {
   ts->corr_next = atomic_fetch_add_explicit(&corr_counter, CORR_BLOCK, memory_order_relaxed) + 1;
   ts->corr_end = ts->corr_next + CORR_BLOCK;
 }
+
+void (*rtg_corr_missing)(void);

@@ -20,6 +20,7 @@ typedef struct rtg_thread_state {
   int inside;                   /* > 0 while the tracer runs on this thread (rtg_enter) */
   bool no_wait;      /* the tracer's own threads, the fatal path: never wait for buffer space */
   const char *range; /* the innermost ROCTx range pushed on this thread, or NULL */
+  int hip_tramp;     /* HIP calls in progress that came through a trampoline (GOT, table) */
 } rtg_thread_state;
 
 extern __thread rtg_thread_state rtg_tls __attribute__((visibility("hidden")));
@@ -48,6 +49,10 @@ static inline void rtg_corr_set(uint64_t id) { /* 0 clears */
 static inline uint64_t rtg_corr_get(void) {
   return rtg_tls.corr;
 }
+/* Set by a layer that expects every kernel and copy to begin inside a
+ * traced API call (the HIP hand-over to the GOT, hip_cb_legacy.c); called
+ * on the submitting thread when one begins outside any. */
+RTG_HIDDEN extern void (*rtg_corr_missing)(void);
 
 /* The recursion guard.  Between rtg_enter and rtg_leave the calling thread
  * runs the tracer: what it calls in the runtimes (hipPeekAtLastError, a

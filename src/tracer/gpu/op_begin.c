@@ -15,6 +15,10 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
   op->waiter = w;
   op->id = atomic_fetch_add(&next_id, 1);
   op->corr = rtg_corr_get();
+  if (!op->corr && (kind == RTG_OP_DISPATCH || kind == RTG_OP_COPY)) {
+    void (*missing)(void) = __atomic_load_n(&rtg_corr_missing, __ATOMIC_ACQUIRE);
+    if (missing && !rtg_tls.hip_tramp) missing(); /* (in a HIP call not recorded: known) */
+  }
   op->tick = rtg_now();
   if (!rtg_op_bind_signal(op, app)) {
     rtg_count(RTG_CNT_LOST_GPU, 1);

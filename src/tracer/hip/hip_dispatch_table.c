@@ -33,6 +33,7 @@ typedef struct slot {
   uint16_t decoder; /* hip_args.c decoder, 0: none */
   uint8_t noerr;    /* does not return hipError_t */
   uint8_t backtrace;
+  uint8_t marks_only; /* not recorded (filtered out): only marks the thread (hip_got.c) */
 } slot;
 
 static slot slots[RTG_TRAMP_STUBS];
@@ -60,16 +61,23 @@ void *rtg_hip_tramp_enter(uint32_t stub, const rtg_hip_regs *regs, rtg_hip_tfram
   const slot *s = &slots[stub];
   f->stub = stub;
   f->traced = !stopped && !rtg_inside();
-  if (f->traced) {
+  if (f->traced && s->marks_only) { /* known to be in a HIP call, not recorded */
+    f->call.ts = &rtg_tls;
+    f->call.ts->hip_tramp++;
+    f->traced = 2;
+  } else if (f->traced) {
     f->regs = regs;
     f->stack = stack;
     rtg_hip_begin_named(&f->call, s->name, s->backtrace);
+    f->call.ts->hip_tramp++; /* (HIP's callbacks then know it is traced here) */
   }
   return s->orig;
 }
 
 void rtg_hip_tramp_exit(rtg_hip_tframe *f, uint64_t ret) {
   if (!f->traced) return;
+  f->call.ts->hip_tramp--;
+  if (f->traced == 2) return; /* marked only */
   const slot *s = &slots[f->stub];
   unsigned char image[256];
   const char *args = NULL, *kernel = NULL;
@@ -113,11 +121,12 @@ static int find_name(const char *name) {
   return find_in(rtg_hip_runtime_names, RTG_HIP_RUNTIME_SLOTS, name);
 }
 
-void *rtg_hip_slot_new(const char *name, void *orig) {
+void *rtg_hip_slot_new(const char *name, void *orig, bool record) {
   if (nstubs >= RTG_TRAMP_STUBS) return NULL;
   /* whether it returns hipError_t is known by name, from either table */
   int i = find_name(name), j = find_in(rtg_hip_compiler_names, RTG_HIP_COMPILER_SLOTS, name);
   uint8_t noerr = i >= 0 ? rtg_hip_runtime_noerr[i] : j >= 0 ? rtg_hip_compiler_noerr[j] : 1;
+  slots[nstubs].marks_only = !record;
   return slot_new(name, orig, NULL, noerr);
 }
 

@@ -7,7 +7,8 @@
  *   hip_tracer_cb.c     ROCm 5.3.1+:   hipRegisterTracerCallback
  *   hip_dispatch_table.c ROCm 6.2+:    HipDispatchTable via rocprofiler-register
  *   hip_trampoline.c    the dispatch-table path's signature-independent wrappers
- *   hip_got.c           RTG_HIP_PATH=got: those wrappers in other objects' GOTs
+ *   hip_got.c           those wrappers in other objects' GOTs (RTG_HIP_PATH=got,
+ *                       and <= 5.3.0 after the loading call)
  * Nothing here is linked against libamdhip64: every HIP symbol is looked up
  * with dlsym at run time, so the tracer still loads in pure HSA programs. */
 #ifndef RTG_HIP_INTERNAL_H
@@ -144,12 +145,15 @@ RTG_HIDDEN void rtg_hip_dispatch_table_take(const char *name, uint64_t version, 
 RTG_HIDDEN const char *rtg_hip_dispatch_table_describe(void);
 /* A trampoline stub for HIP's function orig found by name, for a path that
  * finds HIP's functions itself (hip_got.c); NULL when none is left.  The
- * name must live as long as the process. */
-RTG_HIDDEN void *rtg_hip_slot_new(const char *name, void *orig);
-/* RTG_HIP_PATH=got: the calls of every other object to HIP's functions go
- * through their GOT slots to trampolines, as for a dispatch table; no
- * callback is registered, so HIP <= 5.3 does not turn on its profiling of
- * every command. */
+ * name must live as long as the process.  !record: its calls are not
+ * recorded (filtered out), only counted in rtg_thread_state.hip_tramp. */
+RTG_HIDDEN void *rtg_hip_slot_new(const char *name, void *orig, bool record);
+/* The calls of every other object to HIP's functions go through their GOT
+ * slots (and the pointers dlsym gives them) to trampolines, as for a
+ * dispatch table.  Returns the functions traced. */
+RTG_HIDDEN int rtg_hip_got_install(void *hip_lib);
+/* RTG_HIP_PATH=got: that alone; no callback is registered, so HIP <= 5.3
+ * does not turn on its profiling of every command. */
 RTG_HIDDEN rtg_path_start rtg_hip_got_start(void *hip_lib);
 RTG_HIDDEN void rtg_hip_got_stop(void);
 

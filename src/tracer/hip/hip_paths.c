@@ -10,7 +10,9 @@
  *                    GOT slots of every other object (hip_got.c).
  *   tracer-callback  5.3.1+: hipRegisterTracerCallback (hip_tracer_cb.c).
  *   callback-5.2     <= 5.3.0: hipRegisterApiCallback + ActivityCallback
- *                    (hip_cb_legacy.c).
+ *                    (hip_cb_legacy.c) for the call that loaded the tracer,
+ *                    then the GOT ("callback-5.2+got"); RTG_HIP_PATH=callback:
+ *                    the callbacks throughout.
  * HIP is never linked: its symbols are looked up in the already loaded
  * runtime, so the tracer loads in pure HSA programs too. */
 #define _GNU_SOURCE
@@ -128,15 +130,15 @@ static void *hip_runtime(void) {
 void rtg_hip_init(void) {
   const rtg_path *p = rtg_path_choose(paths, NPATHS, hip_runtime);
   if (p) {
-    rtg_hip.path = p->name;
+    if (!rtg_hip.path) rtg_hip.path = p->name; /* (or a path's own more exact name) */
     rtg_hip.callback_path = p->needs_library;
   }
   if (p && !p->needs_library)
     rtg_log(1, "HIP API tracing: HipDispatchTable via rocprofiler-register (%s)",
             rtg_hip_dispatch_table_describe());
   else if (p)
-    rtg_log(1, "HIP API tracing: %s path, HIP op table %s (last op %u)", p->name, rtg_hip.rel->name,
-            rtg_hip.rel->last_op);
+    rtg_log(1, "HIP API tracing: %s path, HIP op table %s (last op %u)", rtg_hip.path,
+            rtg_hip.rel->name, rtg_hip.rel->last_op);
   else if (!runtime_missing)
     rtg_log(0, "HIP API tracing: no usable HIP tracing interface; HIP calls not traced");
 }

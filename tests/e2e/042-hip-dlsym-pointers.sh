@@ -1,0 +1,18 @@
+# A program that loads HIP itself and calls it only through pointers from
+# dlsym (as frameworks do).  Pointers taken after the runtime loaded the
+# tracer go through the GOT path's trampolines (dlsym is hooked), so on HIP
+# <= 5.3 the hand-over to the GOT (058) sees every call.  Pointers taken
+# before go around the GOT: the first kernel or copy that begins outside
+# any traced call brings HIP's callbacks back, with a warning; the calls
+# from then on are traced, those before are not.  Releases on other paths
+# trace every call either way (their own expects).
+. "$TOP/tests/simgpu/env.sh"
+awk() { LD_PRELOAD= command awk "$@"; }
+for m in late early; do
+  mkdir $m
+  (cd $m && RTG_VERBOSE=1 HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/progs/tp_dlsym_hip" $m 2>err) ||
+    echo "exit $?"
+  echo "$m calls: $(grep -h '^HIP:' $m/rtg_trace.txt.* | awk '{ f = $4; sub(/\(.*/, "", f); printf "%s ", f }')"
+  echo "$m warned: $(grep -c 'HIP calls bypass the GOT' $m/err)"
+  grep -h '^RTG:.* summary' $m/rtg_trace.txt.* | sed "s/.* hip_calls:\([0-9]*\).* lost:\([0-9]*\).*/$m summary hip_calls:\1 lost:\2/"
+done
