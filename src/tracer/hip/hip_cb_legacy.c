@@ -84,19 +84,19 @@ static void remove_callbacks(void);
 
 static void *activity_cb(uint32_t op, void *record, const void *data, void *arg) {
   if (arg == EXIT_MARK) return NULL; /* exit: the API callback's exit popped the frame */
-  if (rtg_inside() || !rtg_hip_op_traced(op)) {
-    /* our own calls into HIP, or stopped: not traced (HIP then makes
-     * neither API callback nor the exit activity call) */
-    return NULL;
-  }
+  if (rtg_inside()) return NULL;     /* our own calls into HIP */
   int st = __atomic_load_n(&stage, __ATOMIC_ACQUIRE);
   if (st == GOT_ONLY) return NULL; /* (a call that began as they went) */
   if (st != CALLBACKS_ONLY && rtg_tls.hip_tramp) {
     /* the GOT's; and with no call of the callbacks' left, the loading
-     * call is over (or the tracer was not loaded in one): hand over */
+     * call is over (or the tracer was not loaded in one, or it was one
+     * the filters leave out): hand over */
     if (st == LOADING && !__atomic_load_n(&cb_frames, __ATOMIC_ACQUIRE)) remove_callbacks();
     return NULL;
   }
+  /* not traced (filtered out, or stopped): HIP then makes neither the API
+   * callback nor the exit activity call */
+  if (!rtg_hip_op_traced(op)) return NULL;
   stack *s = &thread_stack;
   if (s->depth >= DEPTH) return NULL; /* too deep: not traced */
   if (st == LOADING) __atomic_add_fetch(&cb_frames, 1, __ATOMIC_ACQ_REL);
