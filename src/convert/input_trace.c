@@ -205,6 +205,10 @@ static void handle_record(reader *r, const rtg_line *l) {
     if (GET(rec, SUMMARY, lost) && !ctx->opt.quiet)
       rtg_warning("%s: the tracer lost %llu records of pid %u", r->path,
                   (unsigned long long)GET(rec, SUMMARY, lost), rec->pid);
+    if (HAS(rec, SUMMARY, hip_missed_until) && !ctx->opt.quiet)
+      rtg_warning("%s: pid %u called HIP around the tracer's hooks until %llu ns (CLOCK_BOOTTIME): "
+                  "some of its HIP calls before then are not in the trace",
+                  r->path, rec->pid, (unsigned long long)GET(rec, SUMMARY, hip_missed_until));
     return;
   }
   case RTG_KIND_QUEUE:

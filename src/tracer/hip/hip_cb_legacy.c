@@ -154,6 +154,7 @@ static void calls_around_got(void) {
     return;
   __atomic_store_n(&stage, BOTH, __ATOMIC_RELEASE);
   unsigned n = add_callbacks();
+  rtg_count(RTG_CNT_HIP_MISSED_UNTIL, rtg_now()); /* (the summary says so too) */
   rtg_log(0,
           "HIP calls bypass the GOT (a kernel or copy began outside any traced call, e.g. through "
           "a pointer dlsym gave before the tracer loaded): HIP's callbacks trace them from now on "
