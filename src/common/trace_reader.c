@@ -24,7 +24,8 @@
  * window); else about a window's (its text is in the batch too). */
 #define BATCH_LINES 2048
 #define BATCH_LINES_TRANSIENT 8192
-#define MAX_PRODUCERS 4
+#define MAX_PRODUCERS 16
+#define DEFAULT_PRODUCERS 4 /* one per CPU up to this, unless RTG_READER_THREADS says */
 
 typedef struct producer {
   struct rtg_reader *r;
@@ -230,6 +231,9 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
   pthread_mutex_init(&r->src.files_mu, NULL);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   unsigned want = o->threads ? o->threads : cpus < 1 ? 1 : (unsigned)cpus;
+  if (!o->threads && want > DEFAULT_PRODUCERS) want = DEFAULT_PRODUCERS;
+  const char *env = o->threads ? NULL : getenv("RTG_READER_THREADS"); /* (measurements) */
+  if (env && atoi(env) > 0) want = (unsigned)atoi(env);
   if (want > MAX_PRODUCERS) want = MAX_PRODUCERS;
   bool ok = plan(r);
   if (want > r->nchunks) want = r->nchunks ? (unsigned)r->nchunks : 1;

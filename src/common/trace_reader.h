@@ -53,7 +53,7 @@ typedef struct rtg_reader_opts {
   bool keep_text;   /* records are parsed from a copy: every line's text stays as read */
   bool text_lines;  /* hand out TEXT lines; else they are only counted (in line numbers),
                        and SEEN lines of one pid in a row come as one entry (count) */
-  unsigned threads; /* producer threads: 0 = one per CPU (at most 4) */
+  unsigned threads; /* producer threads: 0 = one per CPU (at most 4), or RTG_READER_THREADS */
   /* Optional: the caller's own work on a line that needs no state (which
    * its thread would do in file order, one line at a time), done by the
    * producers for every line they hand out (not for END entries), after
