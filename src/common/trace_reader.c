@@ -233,7 +233,8 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
   unsigned want = o->threads ? o->threads : cpus < 1 ? 1 : (unsigned)cpus;
   if (!o->threads && want > DEFAULT_PRODUCERS) want = DEFAULT_PRODUCERS;
   const char *env = o->threads ? NULL : getenv("RTG_READER_THREADS"); /* (measurements) */
-  if (env && atoi(env) > 0) want = (unsigned)atoi(env);
+  int asked = env ? atoi(env) : 0;
+  if (asked > 0) want = (unsigned)asked;
   if (want > MAX_PRODUCERS) want = MAX_PRODUCERS;
   bool ok = plan(r);
   if (want > r->nchunks) want = r->nchunks ? (unsigned)r->nchunks : 1;

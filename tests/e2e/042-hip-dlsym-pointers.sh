@@ -5,8 +5,8 @@
 # before go around the GOT: the first kernel or copy that begins outside
 # any traced call brings HIP's callbacks back, with a warning; the calls
 # from then on are traced, those before are not, and the trace says until
-# when (the summary's hip_missed_until, which rtg-convert warns about).  Releases on other paths
-# trace every call either way (their own expects).
+# when (the summary's hip_missed_until, which rtg-convert warns about).
+# Releases on other paths trace every call either way (their own expects).
 . "$TOP/tests/simgpu/env.sh"
 awk() { LD_PRELOAD= command awk "$@"; }
 for m in late early; do

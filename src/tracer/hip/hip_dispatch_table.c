@@ -98,7 +98,7 @@ void rtg_hip_tramp_exit(rtg_hip_tframe *f, uint64_t ret) {
 
 /* The next stub, for HIP's function orig (the caller checked one is
  * left); entry: where it sits in a table, or NULL. */
-static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr) {
+static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr, bool record) {
   slot *s = &slots[nstubs];
   s->orig = orig;
   s->entry = entry;
@@ -108,6 +108,7 @@ static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr)
   s->decoder = (uint16_t)(rtg_cfg.hip_args || rtg_hip_args_is_launch(dec) ? dec : 0);
   s->noerr = noerr;
   s->backtrace = rtg_bt_selects(name);
+  s->marks_only = !record;
   return rtg_hip_tramp_stub(nstubs++);
 }
 
@@ -126,8 +127,7 @@ void *rtg_hip_slot_new(const char *name, void *orig, bool record) {
   /* whether it returns hipError_t is known by name, from either table */
   int i = find_name(name), j = find_in(rtg_hip_compiler_names, RTG_HIP_COMPILER_SLOTS, name);
   uint8_t noerr = i >= 0 ? rtg_hip_runtime_noerr[i] : j >= 0 ? rtg_hip_compiler_noerr[j] : 1;
-  slots[nstubs].marks_only = !record;
-  return slot_new(name, orig, NULL, noerr);
+  return slot_new(name, orig, NULL, noerr, record);
 }
 
 /* Wrap the n slots of one table; names[i] for i < nnames. */
@@ -154,7 +154,7 @@ static unsigned wrap(void **fns, size_t n, const char *const *names, const unsig
       break;
     }
     /* one aligned pointer store: a thread calling meanwhile sees either */
-    __atomic_store_n(&fns[i], slot_new(name, orig, &fns[i], i < nnames ? noerr[i] : 0),
+    __atomic_store_n(&fns[i], slot_new(name, orig, &fns[i], i < nnames ? noerr[i] : 0, true),
                      __ATOMIC_RELEASE);
     kept++;
   }

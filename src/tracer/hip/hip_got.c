@@ -51,6 +51,7 @@ static pthread_mutex_t fns_mu = PTHREAD_MUTEX_INITIALIZER;
 static bool collecting, installed; /* installed: the dlsym hook goes in too */
 static void *hip;
 static const void *in_hip; /* a function of HIP's (its object is skipped) */
+static void *hip_base;     /* where HIP's object is loaded (dladdr's dli_fbase) */
 
 static bool hip_name(const char *name) {
   return !strncmp(name, "hip", 3) || !strncmp(name, "__hip", 5);
@@ -63,17 +64,18 @@ static fn *lookup(const char *name) {
   return NULL;
 }
 
-static bool same_object(const void *a, const void *b) {
-  Dl_info x, y;
-  return a && dladdr(a, &x) && dladdr(b, &y) && x.dli_fbase == y.dli_fbase;
+/* Is the function at p in HIP's object (not hipblas' and the like)? */
+static bool in_hip_object(const void *p) {
+  Dl_info x;
+  return p && hip_base && dladdr(p, &x) && x.dli_fbase == hip_base;
 }
 
-/* The stub of HIP's function orig, known as name; NULL when it is not
- * HIP's.  A function the filters leave out gets one that records nothing
- * but that the thread is in a HIP call (hip_cb_legacy.c's watch for calls
- * around the GOT). */
-static void *stub_for(const char *name, void *orig, bool ours, bool record) {
-  return ours ? rtg_hip_slot_new(name, orig, record) : NULL;
+/* The stub of HIP's function orig (ours: it is HIP's), known as name; NULL
+ * when it is not HIP's.  A function the filters leave out gets one that
+ * records nothing but that the thread is in a HIP call (hip_cb_legacy.c's
+ * watch for calls around the GOT). */
+static void *stub_for(const char *name, void *orig, bool ours) {
+  return ours ? rtg_hip_slot_new(name, orig, rtg_hip_name_traced(name)) : NULL;
 }
 
 /* ------------------------------------------------------------- dlsym */
@@ -111,14 +113,14 @@ void *rtg_hip_dlsym_lookup(void *handle, const char *name) {
   fn *f = lookup(name);
   if (!f) {
     void *orig = dlsym(hip, name);
-    bool ours = same_object(orig, in_hip), record = rtg_hip_name_traced(name);
+    bool ours = in_hip_object(orig);
     pthread_mutex_lock(&fns_mu);
     f = lookup(name);
     if (!f && nfns < MAX_FNS && strlen(name) < NAME_MAX_LEN) {
       fn *e = &fns[nfns];
       strcpy(e->name, name);
       e->orig = orig;
-      e->stub = stub_for(e->name, orig, ours, record);
+      e->stub = stub_for(e->name, orig, ours);
       __atomic_store_n(&nfns, nfns + 1, __ATOMIC_RELEASE);
       f = e;
     }
@@ -150,6 +152,8 @@ int rtg_hip_got_install(void *hip_lib) {
   *(void **)&rtg_hip.kernel_name_by_ptr = dlsym(hip, "hipKernelNameRefByPtr");
   *(void **)&rtg_hip.kernel_name_ref = dlsym(hip, "hipKernelNameRef");
   in_hip = dlsym(hip, "hipApiName");
+  Dl_info info;
+  hip_base = in_hip && dladdr(in_hip, &info) ? info.dli_fbase : NULL;
   collecting = true;
   rtg_got_install_matching(match, in_hip);
   collecting = false;
@@ -158,9 +162,8 @@ int rtg_hip_got_install(void *hip_lib) {
   for (int i = 0; i < n; i++) {
     fn *f = &fns[i];
     f->orig = dlsym(hip, f->name);
-    bool record = rtg_hip_name_traced(f->name);
-    f->stub = stub_for(f->name, f->orig, same_object(f->orig, in_hip), record);
-    kept += f->stub && record;
+    f->stub = stub_for(f->name, f->orig, in_hip_object(f->orig));
+    kept += f->stub && rtg_hip_name_traced(f->name);
   }
   installed = true;
   int slots = rtg_got_install_matching(match, in_hip);
