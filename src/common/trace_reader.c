@@ -14,7 +14,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
@@ -27,6 +29,30 @@
 #define MAX_PRODUCERS 16
 #define DEFAULT_PRODUCERS 4 /* one per CPU up to this, unless RTG_READER_THREADS says */
 
+/* RTG_READER_STATS=1: who waited for whom, printed at close (to tell
+ * whether the producers or the caller set the pace). */
+typedef struct wait_stat {
+  uint64_t n, ns;
+} wait_stat;
+
+static uint64_t now_ns(clockid_t c) {
+  struct timespec ts;
+  clock_gettime(c, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Waits on cv under mu while *count == value (a full or an empty ring). */
+static void wait_while(pthread_cond_t *cv, pthread_mutex_t *mu, const size_t *count, size_t value,
+                       const bool *stop, bool stats, wait_stat *w) {
+  if (*count != value || (stop && *stop)) return;
+  uint64_t t0 = stats ? now_ns(CLOCK_MONOTONIC) : 0;
+  while (*count == value && !(stop && *stop)) pthread_cond_wait(cv, mu);
+  if (stats) {
+    w->n++;
+    w->ns += now_ns(CLOCK_MONOTONIC) - t0;
+  }
+}
+
 typedef struct producer {
   struct rtg_reader *r;
   pthread_t thread;
@@ -36,6 +62,8 @@ typedef struct producer {
   batch b[NBATCH];
   size_t head, nfull; /* full batches: NBATCH slots from head */
   cursor c;
+  wait_stat waited; /* for a full ring */
+  uint64_t cpu_ns;  /* its thread's CPU time, at its end */
 } producer;
 
 struct rtg_reader {
@@ -45,8 +73,11 @@ struct rtg_reader {
   size_t nfiles, nchunks;
   producer prod[MAX_PRODUCERS];
   unsigned nprod;
-  bool serial; /* no threads: the caller fills batches itself */
-  bool stop;   /* under each producer's mu */
+  bool serial;             /* no threads: the caller fills batches itself */
+  bool stop;               /* under each producer's mu */
+  bool stats;              /* RTG_READER_STATS */
+  wait_stat caller_waited; /* for an empty ring */
+  uint64_t opened_ns;
   /* the caller's side */
   size_t next_chunk;
   batch *cur;
@@ -90,7 +121,7 @@ static void *producer_main(void *arg) {
     bool done = false;
     while (!done) {
       pthread_mutex_lock(&p->mu);
-      while (p->nfull == NBATCH && !r->stop) pthread_cond_wait(&p->cv, &p->mu);
+      wait_while(&p->cv, &p->mu, &p->nfull, NBATCH, &r->stop, r->stats, &p->waited);
       bool stop = r->stop;
       pthread_mutex_unlock(&p->mu);
       if (stop) return NULL;
@@ -103,6 +134,7 @@ static void *producer_main(void *arg) {
       pthread_mutex_unlock(&p->mu);
     }
   }
+  if (r->stats) p->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
   return NULL;
 }
 
@@ -115,7 +147,7 @@ static batch *take(rtg_reader *r) {
     return b;
   }
   pthread_mutex_lock(&p->mu);
-  while (p->nfull == 0) pthread_cond_wait(&p->cv, &p->mu);
+  wait_while(&p->cv, &p->mu, &p->nfull, 0, NULL, r->stats, &r->caller_waited);
   batch *b = &p->b[p->head];
   pthread_mutex_unlock(&p->mu);
   return b;
@@ -256,6 +288,9 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
     return NULL;
   }
   r->serial = serial;
+  const char *st = getenv("RTG_READER_STATS");
+  r->stats = st && *st && strcmp(st, "0");
+  if (r->stats) r->opened_ns = now_ns(CLOCK_MONOTONIC);
   if (serial) {
     if (r->nchunks) cursor_start(r, &r->prod[0].c, 0);
     return r;
@@ -276,6 +311,20 @@ rtg_reader *rtg_reader_open(const rtg_reader_opts *o) {
   return open_reader(o, o->serial);
 }
 
+static void print_stats(const rtg_reader *r) {
+  const double ms = 1e-6;
+  fprintf(stderr,
+          "rtg reader: %u producers, %zu chunks, %.1f ms open; caller: CPU %.1f ms, waited %llu "
+          "times %.1f ms\n",
+          r->nprod, r->nchunks, (double)(now_ns(CLOCK_MONOTONIC) - r->opened_ns) * ms,
+          (double)now_ns(CLOCK_THREAD_CPUTIME_ID) * ms, (unsigned long long)r->caller_waited.n,
+          (double)r->caller_waited.ns * ms);
+  for (unsigned i = 0; i < r->nprod && !r->serial; i++)
+    fprintf(stderr, "rtg reader: producer %u: CPU %.1f ms, waited %llu times %.1f ms\n", i,
+            (double)r->prod[i].cpu_ns * ms, (unsigned long long)r->prod[i].waited.n,
+            (double)r->prod[i].waited.ns * ms);
+}
+
 void rtg_reader_close(rtg_reader *r) {
   if (!r) return;
   for (unsigned i = 0; i < r->nprod; i++) {
@@ -288,6 +337,10 @@ void rtg_reader_close(rtg_reader *r) {
   for (unsigned i = 0; i < r->nprod; i++) {
     producer *p = &r->prod[i];
     if (p->started) pthread_join(p->thread, NULL);
+  }
+  if (r->stats) print_stats(r);
+  for (unsigned i = 0; i < r->nprod; i++) {
+    producer *p = &r->prod[i];
     for (int k = 0; k < NBATCH; k++) batch_free(&p->b[k]);
     if (p->c.lr_open) rtg_linereader_close(&p->c.lr);
     free(p->c.carry);
