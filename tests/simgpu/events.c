@@ -92,12 +92,16 @@ static void set_locked(sim_event_t *e) {
   pthread_cond_broadcast(&cv);
 }
 
+/* By id, as libhsakmt passes only the id to KFD: a caller may hold an
+ * HsaEvent of its own that names an event (rtg's queue-destroy rescue). */
 HSAKMT_STATUS HSAKMTAPI hsaKmtSetEvent(HsaEvent *ev) {
   if (!ev) return HSAKMT_STATUS_INVALID_HANDLE;
   pthread_once(&once, init);
   pthread_mutex_lock(&mu);
-  set_locked((sim_event_t *)ev);
+  sim_event_t *e = ev->EventId < MAX_EVENTS ? events[ev->EventId] : NULL;
+  if (e) set_locked(e);
   pthread_mutex_unlock(&mu);
+  if (!e) return HSAKMT_STATUS_ERROR;
   sim_kick();
   return HSAKMT_STATUS_SUCCESS;
 }
@@ -147,6 +151,7 @@ static void add_waiters_locked(HsaEvent *evs[], HSAuint32 n, int d, uint64_t *se
 HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnMultipleEvents(HsaEvent *evs[], HSAuint32 n, bool all,
                                                    HSAuint32 ms) {
   pthread_once(&once, init);
+  sim_wait_entry_delay(n, ms);
   struct timespec dl;
   clock_gettime(CLOCK_MONOTONIC, &dl);
   dl.tv_sec += ms / 1000;

@@ -45,9 +45,10 @@ typedef struct sim_config {
   uint64_t kernel_ns;          /* SIMGPU_KERNEL_NS */
   sim_kernel_time_t *times;    /* SIMGPU_KERNEL_TIMES */
   int ntimes;
-  uint64_t sdma_mbps; /* SIMGPU_SDMA_MBPS, 0 = copies take no time */
-  uint64_t poll_ns;   /* SIMGPU_POLL_US: worker poll interval while busy */
-  uint64_t idle_ns;   /* SIMGPU_IDLE_US: longest doorbell poll interval when idle */
+  uint64_t sdma_mbps;     /* SIMGPU_SDMA_MBPS, 0 = copies take no time */
+  uint64_t poll_ns;       /* SIMGPU_POLL_US: worker poll interval while busy */
+  uint64_t idle_ns;       /* SIMGPU_IDLE_US: longest doorbell poll interval when idle */
+  uint64_t wait_entry_ns; /* SIMGPU_WAIT_ENTRY_US: a long wait on one event starts late */
 } sim_config_t;
 
 extern sim_config_t sim_cfg;
@@ -68,6 +69,17 @@ void sim_sleep_until(uint64_t t_ns);
 void sim_sleep_ns(uint64_t ns);
 uint64_t sim_clock_counter(void);        /* GPU/CPU/system counters: 1 GHz, strictly increasing */
 void sim_thread_setup(const char *name); /* fine timer slack, thread name */
+
+/* SIMGPU_WAIT_ENTRY_US, in both front ends' event waits: a thread that
+ * blocks on one event for long (over 1 s) registers late, as if it were
+ * preempted between its last look at the signal and its sleep.  A set in
+ * between stays pending on the event, and another thread waiting on the
+ * same event consumes it, as with KFD (unless the wait passes an event
+ * age): the lost wakeup of sg_destroy_race.c then happens every time. */
+static inline void sim_wait_entry_delay(uint32_t nevents, uint64_t timeout_ms) {
+  if (sim_cfg.wait_entry_ns && nevents == 1 && timeout_ms > 1000)
+    sim_sleep_ns(sim_cfg.wait_entry_ns);
+}
 
 /* ---- what each front end provides to the core ---- */
 /* Does [p, p+len) lie inside one allocation or registered range? Emulated

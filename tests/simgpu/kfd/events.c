@@ -132,6 +132,7 @@ int kfdsim_wait_events(void *arg) {
   for (uint32_t i = 0; i < n; i++)
     if (!d[i].event_id || d[i].event_id >= MAX_EVENTS) return -EINVAL;
   pthread_once(&once, init);
+  sim_wait_entry_delay(n, a->timeout);
   struct timespec dl;
   clock_gettime(CLOCK_MONOTONIC, &dl);
   dl.tv_sec += a->timeout / 1000;
