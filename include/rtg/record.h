@@ -215,7 +215,8 @@
   F(K, u64, write_errors, "write_errors", KV, OPT)                                                 \
   F(K, u64, buffer_waits, "buffer_waits", KV, OPT)                                                 \
   F(K, u64, buffer_wait_ns, "buffer_wait_ns", KV, OPT)                                             \
-  F(K, u64, hip_missed_until, "hip_missed_until", KV, OPT)
+  F(K, u64, hip_missed_until, "hip_missed_until", KV, OPT)                                         \
+  F(K, u64, destroy_wakeups, "destroy_wakeups", KV, OPT)
 
 /* X(KIND, prefix, keyword, FIELDS)
  * A kind is recognised by its prefix, then its keyword (the first word after

@@ -282,6 +282,8 @@ off_t rtg_file_put_summary(void) {
   RTG_SET(&r, SUMMARY, buffer_wait_ns, bs.wait_ns);
   uint64_t missed_until = rtg_counter_get(RTG_CNT_HIP_MISSED_UNTIL);
   if (missed_until) RTG_SET(&r, SUMMARY, hip_missed_until, missed_until);
+  uint64_t wakeups = rtg_counter_get(RTG_CNT_DESTROY_WAKEUPS);
+  if (wakeups) RTG_SET(&r, SUMMARY, destroy_wakeups, wakeups);
   char buf[1024];
   size_t n = rtg_record_format(buf, sizeof buf, &r);
   if (fd < 0 || !n) return -1;

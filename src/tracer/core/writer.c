@@ -28,7 +28,8 @@ static bool writer_running;
 static _Atomic int writer_stop;
 /* every producer that fills a chunk writes it: a line of its own */
 static _Alignas(64) _Atomic uint32_t kick; /* futex word: 1 = drain now */
-static void (*every_flush)(void);
+/* tasks run between drains: added at load, read by the writer */
+static void (*_Atomic every_flush[4])(void);
 
 void rtg_writer_wake(void) {
   if (atomic_exchange_explicit(&kick, 1, memory_order_release) == 0)
@@ -36,7 +37,17 @@ void rtg_writer_wake(void) {
 }
 
 void rtg_writer_every_flush(void (*task)(void)) {
-  every_flush = task;
+  for (size_t i = 0; i < sizeof every_flush / sizeof every_flush[0]; i++) {
+    void (*none)(void) = NULL;
+    if (atomic_compare_exchange_strong(&every_flush[i], &none, task) || none == task) return;
+  }
+}
+
+static void run_tasks(void) {
+  for (size_t i = 0; i < sizeof every_flush / sizeof every_flush[0]; i++) {
+    void (*task)(void) = atomic_load(&every_flush[i]);
+    if (task) task();
+  }
 }
 
 /* ------------------------------------------------------------- draining */
@@ -155,8 +166,8 @@ static void *writer_main(void *arg) {
     pthread_mutex_unlock(&drain_mu);
     writer_cpu_ns += thread_cpu_ns() - cpu0;
     uint64_t now = rtg_now();
-    if (every_flush && now - ran_task >= FLUSH_MS * 1000000ull) { /* not per chunk when busy */
-      every_flush();
+    if (now - ran_task >= FLUSH_MS * 1000000ull) { /* not per chunk when busy */
+      run_tasks();
       ran_task = now;
     }
   }

@@ -24,7 +24,8 @@ RTG_HIDDEN void rtg_writer_hold(void);
 RTG_HIDDEN void rtg_writer_lock(void);
 RTG_HIDDEN void rtg_writer_unlock(void);
 
-/* A task the writer runs between drains, at most every RTG_FLUSH_MS. */
+/* A task the writer runs between drains, at most every RTG_FLUSH_MS (up to
+ * four tasks; one added twice runs once). */
 RTG_HIDDEN void rtg_writer_every_flush(void (*task)(void));
 
 /* Fork child: the parent's writer thread is not here. */

@@ -6,6 +6,7 @@
  * in flight, replaced by a pooled tool signal, sigtrack.c) so that the GPU
  * times can be read before the application sees completion (completion.c).
  * Other packet types pass through untouched and are counted. */
+#include "destroy_rescue.h"
 #include "gpu_op.h"
 
 #include <pthread.h>
@@ -180,7 +181,9 @@ static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
   if (q) *l = q->next;
   pthread_mutex_unlock(&live_mu);
   if (q) rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
+  int watch = rtg_destroy_rescue_begin(queue);
   hsa_status_t st = rtg_real.hsa_queue_destroy(queue);
+  rtg_destroy_rescue_end(watch);
   free(q);
   return st;
 }
