@@ -7,9 +7,10 @@
  * signal but before it sleeps leaves the event set, and the async thread,
  * back in its own wait on that event while another queue lives, takes it:
  * the destroyer sleeps for good (ROCR 5.2; later ones pass KFD an event
- * age, which KFD >= 1.14 checks).  The window is tiny, but intercept queues
- * give the async thread more to do (their doorbells), which widens it; a
- * SAN run of e2e 032 hung about once in 1500 runs, and
+ * age, which KFD >= 1.14 checks).  The window is tiny, but each intercept
+ * queue adds a handler of its own on that thread (its doorbell) and a
+ * handover of its own at destroy, which make the async thread late more
+ * often; a SAN run of e2e 032 hung about once in 1500 runs, and
  * tests/simgpu/progs/sg_destroy_race.c loses the wakeup every time.
  *
  * So while an hsa_queue_destroy has run for RESCUE_AFTER_NS, the writer's
