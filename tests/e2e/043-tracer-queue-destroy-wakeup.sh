@@ -1,7 +1,7 @@
 # ROCR's queue destroy can lose its wakeup (sg_destroy_race.c: ROCR
 # without KFD's event age); SIMGPU_WAIT_ENTRY_US=50000 makes it happen
 # every time.  Untraced the program hangs (killed after 5 s: the race is
-# the runtime's); traced, rtg wakes the destroyer after about 100 ms, says
+# the runtime's); traced, rtg wakes the destroyer after about a second, says
 # so once on stderr and counts it in the summary (once, or more when a
 # wakeup came before the destroyer slept).  Without the knob the
 # destroy returns by itself and rtg does nothing.  ROCR >= 6.3 (sid,
