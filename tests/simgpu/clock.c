@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -38,8 +39,15 @@ uint64_t sim_clock_counter(void) {
 }
 
 /* Worker threads sleep for microseconds at a time; the default 50 us timer
- * slack would stretch every simulated kernel. The name shows in top/gdb. */
+ * slack would stretch every simulated kernel. The name shows in top/gdb.
+ * With SIMGPU_CPUS the simulated GPU's threads run on those CPUs, apart
+ * from the program's: a real GPU takes no host core. */
 void sim_thread_setup(const char *name) {
   prctl(PR_SET_TIMERSLACK, 1UL);
   pthread_setname_np(pthread_self(), name);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c = 0; c < 1024; c++)
+    if (sim_cfg.cpus[c / 64] >> (c % 64) & 1) CPU_SET(c, &set);
+  if (CPU_COUNT(&set)) pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }

@@ -87,6 +87,36 @@ static void load_times(void) {
   free(copy);
 }
 
+/* SIMGPU_CPUS="4-5" or "4,6,8-9": the CPUs of the simulated GPU's threads. */
+static void load_cpus(void) {
+  const char *v = getenv("SIMGPU_CPUS");
+  if (!v || !*v) return;
+  uint64_t set[16] = {0};
+  const char *p = v;
+  for (;;) {
+    char *end;
+    unsigned long lo = strtoul(p, &end, 10), hi = lo;
+    if (end == p) break;
+    if (*end == '-') {
+      p = end + 1;
+      hi = strtoul(p, &end, 10);
+      if (end == p) break;
+    }
+    for (unsigned long c = lo; c <= hi && c < 1024; c++) set[c / 64] |= 1ull << (c % 64);
+    p = end;
+    if (*p == ',') {
+      p++;
+      continue;
+    }
+    if (!*p && lo <= hi) {
+      memcpy(sim_cfg.cpus, set, sizeof set);
+      return;
+    }
+    break;
+  }
+  fprintf(stderr, "simgpu: ignoring SIMGPU_CPUS=%s (want a list such as 4-5 or 4,6,8-9)\n", v);
+}
+
 static void load(void) {
   const char *log = getenv("SIMGPU_LOG");
   sim_cfg.log = log && *log && strcmp(log, "0");
@@ -100,6 +130,7 @@ static void load(void) {
   sim_cfg.wait_entry_ns = env_u64("SIMGPU_WAIT_ENTRY_US", 0, 0, 10000000) * 1000;
   load_gfx();
   load_times();
+  load_cpus();
 }
 
 void sim_config_load(void) {
