@@ -103,3 +103,7 @@ void rtg_destroy_rescue_end(int slot) {
   atomic_store_explicit(&watches[slot].event_id, 0, memory_order_relaxed);
   atomic_store_explicit(&watches[slot].since, 0, memory_order_release);
 }
+
+void rtg_destroy_rescue_after_fork(void) {
+  for (int i = 0; i < SLOTS; i++) rtg_destroy_rescue_end(i);
+}

@@ -11,5 +11,7 @@ struct hsa_queue_s; /* hsa_queue_t (no hsa.h here: its HSA_API macro would
  * watched), end takes it back. */
 RTG_HIDDEN int rtg_destroy_rescue_begin(const struct hsa_queue_s *queue);
 RTG_HIDDEN void rtg_destroy_rescue_end(int slot);
+/* Fork child: the parent's destroys in flight are not the child's. */
+RTG_HIDDEN void rtg_destroy_rescue_after_fork(void);
 
 #endif

@@ -1,6 +1,8 @@
 /* The GPU side's setup, end and fork, each in one written order. */
 #include "gpu.h"
 
+#include "destroy_rescue.h"
+
 #include "gpu_op.h"
 
 void rtg_gpu_init(void) {
@@ -31,4 +33,5 @@ void rtg_gpu_after_fork(void) {
   rtg_copies_after_fork();
   rtg_async_after_fork();
   rtg_queues_after_fork();
+  rtg_destroy_rescue_after_fork();
 }
