@@ -29,6 +29,13 @@ typedef struct reader {
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
   bool prep_json;      /* what the reader's threads made of lines: JSON, else call keys */
+  /* API calls, most lines of a big trace, reuse one event (handle_api) and
+   * the device their agent value 0 names in their process, until an agent
+   * is added */
+  cv_event api;
+  uint32_t api_dev_proc;
+  rtg_device api_dev;
+  bool api_dev_ok;
 } reader;
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
@@ -136,6 +143,7 @@ static void prescan_demangled(cv_ctx *ctx, const char *path) {
 
 /* An AGENT record: the agents of its process name its devices. */
 static void add_agent(reader *r, const rtg_record *rec) {
+  r->api_dev_ok = false;
   cv_proc *p = proc_ptr(r, rec->pid);
   if (!rtg_agents_add(&p->agents, rec)) {
     rtg_error("out of memory");
@@ -147,13 +155,62 @@ static void add_agent(reader *r, const rtg_record *rec) {
  * slow-starting `rep stos`, once per record) */
 static const cv_event no_event;
 
+/* An API call.  Its event is the reader's own, with every field that an
+ * API call has set again for each: the rest stays as no_event left it, and
+ * is not copied per line. */
+static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
+  cv_ctx *ctx = r->ctx;
+  cv_event *ev = &r->api;
+  bool hip = rec->kind == RTG_KIND_HIP_API;
+  ev->type = hip ? CV_HIP_API : CV_HSA_API;
+  ev->tid = rec->tid;
+  if (hip) {
+    ev->name = GET(rec, HIP_API, func);
+    ev->args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
+    ev->kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
+    if (ev->kernel && ctx->opt.kernel_names) ev->kernel = demangled_name(ctx, ev->kernel);
+    ev->ret = GET(rec, HIP_API, ret);
+    ev->start = GET(rec, HIP_API, start);
+    ev->end = ev->start + GET(rec, HIP_API, dur);
+    ev->has_corr = HAS(rec, HIP_API, corr);
+    ev->corr = GET(rec, HIP_API, corr);
+    ev->stack = HAS(rec, HIP_API, stack) ? GET(rec, HIP_API, stack) : 0;
+  } else {
+    ev->name = GET(rec, HSA_API, func);
+    ev->args = GET(rec, HSA_API, args);
+    ev->kernel = NULL;
+    ev->ret = GET(rec, HSA_API, ret);
+    ev->start = GET(rec, HSA_API, start);
+    ev->end = ev->start + GET(rec, HSA_API, dur);
+    ev->has_corr = HAS(rec, HSA_API, corr);
+    ev->corr = GET(rec, HSA_API, corr);
+    ev->stack = HAS(rec, HSA_API, stack) ? GET(rec, HSA_API, stack) : 0;
+  }
+  if (ev->end < ev->start) { /* duration overflow */
+    ctx->counts[CVC_BAD_TIME]++;
+    rtg_warn_line(&r->df, l->lineno, "duration overflows (skipped)");
+    return;
+  }
+  ev->pre = NULL, ev->pre_len = ev->pre_mark = 0, ev->call_key = NULL;
+  if (l->prep && r->prep_json)
+    ev->pre = l->prep, ev->pre_len = l->prep_len, ev->pre_mark = l->prep_mark;
+  else if (l->prep)
+    ev->call_key = (const cv_call_key *)l->prep;
+  ev->proc = proc_of(r, rec->pid);
+  ev->agent = 0;
+  if (!r->api_dev_ok || r->api_dev_proc != ev->proc) {
+    r->api_dev = rtg_agents_device(&ctx->procs[ev->proc].agents, 0);
+    r->api_dev_proc = ev->proc;
+    r->api_dev_ok = true;
+  }
+  ev->device = r->api_dev;
+  cv_dispatch(ctx, ev);
+}
+
 static void handle_record(reader *r, const rtg_line *l) {
   rtg_record *rec = (rtg_record *)&l->u.rec;
   uint64_t lineno = l->lineno;
   cv_ctx *ctx = r->ctx;
-  cv_event ev = no_event;
-  uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
-  ev.tid = rec->tid;
   if (rec->kind == RTG_KIND_HEADER) {
     bool dup = header_seen(ctx, rec);
     uint64_t *d = rtg_u64map_put(&r->dup_pids, rec->pid, 0, NULL);
@@ -177,6 +234,13 @@ static void handle_record(reader *r, const rtg_line *l) {
       return;
     }
   }
+  if (rec->kind == RTG_KIND_HIP_API || rec->kind == RTG_KIND_HSA_API) {
+    handle_api(r, l, rec);
+    return;
+  }
+  cv_event ev = no_event;
+  uint64_t agent = 0; /* the agent value of a GPU op or host dispatch */
+  ev.tid = rec->tid;
   switch (rec->kind) {
   case RTG_KIND_HEADER: {
     r->host = cv_host(ctx, GET(rec, HEADER, host));
@@ -213,42 +277,6 @@ static void handle_record(reader *r, const rtg_line *l) {
   }
   case RTG_KIND_QUEUE:
     return;
-  case RTG_KIND_HIP_API:
-  case RTG_KIND_HSA_API: {
-    bool hip = rec->kind == RTG_KIND_HIP_API;
-    ev.type = hip ? CV_HIP_API : CV_HSA_API;
-    if (hip) {
-      ev.name = GET(rec, HIP_API, func);
-      ev.args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
-      ev.kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
-      if (ev.kernel && ctx->opt.kernel_names) ev.kernel = demangled_name(ctx, ev.kernel);
-      ev.ret = GET(rec, HIP_API, ret);
-      ev.start = GET(rec, HIP_API, start);
-      ev.end = ev.start + GET(rec, HIP_API, dur);
-      ev.has_corr = HAS(rec, HIP_API, corr);
-      ev.corr = GET(rec, HIP_API, corr);
-      ev.stack = HAS(rec, HIP_API, stack) ? GET(rec, HIP_API, stack) : 0;
-    } else {
-      ev.name = GET(rec, HSA_API, func);
-      ev.args = GET(rec, HSA_API, args);
-      ev.ret = GET(rec, HSA_API, ret);
-      ev.start = GET(rec, HSA_API, start);
-      ev.end = ev.start + GET(rec, HSA_API, dur);
-      ev.has_corr = HAS(rec, HSA_API, corr);
-      ev.corr = GET(rec, HSA_API, corr);
-      ev.stack = HAS(rec, HSA_API, stack) ? GET(rec, HSA_API, stack) : 0;
-    }
-    if (ev.end < ev.start) { /* duration overflow */
-      ctx->counts[CVC_BAD_TIME]++;
-      rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
-      return;
-    }
-    if (l->prep && r->prep_json)
-      ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
-    else if (l->prep)
-      ev.call_key = (const cv_call_key *)l->prep;
-    break;
-  }
   case RTG_KIND_DISPATCH_HOST:
     ev.type = CV_HOST_DISPATCH;
     ev.name = GET(rec, DISPATCH_HOST, name);
@@ -501,7 +529,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
     rtg_error("out of memory");
     exit(1);
   }
-  reader r = {.ctx = ctx, .path = path, .df = {path, 0}};
+  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
   r.host = UINT32_MAX;
   r.first_pass = count;
   r.prep_json = ro.prepare == cv_chrome_prepare;

@@ -73,12 +73,9 @@ static inline bool track_is(const track *t, uint32_t proc, enum tk_kind kind, ui
   return t->proc == proc && t->kind == kind && t->a == a && t->b == b && t->lane == lane;
 }
 
-track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
-                  uint32_t lane) {
-  /* consecutive events of a kind are mostly on one track (one thread's
-   * calls, one queue's kernels): the last one is tried first */
+track *tracks_find(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
+                   uint32_t lane) {
   uint32_t *last = &ts->last[kind];
-  if (*last && track_is(&ts->t[*last - 1], proc, kind, a, b, lane)) return &ts->t[*last - 1];
   uint64_t h = key_hash(proc, kind, a, b, lane);
   uint64_t *head = rtg_u64map_get(&ts->index, h);
   for (uint64_t i = head ? *head : 0; i; i = ts->next[i - 1]) {

@@ -44,8 +44,19 @@ typedef struct tracks {
 
 void tracks_init(tracks *ts, cv_ctx *ctx);
 void tracks_free(tracks *ts);
-track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
-                  uint32_t lane);
+track *tracks_find(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,
+                   uint32_t lane);
+/* The track of (proc, kind, a, b, lane), made when new.  Consecutive events
+ * of a kind are mostly on one track (one thread's calls, one queue's
+ * kernels): the last one is tried first, here, without a call (last[kind]
+ * only ever names a track of that kind). */
+static inline track *tracks_get(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a,
+                                uint64_t b, uint32_t lane) {
+  uint32_t last = ts->last[kind];
+  track *t = last ? &ts->t[last - 1] : NULL;
+  if (t && t->proc == proc && t->a == a && t->b == b && t->lane == lane) return t;
+  return tracks_find(ts, proc, kind, a, b, lane);
+}
 /* The track of an op [start, end) on a lane group: the first lane free
  * during [start, end), or a new one.  A lane remembers the spans it is busy
  * (up to TK_LANE_SPANS: beyond that, the two closest spans merge, the time
