@@ -164,14 +164,26 @@ static void args_end(args *a) {
 
 /* ------------------------------------------------------------ flows */
 
+/* What an arrow's two ends say of it: its name and category, the same
+ * word, written as it is (nothing in it to escape). */
+typedef struct flow_kind {
+  const char *text;
+  size_t len;
+} flow_kind;
+#define FLOW_KIND(word)                                                                            \
+  {                                                                                                \
+    ",\"name\":\"" word "\",\"cat\":\"" word "\"",                                                 \
+        sizeof(",\"name\":\"" word "\",\"cat\":\"" word "\"") - 1                                  \
+  }
+static const flow_kind flow_launches = FLOW_KIND("launch"), flow_dispatches = FLOW_KIND("dispatch");
+
 /* One end of an arrow: "s" at the host slice (at its start, which the
  * slice encloses), "f" at the GPU op, bound to the slice it points at
  * ("bp":"e"). */
-static void flow_end(chrome *c, const char *ph, const char *cat, uint64_t id, corr_val at) {
+static void flow_end(chrome *c, const char *ph, const flow_kind *kind, uint64_t id, corr_val at) {
   ev_begin(c, ph);
   if (ph[0] == 'f') rtg_jsonw_lit(&c->out.w, ",\"bp\":\"e\"");
-  put_str(c, "name", cat);
-  put_str(c, "cat", cat);
+  rtg_jsonw_raw(&c->out.w, kind->text, kind->len);
   put_u64(c, "id", id);
   put_ts(c, "ts", at.c);
   put_u64(c, "pid", at.a);
@@ -180,17 +192,17 @@ static void flow_end(chrome *c, const char *ph, const char *cat, uint64_t id, co
 }
 
 /* An arrow from a host call to the GPU op it caused. */
-static void flow(chrome *c, const char *cat, corr_val host, corr_val op) {
+static void flow(chrome *c, const flow_kind *kind, corr_val host, corr_val op) {
   uint64_t id = ++c->next_flow;
-  flow_end(c, "s", cat, id, host);
-  flow_end(c, "f", cat, id, op);
+  flow_end(c, "s", kind, id, host);
+  flow_end(c, "f", kind, id, op);
 }
 
 static void flow_launch(void *arg, corr_val host, corr_val op) {
-  flow(arg, "launch", host, op);
+  flow(arg, &flow_launches, host, op);
 }
 static void flow_dispatch(void *arg, corr_val host, corr_val op) {
-  flow(arg, "dispatch", host, op);
+  flow(arg, &flow_dispatches, host, op);
 }
 
 static uint64_t dispatch_key(const cv_event *ev) {
@@ -375,9 +387,10 @@ static void chrome_event(void *st, const cv_event *ev) {
   if (ctx->opt.flows) {
     corr_val op = {t->cpid, t->ctid, ev->start, ev->type != CV_COPY ? dispatch_key(ev) : 0}, host;
     if (ev->has_corr) {
-      if (corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host)) flow(c, "launch", host, op);
+      if (corr_op(&c->calls, corr_key(ev->proc, ev->corr), op, &host))
+        flow(c, &flow_launches, host, op);
     } else if (op.d && corr_op(&c->dispatch, op.d, op, &host)) {
-      flow(c, "dispatch", host, op);
+      flow(c, &flow_dispatches, host, op);
     }
   }
 }
@@ -386,7 +399,7 @@ static void chrome_event(void *st, const cv_event *ev) {
 static void op_without_call(void *arg, corr_val op) {
   chrome *c = arg;
   corr_val host;
-  if (op.d && corr_op(&c->dispatch, op.d, op, &host)) flow(c, "dispatch", host, op);
+  if (op.d && corr_op(&c->dispatch, op.d, op, &host)) flow(c, &flow_dispatches, host, op);
 }
 
 /* Merged Chrome JSON events go out as they were (cat_timelines.py). */
