@@ -139,6 +139,54 @@ static bool lane_free(const tk_lane *l, uint64_t start, uint64_t end) {
   return i == l->n || l->span[i][0] >= end;
 }
 
+/* The closest pairs of spans.  When a lane is full, the two closest spans
+ * merge (of equal gaps, the first); finding them anew for every op on a
+ * full lane was a fifth of the converter's main thread on a kernel-heavy
+ * trace.  So a lane remembers the TK_LANE_CAND smallest gaps (cand), which
+ * stay right while spans are only added at the end or the last one grows
+ * (ops in time order): a merge removes one gap and leaves the others'
+ * values as they were, an added span adds one gap.  Anything else forgets
+ * them, and the next merge looks at every gap. */
+static uint64_t gap_at(const tk_lane *l, uint32_t k) {
+  return l->span[k + 1][0] - l->span[k][1];
+}
+
+/* Puts gap k among the candidates, which are the smallest gaps of all the
+ * others: it joins them if it comes before the last (dropping the last
+ * when they are full) or while there are fewer than all of them (a scan),
+ * else it is not among the smallest. */
+static void cand_offer(tk_lane *l, uint32_t k, bool scanning) {
+  uint64_t g = gap_at(l, k);
+  uint32_t n = l->ncand;
+  /* (k comes after every candidate: at an equal gap, it goes after) */
+  if (!(scanning && n < TK_LANE_CAND) && (!n || g >= l->cand_gap[n - 1])) return;
+  uint32_t i = n < TK_LANE_CAND ? l->ncand++ : n - 1;
+  while (i > 0 && (g < l->cand_gap[i - 1] || (g == l->cand_gap[i - 1] && k < l->cand[i - 1]))) {
+    l->cand_gap[i] = l->cand_gap[i - 1], l->cand[i] = l->cand[i - 1];
+    i--;
+  }
+  l->cand_gap[i] = g, l->cand[i] = (uint8_t)k;
+}
+
+static void cand_scan(tk_lane *l) {
+  l->ncand = 0;
+  for (uint32_t k = 0; k + 1 < l->n; k++) cand_offer(l, k, true);
+}
+
+/* The lane is full: merge the two closest spans. */
+static void merge_closest(tk_lane *l) {
+  if (!l->ncand) cand_scan(l);
+  uint32_t best = l->cand[0];
+  memmove(&l->cand[0], &l->cand[1], (l->ncand - 1) * sizeof l->cand[0]);
+  memmove(&l->cand_gap[0], &l->cand_gap[1], (l->ncand - 1) * sizeof l->cand_gap[0]);
+  l->ncand--;
+  for (uint32_t i = 0; i < l->ncand; i++) /* the gaps after best move down one */
+    if (l->cand[i] > best) l->cand[i]--;
+  l->span[best][1] = l->span[best + 1][1];
+  memmove(&l->span[best + 1], &l->span[best + 2], (l->n - best - 2) * sizeof *l->span);
+  l->n--;
+}
+
 /* Mark [start, end) busy, merging the spans it overlaps or touches. */
 static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
   uint32_t i = span_after(l, start);
@@ -150,9 +198,13 @@ static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
     j++;
   }
   if (j > i) { /* replace spans [i, j) by one */
+    /* the last span only grows at its end (an op that follows on): no gap
+     * changes */
+    bool same_gaps = j == i + 1 && j == l->n && start == l->span[i][0];
     l->span[i][0] = start, l->span[i][1] = end;
     memmove(&l->span[i + 1], &l->span[j], (l->n - j) * sizeof *l->span);
     l->n -= j - i - 1;
+    if (!same_gaps) l->ncand = 0;
     return;
   }
   if (l->n == l->cap) {
@@ -165,16 +217,11 @@ static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
   memmove(&l->span[i + 1], &l->span[i], (l->n - i) * sizeof *l->span);
   l->span[i][0] = start, l->span[i][1] = end;
   l->n++;
-  if (l->n > TK_LANE_SPANS) { /* full: merge the two closest spans */
-    uint32_t best = 0;
-    uint64_t gap = UINT64_MAX;
-    for (uint32_t k = 0; k + 1 < l->n; k++)
-      if (l->span[k + 1][0] - l->span[k][1] < gap)
-        gap = l->span[k + 1][0] - l->span[k][1], best = k;
-    l->span[best][1] = l->span[best + 1][1];
-    memmove(&l->span[best + 1], &l->span[best + 2], (l->n - best - 2) * sizeof *l->span);
-    l->n--;
-  }
+  if (i + 1 == l->n && i > 0)
+    cand_offer(l, i - 1, false); /* at the end: one gap more */
+  else
+    l->ncand = 0;
+  if (l->n > TK_LANE_SPANS) merge_closest(l);
 }
 
 track *tracks_lane(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uint64_t b,

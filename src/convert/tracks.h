@@ -11,10 +11,17 @@ enum tk_kind { TK_HIP, TK_HSA, TK_DISPATCH, TK_ROCTX, TK_SYSCALL, TK_QUEUE, TK_C
 #define TK_MAX_LANES 32
 #define TK_LANE_SPANS 64 /* per lane; see tracks_lane */
 
+#define TK_LANE_CAND 4 /* closest pairs remembered; see lane_add */
+
 /* The busy time of a lane: disjoint [start, end) spans in time order. */
 typedef struct tk_lane {
   uint64_t (*span)[2];
   uint32_t n, cap;
+  /* the smallest gaps span[k+1][0] - span[k][1] and their positions k, by
+   * gap then position: exactly the ncand smallest of all (0: not known) */
+  uint64_t cand_gap[TK_LANE_CAND];
+  uint8_t cand[TK_LANE_CAND];
+  uint32_t ncand;
 } tk_lane;
 
 typedef struct track {
