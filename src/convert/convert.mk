@@ -20,6 +20,11 @@ UNIT_LIBS_test_convert_chrome := -lcjson
 # tests/unit/test_convert_corr.c tests the call/op matching on its own
 UNIT_EXTRA_test_convert_corr := -Isrc/convert src/convert/corr.c
 
+# tests/unit/test_convert_lanes.c checks the lanes of GPU ops against a model
+UNIT_EXTRA_test_convert_lanes := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
+UNIT_LIBS_test_convert_lanes := -lsqlite3 -lcjson $(OTF2_LIBS)
+$(B)/tests/test_convert_lanes: $(filter-out %/main.o,$(CONVERT_OBJ))
+
 # tests/unit/test_perfetto.c runs the Perfetto sink in-process
 UNIT_EXTRA_test_perfetto := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
 UNIT_LIBS_test_perfetto := -lsqlite3 -lcjson $(OTF2_LIBS)
