@@ -155,6 +155,18 @@ static void add_agent(reader *r, const rtg_record *rec) {
  * slow-starting `rep stos`, once per record) */
 static const cv_event no_event;
 
+/* The fields HIP and HSA calls share, from a record of kind K. */
+#define API_FIELDS(ev, rec, K)                                                                     \
+  do {                                                                                             \
+    (ev)->name = GET(rec, K, func);                                                                \
+    (ev)->ret = GET(rec, K, ret);                                                                  \
+    (ev)->start = GET(rec, K, start);                                                              \
+    (ev)->end = (ev)->start + GET(rec, K, dur);                                                    \
+    (ev)->has_corr = HAS(rec, K, corr);                                                            \
+    (ev)->corr = GET(rec, K, corr);                                                                \
+    (ev)->stack = HAS(rec, K, stack) ? GET(rec, K, stack) : 0;                                     \
+  } while (0)
+
 /* An API call.  Its event is the reader's own, with every field that an
  * API call has set again for each: the rest stays as no_event left it, and
  * is not copied per line. */
@@ -165,26 +177,14 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
   ev->type = hip ? CV_HIP_API : CV_HSA_API;
   ev->tid = rec->tid;
   if (hip) {
-    ev->name = GET(rec, HIP_API, func);
+    API_FIELDS(ev, rec, HIP_API);
     ev->args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
     ev->kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
     if (ev->kernel && ctx->opt.kernel_names) ev->kernel = demangled_name(ctx, ev->kernel);
-    ev->ret = GET(rec, HIP_API, ret);
-    ev->start = GET(rec, HIP_API, start);
-    ev->end = ev->start + GET(rec, HIP_API, dur);
-    ev->has_corr = HAS(rec, HIP_API, corr);
-    ev->corr = GET(rec, HIP_API, corr);
-    ev->stack = HAS(rec, HIP_API, stack) ? GET(rec, HIP_API, stack) : 0;
   } else {
-    ev->name = GET(rec, HSA_API, func);
+    API_FIELDS(ev, rec, HSA_API);
     ev->args = GET(rec, HSA_API, args);
     ev->kernel = NULL;
-    ev->ret = GET(rec, HSA_API, ret);
-    ev->start = GET(rec, HSA_API, start);
-    ev->end = ev->start + GET(rec, HSA_API, dur);
-    ev->has_corr = HAS(rec, HSA_API, corr);
-    ev->corr = GET(rec, HSA_API, corr);
-    ev->stack = HAS(rec, HSA_API, stack) ? GET(rec, HSA_API, stack) : 0;
   }
   if (ev->end < ev->start) { /* duration overflow */
     ctx->counts[CVC_BAD_TIME]++;
