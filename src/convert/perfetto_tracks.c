@@ -32,26 +32,25 @@ static inline bool heap_less(const uint64_t *a, const uint64_t *b) {
   return a[0] < b[0] || (a[0] == b[0] && (int64_t)a[1] > (int64_t)b[1]);
 }
 
-static void heap_swap(uint64_t (*h)[2], uint32_t i, uint32_t j) {
-  uint64_t t0 = h[i][0], t1 = h[i][1];
-  h[i][0] = h[j][0], h[i][1] = h[j][1];
-  h[j][0] = t0, h[j][1] = t1;
-}
-
-/* The earliest change goes out as the counter's new value. */
+/* The earliest change goes out as the counter's new value.  The heap moves
+ * a hole instead of swapping entries; it takes the same shape as with
+ * swaps (the smaller child, the left one of equals, moves up while it
+ * comes before the entry being placed). */
 static void counter_pop(pf *p, counter *c) {
   uint64_t ts = c->heap[0][0];
   c->value += (int64_t)c->heap[0][1];
-  c->n--;
-  c->heap[0][0] = c->heap[c->n][0], c->heap[0][1] = c->heap[c->n][1];
-  for (uint32_t i = 0;;) {
-    uint32_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < c->n && heap_less(c->heap[l], c->heap[m])) m = l;
-    if (r < c->n && heap_less(c->heap[r], c->heap[m])) m = r;
-    if (m == i) break;
-    heap_swap(c->heap, i, m);
+  uint32_t n = --c->n;
+  const uint64_t x[2] = {c->heap[n][0], c->heap[n][1]}; /* the last entry, placed anew */
+  uint32_t i = 0;
+  for (;;) {
+    uint32_t l = 2 * i + 1, m = l;
+    if (l >= n) break;
+    if (l + 1 < n && heap_less(c->heap[l + 1], c->heap[l])) m = l + 1;
+    if (!heap_less(c->heap[m], x)) break;
+    c->heap[i][0] = c->heap[m][0], c->heap[i][1] = c->heap[m][1];
     i = m;
   }
+  c->heap[i][0] = x[0], c->heap[i][1] = x[1];
   pkt k = pf_pkt_begin(p, ts, false, CTR_UUID + (uint64_t)(c - p->ctr), PF_TYPE_COUNTER);
   pbw_int(&p->w, PF_TE_COUNTER_VALUE, c->value < 0 ? 0 : c->value);
   pf_pkt_end(p, k);
@@ -59,12 +58,13 @@ static void counter_pop(pf *p, counter *c) {
 
 static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
   if (c->n == CTR_WINDOW) counter_pop(p, c);
+  const uint64_t x[2] = {ts, (uint64_t)delta};
   uint32_t i = c->n++;
-  c->heap[i][0] = ts, c->heap[i][1] = (uint64_t)delta;
-  while (i && heap_less(c->heap[i], c->heap[(i - 1) / 2])) {
-    heap_swap(c->heap, i, (i - 1) / 2);
+  while (i && heap_less(x, c->heap[(i - 1) / 2])) {
+    c->heap[i][0] = c->heap[(i - 1) / 2][0], c->heap[i][1] = c->heap[(i - 1) / 2][1];
     i = (i - 1) / 2;
   }
+  c->heap[i][0] = x[0], c->heap[i][1] = x[1];
 }
 
 void pf_counters_op(pf *p, const cv_event *ev) {
