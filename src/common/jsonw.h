@@ -12,25 +12,16 @@
 #include <stdio.h>
 #include <string.h>
 
-struct rtg_jsonw_async;
-
 typedef struct rtg_jsonw {
   FILE *f;
   char *buf;
   size_t len, cap;
-  bool error;                    /* a write failed (disk full...) */
-  uint64_t written;              /* bytes handed to f */
-  struct rtg_jsonw_async *async; /* the writer thread, if started */
+  bool error;       /* a write failed (disk full...) */
+  uint64_t written; /* bytes handed to f */
 } rtg_jsonw;
 
 /* Writes go to f (not closed by the writer). */
 bool rtg_jsonw_init(rtg_jsonw *w, FILE *f);
-/* From now on full buffers are written by a thread of their own, so that
- * formatting goes on while the kernel copies gigabytes into the page cache
- * (the write calls cost as much CPU as the formatting).  f must not be used
- * by anyone else until rtg_jsonw_finish.  False (and writes stay on the
- * caller's thread) when no thread could be started. */
-bool rtg_jsonw_start_async(rtg_jsonw *w);
 /* Flush and free the buffer; false if any write failed. */
 bool rtg_jsonw_finish(rtg_jsonw *w);
 void rtg_jsonw_flush(rtg_jsonw *w);

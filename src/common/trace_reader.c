@@ -20,7 +20,12 @@
 #include <unistd.h>
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
-#define NBATCH 4         /* batches in flight per producer */
+/* Batches in flight per producer: a chunk's worth (a batch is at most a
+ * window of text).  With fewer, a producer stopped halfway through its
+ * chunk until the caller came to it, so the producers took turns instead
+ * of working side by side: on the 16-core host, 4 batches left the caller
+ * waiting 150 times (18 ms) per run of the bench trace, 8 a few times. */
+#define NBATCH (int)(CHUNK / WINDOW)
 /* Lines a batch holds: with transient text about a chunk's (the batch holds
  * no text, and a handoff, a thread switch, per chunk costs less than one per
  * window); else about a window's (its text is in the batch too). */
