@@ -230,7 +230,7 @@ void pf_ann_define(pf *p, int an);
 void pf_put_name(pf *p, const char *s);
 void pf_put_cat(pf *p, int cat);
 pkt pf_slice_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat);
-void pf_slice_end(pf *p, const track *t, uint64_t start, uint64_t end);
+void pf_slice_end(pf *p, track *t, uint64_t start, uint64_t end);
 /* Annotations of the open track event; pf_ann_open/pbw_close for others. */
 size_t pf_ann_open(pf *p, int an);
 void pf_ann_u64(pf *p, int an, uint64_t v);

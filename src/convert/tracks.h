@@ -34,6 +34,7 @@ typedef struct track {
   char where[48];
   uint32_t where_len;
   struct tk_lane *lanes; /* lane 0 of a lane group: what each lane holds */
+  uint64_t latest_begin; /* Perfetto: the latest begin written on it (pf_slice_end) */
   uint32_t nlanes;
 } track;
 
