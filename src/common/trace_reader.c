@@ -58,8 +58,13 @@ static void wait_while(pthread_cond_t *cv, pthread_mutex_t *mu, const size_t *co
   }
 }
 
+/* Cache lines, apart: what one thread writes often must not share a line
+ * with what other threads read or write (each write would take the line
+ * from their caches, and each of their reads take it back). */
+#define LINE 64
+
 typedef struct producer {
-  struct rtg_reader *r;
+  _Alignas(LINE) struct rtg_reader *r;
   pthread_t thread;
   bool started;
   pthread_mutex_t mu;
@@ -72,8 +77,11 @@ typedef struct producer {
 } producer;
 
 struct rtg_reader {
-  rtg_reader_lines lines; /* first: rtg_reader_next takes from it inline */
-  batch_source src;       /* the options, the files' lock */
+  /* First: rtg_reader_next takes from it inline, writing it for every line.
+   * The producers read the options for every line: on the line after.  (On
+   * the 16-core host, sharing one, the caller's CPU time was 1.7x as long.) */
+  _Alignas(LINE) rtg_reader_lines lines;
+  _Alignas(LINE) batch_source src; /* the options, the files' lock */
   plan_file *files;
   size_t nfiles, nchunks;
   producer prod[MAX_PRODUCERS];
@@ -262,8 +270,9 @@ static bool plan(rtg_reader *r) {
 }
 
 static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
-  rtg_reader *r = calloc(1, sizeof *r);
+  rtg_reader *r = aligned_alloc(LINE, (sizeof *r + LINE - 1) / LINE * LINE);
   if (!r) return NULL;
+  memset(r, 0, sizeof *r);
   r->src.o = *o;
   pthread_mutex_init(&r->src.files_mu, NULL);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);

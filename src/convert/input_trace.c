@@ -516,7 +516,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
   /* the Chrome JSON of API calls and kernels is made on the reader's
    * threads (chrome_pre.c), or the Perfetto sink's key of API calls */
-  cv_chrome_pre pre = {ctx->time_base, ctx->opt.kernel_names};
+  cv_chrome_pre pre = {.time_base = ctx->time_base, .kernel_names = ctx->opt.kernel_names};
   if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
     ro.prepare = cv_chrome_prepare;
     ro.prepare_arg = &pre;
