@@ -19,7 +19,12 @@ SIZE_MB=${1:-53}
 [ -x "$B/rtg-convert" ] || { echo "bench-perfetto: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
-cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+# (GEN=path: a generator built before, for a machine without a compiler)
+if [ -n "${GEN:-}" ]; then
+  cp "$GEN" "$DIR/gen"
+else
+  cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+fi
 "$DIR/gen" $((SIZE_MB * 1024 * 1024)) 1 1 hsa > "$DIR/trace.txt"
 cd "$DIR"
 . "$TOP/scripts/measure.sh"
