@@ -271,10 +271,13 @@ struct rtg_line;
 struct rtg_line_space;
 size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
 /* perfetto_calls.c: the key of an API call's line (its strings' lengths
- * and hash), made by the reader's threads into rtg_line.prep. */
+ * and hash, and its number in the producer's dictionary), made by the
+ * reader's threads into rtg_line.prep. */
 typedef struct cv_call_key {
   uint64_t hash;
   uint32_t len[3]; /* name, args, ret */
+  uint32_t dict;   /* the producer's dictionary + 1; 0: none */
+  uint32_t id;     /* the call's number there */
 } cv_call_key;
 size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
                            void *arg);

@@ -452,6 +452,8 @@ static bool pf_close(void *st) {
   pf_sc_free(p->scache, SCACHE_SLOTS);
   pf_sc_free(p->ncache, NCACHE_SLOTS);
   pf_cc_free(p->ccache);
+  pf_known_free(p);
+  pf_dicts_free();
   pbw_free(&p->w);
   pbw_free(&p->ew);
   free(p);

@@ -5,13 +5,22 @@
  * three and one slot, rather than one of each per string, gives the three
  * iids.  A slot is filled from the per-string tables (perfetto_enc.c), so
  * the iids are those the strings have there; iids are never redefined on
- * the sequence, so a slot stays right after those tables evict them. */
+ * the sequence, so a slot stays right after those tables evict them.
+ *
+ * Each producer thread of the reader also numbers the calls it meets, in
+ * a dictionary of its own: it compares their strings where it has just
+ * parsed them, in its own cache.  The main thread keeps the iids of each
+ * (dictionary, number) it has written once, and writes that call again
+ * without reading its text, which another core parsed (on the 16-core host
+ * that read, a cache miss or more per call, was most of the lookup). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfetto_state.h"
 #include "strhash.h"
 #include "trace_reader.h"
+#include "zalloc.h"
 
 /* The slot of a call in the cache: hit when it holds the three strings. */
 static call_slot *find(pf *p, const char *const s[3], const uint32_t len[3], uint64_t h,
@@ -36,6 +45,110 @@ static void fill(call_slot *e, const char *const s[3], const uint32_t len[3], ui
     e->len[i] = len[i], e->iid[i] = iid[i];
   }
   e->hash = h;
+}
+
+/* ------------------------------------------------------------ dictionaries */
+
+#define DICT_MAX (1u << 14) /* calls numbered per dictionary; later ones get none */
+#define DICT_SLOTS (2 * DICT_MAX)
+
+typedef struct dict_entry {
+  uint64_t hash;
+  uint32_t len[3];
+  uint32_t id; /* number + 1; 0: empty */
+  char *text;
+} dict_entry;
+
+typedef struct call_dict {
+  dict_entry *slot;
+  uint32_t n;
+} call_dict;
+
+/* Every producer's dictionary, numbered in the order they were made; gen
+ * changes when they are freed, so that a thread's own pointer is then
+ * known to be stale (the caller's thread reads chunks itself when no
+ * producer could be started). */
+static pthread_mutex_t dicts_mu = PTHREAD_MUTEX_INITIALIZER;
+static call_dict **dicts;
+static uint32_t ndicts, dicts_gen = 1;
+static __thread call_dict *my_dict;
+static __thread uint32_t my_dict_no, my_dict_gen;
+
+static call_dict *thread_dict(uint32_t *no) {
+  if (my_dict && my_dict_gen == __atomic_load_n(&dicts_gen, __ATOMIC_RELAXED)) {
+    *no = my_dict_no;
+    return my_dict;
+  }
+  pthread_mutex_lock(&dicts_mu);
+  {
+    my_dict = NULL;
+    call_dict *d = calloc(1, sizeof *d), **nd = realloc(dicts, (ndicts + 1) * sizeof *nd);
+    if (nd) dicts = nd;
+    if (d) d->slot = calloc(DICT_SLOTS, sizeof *d->slot);
+    if (nd && d && d->slot) {
+      dicts[ndicts] = d;
+      my_dict = d, my_dict_no = ndicts++, my_dict_gen = dicts_gen;
+    } else if (d) {
+      free(d->slot);
+      free(d);
+    }
+  }
+  pthread_mutex_unlock(&dicts_mu);
+  *no = my_dict_no;
+  return my_dict;
+}
+
+/* The call's number + 1 in d, added when new; 0 when d is full. */
+static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key *key) {
+  const uint32_t *len = key->len;
+  for (uint32_t i = (uint32_t)key->hash & (DICT_SLOTS - 1);; i = (i + 1) & (DICT_SLOTS - 1)) {
+    dict_entry *e = &d->slot[i];
+    if (!e->id) {
+      size_t total = (size_t)len[0] + len[1] + len[2];
+      if (d->n == DICT_MAX || !(e->text = malloc(total + 1))) return 0;
+      memcpy(e->text, s[0], len[0]);
+      memcpy(e->text + len[0], s[1], len[1]);
+      memcpy(e->text + len[0] + len[1], s[2], len[2]);
+      e->hash = key->hash, e->len[0] = len[0], e->len[1] = len[1], e->len[2] = len[2];
+      return e->id = ++d->n;
+    }
+    if (e->hash == key->hash && e->len[0] == len[0] && e->len[1] == len[1] && e->len[2] == len[2] &&
+        !memcmp(e->text, s[0], len[0]) && !memcmp(e->text + len[0], s[1], len[1]) &&
+        !memcmp(e->text + len[0] + len[1], s[2], len[2]))
+      return e->id;
+  }
+}
+
+void pf_dicts_free(void) {
+  pthread_mutex_lock(&dicts_mu);
+  for (uint32_t i = 0; i < ndicts; i++) {
+    for (uint32_t k = 0; k < DICT_SLOTS; k++) free(dicts[i]->slot[k].text);
+    free(dicts[i]->slot);
+    free(dicts[i]);
+  }
+  free(dicts);
+  dicts = NULL, ndicts = 0;
+  __atomic_store_n(&dicts_gen, dicts_gen + 1, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&dicts_mu);
+}
+
+/* The main thread's iids of call id - 1 of dictionary dict - 1 (zeros
+ * while not known); NULL when out of memory. */
+static uint64_t *known_iids(pf *p, uint32_t dict, uint32_t id) {
+  if (dict > p->ndict_iids) {
+    uint64_t(**n)[3] = realloc(p->dict_iids, dict * sizeof *n);
+    if (!n) return NULL;
+    memset(n + p->ndict_iids, 0, (dict - p->ndict_iids) * sizeof *n);
+    p->dict_iids = n, p->ndict_iids = dict;
+  }
+  uint64_t(**a)[3] = &p->dict_iids[dict - 1];
+  if (!*a && !(*a = rtg_zalloc(DICT_MAX, sizeof **a))) return NULL;
+  return (*a)[id - 1];
+}
+
+void pf_known_free(pf *p) {
+  for (uint32_t i = 0; i < p->ndict_iids; i++) free(p->dict_iids[i]);
+  free(p->dict_iids);
 }
 
 /* The key of a call: false when a string is too long to intern. */
@@ -72,6 +185,10 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   if (space->left < pad + sizeof(cv_call_key)) return used;
   cv_call_key *key = (cv_call_key *)(space->p + pad);
   if (!call_key(s, key)) return used;
+  uint32_t no;
+  call_dict *d = thread_dict(&no);
+  key->id = d ? dict_id(d, s, key) : 0;
+  key->dict = key->id ? no + 1 : 0;
   l->prep = (const char *)key;
   l->prep_len = sizeof *key;
   l->prep_mark = 0;
@@ -80,10 +197,18 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   return used;
 }
 
+/* A call's name, category and two annotations, by their iids. */
+static void put_call_iids(pf *p, int cat, const uint64_t iid[3]) {
+  pbw_uint(&p->w, PF_TE_NAME_IID, iid[0]);
+  pf_put_cat(p, cat);
+  pf_put_ann_varint(p, AN_args, PF_DA_STRING_IID, iid[1]);
+  pf_put_ann_varint(p, AN_ret, PF_DA_STRING_IID, iid[2]);
+}
+
 pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
                   const char *ret, const cv_call_key *pre) {
   const char *s[3] = {name, args, ret};
-  cv_call_key made;
+  cv_call_key made = {.dict = 0};
   if (!pre && !call_key(s, &made)) { /* not interned: written as they are */
     pkt k = pf_slice_begin(p, t, ts, name, cat);
     pf_ann_str(p, AN_args, args);
@@ -91,16 +216,21 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
     return k;
   }
   const cv_call_key *key = pre ? pre : &made;
+  uint64_t *known = key->dict ? known_iids(p, key->dict, key->id) : NULL;
+  pkt k;
+  if (known && known[0]) { /* written before: its iids, without its text */
+    k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+    put_call_iids(p, cat, known);
+    return k;
+  }
   const uint32_t *len = key->len;
   uint64_t h = key->hash;
   bool hit;
   call_slot *e = find(p, s, len, h, &hit);
-  pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+  k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
   if (hit) {
-    pbw_uint(&p->w, PF_TE_NAME_IID, e->iid[0]);
-    pf_put_cat(p, cat);
-    pf_put_ann_varint(p, AN_args, PF_DA_STRING_IID, e->iid[1]);
-    pf_put_ann_varint(p, AN_ret, PF_DA_STRING_IID, e->iid[2]);
+    put_call_iids(p, cat, e->iid);
+    if (known) memcpy(known, e->iid, sizeof e->iid);
     return k;
   }
   /* what pf_slice_begin and pf_ann_str write, keeping the iids */
@@ -120,7 +250,10 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
     else
       pf_ann_str(p, an, s[i]); /* (inline: no room for more interned data) */
   }
-  if (iid[0] && iid[1] && iid[2]) fill(e, s, len, h, iid);
+  if (iid[0] && iid[1] && iid[2]) {
+    fill(e, s, len, h, iid);
+    if (known) memcpy(known, iid, sizeof iid);
+  }
   return k;
 }
 

@@ -128,6 +128,8 @@ typedef struct pf {
   bool cat_done[NCATS], ann_done[NANNS];
   scache_slot *scache, *ncache;
   call_slot *ccache;
+  uint64_t (**dict_iids)[3]; /* per producer's dictionary: its calls' iids (perfetto_calls.c) */
+  uint32_t ndict_iids;
   uint64_t next_siid;
   pend pend[NPEND];
   uint32_t npend;
@@ -246,6 +248,9 @@ void pf_sc_free(scache_slot *c, uint32_t slots);
 pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
                   const char *ret, const cv_call_key *key);
 void pf_cc_free(call_slot *c);
+void pf_known_free(pf *p);
+/* Frees the producers' dictionaries (when no reader runs). */
+void pf_dicts_free(void);
 
 /* perfetto_tracks.c */
 void pf_counters_op(pf *p, const cv_event *ev);
