@@ -95,15 +95,25 @@ typedef struct scache_slot {
   char *s;
 } scache_slot;
 
-/* A counter track: changes (time, delta) pass through a min-heap of
- * CTR_WINDOW so that values go out in time order though ops come in
- * completion order. */
+/* A counter track: changes (time, delta) wait, CTR_WINDOW at most, so
+ * that values go out in time order though ops come in completion order:
+ * the earliest goes out when the window is full.  They wait in two runs,
+ * each already in order (an op's start and its end: each sequence mostly
+ * comes in order), where adding and taking cost a step, or else in a
+ * min-heap. */
+#define CTR_RUNS 2
+typedef struct ctr_run {
+  uint64_t (*e)[2]; /* a ring of CTR_WINDOW: time, delta (as uint64) */
+  uint32_t head, n;
+} ctr_run;
 typedef struct counter {
   uint32_t proc, agent;
   bool bytes; /* bytes copied, else ops in flight */
   int64_t value;
+  ctr_run run[CTR_RUNS];
   uint64_t (*heap)[2]; /* time, delta (as uint64) */
-  uint32_t n;
+  uint32_t nheap;
+  uint32_t n; /* waiting in all */
 } counter;
 
 typedef struct pf_gaps {

@@ -21,7 +21,8 @@ static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
     memset(c, 0, sizeof *c);
     c->proc = proc, c->agent = agent, c->bytes = bytes;
     c->heap = malloc(CTR_WINDOW * sizeof *c->heap);
-    if (!c->heap) exit(1);
+    for (int r = 0; r < CTR_RUNS; r++) c->run[r].e = malloc(CTR_WINDOW * sizeof *c->run[r].e);
+    if (!c->heap || !c->run[0].e || !c->run[CTR_RUNS - 1].e) exit(1);
     *ix = p->nctr++;
   }
   return &p->ctr[*ix];
@@ -32,14 +33,10 @@ static inline bool heap_less(const uint64_t *a, const uint64_t *b) {
   return a[0] < b[0] || (a[0] == b[0] && (int64_t)a[1] > (int64_t)b[1]);
 }
 
-/* The earliest change goes out as the counter's new value.  The heap moves
- * a hole instead of swapping entries; it takes the same shape as with
- * swaps (the smaller child, the left one of equals, moves up while it
- * comes before the entry being placed). */
-static void counter_pop(pf *p, counter *c) {
-  uint64_t ts = c->heap[0][0];
-  c->value += (int64_t)c->heap[0][1];
-  uint32_t n = --c->n;
+/* The heap's earliest change taken out.  The heap moves a hole instead of
+ * swapping entries. */
+static void heap_pop(counter *c) {
+  uint32_t n = --c->nheap;
   const uint64_t x[2] = {c->heap[n][0], c->heap[n][1]}; /* the last entry, placed anew */
   uint32_t i = 0;
   for (;;) {
@@ -51,20 +48,56 @@ static void counter_pop(pf *p, counter *c) {
     i = m;
   }
   c->heap[i][0] = x[0], c->heap[i][1] = x[1];
-  pkt k = pf_pkt_begin(p, ts, false, CTR_UUID + (uint64_t)(c - p->ctr), PF_TYPE_COUNTER);
-  pbw_int(&p->w, PF_TE_COUNTER_VALUE, c->value < 0 ? 0 : c->value);
-  pf_pkt_end(p, k);
 }
 
-static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
-  if (c->n == CTR_WINDOW) counter_pop(p, c);
-  const uint64_t x[2] = {ts, (uint64_t)delta};
-  uint32_t i = c->n++;
+static void heap_push(counter *c, const uint64_t x[2]) {
+  uint32_t i = c->nheap++;
   while (i && heap_less(x, c->heap[(i - 1) / 2])) {
     c->heap[i][0] = c->heap[(i - 1) / 2][0], c->heap[i][1] = c->heap[(i - 1) / 2][1];
     i = (i - 1) / 2;
   }
   c->heap[i][0] = x[0], c->heap[i][1] = x[1];
+}
+
+/* The earliest change goes out as the counter's new value: the first of a
+ * run or the heap's top, whichever comes first (equal ones are the same
+ * change, so which one goes does not show). */
+static void counter_pop(pf *p, counter *c) {
+  const uint64_t *min = c->nheap ? c->heap[0] : NULL;
+  int from = -1; /* a run, or -1: the heap */
+  for (int r = 0; r < CTR_RUNS; r++) {
+    const ctr_run *run = &c->run[r];
+    if (run->n && (!min || heap_less(run->e[run->head], min))) min = run->e[run->head], from = r;
+  }
+  uint64_t ts = min[0];
+  c->value += (int64_t)min[1];
+  if (from < 0) {
+    heap_pop(c);
+  } else {
+    ctr_run *run = &c->run[from];
+    run->head = (run->head + 1) % CTR_WINDOW;
+    run->n--;
+  }
+  c->n--;
+  pkt k = pf_pkt_begin(p, ts, false, CTR_UUID + (uint64_t)(c - p->ctr), PF_TYPE_COUNTER);
+  pbw_int(&p->w, PF_TE_COUNTER_VALUE, c->value < 0 ? 0 : c->value);
+  pf_pkt_end(p, k);
+}
+
+/* A change waits at the end of the first run it does not come before the
+ * last of (or of an empty one), else in the heap. */
+static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
+  if (c->n == CTR_WINDOW) counter_pop(p, c);
+  const uint64_t x[2] = {ts, (uint64_t)delta};
+  c->n++;
+  for (int r = 0; r < CTR_RUNS; r++) {
+    ctr_run *run = &c->run[r];
+    if (run->n && heap_less(x, run->e[(run->head + run->n - 1) % CTR_WINDOW])) continue;
+    uint32_t at = (run->head + run->n++) % CTR_WINDOW;
+    run->e[at][0] = x[0], run->e[at][1] = x[1];
+    return;
+  }
+  heap_push(c, x);
 }
 
 void pf_counters_op(pf *p, const cv_event *ev) {
@@ -80,6 +113,7 @@ void pf_counters_finish(pf *p) {
   for (uint32_t i = 0; i < p->nctr; i++) {
     while (p->ctr[i].n) counter_pop(p, &p->ctr[i]);
     free(p->ctr[i].heap);
+    for (int r = 0; r < CTR_RUNS; r++) free(p->ctr[i].run[r].e);
   }
 }
 
