@@ -225,7 +225,9 @@ static void host_call(pf *p, const cv_event *ev) {
   int cat = hip ? CAT_hip : CAT_hsa;
   pkt k;
   if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
-    k = pf_call_begin(p, t, ev->start, cat, ev->name, ev->args, ev->ret, ev->call_key);
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_args, ev->args, ev->ret, ev->call_key);
+  } else if (!rename && ev->kernel && !ev->args && ev->ret) { /* a launch, as one too */
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_kernel, ev->kernel, ev->ret, ev->call_key);
   } else {
     k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
     if (rename)

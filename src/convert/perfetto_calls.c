@@ -32,7 +32,7 @@ static call_slot *find(pf *p, const char *const s[3], const uint32_t len[3], uin
   return e;
 }
 
-static void fill(call_slot *e, const char *const s[3], const uint32_t len[3], uint64_t h,
+static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len[3], uint64_t h,
                  const uint64_t iid[3]) {
   size_t total = (size_t)len[0] + len[1] + len[2];
   if (e->cap < total) {
@@ -45,6 +45,7 @@ static void fill(call_slot *e, const char *const s[3], const uint32_t len[3], ui
     e->len[i] = len[i], e->iid[i] = iid[i];
   }
   e->hash = h;
+  e->fill = ++p->next_fill;
 }
 
 /* ------------------------------------------------------------ dictionaries */
@@ -132,23 +133,24 @@ void pf_dicts_free(void) {
   pthread_mutex_unlock(&dicts_mu);
 }
 
-/* The main thread's iids of call id - 1 of dictionary dict - 1 (zeros
- * while not known); NULL when out of memory. */
-static uint64_t *known_iids(pf *p, uint32_t dict, uint32_t id) {
-  if (dict > p->ndict_iids) {
-    uint64_t(**n)[3] = realloc(p->dict_iids, dict * sizeof *n);
+/* Where the main thread keeps the filling of the cache slot that held
+ * call id - 1 of dictionary dict - 1 when last looked up (0 at first);
+ * NULL when out of memory. */
+static uint64_t *known_of(pf *p, uint32_t dict, uint32_t id) {
+  if (dict > p->nknown) {
+    uint64_t **n = realloc(p->known, dict * sizeof *n);
     if (!n) return NULL;
-    memset(n + p->ndict_iids, 0, (dict - p->ndict_iids) * sizeof *n);
-    p->dict_iids = n, p->ndict_iids = dict;
+    memset(n + p->nknown, 0, (dict - p->nknown) * sizeof *n);
+    p->known = n, p->nknown = dict;
   }
-  uint64_t(**a)[3] = &p->dict_iids[dict - 1];
+  uint64_t **a = &p->known[dict - 1];
   if (!*a && !(*a = rtg_zalloc(DICT_MAX, sizeof **a))) return NULL;
-  return (*a)[id - 1];
+  return &(*a)[id - 1];
 }
 
 void pf_known_free(pf *p) {
-  for (uint32_t i = 0; i < p->ndict_iids; i++) free(p->dict_iids[i]);
-  free(p->dict_iids);
+  for (uint32_t i = 0; i < p->nknown; i++) free(p->known[i]);
+  free(p->known);
 }
 
 /* The key of a call: false when a string is too long to intern. */
@@ -174,9 +176,12 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   const char *s[3];
   if (l->kind == RTG_KIND_HSA_API) {
     s[0] = rec->u.HSA_API.func, s[1] = rec->u.HSA_API.args, s[2] = rec->u.HSA_API.ret;
-  } else if (l->kind == RTG_KIND_HIP_API && !RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) &&
-             RTG_HAS(rec, RTG_FIELD(HIP_API, args))) {
-    s[0] = rec->u.HIP_API.func, s[1] = rec->u.HIP_API.args, s[2] = rec->u.HIP_API.ret;
+  } else if (l->kind == RTG_KIND_HIP_API &&
+             RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) != RTG_HAS(rec, RTG_FIELD(HIP_API, args))) {
+    /* a call with arguments, or a launch with its kernel (and none) */
+    const rtg_rec_HIP_API *h = &rec->u.HIP_API;
+    s[0] = h->func, s[1] = RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) ? h->kernel : h->args;
+    s[2] = h->ret;
   } else {
     return used;
   }
@@ -198,39 +203,44 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
 }
 
 /* A call's name, category and two annotations, by their iids. */
-static void put_call_iids(pf *p, int cat, const uint64_t iid[3]) {
+static void put_call_iids(pf *p, int cat, int an1, const uint64_t iid[3]) {
   pbw_uint(&p->w, PF_TE_NAME_IID, iid[0]);
   pf_put_cat(p, cat);
-  pf_put_ann_varint(p, AN_args, PF_DA_STRING_IID, iid[1]);
+  pf_put_ann_varint(p, an1, PF_DA_STRING_IID, iid[1]);
   pf_put_ann_varint(p, AN_ret, PF_DA_STRING_IID, iid[2]);
 }
 
-pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
-                  const char *ret, const cv_call_key *pre) {
-  const char *s[3] = {name, args, ret};
+pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, int an1,
+                  const char *str1, const char *ret, const cv_call_key *pre) {
+  const char *s[3] = {name, str1, ret};
   cv_call_key made = {.dict = 0};
   if (!pre && !call_key(s, &made)) { /* not interned: written as they are */
     pkt k = pf_slice_begin(p, t, ts, name, cat);
-    pf_ann_str(p, AN_args, args);
+    pf_ann_str(p, an1, str1);
     pf_ann_str(p, AN_ret, ret);
     return k;
   }
   const cv_call_key *key = pre ? pre : &made;
-  uint64_t *known = key->dict ? known_iids(p, key->dict, key->id) : NULL;
-  pkt k;
-  if (known && known[0]) { /* written before: its iids, without its text */
-    k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
-    put_call_iids(p, cat, known);
-    return k;
-  }
   const uint32_t *len = key->len;
   uint64_t h = key->hash;
+  call_slot *e = &p->ccache[h & (CCACHE_SLOTS - 1)];
+  uint64_t *known = key->dict ? known_of(p, key->dict, key->id) : NULL;
+  pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+  /* A call its producer numbered, whose slot holds it still (the same
+   * filling as when it was last looked up): the lookup would find it, so it
+   * is not made (its text, which another core parsed, is not read).
+   * Otherwise the lookup is made, exactly: the caches then change as they
+   * would without the numbers, and the output does not depend on how the
+   * lines were shared among the producers. */
+  if (known && *known && *known == e->fill) {
+    put_call_iids(p, cat, an1, e->iid);
+    return k;
+  }
   bool hit;
-  call_slot *e = find(p, s, len, h, &hit);
-  k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+  e = find(p, s, len, h, &hit);
   if (hit) {
-    put_call_iids(p, cat, e->iid);
-    if (known) memcpy(known, e->iid, sizeof e->iid);
+    put_call_iids(p, cat, an1, e->iid);
+    if (known) *known = e->fill;
     return k;
   }
   /* what pf_slice_begin and pf_ann_str write, keeping the iids */
@@ -242,7 +252,7 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
     pbw_str(&p->w, PF_TE_NAME, name);
   pf_put_cat(p, cat);
   for (int i = 1; i < 3; i++) {
-    int an = i == 1 ? AN_args : AN_ret;
+    int an = i == 1 ? an1 : AN_ret;
     if (!p->ann_done[an]) pf_ann_define(p, an);
     iid[i] = pf_string_iid(p, s[i], len[i]);
     if (iid[i])
@@ -251,8 +261,8 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
       pf_ann_str(p, an, s[i]); /* (inline: no room for more interned data) */
   }
   if (iid[0] && iid[1] && iid[2]) {
-    fill(e, s, len, h, iid);
-    if (known) memcpy(known, iid, sizeof iid);
+    fill(p, e, s, len, h, iid);
+    if (known) *known = e->fill;
   }
   return k;
 }

@@ -86,6 +86,7 @@ typedef struct call_slot {
   uint32_t len[3], cap;
   uint64_t iid[3];
   char *text;
+  uint64_t fill; /* which filling of a slot put the call there (pf.next_fill) */
 } call_slot;
 
 /* A slot of a direct-mapped string cache. */
@@ -138,8 +139,11 @@ typedef struct pf {
   bool cat_done[NCATS], ann_done[NANNS];
   scache_slot *scache, *ncache;
   call_slot *ccache;
-  uint64_t (**dict_iids)[3]; /* per producer's dictionary: its calls' iids (perfetto_calls.c) */
-  uint32_t ndict_iids;
+  /* per producer's dictionary, by number: the filling of its call's cache
+   * slot that held it when last looked up, 0: none yet (perfetto_calls.c) */
+  uint64_t **known;
+  uint32_t nknown;
+  uint64_t next_fill;
   uint64_t next_siid;
   pend pend[NPEND];
   uint32_t npend;
@@ -252,11 +256,12 @@ void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack);
 void pf_sc_free(scache_slot *c, uint32_t slots);
 
 /* perfetto_calls.c: an API call's slice begun, with its function name,
- * arguments and return value (none of them NULL), as pf_slice_begin and
- * pf_ann_str would write them; key: their lengths and hash, made on the
- * reader's threads (cv_perfetto_prepare), or NULL. */
-pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, const char *args,
-                  const char *ret, const cv_call_key *key);
+ * the annotation an1 (its arguments, or a launch's kernel) and its return
+ * value (none of them NULL), as pf_slice_begin and pf_ann_str would write
+ * them; key: their lengths and hash, made on the reader's threads
+ * (cv_perfetto_prepare), or NULL. */
+pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, int an1,
+                  const char *str1, const char *ret, const cv_call_key *key);
 void pf_cc_free(call_slot *c);
 void pf_known_free(pf *p);
 /* Frees the producers' dictionaries (when no reader runs). */
