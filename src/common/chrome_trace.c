@@ -1,10 +1,11 @@
 /* The Chrome trace frame and metadata events; see chrome_trace.h. */
 #include "chrome_trace.h"
 
-bool rtg_chrome_open(rtg_chrome *c, FILE *f, const char *head) {
+bool rtg_chrome_open(rtg_chrome *c, FILE *f, const char *head, bool async) {
   c->first = true;
   c->events = 0;
   if (!rtg_jsonw_init(&c->w, f)) return false;
+  if (async) rtg_jsonw_start_async(&c->w); /* on failure the writes stay on this thread */
   rtg_jsonw_lit(&c->w, head);
   return true;
 }

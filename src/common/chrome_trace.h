@@ -26,8 +26,9 @@ typedef struct rtg_chrome {
 } rtg_chrome;
 
 /* Start the document on f (not closed here): head must end with
- * "\"traceEvents\":[\n".  False when memory runs out. */
-bool rtg_chrome_open(rtg_chrome *c, FILE *f, const char *head);
+ * "\"traceEvents\":[\n".  async: a thread of its own writes the bytes
+ * (rtg_jsonw_start_async).  False when memory runs out. */
+bool rtg_chrome_open(rtg_chrome *c, FILE *f, const char *head, bool async);
 
 /* End the document: "\n]" then tail.  False when a write failed. */
 bool rtg_chrome_close(rtg_chrome *c, const char *tail);

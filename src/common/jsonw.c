@@ -19,16 +19,12 @@ bool rtg_jsonw_init(rtg_jsonw *w, FILE *f) {
   return w->buf != NULL;
 }
 
-/* Written by the formatting thread itself: a thread of its own for the
- * writes (tried until issue 12's converter work) cost more than it saved,
- * now that the converter's text is mostly made on the reader's threads:
- * the buffer went to another core for the kernel to copy it and came back
- * to be written over, a trip of every cache line each way.  Written here,
- * it stays in this core's cache for the copy (on the 16-core host: the
- * converter's main thread 83 -> 42 ms of CPU, the JSON 71 -> 47 ms). */
 void rtg_jsonw_flush(rtg_jsonw *w) {
   if (w->len && !w->error) {
-    if (fwrite(w->buf, 1, w->len, w->f) != w->len) w->error = true;
+    if (w->async)
+      rtg_jsonw_async_put(w);
+    else if (fwrite(w->buf, 1, w->len, w->f) != w->len)
+      w->error = true;
     w->written += w->len;
   }
   w->len = 0;
@@ -36,13 +32,14 @@ void rtg_jsonw_flush(rtg_jsonw *w) {
 
 bool rtg_jsonw_finish(rtg_jsonw *w) {
   rtg_jsonw_flush(w);
+  if (w->async && !rtg_jsonw_async_stop(w)) w->error = true;
   if (fflush(w->f)) w->error = true;
   free(w->buf);
   w->buf = NULL;
   return !w->error;
 }
 
-/* Room for n more bytes (n <= CAP). */
+/* Room for n more bytes (n <= w->cap). */
 static inline char *room(rtg_jsonw *w, size_t n) {
   if (w->cap - w->len < n) rtg_jsonw_flush(w);
   return w->buf + w->len;
@@ -50,7 +47,7 @@ static inline char *room(rtg_jsonw *w, size_t n) {
 
 void rtg_jsonw_raw_slow(rtg_jsonw *w, const char *s, size_t n) {
   while (n) {
-    size_t k = n < CAP ? n : CAP;
+    size_t k = n < w->cap ? n : w->cap;
     memcpy(room(w, k), s, k);
     w->len += k;
     s += k;

@@ -16,15 +16,29 @@ typedef struct rtg_jsonw {
   FILE *f;
   char *buf;
   size_t len, cap;
-  bool error;       /* a write failed (disk full...) */
-  uint64_t written; /* bytes handed to f */
+  bool error;                    /* a write failed (disk full...) */
+  uint64_t written;              /* bytes handed to f */
+  struct rtg_jsonw_async *async; /* the writer thread, if started */
 } rtg_jsonw;
 
 /* Writes go to f (not closed by the writer). */
 bool rtg_jsonw_init(rtg_jsonw *w, FILE *f);
+/* Before the first bytes: from now on a thread of its own writes them, so
+ * that formatting goes on during the kernel's copies (jsonw_async.c says
+ * how the bytes cross to it); f must not be used by anyone else until
+ * rtg_jsonw_finish.  False (the writes stay on this thread) when it could
+ * not be started, or without SSE2. */
+bool rtg_jsonw_start_async(rtg_jsonw *w);
 /* Flush and free the buffer; false if any write failed. */
 bool rtg_jsonw_finish(rtg_jsonw *w);
 void rtg_jsonw_flush(rtg_jsonw *w);
+
+/* (jsonw_async.c, for jsonw.c: the formatting buffer's size with a writer
+ * thread; its bytes handed over; the thread stopped, false if a write
+ * failed) */
+#define RTG_JSONW_STAGE (64u << 10)
+void rtg_jsonw_async_put(rtg_jsonw *w);
+bool rtg_jsonw_async_stop(rtg_jsonw *w);
 
 void rtg_jsonw_raw_slow(rtg_jsonw *w, const char *s, size_t n);
 /* Raw bytes; inline so that literals cost a memcpy of a known size. */

@@ -61,7 +61,7 @@ static void *chrome_open(cv_ctx *ctx) {
             "\",\"clock\":\"CLOCK_BOOTTIME, relative\"},\n\"traceEvents\":[\n"
           : "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
             "\",\"clock\":\"CLOCK_BOOTTIME\"},\n\"traceEvents\":[\n";
-  if (!rtg_chrome_open(&c->out, c->f, head) || !corr_init(&c->calls, slots) ||
+  if (!rtg_chrome_open(&c->out, c->f, head, true) || !corr_init(&c->calls, slots) ||
       !corr_init(&c->dispatch, slots)) {
     rtg_error("out of memory");
     exit(1);

@@ -33,7 +33,7 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     return false;
   }
   rtg_chrome c;
-  if (!rtg_chrome_open(&c, f, "{\"traceEvents\":[\n")) {
+  if (!rtg_chrome_open(&c, f, "{\"traceEvents\":[\n", false)) {
     fclose(f);
     rtg_error("out of memory");
     return false;

@@ -136,7 +136,9 @@ int main(void) {
   CHECK_STR(us_of(1010), "1.01");
   CHECK_STR(us_of(1100), "1.1");
 
-  /* 20 MB through the 1 MB buffer, in order */
+  /* 20 MB through the 1 MB buffer, in order; then through the writer
+   * thread (its buffers filled with streaming stores, odd lengths and
+   * alignments), with strings longer than its formatting buffer */
   f = fopen("many.json", "w");
   rtg_jsonw_init(&w, f);
   for (uint64_t i = 0; i < 2000000; i++) {
@@ -151,5 +153,41 @@ int main(void) {
   while (fgets(line, sizeof line, f)) wrong += strtoull(line, NULL, 10) != expect++;
   fclose(f);
   CHECK(expect == 2000000 && wrong == 0);
+
+  f = fopen("async.json", "w");
+  rtg_jsonw_init(&w, f);
+#if defined(__SSE2__)
+  CHECK(rtg_jsonw_start_async(&w));
+#endif
+  static char longs_text[200000];
+  for (size_t i = 0; i < sizeof longs_text - 1; i++) longs_text[i] = (char)('a' + i % 26);
+  for (uint64_t i = 0; i < 2000000; i++) {
+    rtg_jsonw_u64(&w, i);
+    rtg_jsonw_ch(&w, '\n');
+    if (i % 250000 == 7) { /* a long line: raw bytes and an escaped string */
+      rtg_jsonw_raw(&w, longs_text, sizeof longs_text - 1 - i % 13);
+      rtg_jsonw_str(&w, longs_text + i % 11);
+      rtg_jsonw_ch(&w, '\n');
+    }
+  }
+  CHECK(rtg_jsonw_finish(&w));
+  fclose(f);
+  f = fopen("async.json", "r");
+  static char text[2 * sizeof longs_text + 64];
+  expect = wrong = 0;
+  uint64_t longs = 0;
+  while (fgets(text, sizeof text, f)) {
+    if (text[0] >= '0' && text[0] <= '9') {
+      wrong += strtoull(text, NULL, 10) != expect++;
+    } else { /* the long line that followed number expect - 1 */
+      uint64_t i = expect - 1;
+      size_t raw = sizeof longs_text - 1 - i % 13;
+      wrong += memcmp(text, longs_text, raw) != 0 || text[raw] != '"' ||
+               memcmp(text + raw + 1, longs_text + i % 11, strlen(longs_text + i % 11)) != 0;
+      longs++;
+    }
+  }
+  fclose(f);
+  CHECK(expect == 2000000 && wrong == 0 && longs == 8);
   return check_done("test_jsonw");
 }
