@@ -17,7 +17,9 @@
  * track descriptors, whose names are final only at the end (a later input
  * adds a process), are written first into the output, then the events
  * after them, so every reader meets a track before its events.  Slice ends
- * have a spool of their own, written before the rest: see slice_end.
+ * go after their begins, but those that come out of time order on their
+ * track have a spool of their own, written before the rest: see
+ * pf_slice_end.
  *
  * Flows (-f) pair host calls and GPU ops exactly as the JSON does (corr.c).
  * An op whose call is already known gets two legacy flow events ('s' at
