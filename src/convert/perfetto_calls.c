@@ -9,8 +9,9 @@
  *
  * Each producer thread of the reader also numbers the calls it meets, in
  * a dictionary of its own: it compares their strings where it has just
- * parsed them, in its own cache.  The main thread keeps the iids of each
- * (dictionary, number) it has written once, and writes that call again
+ * parsed them, in its own cache.  The main thread keeps, per (dictionary,
+ * number), which filling of the call's slot held it when it last looked
+ * the call up; while the slot still holds that filling it writes the call
  * without reading its text, which another core parsed (on the 16-core host
  * that read, a cache miss or more per call, was most of the lookup). */
 #include <pthread.h>
@@ -206,6 +207,8 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
 static void put_call_iids(pf *p, int cat, int an1, const uint64_t iid[3]) {
   pbw_uint(&p->w, PF_TE_NAME_IID, iid[0]);
   pf_put_cat(p, cat);
+  /* (a launch may find the slot of a call with the same three strings) */
+  if (!p->ann_done[an1]) pf_ann_define(p, an1);
   pf_put_ann_varint(p, an1, PF_DA_STRING_IID, iid[1]);
   pf_put_ann_varint(p, AN_ret, PF_DA_STRING_IID, iid[2]);
 }

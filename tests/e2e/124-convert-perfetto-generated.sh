@@ -44,3 +44,11 @@ RTG_CONVERT_PF_MEM=3000000 "$B/rtg-convert" -q -f --format perfetto -o - h.txt >
 [ "$(wc -c < mem.pftrace)" -gt 6000000 ] && echo "trace over 6 MB" || echo "trace too small to spill"
 for f in all part pipe; do cmp -s mem.pftrace $f.pftrace && echo "$f: same" || echo "$f: DIFFERENT"; done
 ls -a | grep -c '^\.rtg-pftrace' || true
+echo "== a launch whose kernel reads as an earlier call's arguments (the same three strings)"
+{
+  echo "RTG: pid:1000 tid:1000 trace format:1 host:adv clock:CLOCK_BOOTTIME"
+  echo "HIP: pid:1000 tid:1000 hipLaunchKernel(void k) ret=0 @1000000100 +50 corr:1"
+  echo "HIP: pid:1000 tid:1000 hipLaunchKernel [void k] ret=0 @1000000200 +50 corr:2"
+  echo "HIP: pid:1000 tid:1000 hipLaunchKernel [void k] ret=0 @1000000300 +50 corr:3"
+} > same.txt
+pf_check -f same.txt
