@@ -24,8 +24,11 @@
  * window of text).  With fewer, a producer stopped halfway through its
  * chunk until the caller came to it, so the producers took turns instead
  * of working side by side: on the 16-core host, 4 batches left the caller
- * waiting 150 times (18 ms) per run of the bench trace, 8 a few times. */
+ * waiting 150 times (18 ms) per run of the bench trace, 8 a few times.
+ * With transient text a batch holds about a chunk, and 4 hold as many
+ * chunks (8 made rpt 5-8 % slower there: twice the memory touched). */
 #define NBATCH (int)(CHUNK / WINDOW)
+#define NBATCH_TRANSIENT 4
 /* Lines a batch holds: with transient text about a chunk's (the batch holds
  * no text, and a handoff, a thread switch, per chunk costs less than one per
  * window); else about a window's (its text is in the batch too). */
@@ -70,7 +73,7 @@ typedef struct producer {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   batch b[NBATCH];
-  size_t head, nfull; /* full batches: NBATCH slots from head */
+  size_t head, nfull; /* full batches: nbatch slots from head */
   cursor c;
   wait_stat waited; /* for a full ring */
   uint64_t cpu_ns;  /* its thread's CPU time, at its end */
@@ -86,6 +89,7 @@ struct rtg_reader {
   size_t nfiles, nchunks;
   producer prod[MAX_PRODUCERS];
   unsigned nprod;
+  unsigned nbatch;         /* batches per producer: NBATCH or NBATCH_TRANSIENT */
   bool serial;             /* no threads: the caller fills batches itself */
   bool stop;               /* under each producer's mu */
   bool stats;              /* RTG_READER_STATS */
@@ -134,13 +138,13 @@ static void *producer_main(void *arg) {
     bool done = false;
     while (!done) {
       pthread_mutex_lock(&p->mu);
-      wait_while(&p->cv, &p->mu, &p->nfull, NBATCH, &r->stop, r->stats, &p->waited);
+      wait_while(&p->cv, &p->mu, &p->nfull, r->nbatch, &r->stop, r->stats, &p->waited);
       bool stop = r->stop;
       pthread_mutex_unlock(&p->mu);
       if (stop) return NULL;
       batch_fill(&r->src, &p->b[slot], &p->c);
       done = p->b[slot].chunk_end;
-      slot = (slot + 1) % NBATCH;
+      slot = (slot + 1) % r->nbatch;
       pthread_mutex_lock(&p->mu);
       p->nfull++;
       pthread_cond_broadcast(&p->cv);
@@ -170,7 +174,7 @@ static void give_back(rtg_reader *r) {
   if (r->serial) return;
   producer *p = &r->prod[r->next_chunk % r->nprod];
   pthread_mutex_lock(&p->mu);
-  p->head = (p->head + 1) % NBATCH;
+  p->head = (p->head + 1) % r->nbatch;
   p->nfull--;
   pthread_cond_broadcast(&p->cv);
   pthread_mutex_unlock(&p->mu);
@@ -285,6 +289,7 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
   bool ok = plan(r);
   if (want > r->nchunks) want = r->nchunks ? (unsigned)r->nchunks : 1;
   r->nprod = serial ? 1 : want;
+  r->nbatch = o->transient_text ? NBATCH_TRANSIENT : NBATCH;
   for (unsigned i = 0; i < r->nprod; i++) {
     producer *p = &r->prod[i];
     p->r = r;
@@ -293,7 +298,7 @@ static rtg_reader *open_reader(const rtg_reader_opts *o, bool serial) {
     /* what a prepare hook makes of the lines, as much as the text of a
      * batch, times its scale */
     size_t arena = o->prepare && o->prepare_scale ? (64u << 10) + o->prepare_scale * 2 * WINDOW : 0;
-    for (int k = 0; k < NBATCH; k++)
+    for (unsigned k = 0; k < r->nbatch; k++)
       ok &= batch_init(&p->b[k], o->transient_text ? BATCH_LINES_TRANSIENT : BATCH_LINES, arena);
   }
   if (!ok) {
@@ -355,7 +360,7 @@ void rtg_reader_close(rtg_reader *r) {
   if (r->stats) print_stats(r);
   for (unsigned i = 0; i < r->nprod; i++) {
     producer *p = &r->prod[i];
-    for (int k = 0; k < NBATCH; k++) batch_free(&p->b[k]);
+    for (unsigned k = 0; k < r->nbatch; k++) batch_free(&p->b[k]);
     if (p->c.lr_open) rtg_linereader_close(&p->c.lr);
     free(p->c.carry);
     free(p->c.buf.p);
