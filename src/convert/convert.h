@@ -278,6 +278,7 @@ typedef struct cv_call_key {
   uint32_t len[3]; /* name, args, ret */
   uint32_t dict;   /* the producer's dictionary + 1; 0: none */
   uint32_t id;     /* the call's number there */
+  bool name_only;  /* a kernel's name (len[0]) and nothing else */
 } cv_call_key;
 size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
                            void *arg);

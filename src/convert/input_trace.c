@@ -313,7 +313,10 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
-    if (r->prep_json) ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
+    if (r->prep_json)
+      ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
+    else if (l->prep) /* the Perfetto sink's key of its name */
+      ev.call_key = (const cv_call_key *)l->prep;
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;

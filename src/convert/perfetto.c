@@ -317,7 +317,8 @@ static void gpu_op(pf *p, const cv_event *ev) {
     if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
   } else {
     bool kern = ev->type == CV_KERNEL;
-    k = pf_slice_begin(p, t, ev->start, ev->name, kern ? CAT_kernel : CAT_barrier);
+    k = kern ? pf_kernel_begin(p, t, ev->start, ev->name, CAT_kernel, ev->call_key)
+             : pf_slice_begin(p, t, ev->start, ev->name, CAT_barrier);
     pf_ann_u64(p, AN_queue, ev->queue);
     pf_ann_u64(p, AN_agent, ev->agent);
     pf_ann_u64(p, AN_id, ev->id);

@@ -58,6 +58,7 @@ typedef struct dict_entry {
   uint64_t hash;
   uint32_t len[3];
   uint32_t id; /* number + 1; 0: empty */
+  bool name_only;
   char *text;
 } dict_entry;
 
@@ -112,11 +113,12 @@ static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key 
       memcpy(e->text + len[0], s[1], len[1]);
       memcpy(e->text + len[0] + len[1], s[2], len[2]);
       e->hash = key->hash, e->len[0] = len[0], e->len[1] = len[1], e->len[2] = len[2];
+      e->name_only = key->name_only;
       return e->id = ++d->n;
     }
-    if (e->hash == key->hash && e->len[0] == len[0] && e->len[1] == len[1] && e->len[2] == len[2] &&
-        !memcmp(e->text, s[0], len[0]) && !memcmp(e->text + len[0], s[1], len[1]) &&
-        !memcmp(e->text + len[0] + len[1], s[2], len[2]))
+    if (e->hash == key->hash && e->name_only == key->name_only && e->len[0] == len[0] &&
+        e->len[1] == len[1] && e->len[2] == len[2] && !memcmp(e->text, s[0], len[0]) &&
+        !memcmp(e->text + len[0], s[1], len[1]) && !memcmp(e->text + len[0] + len[1], s[2], len[2]))
       return e->id;
   }
 }
@@ -134,24 +136,31 @@ void pf_dicts_free(void) {
   pthread_mutex_unlock(&dicts_mu);
 }
 
-/* Where the main thread keeps the filling of the cache slot that held
- * call id - 1 of dictionary dict - 1 when last looked up (0 at first);
- * NULL when out of memory. */
-static uint64_t *known_of(pf *p, uint32_t dict, uint32_t id) {
-  if (dict > p->nknown) {
-    uint64_t **n = realloc(p->known, dict * sizeof *n);
-    if (!n) return NULL;
-    memset(n + p->nknown, 0, (dict - p->nknown) * sizeof *n);
-    p->known = n, p->nknown = dict;
+/* Entry id - 1 of dictionary dict - 1 in a table of the main thread's, per
+ * dictionary (all zeros at first); NULL when out of memory. */
+static uint64_t *known_in(uint64_t ***tab, uint32_t *n, uint32_t dict, uint32_t id) {
+  if (dict > *n) {
+    uint64_t **t = realloc(*tab, dict * sizeof *t);
+    if (!t) return NULL;
+    memset(t + *n, 0, (dict - *n) * sizeof *t);
+    *tab = t, *n = dict;
   }
-  uint64_t **a = &p->known[dict - 1];
+  uint64_t **a = &(*tab)[dict - 1];
   if (!*a && !(*a = rtg_zalloc(DICT_MAX, sizeof **a))) return NULL;
   return &(*a)[id - 1];
+}
+
+/* Where the main thread keeps the filling of the cache slot that held
+ * call id - 1 of dictionary dict - 1 when last looked up (0 at first). */
+static uint64_t *known_of(pf *p, uint32_t dict, uint32_t id) {
+  return known_in(&p->known, &p->nknown, dict, id);
 }
 
 void pf_known_free(pf *p) {
   for (uint32_t i = 0; i < p->nknown; i++) free(p->known[i]);
   free(p->known);
+  for (uint32_t i = 0; i < p->nknown_names; i++) free(p->known_names[i]);
+  free(p->known_names);
 }
 
 /* The key of a call: false when a string is too long to intern. */
@@ -175,7 +184,13 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   if (l->cls != RTG_LINE_RECORD || l->nul) return used;
   const rtg_record *rec = &l->u.rec;
   const char *s[3];
-  if (l->kind == RTG_KIND_HSA_API) {
+  bool name_only = false;
+  if (l->kind == RTG_KIND_DISPATCH) { /* a kernel's name, as input_trace.c takes it */
+    const rtg_rec_DISPATCH *k = &rec->u.DISPATCH;
+    bool dem = RTG_HAS(rec, RTG_FIELD(DISPATCH, demangled)) && *k->demangled;
+    s[0] = dem ? k->demangled : k->name, s[1] = s[2] = "";
+    name_only = true;
+  } else if (l->kind == RTG_KIND_HSA_API) {
     s[0] = rec->u.HSA_API.func, s[1] = rec->u.HSA_API.args, s[2] = rec->u.HSA_API.ret;
   } else if (l->kind == RTG_KIND_HIP_API &&
              RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) != RTG_HAS(rec, RTG_FIELD(HIP_API, args))) {
@@ -191,6 +206,8 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   if (space->left < pad + sizeof(cv_call_key)) return used;
   cv_call_key *key = (cv_call_key *)(space->p + pad);
   if (!call_key(s, key)) return used;
+  key->name_only = name_only;
+  key->hash ^= name_only; /* (not a call's key) */
   uint32_t no;
   call_dict *d = thread_dict(&no);
   key->id = d ? dict_id(d, s, key) : 0;
@@ -267,6 +284,25 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
     fill(p, e, s, len, h, iid);
     if (known) *known = e->fill;
   }
+  return k;
+}
+
+/* Names are interned in a table that keeps them all (perfetto_enc.c: its
+ * cache in front changes no output), so a name's iid, once known, is
+ * written as it is. */
+pkt pf_kernel_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat,
+                    const cv_call_key *key) {
+  uint64_t *known = key && key->dict && key->name_only
+                        ? known_in(&p->known_names, &p->nknown_names, key->dict, key->id)
+                        : NULL;
+  if (!known) return pf_slice_begin(p, t, ts, name, cat);
+  pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
+  if (!*known) *known = pf_name_iid(p, name, key->len[0]);
+  if (*known)
+    pbw_uint(&p->w, PF_TE_NAME_IID, *known);
+  else
+    pbw_str(&p->w, PF_TE_NAME, name);
+  pf_put_cat(p, cat);
   return k;
 }
 

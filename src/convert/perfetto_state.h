@@ -143,6 +143,8 @@ typedef struct pf {
    * slot that held it when last looked up, 0: none yet (perfetto_calls.c) */
   uint64_t **known;
   uint32_t nknown;
+  uint64_t **known_names; /* the same for kernel names: their iids, 0: none yet */
+  uint32_t nknown_names;
   uint64_t next_fill;
   uint64_t next_siid;
   pend pend[NPEND];
@@ -264,6 +266,10 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
                   const char *str1, const char *ret, const cv_call_key *key);
 void pf_cc_free(call_slot *c);
 void pf_known_free(pf *p);
+/* A kernel's slice begun, as pf_slice_begin writes it; key: its name's
+ * number in a producer's dictionary (cv_perfetto_prepare), or NULL. */
+pkt pf_kernel_begin(pf *p, const track *t, uint64_t ts, const char *name, int cat,
+                    const cv_call_key *key);
 /* Frees the producers' dictionaries (when no reader runs). */
 void pf_dicts_free(void);
 
