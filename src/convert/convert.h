@@ -261,11 +261,11 @@ int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t 
 /* chrome_pre.c: the Chrome JSON of an API call's line, made by the trace
  * reader's threads (a prepare hook, trace_reader.h) into rtg_line.prep. */
 /* (read by the producers for every line: a cache line of its own, so that
- * what the caller writes beside it, on its stack, does not take it away) */
+ * what the caller writes beside it, on its stack, does not take it away;
+ * the alignment makes the struct 64 bytes too) */
 typedef struct cv_chrome_pre {
   _Alignas(64) uint64_t time_base;
   bool kernel_names;
-  char pad_[64 - 9];
 } cv_chrome_pre;
 struct rtg_line;
 struct rtg_line_space;

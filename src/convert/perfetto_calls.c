@@ -83,18 +83,16 @@ static call_dict *thread_dict(uint32_t *no) {
     return my_dict;
   }
   pthread_mutex_lock(&dicts_mu);
-  {
-    my_dict = NULL;
-    call_dict *d = calloc(1, sizeof *d), **nd = realloc(dicts, (ndicts + 1) * sizeof *nd);
-    if (nd) dicts = nd;
-    if (d) d->slot = calloc(DICT_SLOTS, sizeof *d->slot);
-    if (nd && d && d->slot) {
-      dicts[ndicts] = d;
-      my_dict = d, my_dict_no = ndicts++, my_dict_gen = dicts_gen;
-    } else if (d) {
-      free(d->slot);
-      free(d);
-    }
+  my_dict = NULL;
+  call_dict *d = calloc(1, sizeof *d), **nd = realloc(dicts, (ndicts + 1) * sizeof *nd);
+  if (nd) dicts = nd;
+  if (d) d->slot = calloc(DICT_SLOTS, sizeof *d->slot);
+  if (nd && d && d->slot) {
+    dicts[ndicts] = d;
+    my_dict = d, my_dict_no = ndicts++, my_dict_gen = dicts_gen;
+  } else if (d) {
+    free(d->slot);
+    free(d);
   }
   pthread_mutex_unlock(&dicts_mu);
   *no = my_dict_no;

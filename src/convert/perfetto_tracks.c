@@ -21,8 +21,9 @@ static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
     memset(c, 0, sizeof *c);
     c->proc = proc, c->agent = agent, c->bytes = bytes;
     c->heap = malloc(CTR_WINDOW * sizeof *c->heap);
-    for (int r = 0; r < CTR_RUNS; r++) c->run[r].e = malloc(CTR_WINDOW * sizeof *c->run[r].e);
-    if (!c->heap || !c->run[0].e || !c->run[CTR_RUNS - 1].e) exit(1);
+    if (!c->heap) exit(1);
+    for (int r = 0; r < CTR_RUNS; r++)
+      if (!(c->run[r].e = malloc(CTR_WINDOW * sizeof *c->run[r].e))) exit(1);
     *ix = p->nctr++;
   }
   return &p->ctr[*ix];
