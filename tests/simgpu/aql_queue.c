@@ -154,6 +154,12 @@ static void process(sim_queue_t *q, uint64_t rd, uint64_t t0) {
                    __ATOMIC_RELEASE);
   __atomic_store_n(q->rptr, rd + 1, __ATOMIC_RELEASE);
   q->npackets++;
+  /* Whether the next packet was already waiting when this one ended, looked
+   * at before the completion: a packet the host writes on seeing it, or a
+   * barrier it satisfies, cannot be counted as waiting (when the worker
+   * loses its CPU after the packet, looking later would give it this end
+   * as its start, before the host even wrote it) */
+  q->next_waiting = aql_ready(q);
   complete(done, t0, t1);
 }
 
@@ -162,16 +168,14 @@ void *sim_aql_worker(void *arg) {
   char name[16];
   snprintf(name, sizeof name, "simgpu-aql%u", q->id);
   sim_thread_setup(name);
-  int chained = 0; /* the head packet was waiting when the previous one ended */
   while (!q->stop) {
     if (!aql_ready(q)) {
-      chained = 0;
+      q->next_waiting = 0;
       sim_park(q, aql_ready);
       continue;
     }
     uint64_t now = sim_now_ns();
-    process(q, *q->rptr, chained && q->last_end ? q->last_end : now);
-    chained = 1;
+    process(q, *q->rptr, q->next_waiting && q->last_end ? q->last_end : now);
   }
   return NULL;
 }

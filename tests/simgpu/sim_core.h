@@ -135,6 +135,7 @@ struct sim_queue {
   volatile int suspended;
   uint64_t npackets;
   uint64_t last_end; /* end time of the previous packet, ns */
+  int next_waiting;  /* the head packet was ready when the previous one ended */
   pthread_t thread;
   /* parking (monitor.c) */
   pthread_cond_t cv;

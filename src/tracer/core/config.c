@@ -179,6 +179,7 @@ void rtg_config_read(void) {
   c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
   c->buffer_mb = env_int("RTG_BUFFER_MB", 256, 1 << 20);
   c->writer_stall = env_bool("RTG_WRITER_STALL", false);
+  c->gpu_deps = env_bool("RTG_GPU_DEPS", true);
   c->tsc = env_bool("RTG_TSC", true); /* rtg_stamp_init says whether the machine allows it */
   if (c->buffer_mb < 1) {
     fprintf(stderr, "rtg: RTG_BUFFER_MB=%d is too small; using 1\n", c->buffer_mb);
@@ -229,6 +230,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_BUFFER_FULL", c->buffer_drop ? "drop" : "wait");
   rtg_log(1, "%-24s = %s", "RTG_WRITER_STALL", B(c->writer_stall));
   rtg_log(1, "%-24s = %s", "RTG_TSC", B(c->tsc));
+  rtg_log(1, "%-24s = %s", "RTG_GPU_DEPS", B(c->gpu_deps));
 #undef S
 #undef B
 }

@@ -11,6 +11,8 @@
  *                 ops nobody waits on; the bound on ops in flight
  *   async_handlers.c  completion in the runtime's async-events thread, for
  *                 ops whose signal has an application handler
+ *   gpu_deps.c    packets that make the GPU wait for an op, made to wait
+ *                 for the hardware alone
  * An op is begun where its packet or copy is submitted (queue_intercept.c,
  * copies.c: rtg_op_begin, then the kind's own fields, then rtg_op_submit),
  * completed by an application thread in its wait (signal_hooks.c), by the
@@ -122,6 +124,7 @@ typedef struct rtg_owner_ref {
   rtg_op *op;
   uint32_t claim;
   hsa_signal_value_t wait_below;
+  bool alone; /* no other op of the signal (a forward) is in flight */
 } rtg_owner_ref;
 RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
 /* Is any op of application signal `handle` in flight (not yet released)? */
@@ -201,6 +204,11 @@ RTG_HIDDEN void rtg_async_arm(rtg_op *op);
  * handler, not when their waiter next looks. */
 RTG_HIDDEN void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n);
 RTG_HIDDEN void rtg_async_forget(uint64_t handle);
+/* gpu_deps.c: a barrier (kind BARRIER_AND/OR, one dependency) or
+ * barrier-value packet pkt waiting on a signal the tracer raised, made to
+ * wait on the GPU alone (rewritten in place).  false: left as it was, the
+ * caller arms its dependencies (rtg_async_arm_deps). */
+RTG_HIDDEN bool rtg_gpu_deps_rewrite(hsa_kernel_dispatch_packet_t *pkt, rtg_op_kind kind);
 RTG_HIDDEN void rtg_async_handlers_install(void);
 RTG_HIDDEN void rtg_async_after_fork(void);
 RTG_HIDDEN void rtg_queue_intercept_init(void);

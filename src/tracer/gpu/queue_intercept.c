@@ -4,7 +4,9 @@
  * barrier-value packets are forwarded unchanged except for the completion
  * signal, which is raised by one (or, when absent or shared with another op
  * in flight, replaced by a pooled tool signal, sigtrack.c) so that the GPU
- * times can be read before the application sees completion (completion.c).
+ * times can be read before the application sees completion (completion.c),
+ * and for a dependency on such a raised signal, whose condition is handed
+ * to the GPU in the raised world (gpu_deps.c).
  * Other packet types pass through untouched and are counted. */
 #include "destroy_rescue.h"
 #include "gpu_op.h"
@@ -68,11 +70,11 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
     op->bv_value = v->value;
     op->bv_mask = v->mask;
     op->bv_cond = v->cond;
-    rtg_async_arm_deps(&v->signal, 1);
-  } else {
-    const hsa_barrier_and_packet_t *b = (const hsa_barrier_and_packet_t *)pkt;
-    for (int i = 0; i < 5; i++) op->deps[i] = b->dep_signal[i].handle;
-    rtg_async_arm_deps(b->dep_signal, 5);
+    if (!rtg_gpu_deps_rewrite(pkt, op->kind)) rtg_async_arm_deps(&v->signal, 1);
+  } else { /* the record keeps the packet as the application wrote it */
+    hsa_barrier_and_packet_t b = *(const hsa_barrier_and_packet_t *)pkt;
+    for (int i = 0; i < 5; i++) op->deps[i] = b.dep_signal[i].handle;
+    if (!rtg_gpu_deps_rewrite(pkt, op->kind)) rtg_async_arm_deps(b.dep_signal, 5);
   }
   pkt->completion_signal = op->signal;
   rtg_op_submit(op);

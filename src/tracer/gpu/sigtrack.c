@@ -210,7 +210,8 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   pthread_mutex_lock(&b->mu);
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
-  if (busy) *out = (rtg_owner_ref){e->owner, e->owner_claim, e->owner->wait_below};
+  if (busy)
+    *out = (rtg_owner_ref){e->owner, e->owner_claim, e->owner->wait_below, e->inflight == 1};
   pthread_mutex_unlock(&b->mu);
   return busy;
 }
