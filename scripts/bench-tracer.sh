@@ -174,6 +174,7 @@ stretch "HSA queue waits on queue:" "$B/progs/tp_stretch" dep 200
 if [ -z "$BENCH_NO_HIP" ]; then
   stretch "HIP back to back:" "$B/progs/tp_hip_bench" b2b 200 floor
   stretch "HIP stream sync:" "$B/progs/tp_hip_bench" sync 200 floor
+  stretch "HIP stream waits on stream:" "$B/progs/tp_hip_bench" dep 100 floor
   # the same with HIP's callbacks kept (HIP <= 5.3 then profiles every
   # command: the default hands over to the GOT after the loading call)
   RTG_HIP_PATH=callback stretch "HIP stream sync, HIP_PATH=callback:" "$B/progs/tp_hip_bench" sync 200

@@ -11,6 +11,11 @@
 //                               (then one hipDeviceSynchronize), or with a
 //                               hipStreamSynchronize after each launch;
 //                               prints elapsed_ns, first launch to the end
+//   tp_hip_bench dep N          N kernels on one stream, each waited for by
+//                               the other (hipEventRecord, hipStreamWaitEvent)
+//                               before a kernel there, which the host then
+//                               waits for (hipStreamSynchronize): a stream
+//                               waiting on another's event
 // The callback registration is HIP's <= 5.3.0 interface (hip_prof_api.h),
 // looked up at run time: later releases no longer declare it.
 #include <dlfcn.h>
@@ -101,20 +106,29 @@ int main(int argc, char **argv) {
         (void)reg_api(op, (void *)empty_api, nullptr);
       }
     }
-    bool sync = !strcmp(mode, "sync");
+    bool sync = !strcmp(mode, "sync"), dep = !strcmp(mode, "dep");
     hipStream_t s[2];
     for (auto &st : s) CK(hipStreamCreateWithFlags(&st, hipStreamNonBlocking));
+    hipEvent_t ev;
+    CK(hipEventCreateWithFlags(&ev, hipEventDisableTiming));
     int *buf;
     CK(hipMalloc(&buf, 64 * sizeof(int)));
     hipLaunchKernelGGL(tick, dim3(1), dim3(64), 0, s[0], buf); // warm up
     CK(hipDeviceSynchronize());
     unsigned long long t0 = now_ns();
     for (long i = 0; i < n; i++) {
-      hipLaunchKernelGGL(tick, dim3(1), dim3(64), 0, s[i % 2], buf);
+      hipLaunchKernelGGL(tick, dim3(1), dim3(64), 0, s[dep ? 0 : i % 2], buf);
+      if (dep) {
+        CK(hipEventRecord(ev, s[0]));
+        CK(hipStreamWaitEvent(s[1], ev, 0));
+        hipLaunchKernelGGL(tick, dim3(1), dim3(64), 0, s[1], buf);
+        CK(hipStreamSynchronize(s[1]));
+      }
       if (sync) CK(hipStreamSynchronize(s[i % 2]));
     }
     CK(hipDeviceSynchronize());
     printf("elapsed_ns %llu\n", now_ns() - t0);
+    CK(hipEventDestroy(ev));
     CK(hipFree(buf));
     for (auto &st : s) CK(hipStreamDestroy(st));
   }
