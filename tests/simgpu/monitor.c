@@ -8,7 +8,7 @@
  * predicates, starting SIMGPU_POLL_US apart and doubling up to SIMGPU_IDLE_US.
  * So an idle program costs one wake-up per SIMGPU_IDLE_US whatever the
  * number of queues, and sim_kick() (a host SetEvent, or a host about to block
- * on an event) makes the monitor look at once. */
+ * on an event) looks at the parked queues at once, in the kicking thread. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <time.h>
@@ -103,11 +103,23 @@ void sim_monitor_remove(sim_queue_t *q) {
   pthread_cond_destroy(&q->cv);
 }
 
+/* The kicking thread looks at the parked queues itself: waking the monitor
+ * for it would take a thread switch per host SetEvent or blocking wait,
+ * host CPU that a real GPU never takes (on a 2-core machine the monitor
+ * then competed with the application for a core, the more so the more
+ * events a program sets). The monitor's next timed look is made soon again
+ * (kicked: its backoff starts over), as host activity announces work. */
 void sim_kick(void) {
   pthread_once(&once, init);
   pthread_mutex_lock(&mu);
+  for (sim_queue_t *q = queues; q; q = q->mon_next) {
+    if (q->parked && (q->stop || q->ready(q))) {
+      q->parked = 0;
+      nparked--;
+      pthread_cond_signal(&q->cv);
+    }
+  }
   kicked = 1;
-  pthread_cond_signal(&mon_cv);
   pthread_mutex_unlock(&mu);
 }
 
