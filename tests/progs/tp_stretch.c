@@ -16,8 +16,16 @@
  *                        async handler registered on the dispatch's signal
  *                        before it is submitted (as HIP >= 6 does); prints
  *                        "handler_tid N", the thread that ran the handlers
+ *   tp_stretch reuse N   N dispatches on one queue completing one signal
+ *                        with a handler (registered before each, as HIP
+ *                        does): each is waited for by polling the signal's
+ *                        memory (amd_signal_t: no call a tool sees), and
+ *                        the signal is set back to 1 for the
+ *                        next at once; prints "raised N", the times the
+ *                        value read just after a submission was above 1
  * The kernels take SIMGPU_KERNEL_NS each on the simulated GPU.  Prints
  * "elapsed_ns N": from the first submission to the last completion seen. */
+#include <hsa/amd_hsa_signal.h>
 #include <semaphore.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -52,6 +60,40 @@ static bool on_complete(hsa_signal_value_t value, void *arg) {
   return false;
 }
 
+static bool on_reuse(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  (void)arg;
+  return false;
+}
+
+static int reuse(sg_system_t *sys, int n) {
+  hsa_queue_t *q;
+  CHECK(hsa_queue_create(sys->gpu[0].agent, 1024, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                         UINT32_MAX, &q));
+  hsa_signal_t s;
+  CHECK(hsa_signal_create(1, 0, NULL, &s));
+  /* the value in the signal's memory (amd_signal_t), as the GPU and HIP's
+   * own polling read it: no call a tool could see */
+  volatile hsa_signal_value_t *value = &((amd_signal_t *)(uintptr_t)s.handle)->value;
+  int raised = 0;
+  uint64_t t0 = now();
+  for (int i = 0; i < n; i++) {
+    CHECK(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_LT, 1, on_reuse, NULL));
+    hsa_kernel_dispatch_packet_t d;
+    sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s);
+    sg_submit(q, &d);
+    raised += *value > 1;
+    while (*value > 0) {
+    }
+    if (i + 1 < n) hsa_signal_store_screlease(s, 1);
+  }
+  uint64_t t1 = now();
+  printf("elapsed_ns %llu\nraised %d\n", (unsigned long long)(t1 - t0), raised);
+  hsa_signal_destroy(s);
+  hsa_queue_destroy(q);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "b2b";
   int n = argc > 2 ? atoi(argv[2]) : 200;
@@ -67,6 +109,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &s[i]));
   bool wait_each = !strcmp(mode, "wait"), wait_any = !strcmp(mode, "waitany");
   bool handler = !strcmp(mode, "handler"), dep = !strcmp(mode, "dep");
+  if (!strcmp(mode, "reuse")) return reuse(&sys, n);
   hsa_signal_t *t = calloc((size_t)n, sizeof *t);
   if (!t) return 1;
   for (int i = 0; dep && i < n; i++) CHECK(hsa_signal_create(1, 0, NULL, &t[i]));

@@ -1,22 +1,26 @@
-/* Application async handlers (hsa_amd_signal_async_handler) on signals the
- * tracer raises.
+/* Application async handlers (hsa_amd_signal_async_handler).
  *
- * While an op is in flight its application signal is raised by one
- * (sigtrack.c), so a handler the application registered on it can only run
- * once the op is completed.  The application's own waits and loads complete
- * it at once (signal_hooks.c), but a handler is run by the runtime's
- * async-events thread, which just sees the condition unmet and waits again:
- * left alone, the op would wait for its queue's waiter thread (200 us to
- * 1 ms later), and so would the handler.  HIP >= 6 registers a handler on
- * the signal of each marker it waits for, before it submits the marker.
+ * A signal with a handler of the application's is "watched".  An op that
+ * completes a watched signal leaves it at the application's value (a quiet
+ * owner, sigtrack.c): the runtime's async-events thread runs the handler on
+ * the hardware's decrement, as without the tracer, and the handler's
+ * wrapper here first completes the op (reads its times) on that thread,
+ * then calls the application's handler.  HIP >= 6 and HIP 5.x register a
+ * handler on each marker before they submit it.
  *
- * So a signal with an application handler is "watched", and an op that
- * raises a watched signal also gets a handler of the tracer's, on the
- * hardware's decrement (value < the raised value), which completes the op
- * in the runtime's thread; the application's handler then sees the value
- * the hardware left, in the same wake-up of that thread.  Watching ends
- * when the application's handler returns false (the runtime drops it), or
- * with the signal.  Signals nobody watches cost one atomic load per op. */
+ * A handler registered after its op was submitted finds the signal raised
+ * by one (sigtrack.c), so it could only run once the op is completed: the
+ * application's own waits and loads complete it at once (signal_hooks.c),
+ * but the async-events thread just sees the condition unmet and waits
+ * again, and the op would wait for its queue's waiter thread (200 us to
+ * 1 ms).  Such an op gets a handler of the tracer's on the hardware's
+ * decrement (value < the raised value), which completes it in the
+ * runtime's thread; the application's handler then sees the value the
+ * hardware left, in the same wake-up of that thread.
+ *
+ * Watching ends when the application's handler returns false (the runtime
+ * drops it), or with the signal.  Signals nobody watches cost one atomic
+ * load per op. */
 #include "gpu_op.h"
 #include "handle_table.h"
 
@@ -54,7 +58,7 @@ static void watch_add(uint64_t handle, int d) {
   pthread_mutex_unlock(&b->mu);
 }
 
-static bool watched(uint64_t handle) {
+bool rtg_async_watched(uint64_t handle) {
   if (!atomic_load_explicit(&n_watched, memory_order_relaxed)) return false;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
   pthread_mutex_lock(&b->mu);
@@ -96,9 +100,10 @@ static void arm(rtg_op *op, uint32_t claim, hsa_signal_t sig, hsa_signal_value_t
 }
 
 void rtg_async_arm(rtg_op *op) {
-  /* owners only: a forwarded op's hardware signal is the tracer's */
-  if (!op->app_signal || op->forward || !rtg_real.hsa_amd_signal_async_handler ||
-      !watched(op->app_signal))
+  /* raised owners only: a forwarded op's hardware signal is the tracer's,
+   * a quiet one's handler is the application's */
+  if (!op->app_signal || op->forward || op->quiet || !rtg_real.hsa_amd_signal_async_handler ||
+      !rtg_async_watched(op->app_signal))
     return;
   arm(op, atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal, op->wait_below);
 }
@@ -112,7 +117,7 @@ void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n) {
   if (!rtg_real.hsa_amd_signal_async_handler || !deps) return;
   for (uint32_t i = 0; i < n; i++) {
     rtg_owner_ref o;
-    if (deps[i].handle && rtg_sigtrack_owner(deps[i].handle, &o))
+    if (deps[i].handle && rtg_sigtrack_owner(deps[i].handle, &o) && !o.quiet)
       arm(o.op, o.claim, deps[i], o.wait_below);
   }
 }
@@ -127,6 +132,8 @@ typedef struct app_handler {
 
 static bool app_trampoline(hsa_signal_value_t value, void *arg) {
   app_handler *a = arg;
+  rtg_owner_ref o; /* a quiet op the hardware finished: its times first */
+  if (rtg_sigtrack_owner(a->handle, &o) && rtg_op_hw_done(o.op)) rtg_op_settle(a->handle, &o);
   bool again = a->fn(value, a->arg);
   if (!again) {
     watch_add(a->handle, -1);
@@ -150,12 +157,12 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
   }
   /* registered after the op that raised the signal was submitted */
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o)) arm(o.op, o.claim, sig, o.wait_below);
+  if (rtg_sigtrack_owner(sig.handle, &o) && !o.quiet) arm(o.op, o.claim, sig, o.wait_below);
   return st;
 }
 
 void rtg_async_forget(uint64_t handle) {
-  if (!watched(handle)) return;
+  if (!rtg_async_watched(handle)) return;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
   pthread_mutex_lock(&b->mu);
   rtg_handle_node **l;

@@ -17,6 +17,7 @@
 #include "gpu_op.h"
 
 #include <hsa/amd_hsa_signal.h>
+#include <sched.h>
 
 /* Read the op's times, record it, and leave the application's signal as the
  * hardware would have.  The caller claimed the op.  Returns true when the
@@ -60,7 +61,12 @@ static bool claim(rtg_op *op, uint32_t pending) {
  * the claim of a completed op fails. */
 static bool hw_done(const rtg_op *op) {
   const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
-  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < op->wait_below;
+  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < op->wait_below ||
+         (op->quiet && __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE));
+}
+
+bool rtg_op_hw_done(const rtg_op *op) {
+  return hw_done(op);
 }
 
 /* Only owners of an application signal come here (never kept by sigtrack),
@@ -72,6 +78,14 @@ bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
   finish(op);
   atomic_store_explicit(&op->claim, pending | RTG_OP_DONE, memory_order_release);
   return true;
+}
+
+void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o) {
+  while (!rtg_op_try_complete(o->op, o->claim)) {
+    rtg_owner_ref now;
+    if (!rtg_sigtrack_owner(handle, &now) || now.op != o->op || now.claim != o->claim) return;
+    sched_yield();
+  }
 }
 
 bool rtg_op_waiter_try(rtg_op *op) {

@@ -57,11 +57,15 @@ typedef struct rtg_op {
   hsa_signal_t signal;           /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
   bool tool_signal;              /* ours (pooled): recycle; else the app's: subtract 1 */
-  bool forward;                  /* tool signal standing in for app_signal (sigtrack.c) */
-  uint64_t fwd_start, fwd_end;   /* raw times to store in app_signal */
-  const char *rename;            /* RTG_KERNEL_RENAME: the ROCTx range at submit */
-  uint32_t agent, queue;         /* indexes */
-  uint32_t agent_queue;          /* per-agent queue index (HCC_PROFILE) */
+  /* an owner left at the application's value (its signal has a handler of
+   * the application's, sigtrack.c): nothing to subtract; done also once
+   * the hardware wrote its end time, which bind zeroed */
+  bool quiet;
+  bool forward;                /* tool signal standing in for app_signal (sigtrack.c) */
+  uint64_t fwd_start, fwd_end; /* raw times to store in app_signal */
+  const char *rename;          /* RTG_KERNEL_RENAME: the ROCTx range at submit */
+  uint32_t agent, queue;       /* indexes */
+  uint32_t agent_queue;        /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
   uint64_t id, seq, corr, tick;
   uint64_t kernel_object;
@@ -125,6 +129,7 @@ typedef struct rtg_owner_ref {
   uint32_t claim;
   hsa_signal_value_t wait_below;
   bool alone; /* no other op of the signal (a forward) is in flight */
+  bool quiet; /* not raised: the GPU and the application see the hardware's value */
 } rtg_owner_ref;
 RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
 /* Is any op of application signal `handle` in flight (not yet released)? */
@@ -147,6 +152,16 @@ RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t st
  * it, and give the application's signal the value the hardware left.
  * claim is the op's claim word as read when it was looked up. */
 RTG_HIDDEN bool rtg_op_try_complete(rtg_op *op, uint32_t claim);
+/* Has the hardware finished op (its signal below wait_below, or a quiet
+ * op's end time written)? */
+RTG_HIDDEN bool rtg_op_hw_done(const rtg_op *op);
+/* The hardware has finished the owner o of application signal handle:
+ * complete it here, or, when another thread claimed it first, yield until
+ * that thread has released the signal.  The application must never see
+ * an op the hardware finished as unfinished (a wait with a short timeout,
+ * HIP's 10 us, would take it for unfinished), nor a quiet op's signal
+ * finished before its times are read. */
+RTG_HIDDEN void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o);
 /* The waiter's turn at op: true when it is finished with it (completed by
  * whichever thread, and freed), false to come back later. */
 RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);
@@ -195,8 +210,9 @@ RTG_HIDDEN rtg_kernel_name rtg_kernel_name_of(uint64_t kernel_object);
 RTG_HIDDEN void rtg_signal_hooks_init(void);
 /* async_handlers.c: an op whose application signal has an application
  * async handler is also completed by the runtime's async-events thread on
- * the hardware's decrement (arm at submission); forget a destroyed signal;
- * install the hsa_amd_signal_async_handler hook. */
+ * the hardware's decrement: a quiet one by the handler's wrapper, a raised
+ * one by a handler of the tracer's (arm at submission); forget a destroyed
+ * signal; install the hsa_amd_signal_async_handler hook. */
 RTG_HIDDEN void rtg_async_arm(rtg_op *op);
 /* A packet or copy about to make the GPU wait for these signals (its
  * dependencies): the ops that raised them are completed on the hardware's
@@ -204,6 +220,8 @@ RTG_HIDDEN void rtg_async_arm(rtg_op *op);
  * handler, not when their waiter next looks. */
 RTG_HIDDEN void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n);
 RTG_HIDDEN void rtg_async_forget(uint64_t handle);
+/* Has application signal handle a handler of the application's now? */
+RTG_HIDDEN bool rtg_async_watched(uint64_t handle);
 /* gpu_deps.c: a barrier (kind BARRIER_AND/OR, one dependency) or
  * barrier-value packet pkt waiting on a signal the tracer raised, made to
  * wait on the GPU alone (rewritten in place).  false: left as it was, the

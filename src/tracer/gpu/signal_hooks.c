@@ -21,7 +21,6 @@
  * hsa_amd_signal_async_handler: async_handlers.c). */
 #include "gpu_op.h"
 
-#include <sched.h>
 #include <time.h>
 
 static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_value_t cmp) {
@@ -38,20 +37,6 @@ static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_si
   return true; /* unknown: leave it to the runtime */
 }
 
-/* The hardware has decremented the signal of o's op: complete the op here,
- * or, when another thread claimed it first (a waiter, the runtime's
- * async-events thread), yield until that thread has released the signal.
- * The application must never see the raised value of an op the hardware
- * has finished: a wait with a short timeout (HIP's hipEventElapsedTime
- * waits 10 us) would take it for unfinished. */
-static void settle(uint64_t handle, const rtg_owner_ref *o) {
-  while (!rtg_op_try_complete(o->op, o->claim)) {
-    rtg_owner_ref now;
-    if (!rtg_sigtrack_owner(handle, &now) || now.op != o->op || now.claim != o->claim) return;
-    sched_yield();
-  }
-}
-
 typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
                                       uint64_t, hsa_wait_state_t);
 
@@ -63,11 +48,17 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
                                           uint64_t timeout, hsa_wait_state_t state) {
   rtg_owner_ref o;
   for (int rounds = 0; rounds < 64 && rtg_sigtrack_owner(sig.handle, &o); rounds++) {
+    /* finished: completed before the application sees it (a quiet op's
+     * signal has the application's value, which may meet its condition) */
+    if (rtg_op_hw_done(o.op)) {
+      rtg_op_settle(sig.handle, &o);
+      continue;
+    }
     hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
     if (condition_met(cond, v, cmp)) return real(sig, cond, cmp, timeout, state);
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
     if (v >= o.wait_below) return v; /* timed out: a wait may return early */
-    settle(sig.handle, &o);
+    rtg_op_settle(sig.handle, &o);
   }
   return real(sig, cond, cmp, timeout, state);
 }
@@ -106,6 +97,10 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       c[i] = conds[i];
       v[i] = vals[i];
       owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
+      if (owned[i] && rtg_op_hw_done(o[i].op)) { /* completed before anyone sees it */
+        rtg_op_settle(sigs[i].handle, &o[i]);
+        owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
+      }
       if (!owned[i]) continue;
       if (condition_met(conds[i], rtg_real.hsa_signal_load_relaxed(sigs[i]), vals[i])) {
         any = false; /* already holds: the runtime returns at once */
@@ -123,7 +118,7 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       if (out) *out = got;
       return k;
     }
-    settle(sigs[k].handle, &o[k]);
+    rtg_op_settle(sigs[k].handle, &o[k]);
     /* usually the application's condition holds now: answer without a
      * second wait (the runtime's sets up its event list on every call) */
     hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
@@ -141,8 +136,8 @@ static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_
                                           hsa_signal_t sig) {
   hsa_signal_value_t v = real(sig);
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o) && v < o.wait_below) {
-    settle(sig.handle, &o);
+  if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_hw_done(o.op)) {
+    rtg_op_settle(sig.handle, &o);
     v = real(sig);
   }
   return v;
