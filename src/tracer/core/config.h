@@ -39,7 +39,7 @@ typedef struct rtg_config {
   bool writer_stall;         /* RTG_WRITER_STALL: no draining until a producer waits (tests) */
   bool buffer_drop;          /* RTG_BUFFER_FULL=drop: at the cap drop (and count), not wait */
   bool tsc;                  /* RTG_TSC, and the machine allows it: API call stamps are TSC ticks */
-  bool gpu_deps;             /* RTG_GPU_DEPS: a GPU wait on a raised signal waits on the GPU alone */
+  bool gpu_deps;             /* RTG_GPU_DEPS: GPU waits on raised signals wait on the GPU alone */
 } rtg_config;
 
 RTG_HIDDEN extern rtg_config rtg_cfg;

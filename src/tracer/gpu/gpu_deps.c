@@ -23,7 +23,8 @@
  *
  * Only then: one dependency, its owner alone in flight (no forward of the
  * same signal, whose decrement the tracer applies later), raised to 2.
- * Anything else keeps the runtime's async-events thread (async_handlers.c).
+ * Anything else raised keeps the runtime's async-events thread
+ * (async_handlers.c); a quiet owner (not raised) needs nothing.
  * The difference with the untraced program: a value of 1 satisfies the new
  * condition once the signal is released, where 0 was needed; it is seen
  * only by a program that sets the signal back to 1 for reuse while a packet
