@@ -35,6 +35,18 @@ static void abs_after(struct timespec *ts, uint64_t ns) {
   }
 }
 
+/* Wake the parked workers whose queue can go on (or is being destroyed).
+ * mu held. */
+static void unpark_ready_locked(void) {
+  for (sim_queue_t *q = queues; q; q = q->mon_next) {
+    if (q->parked && (q->stop || q->ready(q))) {
+      q->parked = 0;
+      nparked--;
+      pthread_cond_signal(&q->cv);
+    }
+  }
+}
+
 static void *monitor(void *arg) {
   (void)arg;
   sim_thread_setup("simgpu-monitor");
@@ -46,13 +58,7 @@ static void *monitor(void *arg) {
       kicked = 0;
       interval = sim_cfg.poll_ns;
     }
-    for (sim_queue_t *q = queues; q; q = q->mon_next) {
-      if (q->parked && (q->stop || q->ready(q))) {
-        q->parked = 0;
-        nparked--;
-        pthread_cond_signal(&q->cv);
-      }
-    }
+    unpark_ready_locked();
     if (!nparked) continue;
     struct timespec ts;
     abs_after(&ts, interval);
@@ -112,13 +118,7 @@ void sim_monitor_remove(sim_queue_t *q) {
 void sim_kick(void) {
   pthread_once(&once, init);
   pthread_mutex_lock(&mu);
-  for (sim_queue_t *q = queues; q; q = q->mon_next) {
-    if (q->parked && (q->stop || q->ready(q))) {
-      q->parked = 0;
-      nparked--;
-      pthread_cond_signal(&q->cv);
-    }
-  }
+  unpark_ready_locked();
   kicked = 1;
   pthread_mutex_unlock(&mu);
 }
