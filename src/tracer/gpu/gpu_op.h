@@ -111,9 +111,10 @@ RTG_HIDDEN void rtg_op_pool_after_fork(void);
 /* ------------------------------------------------------------ signals */
 
 /* sigtrack.c: choose the signal the hardware completes for op, whose
- * application signal is app (0: none): app itself, raised by one, unless
- * another op of app is in flight, then a pooled tool signal forwarded to
- * app on completion.  false: nothing to track with (op not bound). */
+ * application signal is app (0: none): app itself, raised by one (left as
+ * it is when op->quiet is asked), unless another op of app is in flight,
+ * then a pooled tool signal forwarded to app on completion (op->quiet
+ * cleared).  false: nothing to track with (op not bound). */
 RTG_HIDDEN bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app);
 /* The op will not run (its submission failed): undo the binding. */
 RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);

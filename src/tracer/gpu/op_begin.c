@@ -20,6 +20,9 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
     if (missing && !rtg_tls.hip_tramp) missing(); /* (in a HIP call not recorded: known) */
   }
   op->tick = rtg_now();
+  /* asked for here, kept by the binding only for an owner (sigtrack.c);
+   * copies are always raised (their end time is the engine's to write) */
+  op->quiet = kind != RTG_OP_COPY && app.handle && rtg_async_watched(app.handle);
   if (!rtg_op_bind_signal(op, app)) {
     rtg_count(RTG_CNT_LOST_GPU, 1);
     rtg_op_free(op);

@@ -120,13 +120,12 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     if (!e) return false; /* no memory: cannot track this op */
     if (owner) {
       op->signal = app;
-      if (op->kind != RTG_OP_COPY && rtg_async_watched(app.handle)) {
+      if (op->quiet) {
         /* the application's handler completes it, in the runtime's thread
          * on the hardware's decrement (async_handlers.c), with no handler
          * of the tracer's to register, nor a value to take away after */
         amd_signal_t *s = (amd_signal_t *)(uintptr_t)app.handle;
         __atomic_store_n(&s->end_ts, 0, __ATOMIC_RELAXED);
-        op->quiet = true;
         op->wait_below = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
       } else {
         op->wait_below = raise_signal(app);
@@ -134,6 +133,7 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
       return true;
     }
     op->forward = true;
+    op->quiet = false; /* a forward's hardware signal is the tracer's */
   }
   op->signal = rtg_tool_signal_get();
   op->tool_signal = true;
