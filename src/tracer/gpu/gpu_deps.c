@@ -36,10 +36,18 @@
 
 enum { RAISED_ONE = 2 }; /* wait_below of an owner raised from 1 */
 
-/* May the GPU wait for sig's owner by itself? */
+/* May the GPU wait for sig's owner by itself?  Only for an owner the
+ * tracer raised from 1: a quiet owner's signal holds the application's own
+ * value, so "below 2" there is a different condition.  HIP's blocking host
+ * callbacks start their marker's signal at 2 and register a handler on it
+ * (quiet); the marker that holds the stream waits for 0, which only HIP's
+ * handler reaches, after the host function returns.  Read as "below 2",
+ * the stream would run on at the hardware's decrement, before the host
+ * function, and release what the function still uses. */
 static bool gpu_can_wait(hsa_signal_t sig) {
   rtg_owner_ref o;
-  return sig.handle && rtg_sigtrack_owner(sig.handle, &o) && o.alone && o.wait_below == RAISED_ONE;
+  return sig.handle && rtg_sigtrack_owner(sig.handle, &o) && o.alone && !o.quiet &&
+         o.wait_below == RAISED_ONE;
 }
 
 static void wait_below_two(hsa_amd_barrier_value_packet_t *v) {
