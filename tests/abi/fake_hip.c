@@ -64,6 +64,10 @@ const char *hipApiName(uint32_t id) {
 void hipRegisterTracerCallback(report_fn f) {
   report = f;
 }
+/* For the test: is a tracer callback registered now? */
+int fake_hip_callback_registered(void) {
+  return report != NULL;
+}
 const char *hipKernelNameRefByPtr(const void *f, const void *stream) {
   return "fake_kernel(int)";
 }

@@ -1,12 +1,12 @@
 # A program that loads HIP itself and calls it only through pointers from
 # dlsym (as frameworks do).  Pointers taken after the runtime loaded the
-# tracer go through the GOT path's trampolines (dlsym is hooked), so on HIP
-# <= 5.3 the hand-over to the GOT (058) sees every call.  Pointers taken
-# before go around the GOT: the first kernel or copy that begins outside
-# any traced call brings HIP's callbacks back, with a warning; the calls
-# from then on are traced, those before are not, and the trace says until
-# when (the summary's hip_missed_until, which rtg-convert warns about).
-# Releases on other paths trace every call either way (their own expects).
+# tracer go through the GOT path's trampolines (dlsym is hooked), so the
+# hand-over to the GOT (058: HIP <= 5.3's callbacks, 5.3.1+'s tracer
+# callback) sees every call.  Pointers taken before go around the GOT: the
+# first kernel or copy that begins outside any traced call brings HIP's
+# callbacks back, with a warning; the calls from then on are traced, those
+# before are not, and the trace says until when (the summary's
+# hip_missed_until, which rtg-convert warns about).
 . "$TOP/tests/simgpu/env.sh"
 awk() { LD_PRELOAD= command awk "$@"; }
 for m in late early; do

@@ -8,8 +8,9 @@
 # same program as 060, traced the three ways: the calls recorded (the GOT
 # alone cannot see the loading call: it was entered before), each launch
 # on exactly one dispatch of its kernel, and how many kernels carry a
-# signal of HIP's.  Releases with other paths (5.3.1+ tracer callback,
-# 6.2+ dispatch table) keep them by default.
+# signal of HIP's.  On 5.3.1+ the tracer callback hands over the same way
+# (HIP 7.2 crashes graph launches while one is registered); a 6.2+ dispatch
+# table, where HIP offers one, is taken instead.
 . "$TOP/tests/simgpu/env.sh"
 awk() { LD_PRELOAD= command awk "$@"; }
 calls() { grep '^HIP:' "$1" | awk '{ f = $4; sub(/\(.*/, "", f); print f }'; }

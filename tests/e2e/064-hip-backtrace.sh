@@ -18,10 +18,10 @@ echo "stack records: $(grep -c '^RTG:.* stack id:' "$t") = distinct ids used: $(
 grep '^RTG:.* stack id:' "$t" | sed 's/.* pcs://' | tr ',' '\n' | sort -u | while read -r p; do printf '%d\n' "$p"; done | sort >pcs.txt
 grep '^RTG:.* symbol addr:' "$t" | sed 's/.* addr:\([0-9]*\).*/\1/' | sort >syms.txt
 echo "distinct addresses: $(test -s pcs.txt && echo some), each symbolized exactly once: $(cmp -s pcs.txt syms.txt && echo yes)"
-# (Only where HIP's callbacks take the stack, inside hipMemcpy: HIP 5.7's
-# tracer callback.  The GOT (5.2's default after the loading call) and the
-# dispatch table (6.2+) take it where the call returns to its caller; and
-# Debian's 6.4 and 7.2 libraries are stripped anyway: hence the expects)
+# (Only where HIP's callbacks take the stack, inside hipMemcpy: kept with
+# RTG_HIP_PATH=callback.  The GOT (the default after the loading call) and
+# the dispatch table (6.2+) take it where the call returns to its caller;
+# and Debian's 6.4 and 7.2 libraries are stripped anyway: hence the expects)
 grep -q "^RTG:.* symbol .*name:'hipMemcpy' .*module:'[^']*libamdhip64" "$t" && echo "hipMemcpy symbolized in libamdhip64"
 grep -q "^RTG:.* symbol .*module:'[^']*hip_calls'" "$t" && echo "frames of the program itself"
 # main is not exported (no -rdynamic): named from the executable's .symtab

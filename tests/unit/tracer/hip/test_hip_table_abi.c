@@ -11,8 +11,9 @@
  *             during the call, filters (a filtered slot keeps HIP's own
  *             pointer), the 5.3.1+ callback never registered, and every
  *             slot back to HIP's pointer after fini.
- *   late:     init first (the 5.3.1+ callback path starts), tables after:
- *             left alone, every call traced once by the callback path.
+ *   late:     init first (the 5.3.1+ callback path starts, kept with
+ *             RTG_HIP_PATH=callback), tables after: left alone, every call
+ *             traced once by the callback path.
  *   filtered: RTG_HIP_API_FILTER=Launch: only launches wrapped. */
 #define _GNU_SOURCE
 #include "check.h"
@@ -52,6 +53,7 @@ static void child(const char *mode, const char *out) {
   setenv("RTG_HIP_API_ARGS", strcmp(mode, "late") ? "1" : "0", 1);
   setenv("RTG_HIP_API_FILTER_OUT", "hipFree", 1);
   if (!strcmp(mode, "filtered")) setenv("RTG_HIP_API_FILTER", "Launch", 1);
+  if (!strcmp(mode, "late")) setenv("RTG_HIP_PATH", "callback", 1);
   load("rtg_register.so");
   void *h = load("abi/hip62/libamdhip64.so.6");
   int (*app)(void), (*last_error)(void), (*is_orig)(int), (*nslots)(void);
