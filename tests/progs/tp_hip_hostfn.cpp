@@ -24,8 +24,8 @@
 #include "../../examples/hip_check.h"
 
 struct round_state {
-  int *host;  // pinned: the host function writes it, the copy reads it
-  int next;   // the number the next call writes
+  int *host; // pinned: the host function writes it, the copy reads it
+  int next;  // the number the next call writes
   int sleep_us;
 };
 

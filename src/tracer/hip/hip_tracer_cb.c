@@ -49,9 +49,9 @@ static volatile int stopped;
  * that bypass the GOT. */
 enum { KEEP, LOADING, GOT_ONLY, BOTH };
 static int stage = KEEP;
-static int cb_frames;               /* frames the callback began while LOADING (atomic) */
+static int cb_frames;                /* frames the callback began while LOADING (atomic) */
 static __thread bool counted[DEPTH]; /* this frame is one of them */
-static const void *loader;          /* the thread state of the thread that loaded us */
+static const void *loader;           /* the thread state of the thread that loaded us */
 
 static void hand_over(void);
 
