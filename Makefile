@@ -89,6 +89,11 @@ build-tests: build-all $(TEST_BINS)
 test-rocm:
 	@scripts/test-rocm.sh
 
+# Debian's own ROCm library clients (rocRAND, hipRAND tests, rocblas-bench)
+# traced and untraced on each suite's real ROCm: one line per program.
+test-real:
+	@scripts/test-real.sh
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory build-all
 	@B=$(B) scripts/demo.sh
@@ -117,4 +122,4 @@ format-check:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all build-tests deps test test-rocm demo bench install format format-check clean
+.PHONY: all build-all build-tests deps test test-rocm test-real demo bench install format format-check clean

@@ -5,7 +5,10 @@
 #   sid           ROCR 6.4.3 (thunk built in), HIP 6.4.3
 #   experimental  ROCR 7.2.4 (thunk built in), HIP 7.2.4 (from experimental)
 # The chroot is cached in $RTG_ROCM_CACHE/SUITE (default /var/cache/rtg-rocm)
-# and made again when its package list changes. Needs root and mmdebstrap
+# and made again when its package list changes.  RTG_ROCM_REAL=1: the
+# chroot SUITE-real, which also holds Debian's ROCm library clients that
+# scripts/test-real.sh runs (rocRAND's and hipRAND's tests, rocblas-bench:
+# a few GB, so apart from the test suite's chroot). Needs root and mmdebstrap
 # (installed with apt when missing). Exit status 3 with a "skip: reason" line
 # on stderr when the suite's packages cannot be fetched: the caller reports the
 # suite as skipped, never as passed. RTG_ROCM_MIRROR overrides the Debian
@@ -15,6 +18,7 @@ set -eu
 SUITE=${1:?usage: rocm-chroot.sh trixie|sid|experimental}
 CACHE=${RTG_ROCM_CACHE:-/var/cache/rtg-rocm}
 ROOT="$CACHE/$SUITE"
+[ "${RTG_ROCM_REAL:-0}" = 1 ] && ROOT="$CACHE/$SUITE-real"
 
 # Mirror: RTG_ROCM_MIRROR, else the host's own (deb822 or one-line sources),
 # else Debian's.
@@ -33,17 +37,21 @@ ROCM="libhsa-runtime-dev libamdhip64-dev hipcc libroctx64-4 libroctx-dev"
 case $SUITE in
 trixie)
   DIST=trixie PKGS="$BASE $ROCM libhsakmt-dev libclang-rt-dev"
+  REAL="librocrand1-tests libhiprand1-tests librocblas0-bench"
   SOURCES="deb $M trixie main"
   ;;
 sid)
   DIST=sid PKGS="$BASE $ROCM"
+  REAL="librocrand1-tests libhiprand1-tests librocblas4-bench"
   SOURCES="deb $M sid main"
   ;;
 experimental)
   # ROCm 7.2 lives in experimental; comgr-dev too, else it pins sid's comgr3.
-  DIST=sid PKGS="$BASE"
+  DIST=sid PKGS="$BASE" REAL=""
   for p in $ROCM libhsa-runtime64-1 libamdhip64-7 librocprofiler-register-0 libamd-comgr3 \
     libamd-comgr-dev; do PKGS="$PKGS $p/experimental"; done
+  for p in librocrand1-tests librocrand1 libhiprand1-tests libhiprand1 librocblas5-bench \
+    librocblas5; do REAL="$REAL $p/experimental"; done
   SOURCES="deb $M sid main
 deb $M experimental main"
   ;;
@@ -52,6 +60,7 @@ deb $M experimental main"
   exit 2
   ;;
 esac
+[ "${RTG_ROCM_REAL:-0}" = 1 ] && PKGS="$PKGS $REAL"
 PKGS=$(echo $PKGS | tr ' ' '\n' | sort | tr '\n' ' ')
 WANT=$(printf '%s\n%s\n' "$SOURCES" "$PKGS" | cksum | cut -d' ' -f1)
 
@@ -67,14 +76,14 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
   }
 fi
 mkdir -p "$CACHE"
-exec 9>"$CACHE/$SUITE.lock"
+exec 9>"$ROOT.lock"
 flock 9
 if [ -f "$ROOT/.rtg-stamp" ] && [ "$(cat "$ROOT/.rtg-stamp")" = "$WANT" ]; then
   echo "$ROOT" # made by another caller meanwhile
   exit 0
 fi
 rm -rf "$ROOT.new"
-log="$CACHE/$SUITE.log"
+log="$ROOT.log"
 t0=$(date +%s)
 # Valid-Until: sid's and experimental's Release files expire within days; a
 # mirror snapshot or a clock behind the archive makes apt call them expired.

@@ -1,0 +1,93 @@
+#!/bin/sh
+# run-real.sh [PATTERN]: inside a suite's chroot (scripts/rocm-suite.sh, as
+# scripts/test-real.sh runs it), on the simulated GPU: Debian's own ROCm
+# library clients, written by others, each run untraced and traced with
+# the defaults (HSA_TOOLS_LIB=rtg_tracer.so), one line per program:
+#   PROGRAM: ok (VERDICTS, DISPATCHES dispatches, lost 0, unfinished 0)
+#   PROGRAM: FAIL (why)
+#   PROGRAM: skip (why)          (not installed in this suite, or killed by
+#                                 a signal untraced too: never a pass)
+# A program passes when, traced, it exits as untraced with the same test
+# verdicts (gtest's OK/FAILED lines: the simulated GPU runs no kernel code,
+# so a check of generated numbers fails both ways, but identically), and
+# its trace says lost:0 unfinished:0, holds as many GPU records of
+# dispatches as the summary counts, and names every kernel demangled.
+# Ends with "N passed, N failed, N skipped"; exit 1 when one failed.
+# RTG_REAL_TIMEOUT: seconds per run (default 300).
+B=${RTG_BUILD:?run under scripts/rocm-suite.sh}
+pattern=${1:-}
+limit=${RTG_REAL_TIMEOUT:-300}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0 skip=0
+
+# verdicts LOG: the gtest verdict lines, without their times
+verdicts() { grep -E '^\[ +(OK|FAILED) +\] [^ ]+\.' "$1" | sed 's/ ([0-9]* ms)$//' | sort; }
+
+# check PROG [ARGS...]: one line for PROG
+check() {
+  name=$(basename "$1")
+  case $name in *"$pattern"*) ;; *) return ;; esac
+  if [ ! -x "$1" ]; then
+    echo "$name: skip (not installed)"
+    skip=$((skip + 1))
+    return
+  fi
+  d="$work/$name"
+  mkdir -p "$d/u" "$d/t"
+  (cd "$d/u" && timeout "$limit" "$@" >out 2>&1)
+  us=$?
+  (cd "$d/t" && HSA_TOOLS_LIB="$B/rtg_tracer.so" timeout "$limit" "$@" >out 2>&1)
+  ts=$?
+  verdicts "$d/u/out" >"$d/u.v"
+  verdicts "$d/t/out" >"$d/t.v"
+  why=""
+  [ $ts = $us ] || why="exit $ts traced, $us untraced"
+  if [ $us -gt 128 ] && [ $ts = $us ]; then
+    echo "$name: skip (killed by signal $((us - 128)) untraced too: the simulator cannot run it)"
+    skip=$((skip + 1))
+    return
+  fi
+  if ! cmp -s "$d/u.v" "$d/t.v"; then
+    why="${why:+$why; }verdicts differ: $(diff "$d/u.v" "$d/t.v" | grep -c '^[<>]') lines"
+  fi
+  n=$(ls "$d/t"/rtg_trace.txt.* 2>/dev/null | wc -l)
+  if [ "$n" = 0 ] && [ -z "$why" ] && ! grep -q '^rtg:' "$d/t/out"; then
+    # the runtime loads the tracer at hsa_init: a program of host code only
+    echo "$name: ok (exit $us, no HSA: no trace, $(grep -c 'OK' "$d/u.v") ok and" \
+      "$(grep -c 'FAILED' "$d/u.v") failed both ways)"
+    pass=$((pass + 1))
+    return
+  fi
+  sum=$(cat "$d/t"/rtg_trace.txt.* 2>/dev/null | grep -h '^RTG: .* summary ')
+  if [ "$n" = 0 ] || [ "$(printf '%s\n' "$sum" | grep -c summary)" != "$n" ]; then
+    why="${why:+$why; }$n trace files, $(printf '%s' "$sum" | grep -c summary) summaries"
+  fi
+  total() { printf '%s\n' "$sum" | sed -n "s/.* $1:\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'; }
+  lost=$(($(total lost) + $(total lost_gpu)))
+  unf=$(total unfinished)
+  disp=$(total dispatches)
+  recs=$(cat "$d/t"/rtg_trace.txt.* 2>/dev/null | grep -c '^HSA: .* dispatch .* start:')
+  mangled=$(cat "$d/t"/rtg_trace.txt.* 2>/dev/null | grep '^HSA: .* dispatch .* start:' |
+    sed -n "s/.* name:'\(_Z[^']*\)'.*/\1/p" | sort -u | wc -l)
+  [ "$lost" = 0 ] || why="${why:+$why; }lost $lost"
+  [ "$unf" = 0 ] || why="${why:+$why; }unfinished $unf"
+  [ "$disp" = "$recs" ] || why="${why:+$why; }$recs dispatch records of $disp"
+  [ "$mangled" = 0 ] || why="${why:+$why; }$mangled kernel names mangled"
+  ok=$(grep -c 'OK' "$d/u.v")
+  bad=$(grep -c 'FAILED' "$d/u.v")
+  if [ -z "$why" ]; then
+    echo "$name: ok (exit $us, $ok ok and $bad failed both ways, $disp dispatches, lost 0, unfinished 0)"
+    pass=$((pass + 1))
+  else
+    echo "$name: FAIL ($why)"
+    fail=$((fail + 1))
+  fi
+}
+
+for p in /usr/libexec/rocm/librocrand1-tests/test_* /usr/libexec/rocm/libhiprand1-tests/test_*; do
+  [ -e "$p" ] || continue
+  check "$p"
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]
