@@ -16,7 +16,7 @@ esac
 PKGS="build-essential pkg-config
 libhsa-runtime64-1 libhsa-runtime-dev $HSAKMT
 libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
-clang lld $CLANG_RT clang-format protobuf-compiler python3
+clang lld $CLANG_RT clang-format protobuf-compiler python3 xz-utils
 hipcc libamdhip64-dev
 libotf2-trace-dev otf2-tools"
 missing=""

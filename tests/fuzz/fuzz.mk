@@ -18,6 +18,8 @@ FUZZ_SRC_record := src/common/record.c
 
 FUZZ_SRC_hcc_profile := src/common/hcc_profile.c
 
+FUZZ_SRC_demangle := src/common/demangle.c
+
 # linereader.c is compiled into the target itself (see fuzz_linereader.c)
 FUZZ_SRC_linereader :=
 

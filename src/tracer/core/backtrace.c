@@ -11,7 +11,8 @@
  * distinct address is symbolized once into an "RTG: ... symbol" record
  * (function, offset, module), so the hot path only walks the stack; what
  * dladdr cannot name (static functions) is looked up in the module's ELF
- * .symtab (backtrace_elf.c).
+ * .symtab (backtrace_elf.c).  C++ names are demangled by rtg_demangle; one
+ * it does not understand stays mangled.
  *
  * libunwind (unw_backtrace, libunwind.so.8) is looked up at run time, with
  * glibc's backtrace() as the fallback, so the tracer needs neither at link
@@ -20,6 +21,7 @@
 #define _GNU_SOURCE
 #include "backtrace.h"
 #include "backtrace_elf.h"
+#include "demangle.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -211,8 +213,6 @@ uint64_t rtg_bt_capture(int skip) {
 
 void rtg_bt_symbolize(void) {
   if (!unwind) return;
-  char *(*demangle)(const char *, char *, size_t *, int *) = NULL;
-  *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
   unsigned written = 0;
   for (size_t i = 0; i < ADDR_SLOTS; i++) {
     uintptr_t a = atomic_load(&addrs[i]);
@@ -226,10 +226,8 @@ void rtg_bt_symbolize(void) {
     r.u.SYMBOL.addr = a;
     char *dem = NULL;
     if (ok && info.dli_sname) {
-      int st = -1;
-      if (demangle && info.dli_sname[0] == '_' && info.dli_sname[1] == 'Z')
-        dem = demangle(info.dli_sname, NULL, NULL, &st);
-      r.u.SYMBOL.name = dem && st == 0 ? dem : info.dli_sname;
+      dem = rtg_demangle(info.dli_sname, strlen(info.dli_sname));
+      r.u.SYMBOL.name = dem ? dem : info.dli_sname;
       RTG_SET(&r, SYMBOL, offset, a - (uintptr_t)info.dli_saddr);
     } else {
       /* not exported: the module's .symtab may still name it */
@@ -237,9 +235,8 @@ void rtg_bt_symbolize(void) {
       const char *sn =
           ok ? rtg_bt_symtab_lookup(info.dli_fname, info.dli_fbase, a - 1, &off) : NULL;
       if (sn) {
-        int st = -1;
-        if (demangle && sn[0] == '_' && sn[1] == 'Z') dem = demangle(sn, NULL, NULL, &st);
-        r.u.SYMBOL.name = dem && st == 0 ? dem : sn;
+        dem = rtg_demangle(sn, strlen(sn));
+        r.u.SYMBOL.name = dem ? dem : sn;
         RTG_SET(&r, SYMBOL, offset, off + 1);
       } else {
         r.u.SYMBOL.name = "??";

@@ -2,10 +2,11 @@
  * kernel symbols and remember kernel_object -> name.  The symbol name is
  * not NUL-terminated and ends in ".kd" for code object v3+; the
  * kernel_object points at the kernel descriptor.  Names are demangled with
- * __cxa_demangle, found at run time (the tracer does not link libstdc++). */
+ * rtg_demangle (the text llvm-cxxfilt shows; the tracer does not link
+ * libstdc++); a name it does not understand stays mangled. */
+#include "demangle.h"
 #include "gpu_op.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,6 @@ typedef struct kname {
 static kname *table;
 static size_t cap, count;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
-static char *(*demangle)(const char *, char *, size_t *, int *);
 
 static size_t slot(uint64_t k) {
   return (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull);
@@ -80,11 +80,8 @@ static hsa_status_t on_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym
     char *m = strndup(symbol, sl - 3);
     if (m) n.mangled = m;
   }
-  if (demangle && !strncmp(n.mangled, "_Z", 2)) {
-    int st = 0;
-    char *d = demangle(n.mangled, NULL, NULL, &st);
-    if (d && st == 0) n.demangled = d;
-  }
+  char *d = rtg_demangle(n.mangled, strlen(n.mangled));
+  if (d) n.demangled = d;
   pthread_rwlock_wrlock(&lock);
   insert(kobj, n);
   pthread_rwlock_unlock(&lock);
@@ -99,8 +96,6 @@ static hsa_status_t hook_freeze(hsa_executable_t exec, const char *options) {
 }
 
 void rtg_kernel_names_init(void) {
-  demangle =
-      (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
   if (rtg_cfg.profile && rtg_real.hsa_executable_freeze && rtg_real.hsa_executable_iterate_symbols)
     rtg_impl.hsa_executable_freeze = hook_freeze;
 }
