@@ -1,7 +1,14 @@
 /* memory.c - device memory is host memory. Every allocation is an anonymous
  * mapping whose CPU address is also its GPU address, so the "GPU" (the queue
- * workers) and the host read the same bytes. The list of allocations answers
- * hsaKmtQueryPointerInfo, which ROCR and HIP use to classify pointers. */
+ * workers) and the host read the same bytes. Registered user memory gets a
+ * GPU address of its own, as libhsakmt gives it one in its GPU aperture
+ * (without the kernel's SVM API): a reserved, unreadable range of the same
+ * size and page offset, which hsaKmtMapMemoryToGPU* and
+ * hsaKmtQueryPointerInfo return and sim_gpu_to_cpu translates for the
+ * engines (vm.c). HIP 5.2's hipHostUnregister needs the two addresses to
+ * differ (it removes both from its map, aborting on the second when they
+ * are one). The list of allocations answers hsaKmtQueryPointerInfo, which
+ * ROCR and HIP use to classify pointers, by CPU or GPU address. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +18,11 @@
 
 typedef struct alloc {
   struct alloc *next;
-  void *addr;
+  void *addr;   /* the CPU address */
+  uint64_t gpu; /* the GPU address of addr */
   uint64_t size;
+  void *reserved; /* registered memory: the range holding gpu, and its length */
+  uint64_t reserved_len;
   uint64_t mapped; /* bytes we mmap'd; 0 for registered user memory */
   HsaMemFlags flags;
   uint32_t node;
@@ -21,6 +31,7 @@ typedef struct alloc {
 } alloc_t;
 
 static alloc_t *allocs;
+static uint32_t nmoved; /* allocations whose gpu is not their addr */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static HSAuint32 gpu_nodes[SIM_MAX_GPUS];
 
@@ -37,10 +48,18 @@ void *sim_mmio_page(void) {
   return mmio_page;
 }
 
+static int in_gpu_range(const alloc_t *a, uint64_t va) {
+  return va >= a->gpu && va - a->gpu < a->size;
+}
+
+/* The allocation at CPU address p (exact), or holding p as a CPU or GPU
+ * address. */
 static alloc_t *find_locked(const void *p, int exact) {
   for (alloc_t *a = allocs; a; a = a->next) {
-    if (exact ? a->addr == p
-              : ((const char *)p >= (char *)a->addr && (const char *)p < (char *)a->addr + a->size))
+    if (exact
+            ? a->addr == p
+            : ((const char *)p >= (char *)a->addr && (const char *)p < (char *)a->addr + a->size) ||
+                  in_gpu_range(a, (uint64_t)(uintptr_t)p))
       return a;
   }
   return NULL;
@@ -50,6 +69,7 @@ static void add(alloc_t *a) {
   pthread_mutex_lock(&mu);
   a->next = allocs;
   allocs = a;
+  if (a->reserved) __atomic_store_n(&nmoved, nmoved + 1, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&mu);
 }
 
@@ -72,6 +92,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtAllocMemory(HSAuint32 node, HSAuint64 size, HsaMem
     return HSAKMT_STATUS_NO_MEMORY;
   }
   r->addr = a;
+  r->gpu = (uint64_t)(uintptr_t)a;
   r->size = size;
   r->mapped = size;
   r->flags = flags;
@@ -91,9 +112,11 @@ static HSAKMT_STATUS remove_alloc(void *addr, int ours) {
     pp = &(*pp)->next;
   alloc_t *a = *pp;
   if (a) *pp = a->next;
+  if (a && a->reserved) __atomic_store_n(&nmoved, nmoved - 1, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&mu);
   if (!a) return HSAKMT_STATUS_INVALID_PARAMETER;
   if (a->mapped) munmap(a->addr, a->mapped);
+  if (a->reserved) munmap(a->reserved, a->reserved_len);
   free(a);
   return HSAKMT_STATUS_SUCCESS;
 }
@@ -101,6 +124,18 @@ static HSAKMT_STATUS remove_alloc(void *addr, int ours) {
 HSAKMT_STATUS HSAKMTAPI hsaKmtFreeMemory(void *addr, HSAuint64 size) {
   (void)size;
   return remove_alloc(addr, 1);
+}
+
+/* The GPU address of registered memory: a reserved range with the same
+ * page offset, as the thunk takes from its aperture. */
+static int reserve_gpu_range(alloc_t *r) {
+  uint64_t off = (uintptr_t)r->addr & 4095;
+  r->reserved_len = (off + r->size + 4095) & ~4095ull;
+  r->reserved =
+      mmap(NULL, r->reserved_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (r->reserved == MAP_FAILED) return r->reserved = NULL, -1;
+  r->gpu = (uint64_t)(uintptr_t)r->reserved + off;
+  return 0;
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 size,
@@ -116,7 +151,13 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 size
   r->flags = flags;
   r->node = SIM_CPU_NODE;
   r->type = HSA_POINTER_REGISTERED_USER;
+  if (reserve_gpu_range(r)) {
+    free(r);
+    return HSAKMT_STATUS_NO_MEMORY;
+  }
   add(r);
+  SIM_LOG("register %p size=%#llx -> gpu %#llx\n", addr, (unsigned long long)size,
+          (unsigned long long)r->gpu);
   return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -126,9 +167,20 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void *addr) {
   return HSAKMT_STATUS_SUCCESS;
 }
 
+/* The GPU address of CPU address p. */
+static uint64_t gpu_address(void *p) {
+  pthread_mutex_lock(&mu);
+  alloc_t *a = NULL;
+  for (alloc_t *i = allocs; i && !a; i = i->next)
+    if ((char *)p >= (char *)i->addr && (char *)p < (char *)i->addr + i->size) a = i;
+  uint64_t va = a ? a->gpu + (uint64_t)((char *)p - (char *)a->addr) : (uint64_t)(uintptr_t)p;
+  pthread_mutex_unlock(&mu);
+  return va;
+}
+
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void *addr, HSAuint64 size, HSAuint64 *gpu_va) {
   (void)size;
-  if (gpu_va) *gpu_va = (uint64_t)(uintptr_t)addr;
+  if (gpu_va) *gpu_va = gpu_address(addr);
   return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -136,7 +188,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void *addr, HSAuint64 size, HS
                                                   HsaMemMapFlags flags, HSAuint64 n,
                                                   HSAuint32 *nodes) {
   (void)size, (void)flags, (void)n, (void)nodes;
-  if (gpu_va) *gpu_va = (uint64_t)(uintptr_t)addr;
+  if (gpu_va) *gpu_va = gpu_address(addr);
   return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -155,7 +207,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtQueryPointerInfo(const void *p, HsaPointerInfo *in
     info->Node = a->node;
     info->MemFlags = a->flags;
     info->CPUAddress = a->addr;
-    info->GPUAddress = (uint64_t)(uintptr_t)a->addr;
+    info->GPUAddress = a->gpu;
     info->SizeInBytes = a->size;
     info->NRegisteredNodes = info->NMappedNodes = sim_cfg.gpus;
     info->RegisteredNodes = info->MappedNodes = gpu_nodes;
@@ -167,12 +219,33 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtQueryPointerInfo(const void *p, HsaPointerInfo *in
   return HSAKMT_STATUS_SUCCESS;
 }
 
+/* p is a GPU address. */
 int sim_mem_valid(const void *p, uint64_t len) {
+  uint64_t va = (uint64_t)(uintptr_t)p;
   pthread_mutex_lock(&mu);
-  alloc_t *a = find_locked(p, 0);
-  int ok = a && len <= a->size - (uint64_t)((const char *)p - (char *)a->addr);
+  int ok = 0;
+  for (alloc_t *a = allocs; a && !ok; a = a->next)
+    ok = in_gpu_range(a, va) && len <= a->size - (va - a->gpu);
   pthread_mutex_unlock(&mu);
   return ok;
+}
+
+void *sim_gpu_to_cpu(uint64_t va, uint64_t *span) {
+  uint64_t cpu = va, end = UINT64_MAX; /* where the translation changes */
+  if (__atomic_load_n(&nmoved, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&mu);
+    for (alloc_t *a = allocs; a; a = a->next) {
+      if (!a->reserved) continue;
+      if (in_gpu_range(a, va)) {
+        cpu = (uint64_t)(uintptr_t)a->addr + (va - a->gpu), end = a->gpu + a->size;
+        break;
+      }
+      if (a->gpu > va && a->gpu < end) end = a->gpu;
+    }
+    pthread_mutex_unlock(&mu);
+  }
+  *span = end == UINT64_MAX ? UINT64_MAX : end - va;
+  return (void *)(uintptr_t)cpu;
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtSetMemoryUserData(const void *p, void *user_data) {

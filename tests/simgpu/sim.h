@@ -12,6 +12,7 @@
 struct kfd_ioctl_dbg_trap_args;
 #include <hsakmt.h>
 
+#include "hostview.h"
 #include "sim_core.h"
 
 /* libhsakmt >= 6.x: HsaNodeProperties has NumXcc/KFDGpuID/FamilyID and the

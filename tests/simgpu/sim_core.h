@@ -9,9 +9,10 @@
  *     dynamically and simgpu replaces it;
  *   - the kernel driver (kfd/, libsimgpu-kfd.so, LD_PRELOAD): ROCR >= 6.3
  *     has the thunk built in and talks to /dev/kfd with ioctls.
- * Device memory is host memory (GPU address == CPU address) and no GPU code
- * ever runs: queue worker threads retire packets after a simulated time and
- * emulate the few kernels whose results programs depend on. */
+ * Device memory is host memory (GPU address == CPU address, except for user
+ * memory the driver maps elsewhere: vm.c) and no GPU code ever runs: queue
+ * worker threads retire packets after a simulated time and emulate the few
+ * kernels whose results programs depend on. */
 #ifndef SIMGPU_SIM_CORE_H
 #define SIMGPU_SIM_CORE_H
 
@@ -88,6 +89,24 @@ static inline void sim_wait_entry_delay(uint32_t nevents, uint64_t timeout_ms) {
 int sim_mem_valid(const void *p, uint64_t len);
 /* The "GPU" raises the interrupt of an event (a signal's event_id). */
 void sim_event_fire(uint32_t event_id);
+/* The CPU address of GPU address va; *span: how many bytes from va on map
+ * contiguously there (UINT64_MAX where the GPU address is the CPU address
+ * up to the end of memory). */
+void *sim_gpu_to_cpu(uint64_t va, uint64_t *span);
+
+/* ---- vm.c: memory as the engines see it, by GPU address ---- */
+void *sim_vm_ptr(uint64_t va, uint64_t len); /* NULL unless contiguous in CPU memory */
+void sim_vm_copy(uint64_t dst, uint64_t src, uint64_t n);
+/* A CPU array standing for [va, va + len): the memory itself where it is
+ * contiguous, else a copy of it (a bounce buffer) that sim_view_close
+ * writes back when `written`. Open returns NULL only when out of memory. */
+typedef struct sim_view {
+  uint64_t va, len;
+  char *p;
+  int bounced;
+} sim_view_t;
+char *sim_view_open(sim_view_t *v, uint64_t va, uint64_t len);
+void sim_view_close(sim_view_t *v, int written);
 
 /* ---- monitor.c: sleeping instead of spinning ----
  * A worker that cannot progress parks. One monitor thread polls the progress

@@ -2,12 +2,18 @@
 # behind two front ends, and the small programs its own tests run.
 #   libhsakmt.so.1     the thunk ROCR <= 6.2 loads; built where hsakmt.h is
 #                      (bookworm: /usr/include, trixie: /usr/include/hsakmt)
+#   libsimgpu-view.so  the host view (hostview.h: device nodes, sysfs, /proc)
+#                      LD_PRELOADed beside the thunk, for rocminfo
 #   libsimgpu-kfd.so   the kernel driver (/dev/kfd, sysfs, libdrm) for ROCR
 #                      >= 6.3, whose thunk is built in; LD_PRELOADed
 SIMGPU_CORE_SRC := $(addprefix tests/simgpu/,aql_queue.c blit.c clock.c config.c engine.c \
-                   gpu_facts.c hip_release.c kernel_names.c kernel_time.c monitor.c sdma_queue.c)
+                   gpu_facts.c hip_release.c kernel_names.c kernel_time.c monitor.c sdma_queue.c \
+                   vm.c)
 SIMGPU_CORE_OBJ := $(SIMGPU_CORE_SRC:%.c=$(B)/obj/%.o)
-SIMGPU_SRC := $(filter-out $(SIMGPU_CORE_SRC),$(wildcard tests/simgpu/*.c))
+# the host view (hostview.h): both front ends serve it
+SIMGPU_VIEW_SRC := tests/simgpu/files.c tests/simgpu/sysfs.c
+SIMGPU_VIEW_OBJ := $(SIMGPU_VIEW_SRC:%.c=$(B)/obj/%.o)
+SIMGPU_SRC := $(filter-out $(SIMGPU_CORE_SRC) $(SIMGPU_VIEW_SRC),$(wildcard tests/simgpu/*.c))
 SIMGPU_OBJ := $(SIMGPU_SRC:%.c=$(B)/obj/%.o)
 SIMGPU_DIR := $(B)/simgpu
 SIMGPU_SO  := $(SIMGPU_DIR)/libhsakmt.so.1
@@ -22,16 +28,28 @@ $(SIMGPU_SO): $(SIMGPU_OBJ) $(SIMGPU_CORE_OBJ) $(SIMGPU_MAP)
 	$(Q)$(CC) -shared -o $@ $(SIMGPU_OBJ) $(SIMGPU_CORE_OBJ) $(LDFLAGS) -Wl,-soname,libhsakmt.so.1 \
 	  -Wl,--version-script=$(SIMGPU_MAP) -Wl,-z,defs
 
+# The host view alone, LD_PRELOADed beside the thunk (whose own symbols are
+# versioned, so it cannot stand in for libc's); the configuration and the
+# facts of a gfx target are all of the core it needs.
+SIMGPU_VIEW_SO := $(SIMGPU_DIR)/libsimgpu-view.so
+SIMGPU_VIEW_CORE_OBJ := $(addprefix $(B)/obj/tests/simgpu/,config.o gpu_facts.o)
+
+$(SIMGPU_VIEW_SO): $(SIMGPU_VIEW_OBJ) $(SIMGPU_VIEW_CORE_OBJ) tests/simgpu/view.map
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -o $@ $(SIMGPU_VIEW_OBJ) $(SIMGPU_VIEW_CORE_OBJ) $(LDFLAGS) -ldl \
+	  -Wl,--version-script=tests/simgpu/view.map -Wl,-z,defs
+
 SIMGPU_KFD_SRC := $(wildcard tests/simgpu/kfd/*.c)
 SIMGPU_KFD_OBJ := $(SIMGPU_KFD_SRC:%.c=$(B)/obj/%.o)
 SIMGPU_KFD_SO  := $(SIMGPU_DIR)/libsimgpu-kfd.so
 
 $(SIMGPU_KFD_OBJ): CFLAGS += -Itests/simgpu -idirafter tests/simgpu/kfd/compat
 
-$(SIMGPU_KFD_SO): $(SIMGPU_KFD_OBJ) $(SIMGPU_CORE_OBJ) tests/simgpu/kfd/kfd.map
+$(SIMGPU_KFD_SO): $(SIMGPU_KFD_OBJ) $(SIMGPU_VIEW_OBJ) $(SIMGPU_CORE_OBJ) tests/simgpu/kfd/kfd.map
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) -shared -o $@ $(SIMGPU_KFD_OBJ) $(SIMGPU_CORE_OBJ) $(LDFLAGS) -ldl \
+	$(Q)$(CC) -shared -o $@ $(SIMGPU_KFD_OBJ) $(SIMGPU_VIEW_OBJ) $(SIMGPU_CORE_OBJ) $(LDFLAGS) -ldl \
 	  -Wl,--version-script=tests/simgpu/kfd/kfd.map -Wl,-z,defs
 
 # Test programs (tests/simgpu/progs/sg_*.c): plain HSA programs that run on
@@ -76,6 +94,7 @@ $(SIMGPU_KFD_TEST): tests/simgpu/progs/kfd_ioctls.c
 	$(Q)$(CC) $(CFLAGS) -idirafter tests/simgpu/kfd/compat -o $@ $< $(LDFLAGS)
 
 SIMGPU_HAS_KFD := $(wildcard /usr/include/linux/kfd_ioctl.h)
-ALL_TARGETS += $(if $(SIMGPU_HSAKMT_INC),$(SIMGPU_SO)) $(if $(SIMGPU_HAS_KFD),$(SIMGPU_KFD_SO))
+ALL_TARGETS += $(if $(SIMGPU_HSAKMT_INC),$(SIMGPU_SO) $(SIMGPU_VIEW_SO)) \
+               $(if $(SIMGPU_HAS_KFD),$(SIMGPU_KFD_SO))
 TEST_BINS   += $(if $(SIMGPU_HAS_KFD),$(SIMGPU_KFD_TEST))
 TEST_BINS   += $(SIMGPU_PROGS) $(SIMGPU_HSACO) $(SIMGPU_HIP)

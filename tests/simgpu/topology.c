@@ -76,12 +76,12 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->EngineId.ui32.Stepping = g->stepping;
   p->VendorId = 0x1002;
   p->DeviceId = sim_device_id(g);
-  p->LocationId = (3 + gpu) << 8; /* PCI bus 3, 4, ...: HIP tells devices apart by it */
+  p->LocationId = (SIM_PCI_BUS0 + gpu) << 8; /* PCI bus 3, 4, ...: HIP tells devices apart by it */
   p->Domain = 0;
   p->LocalMemSize = sim_cfg.vram;
   p->MaxEngineClockMhzFCompute = 1700;
   p->MaxEngineClockMhzCCompute = 3000;
-  p->DrmRenderMinor = 128 + gpu;
+  p->DrmRenderMinor = SIM_RENDER_MINOR0 + gpu;
   char name[64];
   sim_marketing_name(g, name, sizeof name);
   set_name(p->MarketingName, name);
@@ -92,12 +92,12 @@ static void gpu_node(uint32_t node, HsaNodeProperties *p) {
   p->NumSdmaQueuesPerEngine = 8;
   p->NumCpQueues = 24;
   p->NumGws = 64;
-  p->UniqueID = 0x5157a11e0000001ull + gpu;
+  p->UniqueID = SIM_UNIQUE_ID0 + gpu;
   p->VGPRSizePerCU = 512 * 1024;
   p->SGPRSizePerCU = 800 * 4 * 4;
 #if SIM_HSAKMT_6
   p->NumXcc = 1; /* ROCR 6 divides by it (scratch sizing, SEs per XCC) */
-  p->KFDGpuID = 0x1000 + gpu;
+  p->KFDGpuID = SIM_GPU_ID_BASE + gpu;
   p->FamilyID = sim_family_id(g);
 #endif
 }

@@ -53,8 +53,8 @@ enum {
 
 int kfdsim_gpu_of_id(uint32_t gpu_id) {
   sim_config_load();
-  uint32_t g = gpu_id - KFDSIM_GPU_ID_BASE;
-  return gpu_id >= KFDSIM_GPU_ID_BASE && g < sim_cfg.gpus ? (int)g : -1;
+  uint32_t g = gpu_id - SIM_GPU_ID_BASE;
+  return gpu_id >= SIM_GPU_ID_BASE && g < sim_cfg.gpus ? (int)g : -1;
 }
 
 /* LDS and scratch apertures are only reserved by the thunk, never touched
@@ -65,7 +65,7 @@ static int apertures(struct kfd_ioctl_get_process_apertures_new_args *a) {
   uint32_t n = 0;
   for (uint32_t g = 0; g < sim_cfg.gpus && n < a->num_of_nodes && ap; g++, n++) {
     memset(&ap[n], 0, sizeof ap[n]);
-    ap[n].gpu_id = KFDSIM_GPU_ID_BASE + g;
+    ap[n].gpu_id = SIM_GPU_ID_BASE + g;
     ap[n].lds_base = 0x1000000000000ull;
     ap[n].lds_limit = ap[n].lds_base + 0xffffffffull;
     ap[n].scratch_base = 0x2000000000000ull;
@@ -159,14 +159,14 @@ KFDSIM_EXPORT int ioctl(int fd, unsigned long req, ...) {
   va_start(ap, req);
   void *arg = va_arg(ap, void *);
   va_end(ap);
-  if (fd >= 0 && kfdsim_is_kfd_fd(fd)) {
+  if (fd >= 0 && sim_is_kfd_fd(fd)) {
     int r = _IOC_TYPE(req) == AMDKFD_IOCTL_BASE ? request(_IOC_NR(req), arg) : -ENOTTY;
     KFDSIM_LOG("ioctl nr %#x -> %d\n", (unsigned)_IOC_NR(req), r);
     if (r >= 0) return r;
     errno = -r;
     return -1;
   }
-  if (fd >= 0 && kfdsim_render_gpu(fd) >= 0) {
+  if (fd >= 0 && sim_render_gpu(fd) >= 0) {
     KFDSIM_LOG("DRM ioctl %#lx on a render node: not simulated\n", req);
     errno = ENOTTY;
     return -1;

@@ -26,7 +26,7 @@ static device_t *device(void *h) {
 }
 
 KFDSIM_EXPORT int amdgpu_device_initialize(int fd, uint32_t *major, uint32_t *minor, void **dev) {
-  int g = kfdsim_render_gpu(fd);
+  int g = sim_render_gpu(fd);
   if (g < 0) return -ENODEV;
   device_t *d = calloc(1, sizeof *d);
   if (!d) return -ENOMEM;

@@ -14,7 +14,7 @@ static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 KFDSIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   if (!real_mmap)
     real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
-  if (fd < 0 || !kfdsim_is_device_fd(fd)) return real_mmap(addr, len, prot, flags, fd, off);
+  if (fd < 0 || !sim_is_device_fd(fd)) return real_mmap(addr, len, prot, flags, fd, off);
   if (addr && (flags & MAP_FIXED) && kfdsim_backed((uint64_t)(uintptr_t)addr, len))
     return mprotect(addr, len, prot) ? MAP_FAILED : addr;
   flags = (flags & ~(MAP_PRIVATE | MAP_SHARED_VALIDATE)) | MAP_SHARED | MAP_ANONYMOUS;

@@ -1,6 +1,7 @@
 /* queues.c - hardware queues: the thunk gives the ring and where the read
  * and write pointers live (AQL: amd_queue_t's dispatch ids; SDMA: words of
- * its own), and gets a queue id and a doorbell offset. The queues run on the
+ * its own), GPU addresses the engines reach through their CPU addresses,
+ * and gets a queue id and a doorbell offset. The queues run on the
  * core's engines, which watch the write pointer, so doorbell writes need no
  * answer. */
 #define _GNU_SOURCE
@@ -39,15 +40,16 @@ int kfdsim_create_queue(void *arg) {
   if (g < 0 ||
       (!aql && t != KFD_IOC_QUEUE_TYPE_SDMA && t != KFD_IOC_QUEUE_TYPE_SDMA_XGMI && t != 4))
     return -EINVAL;
+  void *ring = sim_vm_ptr(a->ring_base_address, a->ring_size);
+  if (!ring || !a->ring_size) return -EFAULT;
   pthread_mutex_lock(&mu);
   uint32_t id = 0;
   while (id < MAX_QUEUES && queues[id]) id++;
   sim_queue_t *q = NULL;
   if (id < MAX_QUEUES) {
-    q = sim_queue_start(aql, (uint32_t)g + 1, (void *)(uintptr_t)a->ring_base_address, a->ring_size,
-                        (volatile uint64_t *)(uintptr_t)a->read_pointer_address,
-                        (volatile uint64_t *)(uintptr_t)a->write_pointer_address,
-                        (a->queue_percentage & 0xff) == 0);
+    q = sim_queue_start(aql, (uint32_t)g + 1, ring, a->ring_size,
+                        sim_vm_ptr(a->read_pointer_address, 8),
+                        sim_vm_ptr(a->write_pointer_address, 8), (a->queue_percentage & 0xff) == 0);
     queues[id] = q;
   }
   pthread_mutex_unlock(&mu);

@@ -9,7 +9,9 @@
  *   4. events: a wait times out, a set is seen, event ages (a set since the
  *      age the caller passes satisfies the wait at once);
  *   5. an SDMA queue: COPY_LINEAR, FENCE and TRAP packets are executed, the
- *      TRAP raises the event;
+ *      TRAP raises the event; then copies and a fill through a userptr
+ *      object (the program's memory at a GPU address of its own, as the
+ *      thunk registers memory) reach the program's memory;
  *   6. requests not simulated fail with ENOTTY; a freed object is gone. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +57,51 @@ static uint32_t wait1(uint32_t id, uint32_t ms, uint64_t *age) {
   OK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &w));
   memcpy(age, &d, sizeof *age);
   return w.wait_result;
+}
+
+/* Appends an SDMA COPY_LINEAR of n bytes; returns the next dword. */
+static uint32_t sdma_copy(uint32_t *ring, uint32_t i, uint64_t dst, uint64_t src, uint32_t n) {
+  ring[i++] = 1; /* COPY, LINEAR */
+  ring[i++] = n - 1;
+  ring[i++] = 0;
+  ring[i++] = (uint32_t)src, ring[i++] = (uint32_t)(src >> 32);
+  ring[i++] = (uint32_t)dst, ring[i++] = (uint32_t)(dst >> 32);
+  return i;
+}
+
+/* Appends FENCE (value to *fence) and TRAP (the event). */
+static uint32_t sdma_fence_trap(uint32_t *ring, uint32_t i, uint64_t fence, uint32_t value,
+                                uint32_t event) {
+  ring[i++] = 5; /* FENCE */
+  ring[i++] = (uint32_t)fence, ring[i++] = (uint32_t)(fence >> 32);
+  ring[i++] = value;
+  ring[i++] = 6; /* TRAP: the event */
+  ring[i++] = event;
+  return i;
+}
+
+/* The program's memory as a userptr object at a GPU address of its own
+ * (a reserved range), as the thunk registers memory; its GPU address. */
+static uint64_t userptr(void *mem, size_t size, unsigned gpu_id, uint64_t *handle) {
+  char *gva = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  struct kfd_ioctl_alloc_memory_of_gpu_args al = {0};
+  al.va_addr = (uintptr_t)gva;
+  al.size = size;
+  al.gpu_id = gpu_id;
+  al.mmap_offset = (uintptr_t)mem; /* the CPU address */
+  al.flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | 0x80000000u;
+  OK(ioctl(kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &al));
+  uint32_t dev = gpu_id;
+  struct kfd_ioctl_map_memory_to_gpu_args map = {al.handle, (uintptr_t)&dev, 1, 0};
+  OK(ioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map));
+  *handle = al.handle;
+  return (uintptr_t)gva;
+}
+
+static int all(const unsigned char *p, size_t n, unsigned char v) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != v) return 0;
+  return 1;
 }
 
 static const char *result(uint32_t r) {
@@ -150,17 +197,8 @@ int main(void) {
   OK(ioctl(kfd, AMDKFD_IOC_CREATE_QUEUE, &cq));
   printf("SDMA queue %u, doorbell offset set: %s\n", cq.queue_id,
          cq.doorbell_offset ? "yes" : "no");
-  uint32_t n = 0;
-  ring[n++] = 1; /* COPY, LINEAR */
-  ring[n++] = 1024 - 1;
-  ring[n++] = 0;
-  ring[n++] = (uint32_t)(uintptr_t)src, ring[n++] = (uint32_t)((uintptr_t)src >> 32);
-  ring[n++] = (uint32_t)(uintptr_t)dst, ring[n++] = (uint32_t)((uintptr_t)dst >> 32);
-  ring[n++] = 5; /* FENCE */
-  ring[n++] = (uint32_t)(uintptr_t)fence, ring[n++] = (uint32_t)((uintptr_t)fence >> 32);
-  ring[n++] = 0xcafe;
-  ring[n++] = 6; /* TRAP: the event */
-  ring[n++] = ce.event_id;
+  uint32_t n = sdma_copy(ring, 0, (uintptr_t)dst, (uintptr_t)src, 1024);
+  n = sdma_fence_trap(ring, n, (uintptr_t)fence, 0xcafe, ce.event_id);
   __atomic_store_n(wptr, (uint64_t)n * 4, __ATOMIC_RELEASE);
   printf("copy done event: %s\n", result(wait1(ce.event_id, 5000, &age)));
   /* the engine moves its read pointer past the trap after raising the
@@ -168,6 +206,28 @@ int main(void) {
   for (int i = 0; i < 1000 && *rptr != *wptr; i++) usleep(1000);
   printf("copied: %s, fence 0x%x, read pointer at write pointer: %s\n",
          memcmp(src, dst, 1024) ? "no" : "yes", *fence, *rptr == *wptr ? "yes" : "no");
+  /* into the program's memory through its GPU address, out again into the
+   * buffer object, and a fill there */
+  unsigned char *user = aligned_alloc(4096, 8192), *back = (unsigned char *)va + 32768;
+  memset(user, 0, 8192);
+  uint64_t uh, ugva = userptr(user, 8192, gpu_id, &uh);
+  n = sdma_copy(ring, n, ugva + 100, (uintptr_t)src, 1024);
+  n = sdma_copy(ring, n, (uintptr_t)back, ugva + 100, 1024);
+  ring[n++] = 11; /* CONST_FILL: 256 bytes of 0x5a */
+  ring[n++] = (uint32_t)(ugva + 4096), ring[n++] = (uint32_t)((ugva + 4096) >> 32);
+  ring[n++] = 0x5a5a5a5a;
+  ring[n++] = 256 - 4;
+  n = sdma_fence_trap(ring, n, (uintptr_t)fence, 0xbeef, ce.event_id);
+  __atomic_store_n(wptr, (uint64_t)n * 4, __ATOMIC_RELEASE);
+  printf("userptr copies done event: %s\n", result(wait1(ce.event_id, 5000, &age)));
+  for (int i = 0; i < 1000 && *rptr != *wptr; i++) usleep(1000);
+  printf("through the userptr GPU address: in %s, out %s, fill %s, fence 0x%x\n",
+         memcmp(src, user + 100, 1024) || !all(user, 100, 0) ? "no" : "yes",
+         memcmp(src, back, 1024) ? "no" : "yes",
+         all(user + 4096, 256, 0x5a) && all(user + 4096 + 256, 256, 0) ? "yes" : "no", *fence);
+  struct kfd_ioctl_free_memory_of_gpu_args ufr = {uh};
+  OK(ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &ufr));
+  free(user);
   struct kfd_ioctl_destroy_queue_args dq = {cq.queue_id, 0};
   OK(ioctl(kfd, AMDKFD_IOC_DESTROY_QUEUE, &dq));
 

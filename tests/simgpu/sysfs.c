@@ -1,11 +1,22 @@
-/* topology.c - the KFD topology as sysfs shows it
- * (/sys/devices/virtual/kfd/kfd/topology: generation_id, system_properties,
- * nodes/N/{gpu_id,name,properties,mem_banks,caches,io_links,p2p_links}),
- * plus a copy of /proc/cpuinfo whose "model name" names the CPU agent. The
- * values are those the thunk front end reports (topology.c, gpu_facts.c).
+/* sysfs.c - the host view's tree (hostview.h): what sysfs and /proc show
+ * of the simulated GPUs, with the values the thunk front end reports
+ * (topology.c, gpu_facts.c):
+ *   topology/      the KFD topology (/sys/devices/virtual/kfd/kfd/topology:
+ *                  generation_id, system_properties, nodes/N/{gpu_id, name,
+ *                  properties, mem_banks, caches, io_links})
+ *   sys/class/drm/ cardN and renderD<128 + N>, links into each GPU's PCI
+ *                  directory sys/devices/pci0000:00/0000:00:0M.0/0000:BB:00.0
+ *                  (vendor, device, revision, class, unique_id, drm/), as
+ *                  ROCm SMI enumerates devices: a card whose device/vendor
+ *                  is 0x1002, matched to the KFD node of the same unique_id,
+ *                  whose PCI address (the link's last bus-address component)
+ *                  is the KFD node's location_id and domain
+ *   sys/module/amdgpu/initstate   "live": rocminfo's check for the driver
+ *   cpuinfo, modules   /proc/cpuinfo whose "model name" names the CPU agent,
+ *                  /proc/modules with amdgpu (libkmod's list, rocminfo 5.x)
  *
  * The tree is written once per configuration into
- * $TMPDIR/simgpu-kfd-<uid>-<hash of its contents> and kept: forked children,
+ * $TMPDIR/simgpu-sysfs-<uid>-<hash of its contents> and kept: forked children,
  * exec'd programs and later runs with the same SIMGPU_* share it, and no
  * process removes a tree another one still reads. */
 #define _GNU_SOURCE
@@ -17,38 +28,72 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kfdsim.h"
+#include "hostview.h"
 
 typedef struct file {
-  char path[96];
-  char *text;
+  char path[128];
+  char *text; /* a symbolic link's target, NULL for a directory */
+  enum { F_REGULAR, F_LINK, F_DIR } kind;
 } file_t;
 
-static file_t files[256];
+static file_t files[512];
 static int nfiles;
 
-static void add(const char *path, const char *fmt, ...) {
+static void vadd(int kind, const char *path, const char *fmt, va_list ap) {
   if (nfiles == (int)(sizeof files / sizeof files[0])) return;
   file_t *f = &files[nfiles++];
   snprintf(f->path, sizeof f->path, "%s", path);
+  f->kind = kind;
+  if (!fmt || vasprintf(&f->text, fmt, ap) < 0) f->text = NULL;
+}
+
+/* A file, its contents printf-style. */
+static void add(const char *path, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (vasprintf(&f->text, fmt, ap) < 0) f->text = NULL;
+  vadd(F_REGULAR, path, fmt, ap);
   va_end(ap);
 }
 
-static void cpuinfo(void) {
-  int fd = kfdsim_real_open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC, 0);
+/* A symbolic link, its target printf-style. */
+static void add_link(const char *path, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vadd(F_LINK, path, fmt, ap);
+  va_end(ap);
+}
+
+/* An empty directory (those with files need no entry). */
+static void add_dir(const char *path, ...) {
+  va_list ap;
+  va_start(ap, path);
+  vadd(F_DIR, path, NULL, ap);
+  va_end(ap);
+}
+
+/* A copy of the host's /proc file `name`, each line through edit (which
+ * returns the line to write), then `extra`. */
+static void proc_copy(const char *name, const char *(*edit)(const char *line), const char *extra) {
+  char path[64], *out = NULL, line[1024];
+  snprintf(path, sizeof path, "/proc/%s", name);
+  int fd = sim_real_open(path, O_RDONLY | O_CLOEXEC, 0);
   FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
-  char *out = NULL, line[1024];
   size_t n = 0;
   FILE *o = open_memstream(&out, &n);
-  while (in && o && fgets(line, sizeof line, in))
-    fputs(!strncmp(line, "model name", 10) ? "model name\t: Simulated Host CPU\n" : line, o);
+  while (in && o && fgets(line, sizeof line, in)) fputs(edit(line), o);
+  if (o) fputs(extra, o);
   if (in) fclose(in);
   if (o) fclose(o);
-  add("cpuinfo", "%s", out ? out : "");
+  add(name, "%s", out ? out : "");
   free(out);
+}
+
+static const char *cpu_model(const char *line) {
+  return !strncmp(line, "model name", 10) ? "model name\t: Simulated Host CPU\n" : line;
+}
+
+static const char *same(const char *line) {
+  return line;
 }
 
 static const char link_fmt[] =
@@ -96,7 +141,7 @@ static void gpu_node(uint32_t g) {
   snprintf(p, sizeof p, "topology/nodes/%u/io_links/0/properties", node);
   add(p, link_fmt, node, 0);
   snprintf(p, sizeof p, "topology/nodes/%u/gpu_id", node);
-  add(p, "%u\n", KFDSIM_GPU_ID_BASE + g);
+  add(p, "%u\n", SIM_GPU_ID_BASE + g);
   snprintf(p, sizeof p, "topology/nodes/%u/name", node);
   add(p, "gfx%d%d%x\n", x->major, x->minor, x->stepping);
   snprintf(p, sizeof p, "topology/nodes/%u/properties", node);
@@ -113,8 +158,8 @@ static void gpu_node(uint32_t g) {
       "family_id %u\n",
       sim_cfg.cus * 4, simd_base, sim_max_waves_per_simd(x), sim_wave_size(x),
       (sim_cfg.cus + 7) / 8, x->major * 10000 + x->minor * 100 + x->stepping, sim_device_id(x),
-      (3 + g) << 8, 128 + g, (unsigned long long)sim_cfg.vram, cap, 0x5157a11e0000001ull + g,
-      sim_family_id(x));
+      (SIM_PCI_BUS0 + g) << 8, SIM_RENDER_MINOR0 + g, (unsigned long long)sim_cfg.vram, cap,
+      (unsigned long long)(SIM_UNIQUE_ID0 + g), sim_family_id(x));
   /* ROCR asserts without GPU caches; type 9 = Data | HSACU */
   static const unsigned kb[2] = {16, 8192};
   for (int c = 0; c < 2; c++) {
@@ -129,11 +174,52 @@ static void gpu_node(uint32_t g) {
       (unsigned long long)sim_cfg.vram);
 }
 
+/* DRM minor `minor` of GPU g (card or renderD): its directory under the PCI
+ * device, whose `device` links back, and the class link to it. */
+static void drm_node(const char *pci, const char *name, uint32_t minor) {
+  char p[128];
+  snprintf(p, sizeof p, "sys/devices/%s/drm/%s%u/dev", pci, name, minor);
+  add(p, "226:%u\n", minor);
+  snprintf(p, sizeof p, "sys/devices/%s/drm/%s%u/device", pci, name, minor);
+  add_link(p, "../../../%s", strrchr(pci, '/') + 1);
+  snprintf(p, sizeof p, "sys/class/drm/%s%u", name, minor);
+  add_link(p, "../../devices/%s/drm/%s%u", pci, name, minor);
+}
+
+/* GPU g as a PCI device (bus SIM_PCI_BUS0 + g, behind root port g + 1, as
+ * the KFD node's location_id says) with a DRM card and render node. */
+static void pci_gpu(uint32_t g) {
+  const sim_gfx_t *x = &sim_cfg.gfx[g];
+  char pci[64], p[128];
+  snprintf(pci, sizeof pci, "pci0000:00/0000:00:%02x.0/0000:%02x:00.0", g + 1, SIM_PCI_BUS0 + g);
+  static const char *const attr[] = {"vendor",   "device", "subsystem_vendor", "subsystem_device",
+                                     "revision", "class",  "unique_id"};
+  for (size_t i = 0; i < sizeof attr / sizeof attr[0]; i++) {
+    snprintf(p, sizeof p, "sys/devices/%s/%s", pci, attr[i]);
+    if (i == 0 || i == 2)
+      add(p, "0x1002\n");
+    else if (i == 1 || i == 3)
+      add(p, "0x%04x\n", sim_device_id(x));
+    else if (i == 4)
+      add(p, "0x00\n");
+    else if (i == 5)
+      add(p, "0x038000\n"); /* display controller, other: Instinct GPUs */
+    else
+      add(p, "%016llx\n", (unsigned long long)(SIM_UNIQUE_ID0 + g));
+  }
+  drm_node(pci, "card", g);
+  drm_node(pci, "renderD", SIM_RENDER_MINOR0 + g);
+}
+
 static uint64_t hash(void) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
   for (int i = 0; i < nfiles; i++)
-    for (const char *s[2] = {files[i].path, files[i].text ? files[i].text : ""}, **p = s; p < s + 2;
-         p++)
+    for (const char *s[3] = {files[i].path, files[i].text ? files[i].text : "",
+                             files[i].kind == F_LINK  ? "->"
+                             : files[i].kind == F_DIR ? "/"
+                                                      : ""},
+                    **p = s;
+         p < s + 3; p++)
       for (const unsigned char *c = (const unsigned char *)*p; *c; c++)
         h = (h ^ *c) * 1099511628211ull;
   return h;
@@ -147,7 +233,9 @@ static int write_file(const char *dir, const file_t *f) {
     mkdir(path, 0755);
     *s = '/';
   }
-  int fd = kfdsim_real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (f->kind == F_DIR) return mkdir(path, 0755);
+  if (f->kind == F_LINK) return symlink(f->text ? f->text : "", path);
+  int fd = sim_real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return -1;
   size_t n = f->text ? strlen(f->text) : 0;
   int ok = write(fd, f->text, n) == (ssize_t)n;
@@ -168,10 +256,14 @@ static void generate(void) {
   add("topology/system_properties", "platform_oem %u\nplatform_id %u\nplatform_rev 0\n", 0x414d44,
       0x53494d);
   cpu_node();
-  for (uint32_t g = 0; g < sim_cfg.gpus; g++) gpu_node(g);
-  cpuinfo();
+  for (uint32_t g = 0; g < sim_cfg.gpus; g++) gpu_node(g), pci_gpu(g);
+  add("sys/module/amdgpu/initstate", "live\n");
+  add("sys/module/amdgpu/refcnt", "0\n");
+  add_dir("sys/module/amdgpu/holders");
+  proc_copy("cpuinfo", cpu_model, "");
+  proc_copy("modules", same, "amdgpu 16384 0 - Live 0x0000000000000000\n");
   const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/simgpu-kfd-%u-%016llx", tmp && *tmp ? tmp : "/tmp",
+  snprintf(dir, sizeof dir, "%s/simgpu-sysfs-%u-%016llx", tmp && *tmp ? tmp : "/tmp",
            (unsigned)getuid(), (unsigned long long)hash());
   struct stat st;
   if (!stat(dir, &st)) return;
@@ -187,7 +279,7 @@ static void generate(void) {
   if (!stat(work, &st)) rm_tree(work);
 }
 
-const char *kfdsim_topology_dir(void) {
+const char *sim_sysfs_dir(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, generate);
   return dir[0] ? dir : NULL;
