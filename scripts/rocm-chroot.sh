@@ -30,18 +30,19 @@ mirror() {
 }
 M=$(mirror)
 
-# What every suite needs to build rtg, its examples and tests, and run them.
+# What every suite needs to build rtg, its examples and tests, and run them
+# (ROCm SMI: e2e 046 enumerates the simulated GPU with it).
 BASE="build-essential pkg-config clang lld libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
 rocminfo python3 procps file protobuf-compiler libotf2-trace-dev otf2-tools"
 ROCM="libhsa-runtime-dev libamdhip64-dev hipcc libroctx64-4 libroctx-dev"
 case $SUITE in
 trixie)
-  DIST=trixie PKGS="$BASE $ROCM libhsakmt-dev libclang-rt-dev"
+  DIST=trixie PKGS="$BASE $ROCM libhsakmt-dev libclang-rt-dev librocm-smi64-1"
   REAL="librocrand1-tests libhiprand1-tests librocblas0-bench"
   SOURCES="deb $M trixie main"
   ;;
 sid)
-  DIST=sid PKGS="$BASE $ROCM"
+  DIST=sid PKGS="$BASE $ROCM librocm-smi64-1"
   REAL="librocrand1-tests libhiprand1-tests librocblas4-bench"
   SOURCES="deb $M sid main"
   ;;
@@ -49,7 +50,7 @@ experimental)
   # ROCm 7.2 lives in experimental; comgr-dev too, else it pins sid's comgr3.
   DIST=sid PKGS="$BASE" REAL=""
   for p in $ROCM libhsa-runtime64-1 libamdhip64-7 librocprofiler-register-0 libamd-comgr3 \
-    libamd-comgr-dev; do PKGS="$PKGS $p/experimental"; done
+    libamd-comgr-dev librocm-smi64-7; do PKGS="$PKGS $p/experimental"; done
   for p in librocrand1-tests librocrand1 libhiprand1-tests libhiprand1 librocblas5-bench \
     librocblas5; do REAL="$REAL $p/experimental"; done
   SOURCES="deb $M sid main
