@@ -2,8 +2,13 @@
 # What the tracer costs the application, measured side by side in one run
 # on the simulated GPU, with default settings (nothing may be lost):
 #  (a) a traced HSA call at the highest rate (hsa_signal_load_relaxed,
-#      RTG_HSA_API_FILTER=all): added cost / two CLOCK_BOOTTIME reads;
-#  (b) the same with ~300 ns of the application's own work between calls;
+#      RTG_HSA_API_FILTER=all), a record a call (RTG_HSA_POLL=each): added
+#      cost / two CLOCK_BOOTTIME reads; then with the default settings, where
+#      those calls repeat each other and are coalesced into one record, and
+#      where they alternate between two signals (none coalesced: each call
+#      held back, then written);
+#  (b) the same with ~300 ns of the application's own work between calls
+#      (a record a call, as (d) and (e));
 #  (c) a traced HIP call (hipGetDevice on the real HIP runtime): the total
 #      added cost with default settings (on HIP <= 5.3 the GOT after the
 #      hand-over), and with HIP's callbacks kept (RTG_HIP_PATH=callback):
@@ -49,15 +54,34 @@ n=280000 # x 5 repetitions
 [ -z "$quick" ] || n=50000
 rm -f rtg_trace.txt.*
 $RUN "$B/progs/tp_bench" api $n >a.plain
-RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api $n \
+RTG_VERBOSE=1 RTG_HSA_POLL=each RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api $n \
   >a.traced 2>a.err
 recs=$(lines "HSA: .* hsa_signal_load_relaxed ")
 # the clock pair: the faster of the two runs' (each the best of 5)
 cpair() { awk -v a="$(get clock_pair_ns "$1")" -v b="$(get clock_pair_ns "$2")" 'BEGIN { print (a < b ? a : b) }'; }
 awk -v p="$(get api_ns a.plain)" -v t="$(get api_ns a.traced)" -v c="$(cpair a.plain a.traced)" \
   -v recs="$recs" -v want=$((5 * n)) -v lost="$(field lost)" -v waits="$(field buffer_waits)" 'BEGIN {
-  printf "(a) traced HSA call, max rate: untraced %.1f ns, traced %.1f ns, two clock reads %.1f ns: added / clock pair = %.2f (target <= 2.0); records %d of %d, lost %d, buffer waits %d\n",
+  printf "(a) traced HSA call, max rate, a record a call (RTG_HSA_POLL=each): untraced %.1f ns, traced %.1f ns, two clock reads %.1f ns: added / clock pair = %.2f (target <= 2.0); records %d of %d, lost %d, buffer waits %d\n",
     p, t, c, (t - p) / c, recs, want, lost, waits }'
+# the calls the records of a function stand for (polls:N, else 1)
+polls() { grep "^HSA: .* $1 " rtg_trace.txt.* | awk '{ n = 1; for (i = 6; i <= NF; i++) if ($i ~ /^polls:/) n = substr($i, 7); s += n } END { print s + 0 }'; }
+# the same calls with the default settings: coalesced
+rm -f rtg_trace.txt.*
+RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api $n >a2.traced
+awk -v p="$(get api_ns a.plain)" -v t="$(get api_ns a2.traced)" -v c="$(cpair a.plain a2.traced)" \
+  -v recs="$(lines "HSA: .* hsa_signal_load_relaxed ")" -v calls="$(polls hsa_signal_load_relaxed)" \
+  -v want=$((5 * n)) -v lost="$(field lost)" 'BEGIN {
+  printf "    the same calls coalesced (default): traced %.1f ns: added / clock pair = %.2f; records %d for %d calls of %d, lost %d\n",
+    t, (t - p) / c, recs, calls, want, lost }'
+# alternating between two signals: no call coalesced, each held back first
+rm -f rtg_trace.txt.*
+$RUN "$B/progs/tp_bench" alt $n >a3.plain
+RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" alt $n >a3.traced
+awk -v p="$(get api_ns a3.plain)" -v t="$(get api_ns a3.traced)" -v c="$(cpair a3.plain a3.traced)" \
+  -v recs="$(lines "HSA: .* hsa_signal_load_relaxed ")" -v calls="$(polls hsa_signal_load_relaxed)" \
+  -v want=$((5 * n)) -v lost="$(field lost)" 'BEGIN {
+  printf "    calls alternating between two signals (default, none coalesced): untraced %.1f ns, traced %.1f ns: added / clock pair = %.2f; records %d for %d calls of %d, lost %d\n",
+    p, t, (t - p) / c, recs, calls, want, lost }'
 # (d): the same on one core (taskset), so the writer runs when the producer
 # does not: its records per second of its own CPU time are its speed alone
 # (in (a) it also pays for reading what another core just wrote)
@@ -71,7 +95,7 @@ if command -v taskset >/dev/null; then
   : >d.all
   for i in 1 2 3; do
     rm -f rtg_trace.txt.*
-    RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" taskset -c 0 $RUN "$B/progs/tp_bench" api $n \
+    RTG_VERBOSE=1 RTG_HSA_POLL=each RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" taskset -c 0 $RUN "$B/progs/tp_bench" api $n \
       >d.traced 2>d.err$i
     sed -n 's/^rtg: writer: .*(\([0-9.]*\) M records\/s).*/\1 '"$i"'/p' d.err$i >>d.all
   done
@@ -85,7 +109,7 @@ writer_line "    writer beside the producer (a):" a.err
 rm -f rtg_trace.txt.*
 $RUN "$B/progs/tp_bench" paced $n >b.plain
 # the same work in both (calibrated once, in the untraced run)
-RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" paced $n "$(get work_steps b.plain)" \
+RTG_HSA_POLL=each RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" paced $n "$(get work_steps b.plain)" \
   >b.traced
 recs=$(lines "HSA: .* hsa_signal_load_relaxed ")
 awk -v p="$(get paced_ns b.plain)" -v t="$(get paced_ns b.traced)" -v c="$(cpair b.plain b.traced)" \
@@ -120,7 +144,7 @@ if [ -z "$quick" ]; then
   s0=$(date +%s%N)
   $RUN "$B/progs/tp_bench" api 4000000 >e.plain
   s1=$(date +%s%N)
-  RTG_VERBOSE=1 RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api 4000000 \
+  RTG_VERBOSE=1 RTG_HSA_POLL=each RTG_HSA_API_FILTER=all HSA_TOOLS_LIB="$T" $RUN "$B/progs/tp_bench" api 4000000 \
     >e.traced 2>e.err
   s2=$(date +%s%N)
   recs=$(lines "HSA: .* hsa_signal_load_relaxed ")

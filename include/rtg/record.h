@@ -66,7 +66,13 @@
   F(K, u64, size, "size", KV, OPT)                                                                 \
   F(K, u64, hw_id, "hw_id", KV, OPT)
 
-/* An HSA API call: HSA: pid:P tid:T FUNC (ARGS) ret=R @START +DUR */
+/* An HSA API call: HSA: pid:P tid:T FUNC (ARGS) ret=R @START +DUR
+ * A run of calls that repeat the first one on its thread (the same
+ * function, arguments and return value, nothing else recorded on the
+ * thread in between: a runtime polling; RTG_HSA_POLL) is one record: START
+ * and DUR are the first call's, polls the number of calls (>= 2), last and
+ * last_dur the last call's start and duration, busy the sum of all the
+ * calls' durations. */
 #define RTG_FIELDS_HSA_API(F, K)                                                                   \
   F(K, str, func, "", FUNC, REQ)                                                                   \
   F(K, str, args, "", ARGS, REQ)                                                                   \
@@ -74,7 +80,11 @@
   F(K, u64, start, "", AT, REQ)                                                                    \
   F(K, u64, dur, "", PLUS, REQ)                                                                    \
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
-  F(K, u64, stack, "stack", KV, OPT)
+  F(K, u64, stack, "stack", KV, OPT)                                                               \
+  F(K, u64, polls, "polls", KV, OPT)                                                               \
+  F(K, u64, last, "last", KV, OPT)                                                                 \
+  F(K, u64, last_dur, "last_dur", KV, OPT)                                                         \
+  F(K, u64, busy, "busy", KV, OPT)
 
 /* A HIP API call: HIP: pid:P tid:T FUNC[(ARGS)] [KERNEL] ret=R @START +DUR */
 #define RTG_FIELDS_HIP_API(F, K)                                                                   \

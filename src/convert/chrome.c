@@ -269,6 +269,10 @@ static void chrome_event(void *st, const cv_event *ev) {
       arg_str(&a, "args", ev->args);
       arg_str(&a, "ret", ev->ret);
       if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      if (ev->polls) { /* repeated calls: the slice spans them all */
+        arg_u64(&a, "polls", ev->polls);
+        arg_u64(&a, "busy", ev->busy);
+      }
       arg_stack(&a, ev->proc, ev->stack);
       args_end(&a);
     }

@@ -82,6 +82,7 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
   } else {
     const rtg_rec_HSA_API *h = &rec->u.HSA_API;
     if (RTG_HAS(rec, RTG_FIELD(HSA_API, stack)) && h->stack) return false;
+    if (RTG_HAS(rec, RTG_FIELD(HSA_API, polls))) return false; /* repeated calls: few lines */
     name = h->func, args = h->args, ret = h->ret, start = h->start, dur = h->dur, corr = h->corr;
     has_corr = RTG_HAS(rec, RTG_FIELD(HSA_API, corr));
     name_len = hsa_len(name, args, 2); /* " (" between them */

@@ -56,6 +56,10 @@ typedef struct cv_event {
   const char *ret;     /* API return value; may be NULL */
   uint64_t corr;
   bool has_corr;
+  /* HSA: a record of repeated calls (polls:): how many (0: one call), and
+   * the sum of their durations; start..end then runs from the first call's
+   * start to the last one's end */
+  uint64_t polls, busy;
   uint32_t agent;    /* the record's agent value; copies: the agent the copy was timed on */
   rtg_device device; /* the device it names (agents.h): lanes, labels, gpuId */
   uint64_t queue;    /* queue index; copies: engine */

@@ -186,6 +186,20 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
     ev->args = GET(rec, HSA_API, args);
     ev->kernel = NULL;
   }
+  ev->polls = ev->busy = 0;
+  if (!hip && HAS(rec, HSA_API, polls) && GET(rec, HSA_API, polls) > 1) {
+    /* repeated calls: one event from the first start to the last end */
+    uint64_t last = GET(rec, HSA_API, last), end = last + GET(rec, HSA_API, last_dur);
+    if (!HAS(rec, HSA_API, last) || end < last || last < ev->start) {
+      ctx->counts[CVC_BAD_TIME]++;
+      rtg_warn_line(&r->df, l->lineno,
+                    "repeated calls whose last one is not after the first (skipped)");
+      return;
+    }
+    if (end > ev->end) ev->end = end;
+    ev->polls = GET(rec, HSA_API, polls);
+    ev->busy = HAS(rec, HSA_API, busy) ? GET(rec, HSA_API, busy) : ev->end - ev->start;
+  }
   if (ev->end < ev->start) { /* duration overflow */
     ctx->counts[CVC_BAD_TIME]++;
     rtg_warn_line(&r->df, l->lineno, "duration overflows (skipped)");

@@ -39,6 +39,8 @@ static const char *const ann_names[NANNS] = {
     [AN_call] = "call",
     [AN_after] = "after",
     [AN_before] = "before",
+    [AN_polls] = "polls",
+    [AN_busy] = "busy",
 };
 
 /* ------------------------------------------------------------ output */

@@ -67,6 +67,8 @@ enum {
   AN_call,
   AN_after,
   AN_before,
+  AN_polls,
+  AN_busy,
   NANNS
 };
 

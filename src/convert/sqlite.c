@@ -253,8 +253,19 @@ static int64_t gpu_id(const cv_proc *p, rtg_device d) {
   return (int64_t)p->host * 1000 + rtg_device_number(d);
 }
 
+/* An API row's args: a record of repeated HSA calls is one row, from the
+ * first call's start to the last one's end, whose args end with
+ * " polls:N busy:NS" (the calls and the sum of their durations). */
+static const char *api_args(const cv_event *ev, char *buf, size_t cap) {
+  if (!ev->polls) return ev->args;
+  snprintf(buf, cap, "%s polls:%llu busy:%llu", ev->args ? ev->args : "",
+           (unsigned long long)ev->polls, (unsigned long long)ev->busy);
+  return buf;
+}
+
 static void rpd_event(void *stp, const cv_event *ev) {
   rpd *r = stp;
+  char args[4096];
   if (r->failed) return;
   const cv_proc *p = &r->ctx->procs[ev->proc];
   int64_t pid = (int64_t)p->host * 10000000 + p->pid;
@@ -277,7 +288,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
                        marker                   ? r->marker
                        : ev->type == CV_HIP_API ? r->dom_hip
                                                 : r->dom_hsa);
-    sqlite3_bind_int64(st, 9, ustring_id(r, marker ? ev->name : ev->args));
+    sqlite3_bind_int64(st, 9, ustring_id(r, marker ? ev->name : api_args(ev, args, sizeof args)));
     step(r, S_API);
     if (ev->stack) {
       frame_ctx f = {r, id, 0};

@@ -4,7 +4,10 @@
  * sorted by total duration (then name).  StdDev is the sample standard
  * deviation (n-1).  The median is exact while the durations fit a global
  * budget of samples; a name whose samples no longer fit switches to a
- * log-linear histogram (median within 1/64 of the true value). */
+ * log-linear histogram (median within 1/64 of the true value).  A record
+ * of N repeated HSA calls (polls:N) counts N calls and the sum of their
+ * durations (busy:); the calls of one such record count as equally long
+ * (to the ns) for the other columns. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@ typedef struct stat_entry {
   double mean, m2; /* Welford */
   uint64_t *samples;
   uint32_t nsamples, cap;
-  uint32_t *hist; /* when the samples did not fit */
+  uint64_t *hist; /* when the samples did not fit */
 } stat_entry;
 
 typedef struct table {
@@ -80,7 +83,8 @@ static void to_hist(stats *s, stat_entry *e) {
   e->nsamples = e->cap = 0;
 }
 
-static void add(stats *s, int which, const char *name, uint64_t dur) {
+/* k calls, each dur long. */
+static void add_n(stats *s, int which, const char *name, uint64_t dur, uint64_t k) {
   table *t = &s->t[which];
   uint32_t id = cv_intern(s->ctx, name);
   bool added;
@@ -94,32 +98,50 @@ static void add(stats *s, int which, const char *name, uint64_t dur) {
     t->e[t->n++] = (stat_entry){.name = id, .min = UINT64_MAX};
   }
   stat_entry *e = &t->e[*ix];
-  e->calls++;
-  e->total += dur;
-  t->grand += dur;
+  uint64_t before = e->calls;
+  e->calls += k;
+  e->total += dur * k;
+  t->grand += dur * k;
   if (dur < e->min) e->min = dur;
   if (dur > e->max) e->max = dur;
+  /* Welford, k equal values at once (Chan et al.'s merge of a group
+   * whose own m2 is 0) */
   double d = (double)dur - e->mean;
-  e->mean += d / (double)e->calls;
-  e->m2 += d * ((double)dur - e->mean);
-  if (e->hist) {
-    e->hist[bucket_of(dur)]++;
-    return;
+  if (k == 1) {
+    e->mean += d / (double)e->calls;
+    e->m2 += d * ((double)dur - e->mean);
+  } else {
+    e->mean += d * (double)k / (double)e->calls;
+    e->m2 += d * d * (double)before * (double)k / (double)e->calls;
   }
-  if (e->nsamples == e->cap) {
-    if (s->samples_held + e->cap > SAMPLE_BUDGET) {
-      to_hist(s, e);
-      e->hist[bucket_of(dur)]++;
-      return;
+  for (; k && !e->hist; k--) {
+    if (e->nsamples == e->cap) {
+      if (s->samples_held + e->cap > SAMPLE_BUDGET) {
+        to_hist(s, e);
+        break;
+      }
+      uint32_t nc = e->cap ? e->cap * 2 : 8;
+      uint64_t *ns = realloc(e->samples, nc * sizeof *ns);
+      if (!ns) exit(1);
+      s->samples_held += nc - e->cap;
+      e->samples = ns;
+      e->cap = nc;
     }
-    uint32_t nc = e->cap ? e->cap * 2 : 8;
-    uint64_t *ns = realloc(e->samples, nc * sizeof *ns);
-    if (!ns) exit(1);
-    s->samples_held += nc - e->cap;
-    e->samples = ns;
-    e->cap = nc;
+    e->samples[e->nsamples++] = dur;
   }
-  e->samples[e->nsamples++] = dur;
+  if (k) e->hist[bucket_of(dur)] += k;
+}
+
+static void add(stats *s, int which, const char *name, uint64_t dur) {
+  add_n(s, which, name, dur, 1);
+}
+
+/* A record of n repeated calls that took busy ns in all: n calls of
+ * busy / n ns, the remainder spread one ns a call. */
+static void add_polls(stats *s, int which, const char *name, uint64_t busy, uint64_t n) {
+  uint64_t q = busy / n, r = busy % n;
+  add_n(s, which, name, q, n - r);
+  if (r) add_n(s, which, name, q + 1, r);
 }
 
 static void stats_event(void *st, const cv_event *ev) {
@@ -133,7 +155,10 @@ static void stats_event(void *st, const cv_event *ev) {
     add(s, ST_HIP, ev->name, dur);
     break;
   case CV_HSA_API:
-    add(s, ST_HSA, ev->name, dur);
+    if (ev->polls)
+      add_polls(s, ST_HSA, ev->name, ev->busy, ev->polls);
+    else
+      add(s, ST_HSA, ev->name, dur);
     break;
   case CV_COPY:
     add(s, ST_COPY, ev->name, dur);

@@ -54,6 +54,9 @@ $(B)/tests/test_emit: $(TRACER_CORE_OBJ)
 UNIT_EXTRA_test_stamp := $(TRACER_CORE_OBJ)
 UNIT_LIBS_test_stamp  := -ldl
 $(B)/tests/test_stamp: $(TRACER_CORE_OBJ)
+UNIT_EXTRA_test_hold := $(TRACER_CORE_OBJ)
+UNIT_LIBS_test_hold  := -ldl
+$(B)/tests/test_hold: $(TRACER_CORE_OBJ)
 UNIT_EXTRA_test_fmt := $(TRACER_CORE_OBJ)
 UNIT_LIBS_test_fmt  := -ldl
 $(B)/tests/test_fmt: $(TRACER_CORE_OBJ)

@@ -3,6 +3,8 @@
  *   tp_bench api N    ns per hsa_signal_load_relaxed call (traced or not,
  *                     as HSA_TOOLS_LIB says), and ns per pair of
  *                     clock_gettime(CLOCK_BOOTTIME) calls
+ *   tp_bench alt N    the same, the calls alternating between two signals
+ *                     (no call repeats the one before it: none coalesced)
  *   tp_bench paced N [STEPS]  the same with about 300 ns of the
  *                     application's own work before each call: ns per
  *                     iteration (work + call).  The work is calibrated to
@@ -71,16 +73,18 @@ static long calibrate(uint64_t ns) {
 /* ns per iteration of n hsa_signal_load_relaxed calls, each after k steps
  * of work (0: none), and in *clk ns per pair of clock reads: the best of 5
  * repetitions of each, side by side. */
-static double calls_ns(long n, long k, double *clk) {
-  hsa_signal_t s;
+static double calls_ns(long n, long k, bool alt, double *clk) {
+  hsa_signal_t s, other;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
+  CHECK(hsa_signal_create(1, 0, NULL, &other));
+  hsa_signal_t sig[2] = {s, alt ? other : s};
   volatile int64_t sink = 0;
   uint64_t best = UINT64_MAX, best_clk = UINT64_MAX;
   for (int rep = 0; rep < 5; rep++) {
     uint64_t t0 = now();
     for (long i = 0; i < n; i++) {
       if (k) work(k);
-      sink += hsa_signal_load_relaxed(s);
+      sink += hsa_signal_load_relaxed(sig[i & 1]);
     }
     uint64_t t1 = now();
     for (long i = 0; i < n; i++) {
@@ -115,10 +119,10 @@ int main(int argc, char **argv) {
       nanosleep(&ts, NULL);
     }
     hsa_signal_destroy(s);
-  } else if (!strcmp(what, "api") || !strcmp(what, "paced")) {
+  } else if (!strcmp(what, "api") || !strcmp(what, "alt") || !strcmp(what, "paced")) {
     bool paced = !strcmp(what, "paced");
     long k = !paced ? 0 : argc > 3 ? atol(argv[3]) : calibrate(300);
-    double clk, per = calls_ns(n, k, &clk);
+    double clk, per = calls_ns(n, k, !strcmp(what, "alt"), &clk);
     if (paced)
       printf("paced_ns %.2f\nwork_steps %ld\nclock_pair_ns %.2f\n", per, k, clk);
     else

@@ -112,6 +112,57 @@ static void test_api(void) {
   CHECK(!RTG_HAS(&p, RTG_FIELD(HIP_API, args)) && !RTG_HAS(&p, RTG_FIELD(HIP_API, kernel)));
 }
 
+/* A record of repeated HSA calls (polls:, last:, last_dur:, busy:, after
+ * corr:) goes through the one definition both ways; a line of the
+ * tracer's as it writes one parses into the same fields; without them the
+ * record is a single call, as before. */
+static void test_api_polls(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_HSA_API, 10, 11);
+  r.u.HSA_API.func = "hsa_signal_load_relaxed";
+  r.u.HSA_API.args = "signal=0x7f2453168e80";
+  r.u.HSA_API.ret = "1";
+  r.u.HSA_API.start = 1000;
+  r.u.HSA_API.dur = 40;
+  RTG_SET(&r, HSA_API, corr, 7);
+  RTG_SET(&r, HSA_API, polls, 100000);
+  RTG_SET(&r, HSA_API, last, 9000000);
+  RTG_SET(&r, HSA_API, last_dur, 30);
+  RTG_SET(&r, HSA_API, busy, 3500000);
+  char text[256];
+  CHECK(rtg_record_format(text, sizeof text, &r) > 0);
+  CHECK(strstr(text,
+               " ret=1 @1000 +40 corr:7 polls:100000 last:9000000 last_dur:30 busy:3500000\n") !=
+        NULL);
+  CHECK(roundtrip(&r, &p) == RTG_KIND_HSA_API);
+  CHECK_U64(p.present, r.present);
+  CHECK_U64(p.u.HSA_API.start, 1000);
+  CHECK_U64(p.u.HSA_API.dur, 40);
+  CHECK_U64(p.u.HSA_API.corr, 7);
+  CHECK_U64(p.u.HSA_API.polls, 100000);
+  CHECK_U64(p.u.HSA_API.last, 9000000);
+  CHECK_U64(p.u.HSA_API.last_dur, 30);
+  CHECK_U64(p.u.HSA_API.busy, 3500000);
+
+  char l[] =
+      "HSA: pid:5 tid:6 hsa_signal_wait_scacquire (signal=0x7f00, condition=HSA_SIGNAL_"
+      "CONDITION_LT, compare_value=1, timeout_hint=10000, wait_state_hint=HSA_WAIT_STATE_"
+      "ACTIVE) ret=1 @2291993945167 +410 polls:5000 last:2291994203964 last_dur:0 busy:47540";
+  CHECK(rtg_record_parse(l, strlen(l), &p, NULL) == RTG_KIND_HSA_API);
+  CHECK_STR(p.u.HSA_API.ret, "1");
+  CHECK(!RTG_HAS(&p, RTG_FIELD(HSA_API, corr)));
+  CHECK(RTG_HAS(&p, RTG_FIELD(HSA_API, polls)) && RTG_HAS(&p, RTG_FIELD(HSA_API, busy)));
+  CHECK_U64(p.u.HSA_API.polls, 5000);
+  CHECK_U64(p.u.HSA_API.last, 2291994203964ull);
+  CHECK_U64(p.u.HSA_API.last_dur, 0);
+  CHECK_U64(p.u.HSA_API.busy, 47540);
+
+  char one[] = "HSA: pid:5 tid:6 hsa_signal_load_relaxed (signal=0x7f00) ret=1 @5 +6";
+  CHECK(rtg_record_parse(one, strlen(one), &p, NULL) == RTG_KIND_HSA_API);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(HSA_API, polls)) && !RTG_HAS(&p, RTG_FIELD(HSA_API, last)));
+  CHECK_U64(p.u.HSA_API.polls, 0);
+}
+
 /* Function names and argument lists are scanned several bytes a step: a
  * byte a token cannot hold (controls, space, DEL), or a line break in the
  * arguments, is caught at every position of every length up to 40, among
@@ -383,6 +434,7 @@ int main(void) {
   test_strings_escaped();
   test_roctx_unclosed();
   test_api();
+  test_api_polls();
   test_scans_every_position();
   test_all_kinds();
   test_clean_strings();

@@ -46,9 +46,12 @@ static inline void rtg_count(rtg_counter c, uint64_t n) {
  * writer's thread (or the fatal path, which holds the writer's lock), so
  * the application's thread does no locked add per call.  Entries that
  * never reach the writer (dropped) are counted with rtg_count. */
-static inline void rtg_count_written(rtg_counter c) {
+static inline void rtg_count_written_n(rtg_counter c, uint64_t n) {
   uint64_t v = atomic_load_explicit(&rtg_written_counts[c], memory_order_relaxed);
-  atomic_store_explicit(&rtg_written_counts[c], v + 1, memory_order_relaxed);
+  atomic_store_explicit(&rtg_written_counts[c], v + n, memory_order_relaxed);
+}
+static inline void rtg_count_written(rtg_counter c) {
+  rtg_count_written_n(c, 1);
 }
 static inline uint64_t rtg_counter_get(rtg_counter c) {
   return atomic_load_explicit(&rtg_counters[c], memory_order_relaxed) +

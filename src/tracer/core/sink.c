@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "emit.h"
+#include "hold.h"
 #include "tbuf.h"
 #include "trace_file.h"
 #include "writer.h"
@@ -74,6 +75,7 @@ void rtg_sink_exec_failed(void) {
 }
 
 void rtg_sink_fork_prepare(void) {
+  rtg_hold_publish_mine(); /* the parent's to write, before the child exists */
   rtg_writer_lock();
 }
 void rtg_sink_fork_parent(void) {

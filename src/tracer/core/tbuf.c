@@ -16,8 +16,15 @@
  * handler, while no writer runs (start, exit), or when no sealed chunk is
  * waiting to be drained (every chunk held is some thread's current one).
  * GPU records and the summary are never dropped and never wait: past the
- * cap they take a chunk anyway. */
+ * cap they take a chunk anyway.
+ *
+ * A thread may also hold its last entry back, written past its chunk's
+ * head but not published, to count repeats into it (hold.h): any other
+ * entry of the thread publishes it first, and the final drain writes what
+ * each thread still holds. */
 #include "tbuf.h"
+
+#include "hold.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -167,6 +174,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void thread_exit(void *arg) {
   rtg_tchain *t = arg;
+  rtg_hold_publish(t); /* what it held is its last entry */
   /* the drainer empties it, then frees it for a new thread */
   atomic_store_explicit(&t->state, CHAIN_DEAD, memory_order_release);
   if (rtg_tls.chain == t) rtg_tls.chain = NULL;
@@ -180,6 +188,10 @@ static rtg_tchain *chain_attach(void) {
   for (t = atomic_load(&chains); t; t = t->next) { /* one of an exited thread, drained */
     int st = CHAIN_FREE;
     if (atomic_compare_exchange_strong(&t->state, &st, CHAIN_ACTIVE)) break;
+  }
+  if (t) { /* (its thread published what it held as it exited) */
+    t->holding = 0;
+    t->hold.tag = 0;
   }
   if (!t) {
     rtg_chunk *c = pool_get(RTG_PUSH_KEEP); /* a thread's first chunk never waits */
@@ -215,21 +227,31 @@ static rtg_chunk *chain_grow(rtg_tchain *t, rtg_push_class cls) {
   return n;
 }
 
-/* The fast path (tbuf.h) found no room: attach the thread's chain or
- * continue in a new chunk, then write the entry there. */
+rtg_tchain *rtg_tbuf_chain(void) {
+  return rtg_tls.chain ? rtg_tls.chain : chain_attach();
+}
+
+rtg_chunk *rtg_tbuf_room(rtg_tchain *t, uint32_t need, rtg_push_class cls) {
+  rtg_chunk *c = t->cur;
+  if (atomic_load_explicit(&c->head, memory_order_relaxed) + need <= c->cap) return c;
+  if ((c = chain_grow(t, cls))) return c;
+  atomic_fetch_add_explicit(&st_lost, 1, memory_order_relaxed);
+  return NULL;
+}
+
+/* The fast path (tbuf.h) found no chain, no room, or a held entry: that
+ * one is published first (its place is before this one's), then this one
+ * is written, in a new chunk when the current one is full. */
 bool rtg_tbuf_push_slow(const void *a, size_t alen, const void *b, size_t blen,
                         rtg_push_class cls) {
   size_t len = alen + blen;
   rtg_tchain *t = rtg_tls.chain;
+  if (t) rtg_hold_publish(t);
   if (len > RTG_ENTRY_MAX || (!t && !(t = chain_attach()))) goto lost;
   uint32_t need = rtg_entry_size(len);
-  rtg_chunk *c = t->cur;
-  uint32_t head = atomic_load_explicit(&c->head, memory_order_relaxed);
-  if (head + need > c->cap) {
-    if (!(c = chain_grow(t, cls))) goto lost;
-    head = 0;
-  }
-  rtg_tbuf_put(c, head, need, a, alen, b, blen);
+  rtg_chunk *c = rtg_tbuf_room(t, need, cls);
+  if (!c) return false;
+  rtg_tbuf_put(c, atomic_load_explicit(&c->head, memory_order_relaxed), need, a, alen, b, blen);
   return true;
 lost:
   atomic_fetch_add_explicit(&st_lost, 1, memory_order_relaxed);
@@ -238,7 +260,14 @@ lost:
 
 /* ------------------------------------------------------------- draining */
 
-static uint64_t drain_chunk(rtg_chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_entry_fn fn,
+/* Is a held entry of this tag one the drainer wrote already (tags grow
+ * along a chain: a held entry published after the final flush wrote its
+ * copy, when an exec failed and the thread went on)? */
+static bool tag_written(const rtg_tchain *t, uint32_t tag) {
+  return (int32_t)(tag - t->drained_tag) <= 0;
+}
+
+static uint64_t drain_chunk(rtg_tchain *t, rtg_chunk *c, uint32_t head, rtg_tbuf_entry_fn fn,
                             void *ctx) {
   uint64_t n = 0;
   while (c->tail < head) {
@@ -252,11 +281,24 @@ static uint64_t drain_chunk(rtg_chunk *c, uint32_t head, uint64_t tid, rtg_tbuf_
     /* a writer that fell behind reads what left the caches long ago: ask
      * for the lines a few entries on while this one is formatted */
     __builtin_prefetch(c->data + c->tail + 1024);
-    fn(ctx, tid, c->data + c->tail + sizeof h, h.len);
+    if (!h.tag || !tag_written(t, h.tag)) {
+      if (h.tag) t->drained_tag = h.tag;
+      fn(ctx, t->tid, c->data + c->tail + sizeof h, h.len);
+      n++;
+    }
     c->tail += need;
-    n++;
   }
   return n;
+}
+
+/* What t holds, written by the drainer itself (after t's other entries) at
+ * the final flush. */
+static uint64_t drain_held(rtg_tchain *t, const rtg_hold_copy *h, rtg_tbuf_entry_fn fn, void *ctx) {
+  if (!h->len || tag_written(t, h->tag)) return 0;
+  t->drained_tag = h->tag;
+  atomic_store_explicit(&t->hold.taken, h->tag, memory_order_relaxed); /* its owner drops it */
+  fn(ctx, t->tid, h->data, h->len);
+  return 1;
 }
 
 static uint64_t drain_chain(rtg_tchain *t, rtg_tbuf_entry_fn fn, void *ctx) {
@@ -266,7 +308,7 @@ static uint64_t drain_chain(rtg_tchain *t, rtg_tbuf_entry_fn fn, void *ctx) {
     /* sealed first: once sealed, the head read after it is final */
     uint32_t sealed = atomic_load_explicit(&c->sealed, memory_order_acquire);
     uint32_t head = atomic_load_explicit(&c->head, memory_order_acquire);
-    n += drain_chunk(c, head, t->tid, fn, ctx);
+    n += drain_chunk(t, c, head, fn, ctx);
     if (!sealed) break;
     t->oldest = c->next;
     atomic_fetch_sub_explicit(&sealed_chunks, 1, memory_order_relaxed);
@@ -275,12 +317,17 @@ static uint64_t drain_chain(rtg_tchain *t, rtg_tbuf_entry_fn fn, void *ctx) {
   return n;
 }
 
-uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx) {
+uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx, bool final) {
   uint64_t n = 0;
   for (rtg_tchain *t = atomic_load(&chains); t; t = t->next) {
     int st = atomic_load_explicit(&t->state, memory_order_acquire);
     if (st == CHAIN_FREE) continue;
+    /* the copy first, then the chunks: an entry its owner publishes
+     * meanwhile is in the chunks, and its copy is then not written */
+    rtg_hold_copy held;
+    bool holds = final && rtg_hold_copy_of(t, &held);
     n += drain_chain(t, fn, ctx);
+    if (holds) n += drain_held(t, &held, fn, ctx);
     if (st == CHAIN_DEAD) { /* emptied after its thread exited: reusable */
       rtg_chunk *c = t->cur;
       if (t->oldest == c && c->tail == atomic_load(&c->head)) {
@@ -303,6 +350,9 @@ void rtg_tbuf_after_fork_child(void) {
       free_chunks = c;
     }
     chunk_reset(t->cur);
+    t->holding = 0; /* what the parent's threads held is the parent's */
+    atomic_store(&t->hold.seq, 0);
+    t->hold.tag = 0;
     if (t != rtg_tls.chain) atomic_store(&t->state, CHAIN_FREE);
   }
   if (rtg_tls.chain) rtg_tls.chain->tid = rtg_tid();

@@ -38,15 +38,37 @@ typedef struct rtg_chunk {
 /* Every entry starts with this header; the payload follows, padded to 8. */
 typedef struct rtg_entry_hdr {
   uint32_t len; /* payload bytes */
-  uint32_t pad;
+  uint32_t tag; /* 0, or the tag of the held entry it is (rtg_hold) */
 } rtg_entry_hdr;
+
+/* The most payload bytes (with the room kept to grow) of an entry a
+ * thread can hold back (hold.h). */
+enum { RTG_HOLD_MAX = 512 };
+
+/* Where the entry a thread holds back lies (hold.h), for the drainer: in
+ * the owner's current chunk, just past its published head.  The owner
+ * changes it, and the entry, inside a sequence lock (seq odd while it
+ * does), so the drainer can copy it at the final flush while the owner
+ * still runs. */
+typedef struct rtg_hold {
+  _Atomic uint32_t seq;   /* even: stable; odd: the owner is changing it */
+  uint32_t tag;           /* the hold's number on its chain (never 0; 0: none yet) */
+  rtg_chunk *chunk;       /* where the entry is */
+  uint32_t off, len;      /* its header's offset in chunk->data, its payload bytes */
+  _Atomic uint32_t taken; /* the drainer's: the tag of a hold it wrote itself */
+} rtg_hold;
 
 struct rtg_tchain {
   struct rtg_tchain *next; /* registry, push-only */
   rtg_chunk *oldest;       /* the drainer's chunk */
   rtg_chunk *cur;          /* the owner's chunk */
   _Atomic int state;
+  uint32_t holding; /* the owner's: the tag of the entry it holds back, 0 = none */
   uint64_t tid;
+  uint32_t held_end;    /* the owner's: cur's head once the held entry is published */
+  uint32_t next_tag;    /* the owner's: the last tag it gave a hold */
+  uint32_t drained_tag; /* the drainer's: the newest held entry it wrote */
+  _Alignas(64) rtg_hold hold;
 };
 
 /* How one entry may be treated when the pool is at its cap. */
@@ -75,11 +97,12 @@ static inline void rtg_prefetch_for_write(const rtg_chunk *c, const char *p) {
   __builtin_prefetch(p, 1, 3);
 }
 
-/* Write the entry (a then b) at head of c, which has room, and publish it. */
-static inline void rtg_tbuf_put(rtg_chunk *c, uint32_t head, uint32_t need, const void *a,
-                                size_t alen, const void *b, size_t blen) {
+/* Write the entry (a then b) at head of c, which has room for need bytes,
+ * without publishing it.  tag: 0, or the tag of a held entry (hold.h). */
+static inline void rtg_tbuf_write(rtg_chunk *c, uint32_t head, uint32_t need, const void *a,
+                                  size_t alen, const void *b, size_t blen, uint32_t tag) {
   char *p = c->data + head;
-  rtg_entry_hdr h = {(uint32_t)(alen + blen), 0};
+  rtg_entry_hdr h = {(uint32_t)(alen + blen), tag};
   memcpy(p, &h, sizeof h);
   memcpy(p + sizeof h, a, alen);
   /* The C library's memcpy for the variable part: GCC would inline a copy
@@ -88,7 +111,6 @@ static inline void rtg_tbuf_put(rtg_chunk *c, uint32_t head, uint32_t need, cons
   size_t n = blen;
   __asm__("" : "+r"(n));
   memcpy(p + sizeof h + alen, b, n);
-  atomic_store_explicit(&c->head, head + need, memory_order_release);
   /* the lines a few entries ahead were last read by the writer (a recycled
    * chunk): ask for them now, so the next entries do not wait for them.
    * Two lines, so entries longer than a line skip none. */
@@ -96,18 +118,28 @@ static inline void rtg_tbuf_put(rtg_chunk *c, uint32_t head, uint32_t need, cons
   rtg_prefetch_for_write(c, p + need + 256);
 }
 
-/* The rest of rtg_tbuf_push, out of line (tbuf.c). */
+/* Write the entry (a then b) at head of c, which has room, and publish it. */
+static inline void rtg_tbuf_put(rtg_chunk *c, uint32_t head, uint32_t need, const void *a,
+                                size_t alen, const void *b, size_t blen) {
+  rtg_tbuf_write(c, head, need, a, alen, b, blen, 0);
+  atomic_store_explicit(&c->head, head + need, memory_order_release);
+}
+
+/* The rest of rtg_tbuf_push, out of line (tbuf.c): it publishes the entry
+ * the thread holds back first. */
 RTG_HIDDEN bool rtg_tbuf_push_slow(const void *a, size_t alen, const void *b, size_t blen,
                                    rtg_push_class cls);
 
 /* Append one entry made of two parts (b may be empty) to the calling
  * thread's chain t (its rtg_tls.chain, read by the caller: a dynamic TLS
  * access costs a call, worth saving where the caller has it at hand).
- * false: dropped and counted (policy drop, entry too long, no memory). */
+ * An entry the thread holds back (hold.h) is published before it, so the
+ * thread's entries keep their order.  false: dropped and counted (policy
+ * drop, entry too long, no memory). */
 static inline bool rtg_tbuf_push_on(rtg_tchain *t, const void *a, size_t alen, const void *b,
                                     size_t blen, rtg_push_class cls) {
   size_t len = alen + blen;
-  if (__builtin_expect(t != NULL && len <= RTG_ENTRY_MAX, 1)) {
+  if (__builtin_expect(t != NULL && !t->holding && len <= RTG_ENTRY_MAX, 1)) {
     rtg_chunk *c = t->cur;
     uint32_t head = atomic_load_explicit(&c->head, memory_order_relaxed);
     uint32_t need = rtg_entry_size(len);
@@ -123,6 +155,14 @@ static inline bool rtg_tbuf_push(const void *a, size_t alen, const void *b, size
                                  rtg_push_class cls) {
   return rtg_tbuf_push_on(rtg_tls.chain, a, alen, b, blen, cls);
 }
+
+/* The calling thread's chain, attached at its first use (NULL: no memory). */
+RTG_HIDDEN rtg_tchain *rtg_tbuf_chain(void);
+
+/* The chunk of chain t (the calling thread's) that has room for need
+ * bytes at its head: the current one, or a new one (cls: as
+ * rtg_tbuf_push); NULL: none (counted as lost). */
+RTG_HIDDEN rtg_chunk *rtg_tbuf_room(rtg_tchain *t, uint32_t need, rtg_push_class cls);
 
 /* What a producer does when the pool is at its cap (RTG_BUFFER_FULL). */
 typedef enum {
@@ -146,8 +186,10 @@ typedef void (*rtg_tbuf_entry_fn)(void *ctx, uint64_t tid, const char *payload, 
 
 /* Drain every thread's chain in order, entry by entry, give drained chunks
  * back, and free the chains of exited threads for reuse.  One drainer at a
- * time (the writer's drain lock).  Returns the number of entries. */
-RTG_HIDDEN uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx);
+ * time (the writer's drain lock).  final: the trace is about to end (exit,
+ * exec, a fatal signal): the entries threads hold back are drained too,
+ * each after its thread's other entries.  Returns the number of entries. */
+RTG_HIDDEN uint64_t rtg_tbuf_drain(rtg_tbuf_entry_fn fn, void *ctx, bool final);
 
 /* Fork child: the parent's entries are the parent's to write; keep the
  * calling thread's chain (emptied) and free the rest. */

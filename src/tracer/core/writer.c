@@ -79,9 +79,11 @@ static void put_entry(void *ctx, uint64_t tid, const char *payload, size_t len) 
   o->n += fmt(dst, LINE_MAX_BYTES, payload + sizeof fmt, len - sizeof fmt, rtg_pid(), tid);
 }
 
-static uint64_t drain_all_locked(outbuf *o) {
+/* final: the trace ends here (exit, exec, a fatal signal), so what the
+ * threads hold back is written too (hold.h). */
+static uint64_t drain_all_locked(outbuf *o, bool final) {
   rtg_stamp_calibrate(); /* every stamp drained now lies before or near this point */
-  uint64_t n = rtg_tbuf_drain(put_entry, o);
+  uint64_t n = rtg_tbuf_drain(put_entry, o, final);
   out_flush(o);
   return n;
 }
@@ -90,7 +92,7 @@ static outbuf writer_buf;
 
 void rtg_writer_flush(void) {
   pthread_mutex_lock(&drain_mu);
-  drain_all_locked(&writer_buf);
+  drain_all_locked(&writer_buf, true);
   pthread_mutex_unlock(&drain_mu);
 }
 
@@ -106,7 +108,7 @@ void rtg_writer_flush_from_signal(void) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
-  drain_all_locked(&sig_buf);
+  drain_all_locked(&sig_buf, true);
 }
 
 void rtg_writer_lock(void) {
@@ -117,7 +119,7 @@ void rtg_writer_unlock(void) {
 }
 void rtg_writer_hold(void) {
   pthread_mutex_lock(&drain_mu);
-  drain_all_locked(&writer_buf);
+  drain_all_locked(&writer_buf, true);
 }
 
 /* ------------------------------------------------------------ the thread */
@@ -162,7 +164,7 @@ static void *writer_main(void *arg) {
     }
     uint64_t cpu0 = thread_cpu_ns();
     pthread_mutex_lock(&drain_mu);
-    writer_entries += drain_all_locked(&writer_buf);
+    writer_entries += drain_all_locked(&writer_buf, false);
     pthread_mutex_unlock(&drain_mu);
     writer_cpu_ns += thread_cpu_ns() - cpu0;
     uint64_t now = rtg_now();

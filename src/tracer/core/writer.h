@@ -13,13 +13,14 @@ RTG_HIDDEN void rtg_writer_stop(void);
 /* Wake the writer now (a chunk was sealed, a producer waits for room). */
 RTG_HIDDEN void rtg_writer_wake(void);
 
-/* Drain every buffer into the file now, on the calling thread. */
+/* Drain every buffer into the file now, on the calling thread, with what
+ * the threads hold back (the end of the trace: hold.h). */
 RTG_HIDDEN void rtg_writer_flush(void);
 /* The same in a fatal-signal handler: the drain lock may never be freed. */
 RTG_HIDDEN void rtg_writer_flush_from_signal(void);
 
 /* Keep the writer off the file (exec, fork) and let it on again;
- * rtg_writer_hold drains everything first. */
+ * rtg_writer_hold drains everything first, held entries too (exec). */
 RTG_HIDDEN void rtg_writer_hold(void);
 RTG_HIDDEN void rtg_writer_lock(void);
 RTG_HIDDEN void rtg_writer_unlock(void);

@@ -6,8 +6,18 @@
  * thread's buffer.  Arguments are turned into text later, on the writer
  * thread, by format_api().  Only functions that RTG_HSA_API_FILTER selects
  * get a wrapper in the table; the rest keep the runtime's entry and cost
- * nothing. */
+ * nothing.
+ *
+ * Repeated calls (RTG_HSA_POLL=coalesce, the default): each call's entry
+ * is held back by its thread (core/hold.h) instead of pushed; a next call
+ * of the same function with the same argument words, return value and
+ * correlation id only counts itself into the held entry (hold_api), so a
+ * runtime that polls a signal or a queue index, or waits on a signal with
+ * a timeout, again and again makes one record with polls:N, the last
+ * call's times and the sum of the durations.  Any other entry of the
+ * thread publishes the held one first. */
 #include "core/fmt.h"
+#include "core/hold.h"
 #include "core/stamp.h"
 #include "hsa_side.h"
 
@@ -99,15 +109,25 @@ static const fn_info fns[FN_COUNT] = {
 
 /* The entry pushed per call: start and dur in stamps (core/stamp.h); the
  * argument words, then the correlation id when the call was made inside a
- * HIP call (56 bytes in the buffer for a call of one argument outside). */
+ * HIP call (56 bytes in the buffer for a call of one argument outside);
+ * then, for repeated calls (flags & API_POLLS), a poll_tail. */
 typedef struct api_entry {
   uint16_t fn;
   uint8_t nargs;
   uint8_t has_corr; /* words[nargs] is the correlation id */
-  uint32_t pad;
+  uint32_t flags;
   uint64_t start, dur, retval;
   uint64_t words[MAX_ARGS + 1];
 } api_entry;
+
+enum { API_POLLS = 1 }; /* a poll_tail ends the entry */
+
+/* What the repeats of the first call add to its entry: how many calls in
+ * all, the last one's start and duration, and the sum of all durations
+ * (stamps). */
+typedef struct poll_tail {
+  uint64_t polls, last_start, last_dur, busy;
+} poll_tail;
 
 #include "hsa_api_words.h"
 #define ARGWORD(K, a, t) e.words[n++] = RTG_W_##K(a);
@@ -122,6 +142,51 @@ static void push_api(rtg_thread_state *ts, api_entry *e, int nwords) {
     rtg_count(RTG_CNT_HSA_CALLS, 1);
 }
 
+/* RTG_HSA_POLL=coalesce: count the call into the entry the thread holds
+ * when it is the same call again (function, return value and argument
+ * words with the correlation id, compared as the bytes the entries hold),
+ * else hold its entry instead, which publishes the one held before.  An
+ * entry is held with room for a poll_tail. */
+static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *e, int nwords) {
+  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return; /* not tracing */
+  const rtg_entry_format fmt = format_api;
+  const size_t words = 8 * (size_t)nwords, head = offsetof(api_entry, words);
+  const size_t entry = sizeof fmt + head + words; /* without a tail */
+  rtg_tchain *t = ts->chain;
+  uint32_t len;
+  char *held = rtg_hold_entry(t, &len);
+  if (held && (len == entry || len == entry + sizeof(poll_tail))) {
+    char *p = held + sizeof fmt; /* the held api_entry */
+    rtg_entry_format held_fmt;
+    memcpy(&held_fmt, held, sizeof held_fmt);
+    if (held_fmt == fmt && !memcmp(p, e, offsetof(api_entry, flags)) &&
+        !memcmp(p + offsetof(api_entry, retval), &e->retval, sizeof e->retval + words)) {
+      poll_tail tail;
+      rtg_hold_edit_begin(t);
+      if (len == entry) { /* the first repeat: the tail begins */
+        uint32_t flags = API_POLLS;
+        uint64_t dur0;
+        memcpy(p + offsetof(api_entry, flags), &flags, sizeof flags);
+        memcpy(&dur0, p + offsetof(api_entry, dur), sizeof dur0);
+        tail = (poll_tail){2, e->start, e->dur, dur0 + e->dur};
+        rtg_hold_resize(t, (uint32_t)(entry + sizeof tail));
+      } else {
+        memcpy(&tail, held + entry, sizeof tail);
+        tail.polls++;
+        tail.last_start = e->start;
+        tail.last_dur = e->dur;
+        tail.busy += e->dur;
+      }
+      memcpy(held + entry, &tail, sizeof tail);
+      rtg_hold_edit_end(t);
+      return;
+    }
+  }
+  e->flags = 0;
+  if (!rtg_hold_put(t, &fmt, sizeof fmt, e, head + words, sizeof(poll_tail)))
+    rtg_count(RTG_CNT_HSA_CALLS, 1); /* dropped (counted as lost) */
+}
+
 /* The entry both wrapper kinds push: times, return value, the argument
  * words and the correlation id.  Calls the tracer makes itself are not
  * recorded (rtg_enter).  The thread's state is read once (each access to
@@ -134,14 +199,17 @@ static void push_api(rtg_thread_state *ts, api_entry *e, int nwords) {
     api_entry e;                                                                                   \
     int n = 0;                                                                                     \
     e.fn = FN_##name;                                                                              \
-    e.pad = 0;                                                                                     \
+    e.flags = 0;                                                                                   \
     e.start = t0;                                                                                  \
     e.dur = t1_ - t0;                                                                              \
     e.retval = (ret);                                                                              \
     RTG_ARGS_##name(ARGWORD) e.nargs = (uint8_t)n;                                                 \
     e.has_corr = ts_->corr != 0;                                                                   \
     if (e.has_corr) e.words[n++] = ts_->corr;                                                      \
-    push_api(ts_, &e, n);                                                                          \
+    if (rtg_cfg.hsa_poll_each)                                                                     \
+      push_api(ts_, &e, n);                                                                        \
+    else                                                                                           \
+      hold_api(ts_, &e, n);                                                                        \
   } while (0)
 
 /* the wrappers */
@@ -250,13 +318,33 @@ static inline uint64_t load_word(const char *words, size_t i) {
   return w;
 }
 
+/* A repeated call's fields: the last call's start and duration and the
+ * sum of all durations, in ns.  The sum, placed as a span from the first
+ * start, never exceeds the first start to the last end. */
+static void set_polls(rtg_record *r, const api_entry *e, const poll_tail *t) {
+  rtg_rec_HSA_API *a = &r->u.HSA_API;
+  uint64_t last, last_dur, from, busy;
+  rtg_stamp_span_ns(t->last_start, t->last_dur, &last, &last_dur);
+  rtg_stamp_span_ns(e->start, t->busy, &from, &busy);
+  uint64_t span = last + last_dur > a->start ? last + last_dur - a->start : 0;
+  RTG_SET(r, HSA_API, polls, t->polls);
+  RTG_SET(r, HSA_API, last, last);
+  RTG_SET(r, HSA_API, last_dur, last_dur);
+  RTG_SET(r, HSA_API, busy, busy < span ? busy : span);
+}
+
 /* The record of one call, on the writer thread. */
 static size_t format_api(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
-  rtg_count_written(RTG_CNT_HSA_CALLS);
   api_entry e; /* its words are read in place, as many as the entry has */
+  poll_tail tail = {1, 0, 0, 0};
   if (len < offsetof(api_entry, words)) return 0;
   memcpy(&e, payload, offsetof(api_entry, words));
+  if ((e.flags & API_POLLS) && len >= offsetof(api_entry, words) + sizeof tail) {
+    len -= sizeof tail;
+    memcpy(&tail, (const char *)payload + len, sizeof tail);
+  }
+  rtg_count_written_n(RTG_CNT_HSA_CALLS, tail.polls);
   const char *words = (const char *)payload + offsetof(api_entry, words);
   size_t have = (len - offsetof(api_entry, words)) / 8;
 #define WORD(i) ((size_t)(i) < have ? load_word(words, i) : 0)
@@ -292,6 +380,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   rtg_stamp_span_ns(e.start, e.dur, &r.u.HSA_API.start, &r.u.HSA_API.dur);
   if (e.has_corr && WORD(nargs)) RTG_SET(&r, HSA_API, corr, WORD(nargs));
 #undef WORD
+  if (tail.polls > 1) set_polls(&r, &e, &tail);
   /* names from the generated table, numbers, and labels and words made
    * by fmt_word: nothing to scan for */
   RTG_CLEAN(&r, HSA_API, func);
