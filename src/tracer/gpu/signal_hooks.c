@@ -37,6 +37,19 @@ static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_si
   return true; /* unknown: leave it to the runtime */
 }
 
+/* The value the application would see, for v read from sig while o was
+ * its owner: one less while that owner is still raised (not quiet, not
+ * yet released).  The release subtracts and ends the ownership in one
+ * section under the signal's lock, so an owner found again after the read
+ * was not yet released when v was read. */
+static hsa_signal_value_t app_value(hsa_signal_t sig, const rtg_owner_ref *o,
+                                    hsa_signal_value_t v) {
+  rtg_owner_ref now;
+  if (o->quiet || !rtg_sigtrack_owner(sig.handle, &now) || now.op != o->op || now.claim != o->claim)
+    return v;
+  return v - 1;
+}
+
 typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
                                       uint64_t, hsa_wait_state_t);
 
@@ -54,10 +67,10 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       rtg_op_settle(sig.handle, &o);
       continue;
     }
-    hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
-    if (condition_met(cond, v, cmp)) return real(sig, cond, cmp, timeout, state);
+    hsa_signal_value_t v = app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
+    if (condition_met(cond, v, cmp)) return v; /* as the runtime returns at once */
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
-    if (v >= o.wait_below) return v; /* timed out: a wait may return early */
+    if (v >= o.wait_below) return app_value(sig, &o, v); /* timed out: may return early */
     rtg_op_settle(sig.handle, &o);
   }
   return real(sig, cond, cmp, timeout, state);
@@ -84,6 +97,22 @@ static hsa_signal_value_t hook_wait_relaxed(hsa_signal_t sig, hsa_signal_conditi
  * runtime client comes near) are left to the runtime and the waiters. */
 enum { WAIT_ANY_MAX = 64 };
 
+/* The first signal whose condition holds in the application's values, as
+ * the runtime answers a wait whose condition already holds; n if none. */
+static uint32_t first_met(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t *conds,
+                          hsa_signal_value_t *vals, hsa_signal_value_t *out) {
+  for (uint32_t j = 0; j < n; j++) {
+    rtg_owner_ref o;
+    bool owned = rtg_sigtrack_owner(sigs[j].handle, &o);
+    hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
+    if (owned) v = app_value(sigs[j], &o, v);
+    if (!condition_met(conds[j], v, vals[j])) continue;
+    if (out) *out = v;
+    return j;
+  }
+  return n;
+}
+
 static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t *conds,
                               hsa_signal_value_t *vals, uint64_t timeout, hsa_wait_state_t state,
                               hsa_signal_value_t *out) {
@@ -102,9 +131,11 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
         owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
       }
       if (!owned[i]) continue;
-      if (condition_met(conds[i], rtg_real.hsa_signal_load_relaxed(sigs[i]), vals[i])) {
-        any = false; /* already holds: the runtime returns at once */
-        break;
+      if (condition_met(conds[i],
+                        app_value(sigs[i], &o[i], rtg_real.hsa_signal_load_relaxed(sigs[i])),
+                        vals[i])) {
+        uint32_t k = first_met(n, sigs, conds, vals, out); /* as the runtime returns at once */
+        if (k < n) return k;
       }
       any = true;
       c[i] = HSA_SIGNAL_CONDITION_LT;
@@ -131,16 +162,19 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
 }
 
 /* A load that sees the owner's decrement completes (or settles) it and loads
- * again. */
+ * again; a load while the owner runs gets the application's value. */
 static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_t),
                                           hsa_signal_t sig) {
-  hsa_signal_value_t v = real(sig);
   rtg_owner_ref o;
-  if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_hw_done(o.op)) {
+  if (!rtg_sigtrack_owner(sig.handle, &o)) return real(sig);
+  if (rtg_op_hw_done(o.op)) {
     rtg_op_settle(sig.handle, &o);
-    v = real(sig);
+    return real(sig);
   }
-  return v;
+  hsa_signal_value_t v = real(sig);
+  if (!rtg_op_hw_done(o.op)) return app_value(sig, &o, v);
+  rtg_op_settle(sig.handle, &o); /* finished meanwhile */
+  return real(sig);
 }
 
 static hsa_signal_value_t hook_load_scacquire(hsa_signal_t sig) {
