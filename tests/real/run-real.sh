@@ -89,5 +89,16 @@ for p in /usr/libexec/rocm/librocrand1-tests/test_* /usr/libexec/rocm/libhiprand
   [ -e "$p" ] || continue
   check "$p"
 done
+# rocblas-bench: a gemm (256^3, f32) 200 times; its numbers are times, so
+# the verdicts compared are none, and the line also gives the traced and
+# untraced microseconds per call (information: one run each on a shared
+# machine varies more than the tracer's cost)
+for p in /usr/libexec/rocm/librocblas*-bench/rocblas-bench; do
+  [ -e "$p" ] || continue
+  check "$p" -f gemm -r f32_r -m 256 -n 256 -k 256 --iters 200
+  us() { grep -A1 'rocblas-Gflops' "$1" | tail -n 1 | awk -F, '{ gsub(/ /, "", $NF); print $NF }'; }
+  d="$work/rocblas-bench"
+  [ -f "$d/u/out" ] && echo "rocblas-bench: us per gemm untraced $(us "$d/u/out"), traced $(us "$d/t/out")"
+done
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
