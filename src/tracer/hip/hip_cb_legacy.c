@@ -148,13 +148,9 @@ static unsigned add_callbacks(void) {
 /* A kernel or copy began outside any traced call after the hand-over
  * (rtg_corr_missing): calls go around the GOT.  Once. */
 static void calls_around_got(void) {
-  void (*me)(void) = calls_around_got;
-  if (!__atomic_compare_exchange_n(&rtg_corr_missing, &me, NULL, false, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
-    return;
+  if (!rtg_hip_got_bypassed(calls_around_got)) return;
   __atomic_store_n(&stage, BOTH, __ATOMIC_RELEASE);
   unsigned n = add_callbacks();
-  rtg_count(RTG_CNT_HIP_MISSED_UNTIL, rtg_now()); /* (the summary says so too) */
   rtg_log(0,
           "HIP calls bypass the GOT (a kernel or copy began outside any traced call, e.g. through "
           "a pointer dlsym gave before the tracer loaded): HIP's callbacks trace them from now on "

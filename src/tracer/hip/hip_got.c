@@ -171,6 +171,15 @@ int rtg_hip_got_install(void *hip_lib) {
   return kept;
 }
 
+bool rtg_hip_got_bypassed(void (*self)(void)) {
+  void (*me)(void) = self;
+  if (!__atomic_compare_exchange_n(&rtg_corr_missing, &me, NULL, false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE))
+    return false;
+  rtg_count(RTG_CNT_HIP_MISSED_UNTIL, rtg_now()); /* (the summary says so too) */
+  return true;
+}
+
 rtg_path_start rtg_hip_got_start(void *hip_lib) {
   if (!rtg_cfg.hip_path || strcmp(rtg_cfg.hip_path, "got")) return RTG_PATH_ABSENT;
   rtg_hip_got_install(hip_lib);

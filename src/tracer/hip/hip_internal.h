@@ -152,6 +152,11 @@ RTG_HIDDEN void *rtg_hip_slot_new(const char *name, void *orig, bool record);
  * slots (and the pointers dlsym gives them) to trampolines, as for a
  * dispatch table.  Returns the functions traced. */
 RTG_HIDDEN int rtg_hip_got_install(void *hip_lib);
+/* A hand-over's rtg_corr_missing hook, self, was called: a kernel or copy
+ * began outside any traced call, so calls go around the GOT.  true once
+ * (the hook is taken off and the summary's hip_missed_until marked): the
+ * caller brings its callbacks back. */
+RTG_HIDDEN bool rtg_hip_got_bypassed(void (*self)(void));
 /* RTG_HIP_PATH=got: that alone; no callback is registered, so HIP <= 5.3
  * does not turn on its profiling of every command. */
 RTG_HIDDEN rtg_path_start rtg_hip_got_start(void *hip_lib);

@@ -127,13 +127,9 @@ rtg_path_start rtg_hip_tracer_cb_start(void *lib) {
  * (rtg_corr_missing): calls go around the GOT.  The callback comes back for
  * the calls the trampolines do not see, as on HIP <= 5.3.  Once. */
 static void calls_around_got(void) {
-  void (*me)(void) = calls_around_got;
-  if (!__atomic_compare_exchange_n(&rtg_corr_missing, &me, NULL, false, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
-    return;
+  if (!rtg_hip_got_bypassed(calls_around_got)) return;
   __atomic_store_n(&stage, BOTH, __ATOMIC_RELEASE);
   reg(report);
-  rtg_count(RTG_CNT_HIP_MISSED_UNTIL, rtg_now()); /* (the summary says so too) */
   rtg_log(0,
           "HIP calls bypass the GOT (a kernel or copy began outside any traced call, e.g. through "
           "a pointer dlsym gave before the tracer loaded): HIP's tracer callback traces them from "
