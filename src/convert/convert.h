@@ -75,6 +75,8 @@ typedef struct cv_event {
   bool has_agents;
   uint64_t stack;   /* id of a STACK record of this process, 0 = none */
   uint32_t depth;   /* ROCTx range nesting */
+  uint64_t tick;    /* kernel, copy: the host enqueue tick, 0 = not recorded */
+  bool has_deps;    /* barrier: it waits on dependency signals */
   const void *json; /* CV_JSON: the cJSON object */
   bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
   /* An API call's Chrome JSON, made on the reader's threads
@@ -93,6 +95,7 @@ typedef struct cv_proc {
   uint32_t pid;
   uint32_t exe;       /* strtab id, or UINT32_MAX */
   uint32_t rank;      /* strtab id, or UINT32_MAX */
+  uint64_t boot_ns;   /* its start (the header's boot_ns), 0 = unknown */
   uint64_t lost;      /* records the tracer dropped (SUMMARY) */
   rtg_agents agents;  /* from its AGENT records: names its devices */
   rtg_u64map stacks;  /* stack id -> strtab id of the pcs text */
@@ -142,6 +145,7 @@ typedef struct cv_options {
   bool strict;          /* --strict: exit 1 when lines were skipped */
   const char *csv_dir;  /* --csv DIR: rocprofv3's per-event CSV files */
   const char *otf2_dir; /* --otf2 DIR: an OTF2 archive */
+  const char *analyze_out; /* --analyze[=FILE.json]: "-" = the text report only */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
@@ -206,6 +210,7 @@ extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink
     cv_workgroups_sink, cv_perfetto_sink;
 extern const cv_sink cv_csv_sink;  /* csv_rocprofv3.c */
 extern const cv_sink cv_otf2_sink; /* otf2.c (a stub saying why when built without OTF2) */
+extern const cv_sink cv_analyze_sink; /* analyze/sink.c */
 
 /* convert.c */
 uint32_t cv_intern(cv_ctx *ctx, const char *s);

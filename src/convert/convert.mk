@@ -1,5 +1,5 @@
 # src/convert: rtg-convert, the offline converter.
-CONVERT_SRC := $(wildcard src/convert/*.c)
+CONVERT_SRC := $(wildcard src/convert/*.c src/convert/analyze/*.c)
 CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o)
 CONVERT_BIN := $(B)/rtg-convert
 # --otf2 needs the OTF2 library (Debian: libotf2-trace-dev, which

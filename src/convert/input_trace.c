@@ -262,6 +262,8 @@ static void handle_record(reader *r, const rtg_line *l) {
     cv_proc *p = proc_ptr(r, rec->pid);
     if (HAS(rec, HEADER, exe)) p->exe = cv_intern(ctx, GET(rec, HEADER, exe));
     if (HAS(rec, HEADER, rank)) p->rank = cv_intern(ctx, GET(rec, HEADER, rank));
+    if (HAS(rec, HEADER, boot_ns) && (!p->boot_ns || GET(rec, HEADER, boot_ns) < p->boot_ns))
+      p->boot_ns = GET(rec, HEADER, boot_ns);
     if (HAS(rec, HEADER, boot_ns) && HAS(rec, HEADER, realtime_ns) && !ctx->have_clock_offset) {
       ctx->realtime_minus_boot =
           (int64_t)(GET(rec, HEADER, realtime_ns) - GET(rec, HEADER, boot_ns));
@@ -327,6 +329,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
+    ev.tick = GET(rec, DISPATCH, tick);
     if (r->prep_json)
       ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
     else if (l->prep) /* the Perfetto sink's key of its name */
@@ -353,6 +356,8 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.id = GET(rec, BARRIER, id);
     ev.has_corr = HAS(rec, BARRIER, corr);
     ev.corr = GET(rec, BARRIER, corr);
+    ev.has_deps = GET(rec, BARRIER, dep1) || GET(rec, BARRIER, dep2) || GET(rec, BARRIER, dep3) ||
+                  GET(rec, BARRIER, dep4) || GET(rec, BARRIER, dep5);
     break;
   case RTG_KIND_COPY:
     if (!times_ok(r, lineno, GET(rec, COPY, start), GET(rec, COPY, stop))) return;
@@ -372,6 +377,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.args = HAS(rec, COPY, api) ? GET(rec, COPY, api) : NULL;
     ev.has_corr = HAS(rec, COPY, corr);
     ev.corr = GET(rec, COPY, corr);
+    ev.tick = GET(rec, COPY, tick);
     break;
   case RTG_KIND_ROCTX: {
     const char *op = GET(rec, ROCTX, op);

@@ -1,0 +1,226 @@
+/* The idle causes of one (process, GPU): see attrib.h. */
+#include "attrib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ivset.h"
+
+const char *const an_cause_names[AN_NCAUSES] = {
+    [AN_STARTUP] = "startup",
+    [AN_DEPENDENCY] = "dependency",
+    [AN_COPY_ONLY] = "copy_only",
+    [AN_LAUNCH_LATENCY] = "launch_latency",
+    [AN_HOST_SYNC] = "host_sync",
+    [AN_HOST_API] = "host_api",
+    [AN_HOST_OUTSIDE_API] = "host_outside_api",
+};
+
+static bool starts(const char *s, const char *prefix) {
+  return !strncmp(s, prefix, strlen(prefix));
+}
+
+bool an_is_sync_call(const char *name) {
+  size_t n = strlen(name);
+  if (n >= 11 && !strcmp(name + n - 11, "Synchronize")) return true;
+  if ((starts(name, "hipMemcpy") || starts(name, "hipMemset")) && !strstr(name, "Async"))
+    return true;
+  return starts(name, "hsa_signal_wait") || starts(name, "hsa_signal_group_wait") ||
+         starts(name, "hsa_amd_signal_wait");
+}
+
+/* The time of a cause, by key and thread (see an_detail); past
+ * AN_MAX_DETAILS keys, the last entry takes the rest (key UINT64_MAX). */
+static void note(an_result *r, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
+  if (!ns) return;
+  r->cause[cause] += ns;
+  an_detail *d = r->detail[cause];
+  int n = r->ndetail[cause];
+  for (int i = 0; i < n; i++)
+    if (d[i].key == key && d[i].tid == tid) {
+      d[i].ns += ns;
+      d[i].count++;
+      return;
+    }
+  if (n == AN_MAX_DETAILS) {
+    d[n - 1].key = UINT64_MAX;
+    d[n - 1].ns += ns;
+    d[n - 1].count++;
+    return;
+  }
+  d[n] = (an_detail){key, tid, ns, 1};
+  r->ndetail[cause] = n + 1;
+}
+
+static int op_by_start(const void *a, const void *b) {
+  const an_op *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int call_order(const void *a, const void *b) {
+  const an_call *x = a, *y = b;
+  if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end; /* the outer call first */
+}
+
+static int detail_order(const void *a, const void *b) {
+  const an_detail *x = a, *y = b;
+  return x->ns > y->ns ? -1 : x->ns < y->ns;
+}
+
+/* The op that ends an idle moment at t: the first to start at or after t
+ * (else the last one before it). */
+static const an_op *next_op(const an_gpu *g, uint64_t t) {
+  size_t lo = 0, hi = g->nops;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->ops[mid].start < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < g->nops ? &g->ops[lo] : &g->ops[g->nops - 1];
+}
+
+/* A thread's top-level calls: disjoint, sorted (calls sorted by
+ * call_order); a nested call is its outer call's time, but for the part
+ * that outlasts it. */
+typedef struct seg {
+  uint64_t tid, s, e;
+  uint32_t name;
+  bool sync;
+} seg;
+
+static seg *flatten(const an_gpu *g, size_t *nseg) {
+  seg *v = malloc((g->ncalls + 1) * sizeof *v);
+  if (!v) exit(1);
+  size_t n = 0;
+  for (size_t i = 0; i < g->ncalls; i++) {
+    const an_call *c = &g->calls[i];
+    uint64_t s = c->start;
+    if (c->end <= s) continue;
+    if (n && v[n - 1].tid == c->tid && s < v[n - 1].e) {
+      if (c->end <= v[n - 1].e) continue;
+      s = v[n - 1].e;
+    }
+    v[n++] = (seg){c->tid, s, c->end, c->name, c->sync};
+  }
+  *nseg = n;
+  return v;
+}
+
+/* The first segment of tid whose end is after t (n when none). */
+static size_t seg_after(const seg *v, size_t n, uint64_t tid, uint64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].e <= t))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static uint64_t pair_key(const seg *v, size_t n, size_t before, size_t after, uint64_t tid) {
+  uint64_t b = before < n && v[before].tid == tid ? (uint64_t)v[before].name + 1 : 0;
+  uint64_t a = after < n && v[after].tid == tid ? (uint64_t)v[after].name + 1 : 0;
+  return b << 32 | a;
+}
+
+/* [a, b): nothing enqueued; what the thread tid was doing. */
+static void host_piece(an_result *r, const seg *v, size_t n, uint64_t tid, uint64_t a, uint64_t b) {
+  size_t i = seg_after(v, n, tid, a);
+  uint64_t cur = a;
+  for (; i < n && v[i].tid == tid && v[i].s < b; i++) {
+    if (v[i].s > cur) {
+      note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, v[i].s - cur);
+      cur = v[i].s;
+    }
+    uint64_t e = v[i].e < b ? v[i].e : b;
+    note(r, v[i].sync ? AN_HOST_SYNC : AN_HOST_API, v[i].name, tid, e - cur);
+    cur = e;
+  }
+  if (cur < b) note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, b - cur);
+}
+
+/* rest -= set, the part taken noted for cause, each piece by the op that
+ * ends it. */
+static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *set, int cause) {
+  an_ivset got = {0}, left = {0};
+  an_iv_intersect(rest, set, &got);
+  for (size_t i = 0; i < got.n; i++) {
+    const an_op *op = next_op(g, got.v[i].e);
+    note(r, cause, op->name, 0, got.v[i].e - got.v[i].s);
+  }
+  an_iv_subtract(rest, set, &left);
+  an_iv_move(rest, &left);
+  an_iv_free(&got);
+}
+
+bool an_attribute(an_gpu *g, an_result *res) {
+  memset(res, 0, sizeof *res);
+  if (!g->nops) return false;
+  qsort(g->ops, g->nops, sizeof *g->ops, op_by_start);
+  qsort(g->calls, g->ncalls, sizeof *g->calls, call_order);
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < g->nops; i++) {
+    if (g->ops[i].start < first) first = g->ops[i].start;
+    if (g->ops[i].end > last) last = g->ops[i].end;
+  }
+  uint64_t s = g->proc_start && g->proc_start < first ? g->proc_start : first;
+  uint64_t e = last;
+  if (s < g->window_start) s = g->window_start;
+  if (g->window_end && e > g->window_end) e = g->window_end;
+  if (e <= s) return false;
+  res->span_start = s, res->span_end = e, res->span = e - s;
+
+  an_ivset kern = {0}, copy = {0}, dep = {0}, launch = {0};
+  for (size_t i = 0; i < g->nops; i++) {
+    const an_op *op = &g->ops[i];
+    if (op->kind == AN_OP_KERNEL) an_iv_add(&kern, op->start, op->end), res->kernels++;
+    if (op->kind == AN_OP_COPY) an_iv_add(&copy, op->start, op->end), res->copies++;
+    if (op->kind == AN_OP_BARRIER && op->deps) an_iv_add(&dep, op->start, op->end);
+    if (op->kind != AN_OP_BARRIER && op->enq) an_iv_add(&launch, op->enq, op->start);
+  }
+  an_ivset *sets[] = {&kern, &copy, &dep, &launch};
+  for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+    an_iv_normalize(sets[i]);
+    an_iv_clip(sets[i], s, e);
+  }
+  res->busy = an_iv_total(&kern);
+  res->copy_busy = an_iv_total(&copy);
+  res->idle = res->span - res->busy;
+
+  an_ivset whole = {0}, rest = {0}, startup = {0};
+  an_iv_add(&whole, s, e);
+  an_iv_subtract(&whole, &kern, &rest);
+  if (first > s) an_iv_add(&startup, s, first < e ? first : e);
+  {
+    an_ivset left = {0};
+    an_ivset got = {0};
+    an_iv_intersect(&rest, &startup, &got);
+    res->cause[AN_STARTUP] = an_iv_total(&got);
+    an_iv_subtract(&rest, &startup, &left);
+    an_iv_move(&rest, &left);
+    an_iv_free(&got);
+  }
+  take(res, g, &rest, &dep, AN_DEPENDENCY);
+  take(res, g, &rest, &copy, AN_COPY_ONLY);
+  take(res, g, &rest, &launch, AN_LAUNCH_LATENCY);
+
+  size_t nseg;
+  seg *segs = flatten(g, &nseg);
+  for (size_t i = 0; i < rest.n; i++) {
+    const an_op *op = next_op(g, rest.v[i].e);
+    uint64_t tid = op->tid ? op->tid : g->default_tid;
+    host_piece(res, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
+  }
+  free(segs);
+  for (int c = 0; c < AN_NCAUSES; c++)
+    qsort(res->detail[c], (size_t)res->ndetail[c], sizeof(an_detail), detail_order);
+  an_ivset *all[] = {&kern, &copy, &dep, &launch, &whole, &rest, &startup};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) an_iv_free(all[i]);
+  return true;
+}

@@ -1,0 +1,89 @@
+/* The time model of rtg-convert --analyze for one (process, GPU), apart
+ * from the converter so that tests can feed it by hand:
+ *
+ *   span  = [the process's start, the end of its last op on the GPU),
+ *           clipped to the --start/--end window;
+ *   busy  = the union of its kernels; copy_busy = the union of its copies
+ *           (reported beside busy, not in it); barriers are waits, not work;
+ *   idle  = span - busy, split into causes that add up to it exactly: each
+ *           idle nanosecond gets the first cause of an_cause that holds.
+ *
+ * The host causes look at one thread: the one that enqueued the next op on
+ * the GPU (the op that starts first at or after the idle moment). */
+#ifndef RTG_ANALYZE_ATTRIB_H
+#define RTG_ANALYZE_ATTRIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* In precedence order. */
+enum an_cause {
+  AN_STARTUP,          /* process start to the GPU's first op */
+  AN_DEPENDENCY,       /* a barrier packet with dependency signals waits */
+  AN_COPY_ONLY,        /* no kernel runs but a copy does */
+  AN_LAUNCH_LATENCY,   /* an op was enqueued (its tick, or its call's end) but has not started */
+  AN_HOST_SYNC,        /* nothing enqueued; the thread waits in a synchronisation */
+  AN_HOST_API,         /* nothing enqueued; the thread is in another runtime call */
+  AN_HOST_OUTSIDE_API, /* nothing enqueued; the thread is in no traced call */
+  AN_NCAUSES
+};
+
+extern const char *const an_cause_names[AN_NCAUSES];
+
+enum an_op_kind { AN_OP_KERNEL, AN_OP_COPY, AN_OP_BARRIER };
+
+typedef struct an_op {
+  uint64_t start, end;
+  uint64_t enq;  /* host enqueue time (tick, or the launching call's end); 0: unknown */
+  uint64_t tid;  /* the thread that enqueued it; 0: unknown (then an_gpu.default_tid) */
+  uint32_t name; /* caller's name id */
+  uint8_t kind;  /* an_op_kind */
+  bool deps;     /* barrier: it has dependency signals */
+} an_op;
+
+/* A traced runtime call of the process (HIP or HSA). */
+typedef struct an_call {
+  uint64_t tid, start, end;
+  uint32_t name; /* caller's name id */
+  bool sync;     /* a synchronisation (an_is_sync_call) */
+} an_call;
+
+/* What one (process, GPU) did.  The arrays are the caller's; an_attribute
+ * sorts them in place. */
+typedef struct an_gpu {
+  uint64_t proc_start; /* the process's start (its trace header); 0: its first event */
+  uint64_t window_start, window_end; /* 0 / UINT64_MAX: no window */
+  uint64_t default_tid;              /* the thread for ops whose tid is unknown */
+  an_op *ops;
+  size_t nops;
+  an_call *calls;
+  size_t ncalls;
+} an_gpu;
+
+/* Where a cause's time went, by what named it: the call (host_sync,
+ * host_api), the calls before and after (host_outside_api: key =
+ * (before + 1) << 32 | (after + 1), 0 = none), the op (launch_latency,
+ * dependency, copy_only: its name). */
+typedef struct an_detail {
+  uint64_t key, tid, ns, count;
+} an_detail;
+
+#define AN_MAX_DETAILS 32
+
+typedef struct an_result {
+  uint64_t span_start, span_end, span, busy, copy_busy, idle;
+  uint64_t cause[AN_NCAUSES];
+  an_detail detail[AN_NCAUSES][AN_MAX_DETAILS]; /* largest first */
+  int ndetail[AN_NCAUSES];
+  uint64_t kernels, copies;
+} an_result;
+
+/* A synchronisation: hip*Synchronize, synchronous hipMemcpy* and hipMemset*,
+ * hsa_signal_wait_*, hsa_signal_group_wait_*, hsa_amd_signal_wait_any. */
+bool an_is_sync_call(const char *name);
+
+/* Fills res; false when the GPU has no op (nothing to say). */
+bool an_attribute(an_gpu *g, an_result *res);
+
+#endif

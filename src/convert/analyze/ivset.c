@@ -1,0 +1,100 @@
+/* Interval sets: see ivset.h. */
+#include "ivset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void an_iv_add(an_ivset *set, uint64_t s, uint64_t e) {
+  if (e <= s) return;
+  if (set->n == set->cap) {
+    size_t nc = set->cap ? set->cap * 2 : 16;
+    an_iv *nv = realloc(set->v, nc * sizeof *nv);
+    if (!nv) {
+      fputs("rtg-convert: out of memory\n", stderr);
+      exit(1);
+    }
+    set->v = nv;
+    set->cap = nc;
+  }
+  set->v[set->n++] = (an_iv){s, e};
+}
+
+static int by_start(const void *a, const void *b) {
+  const an_iv *x = a, *y = b;
+  if (x->s != y->s) return x->s < y->s ? -1 : 1;
+  return x->e < y->e ? -1 : x->e > y->e;
+}
+
+void an_iv_normalize(an_ivset *set) {
+  if (set->n < 2) return;
+  qsort(set->v, set->n, sizeof *set->v, by_start);
+  size_t o = 0;
+  for (size_t i = 1; i < set->n; i++) {
+    if (set->v[i].s <= set->v[o].e) {
+      if (set->v[i].e > set->v[o].e) set->v[o].e = set->v[i].e;
+    } else {
+      set->v[++o] = set->v[i];
+    }
+  }
+  set->n = o + 1;
+}
+
+void an_iv_clip(an_ivset *set, uint64_t lo, uint64_t hi) {
+  size_t o = 0;
+  for (size_t i = 0; i < set->n; i++) {
+    uint64_t s = set->v[i].s < lo ? lo : set->v[i].s, e = set->v[i].e > hi ? hi : set->v[i].e;
+    if (s < e) set->v[o++] = (an_iv){s, e};
+  }
+  set->n = o;
+}
+
+uint64_t an_iv_total(const an_ivset *set) {
+  uint64_t t = 0;
+  for (size_t i = 0; i < set->n; i++) t += set->v[i].e - set->v[i].s;
+  return t;
+}
+
+void an_iv_subtract(const an_ivset *a, const an_ivset *b, an_ivset *out) {
+  an_iv_clear(out);
+  size_t j = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    uint64_t s = a->v[i].s, e = a->v[i].e;
+    while (j < b->n && b->v[j].e <= s) j++;
+    for (size_t k = j; k < b->n && b->v[k].s < e; k++) {
+      if (b->v[k].s > s) an_iv_add(out, s, b->v[k].s);
+      if (b->v[k].e > s) s = b->v[k].e;
+      if (s >= e) break;
+    }
+    an_iv_add(out, s, e);
+  }
+}
+
+void an_iv_intersect(const an_ivset *a, const an_ivset *b, an_ivset *out) {
+  an_iv_clear(out);
+  size_t i = 0, j = 0;
+  while (i < a->n && j < b->n) {
+    uint64_t s = a->v[i].s > b->v[j].s ? a->v[i].s : b->v[j].s;
+    uint64_t e = a->v[i].e < b->v[j].e ? a->v[i].e : b->v[j].e;
+    an_iv_add(out, s, e);
+    if (a->v[i].e < b->v[j].e)
+      i++;
+    else
+      j++;
+  }
+}
+
+void an_iv_clear(an_ivset *set) {
+  set->n = 0;
+}
+
+void an_iv_free(an_ivset *set) {
+  free(set->v);
+  memset(set, 0, sizeof *set);
+}
+
+void an_iv_move(an_ivset *to, an_ivset *from) {
+  free(to->v);
+  *to = *from;
+  memset(from, 0, sizeof *from);
+}
