@@ -142,9 +142,9 @@ typedef struct cv_options {
   int top_gaps;  /* --top-gaps N */
   bool progress; /* --progress / --no-progress */
   int progress_set;
-  bool strict;          /* --strict: exit 1 when lines were skipped */
-  const char *csv_dir;  /* --csv DIR: rocprofv3's per-event CSV files */
-  const char *otf2_dir; /* --otf2 DIR: an OTF2 archive */
+  bool strict;             /* --strict: exit 1 when lines were skipped */
+  const char *csv_dir;     /* --csv DIR: rocprofv3's per-event CSV files */
+  const char *otf2_dir;    /* --otf2 DIR: an OTF2 archive */
   const char *analyze_out; /* --analyze[=FILE.json]: "-" = the text report only */
 } cv_options;
 
@@ -208,8 +208,8 @@ struct cv_sink {
 
 extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink,
     cv_workgroups_sink, cv_perfetto_sink;
-extern const cv_sink cv_csv_sink;  /* csv_rocprofv3.c */
-extern const cv_sink cv_otf2_sink; /* otf2.c (a stub saying why when built without OTF2) */
+extern const cv_sink cv_csv_sink;     /* csv_rocprofv3.c */
+extern const cv_sink cv_otf2_sink;    /* otf2.c (a stub saying why when built without OTF2) */
 extern const cv_sink cv_analyze_sink; /* analyze/sink.c */
 
 /* convert.c */

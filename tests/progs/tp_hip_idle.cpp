@@ -2,13 +2,14 @@
 // program itself, for rtg-convert --analyze's ground-truth test
 // (tests/e2e/156-analyze-causes.sh).
 // Five times: the injected part, then a kernel on GPU0.
-//   tp_hip_idle cpu     20 ms of host CPU work in no HIP call
+//   tp_hip_idle cpu     20 ms in no HIP call (a sleep: the host
+//                       application's own time)
 //   tp_hip_idle sync    a long kernel on GPU1, then hipDeviceSynchronize on
 //                       GPU1: GPU0 is idle while the thread that feeds it is
 //                       blocked in the sync (needs SIMGPU_GPUS=2 and
 //                       SIMGPU_KERNEL_TIMES=longwork=NS)
-//   tp_hip_idle malloc  hipDeviceSynchronize, then 16 x hipMalloc of 256 MiB
-//                       and 16 x hipFree
+//   tp_hip_idle malloc  hipDeviceSynchronize, then 64 x hipMalloc of 256 MiB
+//                       and 64 x hipFree
 // Each mode prints the time it injected, measured with CLOCK_BOOTTIME around
 // the injected part only: "injected <cause> <ns> ns in <n> parts".
 #include <hip/hip_runtime.h>
@@ -35,11 +36,13 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-// Host CPU work in no runtime call: a busy loop of `ns`.
-static void cpu_work(uint64_t ns) {
-  uint64_t end = now_ns() + ns;
-  volatile uint64_t x = 0;
-  while (now_ns() < end) x = x + 1;
+// The application's own time in no runtime call: a sleep (not a busy loop:
+// on a loaded host that would take the core the simulated GPU's queue
+// needs to start the kernel before it).
+static void host_work(uint64_t ns) {
+  struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+  while (nanosleep(&ts, &ts)) {
+  }
 }
 
 int main(int argc, char **argv) {
@@ -65,7 +68,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < loops; i++) {
     if (!strcmp(mode, "cpu")) {
       uint64_t t0 = now_ns();
-      cpu_work(work_ns);
+      host_work(work_ns);
       injected += now_ns() - t0;
     } else if (sync) {
       cause = "host_sync";
@@ -79,10 +82,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "malloc")) {
       cause = "host_api";
       CK(hipDeviceSynchronize());
-      void *big[16];
+      void *big[64];
       uint64_t t0 = now_ns();
-      for (int j = 0; j < 16; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
-      for (int j = 0; j < 16; j++) CK(hipFree(big[j]));
+      for (int j = 0; j < 64; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
+      for (int j = 0; j < 64; j++) CK(hipFree(big[j]));
       injected += now_ns() - t0;
     } else {
       fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc\n");
