@@ -1,11 +1,14 @@
 /* rtg-convert: merges rtg traces (and the other inputs the original
  * converter took) into a Chrome/Perfetto timeline, statistics CSVs, a gap
  * report and an RPD database.  See `rtg-convert --help`. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "convert.h"
 
@@ -68,6 +71,33 @@ static const char *output_among_inputs(const cv_ctx *ctx) {
   return NULL;
 }
 
+/* Can every input be read: a file that opens for reading, or a pipe or
+ * device the user may read (not opened here: a writer on a pipe would see
+ * its reader come and go)?  Asked before any output is opened: an input
+ * named wrong must leave an existing output as it was.  Says which, and
+ * why, for each one that cannot. */
+static bool inputs_readable(const cv_ctx *ctx) {
+  bool ok = true;
+  for (int i = 0; i < ctx->ninputs; i++) {
+    const char *p = ctx->inputs[i];
+    struct stat st;
+    if (!strcmp(p, "-")) continue;
+    int fd = -1;
+    if (stat(p, &st) ||
+        (S_ISREG(st.st_mode) ? (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0 : access(p, R_OK))) {
+      rtg_error("cannot open input: path=%s: %s", p, strerror(errno));
+      ok = false;
+    } else if (S_ISDIR(st.st_mode)) {
+      rtg_error("cannot open input: path=%s: %s (name the trace files in it, e.g. "
+                "%s/rtg_trace.txt.*)",
+                p, strerror(EISDIR), p);
+      ok = false;
+    }
+    if (fd >= 0) close(fd);
+  }
+  return ok;
+}
+
 int main(int argc, char **argv) {
   rtg_diag_set_program("rtg-convert");
   static cv_ctx ctx;
@@ -85,6 +115,10 @@ int main(int argc, char **argv) {
     rtg_error("the output is also an input, and writing it would destroy the trace: path=%s",
               clash);
     return 2;
+  }
+  if (!inputs_readable(&ctx)) {
+    rtg_error("no output written: every input must be readable");
+    return 1;
   }
   const char *out = ctx.opt.json_out ? ctx.opt.json_out : ctx.opt.perfetto_out;
   ctx.report = out && !strcmp(out, "-") ? stderr : stdout;
