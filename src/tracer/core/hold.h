@@ -27,12 +27,6 @@
 
 #include "tbuf.h"
 
-/* Publish the entry chain t (the calling thread's) holds, if any. */
-static inline void rtg_hold_publish(rtg_tchain *t) {
-  if (!t->holding) return;
-  atomic_store_explicit(&t->cur->head, t->held_end, memory_order_release);
-  t->holding = 0;
-}
 /* The same for the calling thread: at its exit and before a fork. */
 RTG_HIDDEN void rtg_hold_publish_mine(void);
 
@@ -108,14 +102,5 @@ static inline bool rtg_hold_put(rtg_tchain *t, const void *a, size_t alen, const
   }
   return rtg_hold_put_slow(a, alen, b, blen, room);
 }
-
-/* The drainer, at the final flush: copy what chain t holds (false: none).
- * Bounded: an entry its owner is changing (a thread stopped by a signal in
- * the middle of it) is copied as it is after a while. */
-typedef struct rtg_hold_copy {
-  uint32_t len, tag;
-  _Alignas(8) char data[RTG_HOLD_MAX];
-} rtg_hold_copy;
-RTG_HIDDEN bool rtg_hold_copy_of(rtg_tchain *t, rtg_hold_copy *out);
 
 #endif

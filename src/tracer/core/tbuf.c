@@ -24,8 +24,6 @@
  * each thread still holds. */
 #include "tbuf.h"
 
-#include "hold.h"
-
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -289,6 +287,38 @@ static uint64_t drain_chunk(rtg_tchain *t, rtg_chunk *c, uint32_t head, rtg_tbuf
     c->tail += need;
   }
   return n;
+}
+
+enum { COPY_TRIES = 4096 };
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+bool rtg_hold_copy_of(rtg_tchain *t, rtg_hold_copy *out) {
+  rtg_hold *h = &t->hold;
+  for (int i = 0;; i++) {
+    bool last = i >= COPY_TRIES;
+    uint32_t s = atomic_load_explicit(&h->seq, memory_order_acquire);
+    if ((s & 1) && !last) {
+      cpu_relax();
+      continue;
+    }
+    rtg_chunk *c = h->chunk;
+    uint32_t off = h->off, len = h->len;
+    out->tag = h->tag;
+    out->len = 0;
+    /* (out of bounds only in a torn copy, when given up) */
+    if (c && out->tag && len <= RTG_HOLD_MAX && off <= c->cap &&
+        len + sizeof(rtg_entry_hdr) <= c->cap - off) {
+      memcpy(out->data, c->data + off + sizeof(rtg_entry_hdr), len);
+      out->len = len;
+    }
+    atomic_thread_fence(memory_order_acquire); /* the copy before the second look */
+    if (last || atomic_load_explicit(&h->seq, memory_order_relaxed) == s) return out->len != 0;
+  }
 }
 
 /* What t holds, written by the drainer itself (after t's other entries) at

@@ -204,4 +204,21 @@ typedef struct rtg_tbuf_stats {
 } rtg_tbuf_stats;
 RTG_HIDDEN rtg_tbuf_stats rtg_tbuf_get_stats(void);
 
+/* The held entry (hold.h) as the chain sees it: published, or copied by
+ * the drainer. */
+/* Publish the entry chain t (the calling thread's) holds, if any. */
+static inline void rtg_hold_publish(rtg_tchain *t) {
+  if (!t->holding) return;
+  atomic_store_explicit(&t->cur->head, t->held_end, memory_order_release);
+  t->holding = 0;
+}
+/* The drainer, at the final flush: copy what chain t holds (false: none).
+ * Bounded: an entry its owner is changing (a thread stopped by a signal in
+ * the middle of it) is copied as it is after a while. */
+typedef struct rtg_hold_copy {
+  uint32_t len, tag;
+  _Alignas(8) char data[RTG_HOLD_MAX];
+} rtg_hold_copy;
+RTG_HIDDEN bool rtg_hold_copy_of(rtg_tchain *t, rtg_hold_copy *out);
+
 #endif
