@@ -68,7 +68,10 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       continue;
     }
     hsa_signal_value_t v = app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
-    if (condition_met(cond, v, cmp)) return v; /* as the runtime returns at once */
+    if (condition_met(cond, v, cmp)) {         /* as the runtime returns at once */
+      __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
+      return v;
+    }
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
     if (v >= o.wait_below) return app_value(sig, &o, v); /* timed out: may return early */
     rtg_op_settle(sig.handle, &o);
@@ -107,6 +110,7 @@ static uint32_t first_met(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t
     hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
     if (owned) v = app_value(sigs[j], &o, v);
     if (!condition_met(conds[j], v, vals[j])) continue;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
     if (out) *out = v;
     return j;
   }
