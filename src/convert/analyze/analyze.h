@@ -44,10 +44,12 @@ typedef struct an_state {
   uint32_t nprocs;
   rtg_u64map corr_call; /* proc << 40 | corr -> index of the HIP call + 1 */
   rtg_u64map host_tid;  /* hash of (proc, queue, id) -> tid of the host dispatch record */
+  FILE *json;           /* --analyze=FILE, opened with the other outputs; NULL: none */
 } an_state;
 
-/* report.c: prints the verdicts and the tables; writes the JSON when path
- * is not "-".  false when the file could not be written. */
+/* report.c: prints the verdicts and the tables; writes the JSON to
+ * st->json (named path) when there is one, and closes it.  false when it
+ * could not be written. */
 bool an_report(an_state *st, const char *path);
 
 #endif

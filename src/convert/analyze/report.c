@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include <errno.h>
+#include "outfile.h"
 
 /* "1.20 s", "50.1 ms", "812 us", "40 ns": three significant digits. */
 static const char *dur(uint64_t ns, char *buf, size_t cap) {
@@ -177,12 +177,7 @@ static void calls_json(const an_state *st, FILE *f, const an_result *r, int c, c
   fprintf(f, "}%s", sep);
 }
 
-static bool write_json(const an_state *st, const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    rtg_error("cannot write %s: %s", path, strerror(errno));
-    return false;
-  }
+static bool write_json(const an_state *st, FILE *f, const char *path) {
   fprintf(f, "{\"gpus\":[");
   bool first = true;
   for (uint32_t i = 0; i < st->ndevs; i++) {
@@ -209,9 +204,8 @@ static bool write_json(const an_state *st, const char *path) {
     first = false;
   }
   fprintf(f, "\n]}\n");
-  bool ok = !ferror(f);
-  if (fclose(f) || !ok) {
-    rtg_error("cannot write %s", path);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s: %m", path);
     return false;
   }
   return true;
@@ -236,5 +230,5 @@ bool an_report(an_state *st, const char *path) {
     fprintf(f, "\nEach idle nanosecond has one cause, the first that holds: startup, dependency,\n"
                "copy_only, launch_latency, then what the thread that enqueued the GPU's next op\n"
                "was doing: host_sync, host_api, host_outside_api.\n");
-  return strcmp(path, "-") ? write_json(st, path) : true;
+  return st->json ? write_json(st, st->json, path) : true;
 }

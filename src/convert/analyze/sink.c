@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "outfile.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return p;
@@ -16,10 +17,18 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   return np;
 }
 
+/* The JSON is opened here, with the other outputs, so that one that cannot
+ * be created stops the run before any output is written. */
 static void *an_open(cv_ctx *ctx) {
   an_state *st = calloc(1, sizeof *st);
   if (!st) exit(1);
   st->ctx = ctx;
+  const char *path = ctx->opt.analyze_out;
+  if (strcmp(path, "-") && !(st->json = rtg_out_open(path))) {
+    rtg_error("cannot create output: path=%s: %m", path);
+    free(st);
+    return NULL;
+  }
   return st;
 }
 
