@@ -1,12 +1,15 @@
-/* rtg-convert --analyze: why each GPU was idle.
+/* The analysis behind rtg-convert --analyze (and the HTML report): why
+ * each GPU was idle.
  *
- *   sink.c    keeps the ops of each (process, GPU) and the runtime calls of
+ *   model.c   keeps the ops of each (process, GPU) and the runtime calls of
  *             each process as the events come, then finds who enqueued
  *             each op (corr: -> the HIP call's thread; else the host
- *             dispatch record's; else the process's main thread);
+ *             dispatch record's; else the process's main thread) and runs
+ *             the attribution;
  *   attrib.c  the time model and the causes (attrib.h), on interval sets
  *             (ivset.c);
- *   report.c  the verdicts, the table of causes and the JSON.
+ *   report.c  the verdicts, the table of causes and the JSON;
+ *   sink.c    the --analyze sink.
  *
  * It keeps the ops and calls in memory (32 and 32 bytes each), not the
  * events: the host causes need the calls around each idle moment, which
@@ -44,12 +47,18 @@ typedef struct an_state {
   uint32_t nprocs;
   rtg_u64map corr_call; /* proc << 40 | corr -> index of the HIP call + 1 */
   rtg_u64map host_tid;  /* hash of (proc, queue, id) -> tid of the host dispatch record */
-  FILE *json;           /* --analyze=FILE, opened with the other outputs; NULL: none */
 } an_state;
 
-/* report.c: prints the verdicts and the tables; writes the JSON to
- * st->json (named path) when there is one, and closes it.  false when it
- * could not be written. */
-bool an_report(an_state *st, const char *path);
+/* model.c: an_new, then an_add for each event, then an_finish (results in
+ * devs[i].res where devs[i].ok, devs sorted by process and GPU), an_free. */
+an_state *an_new(cv_ctx *ctx);
+void an_add(an_state *st, const cv_event *ev);
+void an_finish(an_state *st);
+void an_free(an_state *st);
+
+/* report.c: the verdicts and the tables as text; the JSON document (its
+ * schema is in README.md, "Why is my GPU idle?"). */
+void an_write_text(const an_state *st, FILE *f);
+void an_write_json(const an_state *st, FILE *f);
 
 #endif

@@ -1,10 +1,9 @@
-/* --analyze: the verdicts, the table of causes, the JSON (analyze.h). */
+/* The analysis as text (the verdicts and the tables) and as JSON (analyze.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
-#include "outfile.h"
 
 /* "1.20 s", "50.1 ms", "812 us", "40 ns": three significant digits. */
 static const char *dur(uint64_t ns, char *buf, size_t cap) {
@@ -177,7 +176,7 @@ static void calls_json(const an_state *st, FILE *f, const an_result *r, int c, c
   fprintf(f, "}%s", sep);
 }
 
-static bool write_json(const an_state *st, FILE *f, const char *path) {
+void an_write_json(const an_state *st, FILE *f) {
   fprintf(f, "{\"gpus\":[");
   bool first = true;
   for (uint32_t i = 0; i < st->ndevs; i++) {
@@ -204,22 +203,9 @@ static bool write_json(const an_state *st, FILE *f, const char *path) {
     first = false;
   }
   fprintf(f, "\n]}\n");
-  if (!rtg_out_close(f)) {
-    rtg_error("cannot write output: path=%s: %m", path);
-    return false;
-  }
-  return true;
 }
 
-static int dev_order(const void *a, const void *b) {
-  const an_dev *x = a, *y = b;
-  if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
-  return x->device < y->device ? -1 : x->device > y->device;
-}
-
-bool an_report(an_state *st, const char *path) {
-  FILE *f = st->ctx->report;
-  qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
+void an_write_text(const an_state *st, FILE *f) {
   bool any = false;
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;
@@ -230,5 +216,4 @@ bool an_report(an_state *st, const char *path) {
     fprintf(f, "\nEach idle nanosecond has one cause, the first that holds: startup, dependency,\n"
                "copy_only, launch_latency, then what the thread that enqueued the GPU's next op\n"
                "was doing: host_sync, host_api, host_outside_api.\n");
-  return st->json ? write_json(st, st->json, path) : true;
 }

@@ -1,0 +1,212 @@
+/* The analysis model: what the idle causes need, kept as the events come,
+ * then resolved and attributed (analyze.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return p;
+  size_t nc = *cap ? *cap * 2 : 64;
+  void *np = realloc(p, nc * size);
+  if (!np) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  *cap = nc;
+  return np;
+}
+
+static an_proc *proc_of(an_state *st, uint32_t proc) {
+  if (proc >= st->nprocs) {
+    uint32_t n = proc + 1;
+    an_proc *np = realloc(st->procs, n * sizeof *np);
+    if (!np) exit(1);
+    memset(np + st->nprocs, 0, (n - st->nprocs) * sizeof *np);
+    st->procs = np;
+    st->nprocs = n;
+  }
+  return &st->procs[proc];
+}
+
+static an_dev *dev_of(an_state *st, uint32_t proc, rtg_device device) {
+  bool added;
+  uint64_t *v = rtg_u64map_put(&st->dev_index, (uint64_t)proc << 32 | device, 0, &added);
+  if (!v) exit(1);
+  if (!*v) {
+    if (st->ndevs == st->cap) {
+      uint32_t nc = st->cap ? st->cap * 2 : 8;
+      an_dev *nd = realloc(st->devs, nc * sizeof *nd);
+      if (!nd) exit(1);
+      st->devs = nd;
+      st->cap = nc;
+    }
+    memset(&st->devs[st->ndevs], 0, sizeof *st->devs);
+    st->devs[st->ndevs].proc = proc;
+    st->devs[st->ndevs].device = device;
+    *v = ++st->ndevs;
+  }
+  return &st->devs[*v - 1];
+}
+
+/* The GPU of a copy: the agent it was timed on when that is a GPU, else
+ * the GPU among its source and destination. */
+static bool copy_gpu(an_state *st, const cv_event *ev, rtg_device *out) {
+  if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) return *out = ev->device, true;
+  if (!ev->has_agents) return false;
+  rtg_agents *a = &st->ctx->procs[ev->proc].agents;
+  rtg_device d = rtg_agents_device(a, ev->dst_agent);
+  if (rtg_device_class_of(d) != RTG_DEV_GPU) d = rtg_agents_device(a, ev->src_agent);
+  if (rtg_device_class_of(d) != RTG_DEV_GPU) return false;
+  return *out = d, true;
+}
+
+static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t kind) {
+  an_dev *d = dev_of(st, ev->proc, device);
+  if (d->nops == d->cap) {
+    size_t nc = d->cap ? d->cap * 2 : 64;
+    an_op *no = realloc(d->ops, nc * sizeof *no);
+    if (no) d->ops = no;
+    uint64_t *c = realloc(d->corr, nc * sizeof *c);
+    if (c) d->corr = c;
+    uint64_t *q = realloc(d->qid, nc * sizeof *q);
+    if (q) d->qid = q;
+    if (!no || !c || !q) {
+      rtg_error("out of memory");
+      exit(1);
+    }
+    d->cap = nc;
+  }
+  d->ops[d->nops] = (an_op){.start = ev->start,
+                            .end = ev->end,
+                            .enq = ev->tick,
+                            .name = cv_intern(st->ctx, ev->name ? ev->name : ""),
+                            .kind = kind,
+                            .deps = ev->has_deps};
+  d->corr[d->nops] = ev->has_corr ? ev->corr : UINT64_MAX;
+  d->qid[d->nops] = kind == AN_OP_COPY ? UINT64_MAX : (ev->queue << 32 | (ev->id & 0xffffffffu));
+  d->nops++;
+}
+
+static uint64_t qid_key(uint32_t proc, uint64_t qid) {
+  return rtg_mix64((uint64_t)proc << 48 ^ qid);
+}
+
+void an_add(an_state *st, const cv_event *ev) {
+  switch (ev->type) {
+  case CV_HIP_API:
+  case CV_HSA_API: {
+    an_proc *p = proc_of(st, ev->proc);
+    p->calls = grow(p->calls, &p->cap, p->ncalls, sizeof *p->calls);
+    p->calls[p->ncalls] = (an_call){.tid = ev->tid,
+                                    .start = ev->start,
+                                    .end = ev->end,
+                                    .name = cv_intern(st->ctx, ev->name),
+                                    .sync = an_is_sync_call(ev->name)};
+    p->ncalls++;
+    if (ev->type == CV_HIP_API && ev->has_corr) {
+      uint64_t *v = rtg_u64map_put(&st->corr_call, (uint64_t)ev->proc << 40 | ev->corr, 0, NULL);
+      if (v) *v = p->ncalls;
+    }
+    return;
+  }
+  case CV_HOST_DISPATCH:
+  case CV_HOST_BARRIER: {
+    uint64_t *v = rtg_u64map_put(
+        &st->host_tid, qid_key(ev->proc, ev->queue << 32 | (ev->id & 0xffffffffu)), 0, NULL);
+    if (v) *v = ev->tid;
+    return;
+  }
+  case CV_KERNEL:
+    if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) add_op(st, ev, ev->device, AN_OP_KERNEL);
+    return;
+  case CV_BARRIER:
+    if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) add_op(st, ev, ev->device, AN_OP_BARRIER);
+    return;
+  case CV_COPY: {
+    rtg_device d;
+    if (copy_gpu(st, ev, &d)) add_op(st, ev, d, AN_OP_COPY);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+/* Who enqueued each op, and when: the HIP call of its corr: id (its
+ * thread; its end when the op has no tick), else the host dispatch record. */
+static void resolve(an_state *st, an_dev *d) {
+  an_proc *p = proc_of(st, d->proc);
+  for (size_t i = 0; i < d->nops; i++) {
+    an_op *op = &d->ops[i];
+    if (d->corr[i] != UINT64_MAX) {
+      uint64_t *v = rtg_u64map_get(&st->corr_call, (uint64_t)d->proc << 40 | d->corr[i]);
+      if (v && *v && *v <= p->ncalls) {
+        const an_call *c = &p->calls[*v - 1];
+        op->tid = c->tid;
+        if (!op->enq && op->kind != AN_OP_BARRIER) op->enq = c->end;
+        continue;
+      }
+    }
+    if (d->qid[i] != UINT64_MAX) {
+      uint64_t *v = rtg_u64map_get(&st->host_tid, qid_key(d->proc, d->qid[i]));
+      if (v) op->tid = *v;
+    }
+  }
+}
+
+an_state *an_new(cv_ctx *ctx) {
+  an_state *st = calloc(1, sizeof *st);
+  if (!st) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  st->ctx = ctx;
+  return st;
+}
+
+static int dev_order(const void *a, const void *b) {
+  const an_dev *x = a, *y = b;
+  if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
+  return x->device < y->device ? -1 : x->device > y->device;
+}
+
+void an_finish(an_state *st) {
+  cv_ctx *ctx = st->ctx;
+  /* (all before an_attribute sorts the calls that corr_call indexes) */
+  for (uint32_t i = 0; i < st->ndevs; i++) resolve(st, &st->devs[i]);
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    an_dev *d = &st->devs[i];
+    an_proc *p = proc_of(st, d->proc);
+    uint64_t start = ctx->procs[d->proc].boot_ns;
+    if (!start) /* no header: its first call */
+      for (size_t c = 0; c < p->ncalls; c++)
+        if (!start || p->calls[c].start < start) start = p->calls[c].start;
+    an_gpu g = {.proc_start = start,
+                .window_start = ctx->window_start,
+                .window_end = ctx->window_end,
+                .default_tid = ctx->procs[d->proc].pid,
+                .ops = d->ops,
+                .nops = d->nops,
+                .calls = p->calls,
+                .ncalls = p->ncalls};
+    d->ok = an_attribute(&g, &d->res);
+  }
+  qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
+}
+
+void an_free(an_state *st) {
+  if (!st) return;
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    free(st->devs[i].ops);
+    free(st->devs[i].corr);
+    free(st->devs[i].qid);
+  }
+  for (uint32_t i = 0; i < st->nprocs; i++) free(st->procs[i].calls);
+  free(st->devs);
+  free(st->procs);
+  rtg_u64map_free(&st->dev_index);
+  rtg_u64map_free(&st->corr_call);
+  rtg_u64map_free(&st->host_tid);
+  free(st);
+}
