@@ -30,8 +30,8 @@ UNIT_EXTRA_test_perfetto := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
 UNIT_LIBS_test_perfetto := -lsqlite3 -lcjson $(OTF2_LIBS)
 $(B)/tests/test_perfetto: $(filter-out %/main.o,$(CONVERT_OBJ)) tests/perfetto/pf_wire.h
 
-# tests/unit/test_analyze.c checks --analyze's time model on its own
-UNIT_EXTRA_test_analyze := -Isrc/convert/analyze src/convert/analyze/attrib.c \
-  src/convert/analyze/ivset.c
-$(B)/tests/test_analyze: src/convert/analyze/attrib.c src/convert/analyze/ivset.c \
-  src/convert/analyze/attrib.h src/convert/analyze/ivset.h
+# tests/unit/test_analyze.c checks --analyze's time model, launch
+# decomposition and rules on their own
+AN_UNIT_SRC := $(addprefix src/convert/analyze/,attrib.c ivset.c launch.c rules.c)
+UNIT_EXTRA_test_analyze := -Isrc/convert/analyze $(AN_UNIT_SRC)
+$(B)/tests/test_analyze: $(AN_UNIT_SRC) $(wildcard src/convert/analyze/*.h)

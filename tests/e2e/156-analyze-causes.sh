@@ -1,10 +1,14 @@
 # rtg-convert --analyze against ground truth: tests/progs/tp_hip_idle
 # injects one cause of GPU0's idle time per run and times it itself (host
 # CPU work between launches, a sync on a long kernel of GPU1, hipMalloc/
-# hipFree in the loop). On each trace: >= 95 % (and <= 105 %) of the
-# injected time lands in the right cause (for host_sync and host_api: in
-# the calls the program made), the causes add up to the idle time within
-# 0.1 % (the JSON's microseconds), and the verdict names the cause.
+# hipFree in the loop, a copy alone, a cross-stream dependency, a sync
+# after every launch, tiny kernels). On each trace: >= 95 % (and <= 105 %)
+# of the injected time lands in the right cause (for host_sync and
+# host_api: in the calls the program made; for the dependency: on the
+# waiting stream's queue), the causes add up to the idle time within 0.1 %
+# (the JSON's microseconds) on the GPU and on each queue, the verdict names
+# the cause, and the rule of the pattern fires (for a sync after every
+# launch: with the synchronisations' time).
 . "$TOP/tests/simgpu/env.sh"
 # a parked simulated queue wakes within 100 us (2 ms by default), so that
 # the launch latency of the kernel before each injection stays small
@@ -15,32 +19,58 @@ run() { # mode: trace tp_hip_idle MODE in ./MODE
 run cpu
 SIMGPU_GPUS=2 SIMGPU_KERNEL_TIMES=longwork=20000000 run sync
 run malloc
-for m in cpu sync malloc; do
+SIMGPU_SDMA_MBPS=1600 run copy
+SIMGPU_KERNEL_TIMES=longwork=20000000 run chain
+run syncloop
+SIMGPU_KERNEL_TIMES=work=50 run tiny
+for m in cpu sync malloc copy chain syncloop tiny; do
   echo "== $m"
   "$B/rtg-convert" -q --analyze=$m.json $m/rtg_trace.txt.* >$m.txt
   echo "exit $?"
-  # the verdict of GPU0, numbers out
-  grep '^GPU0 (pid' $m.txt | sed 's/[0-9][0-9.]* \(s\|ms\|us\|ns\)/T/g; s/[0-9][0-9.]* %/N %/g; s/x [0-9]*/x N/; s/pid [0-9]*/pid P/; s/tid [0-9]*/tid T/'
+  # the verdict of GPU0 where the injected cause is the GPU's (a chain is
+  # one queue's, a sync loop or tiny kernels leave little idle), numbers out
+  case $m in
+  chain) grep '^    queue .*: dependency' $m.txt | sed 's/queue [0-9]*/queue Q/' ;;
+  syncloop | tiny) ;;
+  *) grep '^GPU0 (pid [0-9]*): idle' $m.txt ;;
+  esac | sed 's/[0-9][0-9.]* \(s\|ms\|us\|ns\)/T/g; s/[0-9][0-9.]* %/N %/g; s/x [0-9]*/x N/; s/pid [0-9]*/pid P/; s/tid [0-9]*/tid T/; s/ [0-9]* kernels/ N kernels/; s/  */ /g'
   python3 - $m.json $m/out.txt <<'PY'
 import json, sys
-gpus = json.load(open(sys.argv[1]))["gpus"]
+doc = json.load(open(sys.argv[1]))
+gpus = doc["gpus"]
 words = open(sys.argv[2]).read().split()  # injected CAUSE NS ns in N parts
 cause, injected = words[1], int(words[2]) / 1000.0
 g = [g for g in gpus if g["gpu"] == "GPU0"][0]
 causes = g["idle_causes"]
 print("gpus:", " ".join(sorted(x["gpu"] for x in gpus)))
 print("causes:", " ".join(causes))
-total = sum(causes.values())
-print("causes sum to idle within 0.1 %:", abs(total - g["idle_us"]) <= 0.001 * g["idle_us"])
-print("idle = span - busy:", abs(g["span_us"] - g["busy_us"] - g["idle_us"]) < 0.002)
+def adds_up(x):
+    return abs(sum(x["idle_causes"].values()) - x["idle_us"]) <= 0.001 * x["idle_us"] and \
+        abs(x["span_us"] - x["busy_us"] - x["idle_us"]) < 0.002
+print("causes sum to idle within 0.1 %:", adds_up(g))
+print("each queue's causes sum to its idle:", all(adds_up(q) for q in g["queues"]))
+fired = {r["id"]: r for r in doc["rules"] if r["fired"] and r.get("gpu", "GPU0") == "GPU0"}
 calls = {"host_sync": ["hipDeviceSynchronize"], "host_api": ["hipMalloc", "hipFree"]}
+rule = {"host_api": "alloc_in_loop", "sync_after_launch": "sync_after_launch",
+        "launch_bound": "launch_bound"}.get(cause)
 if cause in calls:
     got = sum(g["host_by_call"][cause].get(c, 0) for c in calls[cause])
     what = cause + " in " + "+".join(calls[cause])
+elif cause == "dependency":  # on the queue of the waiting stream: the one waiting most
+    got = max(q["idle_causes"]["dependency"] for q in g["queues"])
+    what = "dependency of a queue"
+elif cause == "launch_bound":  # 500 tiny kernels: nearly all shorter than their launch
+    got = injected if rule in fired and fired[rule]["count"] >= 450 else 0
+    what = "launch_bound kernels"
+elif cause == "sync_after_launch":
+    got = fired[rule]["cost_us"] if rule in fired else 0
+    what = "rule sync_after_launch's cost"
 else:
     got, what = causes[cause], cause
 ratio = got / injected
 print("injected in %s: %s" % (what, "95-105 %" if 0.95 <= ratio <= 1.05 else "%.1f %%" % (100 * ratio)))
+if rule:
+    print("rule %s fired:" % rule, rule in fired)
 print("%s: %.0f us injected, %.0f us attributed, ratio %.4f" % (what, injected, got, ratio), file=sys.stderr)
 PY
 done

@@ -10,6 +10,18 @@
 //                       SIMGPU_KERNEL_TIMES=longwork=NS)
 //   tp_hip_idle malloc  hipDeviceSynchronize, then 64 x hipMalloc of 256 MiB
 //                       and 64 x hipFree
+//   tp_hip_idle copy    a 64 MiB hipMemcpyAsync from pinned memory and its
+//                       hipStreamSynchronize: GPU0 runs a copy and no kernel
+//                       (set SIMGPU_SDMA_MBPS so that copies take time)
+//   tp_hip_idle chain   a long kernel on stream 1, an event, and stream 2
+//                       waiting on it before its kernel: stream 2's queue
+//                       waits on stream 1 (needs SIMGPU_KERNEL_TIMES=
+//                       longwork=NS); the time is from the end of the
+//                       wait's call to the end of stream 2's synchronisation
+//   tp_hip_idle syncloop  hipDeviceSynchronize after each launch: the time
+//                       is the synchronisations'
+//   tp_hip_idle tiny    500 launches of a kernel shorter than its launch
+//                       (SIMGPU_KERNEL_TIMES=work=NS): the time is the loop's
 // Each mode prints the time it injected, measured with CLOCK_BOOTTIME around
 // the injected part only: "injected <cause> <ns> ns in <n> parts".
 #include <hip/hip_runtime.h>
@@ -50,7 +62,21 @@ int main(int argc, char **argv) {
   const int loops = 5, n = 1 << 16;
   const uint64_t work_ns = 20000000; /* 20 ms */
   float *a, *b = NULL;
-  bool sync = !strcmp(mode, "sync");
+  bool sync = !strcmp(mode, "sync"), chain = !strcmp(mode, "chain"), copy = !strcmp(mode, "copy");
+  hipStream_t s1 = 0, s2 = 0;
+  hipEvent_t ev = 0;
+  float *pinned = NULL, *dbuf = NULL;
+  const size_t copy_bytes = (size_t)64 << 20;
+  if (chain) {
+    CK(hipStreamCreate(&s1));
+    CK(hipStreamCreate(&s2));
+    CK(hipEventCreateWithFlags(&ev, hipEventDisableTiming));
+  }
+  if (copy) {
+    CK(hipHostMalloc((void **)&pinned, copy_bytes, 0));
+    memset(pinned, 1, copy_bytes);
+    CK(hipMalloc(&dbuf, copy_bytes));
+  }
   if (sync) {
     CK(hipSetDevice(1));
     CK(hipMalloc(&b, n * sizeof(float)));
@@ -87,8 +113,43 @@ int main(int argc, char **argv) {
       for (int j = 0; j < 64; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
       for (int j = 0; j < 64; j++) CK(hipFree(big[j]));
       injected += now_ns() - t0;
+    } else if (copy) {
+      cause = "copy_only";
+      uint64_t t0 = now_ns();
+      CK(hipMemcpyAsync(dbuf, pinned, copy_bytes, hipMemcpyHostToDevice, 0));
+      CK(hipStreamSynchronize(0));
+      injected += now_ns() - t0;
+    } else if (chain) {
+      cause = "dependency";
+      hipLaunchKernelGGL(longwork, dim3(n / 256), dim3(256), 0, s1, a, n);
+      CK(hipGetLastError());
+      CK(hipEventRecord(ev, s1));
+      CK(hipStreamWaitEvent(s2, ev, 0));
+      uint64_t t0 = now_ns();
+      hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, s2, a, n);
+      CK(hipGetLastError());
+      CK(hipStreamSynchronize(s2));
+      injected += now_ns() - t0;
+      continue;
+    } else if (!strcmp(mode, "syncloop")) {
+      cause = "sync_after_launch";
+      hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, 0, a, n);
+      CK(hipGetLastError());
+      uint64_t t0 = now_ns();
+      CK(hipDeviceSynchronize());
+      injected += now_ns() - t0;
+      continue;
+    } else if (!strcmp(mode, "tiny")) {
+      cause = "launch_bound";
+      uint64_t t0 = now_ns();
+      for (int j = 0; j < 100; j++) {
+        hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, 0, a, n);
+        CK(hipGetLastError());
+      }
+      injected += now_ns() - t0;
+      continue;
     } else {
-      fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc\n");
+      fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc|copy|chain|syncloop|tiny\n");
       return 2;
     }
     hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, 0, a, n);
@@ -97,6 +158,15 @@ int main(int argc, char **argv) {
   CK(hipDeviceSynchronize());
   CK(hipFree(a));
   if (b) CK(hipFree(b));
+  if (chain) {
+    CK(hipEventDestroy(ev));
+    CK(hipStreamDestroy(s1));
+    CK(hipStreamDestroy(s2));
+  }
+  if (copy) {
+    CK(hipHostFree(pinned));
+    CK(hipFree(dbuf));
+  }
   printf("injected %s %llu ns in %d parts\n", cause, (unsigned long long)injected, loops);
   return 0;
 }

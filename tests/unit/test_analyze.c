@@ -9,6 +9,8 @@
 #include "attrib.h"
 #include "check.h"
 #include "ivset.h"
+#include "launch.h"
+#include "rules.h"
 
 static void test_ivset(void) {
   an_ivset a = {0}, b = {0}, o = {0};
@@ -131,6 +133,139 @@ static void test_precedence(void) {
   CHECK(!an_is_sync_call("hipMalloc"));
 }
 
+/* Launch decomposition: api, queue and kernel times per name and queue,
+ * launch-bound kernels, queue-time outliers. */
+static void test_launch(void) {
+  an_op ops[] = {
+      /* name 1 on queue 0: api 10, queue 5, kernel 100 */
+      {.start = 1000, .end = 1100, .enq = 995, .api_s = 980, .api_e = 990, .name = 1},
+      {.start = 2000, .end = 2100, .enq = 1995, .api_s = 1980, .api_e = 1990, .name = 1},
+      /* queue time 200000: over 10 x the median (5) and 50 us */
+      {.start = 300000, .end = 300100, .enq = 100000, .api_s = 99980, .api_e = 99990, .name = 1},
+      /* name 2 on queue 1: kernel 3, api 20: launch-bound */
+      {.start = 5000,
+       .end = 5003,
+       .enq = 4990,
+       .api_s = 4970,
+       .api_e = 4990,
+       .name = 2,
+       .queue = 1},
+      {.start = 6000, .end = 6003, .api_s = 5970, .api_e = 5990, .name = 2, .queue = 1},
+      {.start = 7000, .end = 7050, .kind = AN_OP_BARRIER, .name = 3},
+      {.start = 8000, .end = 9000, .kind = AN_OP_COPY, .name = 4, .queue = AN_NO_QUEUE},
+  };
+  an_launch l;
+  an_launch_compute(ops, sizeof ops / sizeof *ops, &l);
+  CHECK_U64(l.kernels, 5);
+  CHECK_U64(l.nname, 2);
+  CHECK_U64(l.by_name[0].key, 1); /* the most kernel time first */
+  CHECK_U64(l.by_name[0].count, 3);
+  CHECK_U64(l.by_name[0].api.median, 10);
+  CHECK_U64(l.by_name[0].queue.n, 3);
+  CHECK_U64(l.by_name[0].queue.median, 5);
+  CHECK_U64(l.by_name[0].queue.p95, 200000);
+  CHECK_U64(l.by_name[0].queue.max, 200000);
+  CHECK_U64(l.by_name[0].kernel.total, 300);
+  CHECK_U64(l.by_name[0].launch_bound, 0);
+  CHECK_U64(l.by_name[1].launch_bound, 2);
+  CHECK_U64(l.by_name[1].queue.n, 1); /* the second has no enqueue time */
+  CHECK_U64(l.launch_bound, 2);
+  CHECK_U64(l.nqueue, 2);
+  CHECK_U64(l.by_queue[1].key, 1);
+  CHECK_U64(l.by_queue[1].count, 2);
+  CHECK_U64(l.outliers, 1);
+  CHECK_U64(l.outlier[0].queue_ns, 200000);
+  CHECK_U64(l.outlier[0].start, 300000);
+  an_launch_free(&l);
+}
+
+enum { C_LAUNCH, C_SYNC, C_MALLOC, C_COPY };
+
+/* The rules of a process (calls) and of a GPU (ops). */
+static void test_rules(void) {
+  /* tid 1: 4 x (launch, sync), a hipMalloc between launches, one before
+   * the first launch and one after the last (outside the loop); tid 2: a
+   * launch, then a synchronous copy with a nested wait */
+  an_call calls[] = {
+      {.tid = 1, .start = 0, .end = 5, .name = C_MALLOC, .flags = AN_CALL_ALLOC},
+      {.tid = 1, .start = 10, .end = 12, .name = C_LAUNCH, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 13, .end = 20, .name = C_SYNC, .flags = AN_CALL_SYNC},
+      {.tid = 1, .start = 21, .end = 30, .name = C_MALLOC, .flags = AN_CALL_ALLOC},
+      {.tid = 1, .start = 30, .end = 32, .name = C_LAUNCH, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 33, .end = 50, .name = C_SYNC, .flags = AN_CALL_SYNC},
+      {.tid = 1, .start = 50, .end = 52, .name = C_LAUNCH, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 53, .end = 60, .name = C_SYNC, .flags = AN_CALL_SYNC},
+      {.tid = 1, .start = 60, .end = 62, .name = C_LAUNCH, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 63, .end = 70, .name = C_SYNC, .flags = AN_CALL_SYNC},
+      {.tid = 1, .start = 80, .end = 90, .name = C_MALLOC, .flags = AN_CALL_ALLOC},
+      {.tid = 2, .start = 40, .end = 41, .name = C_LAUNCH, .flags = AN_CALL_LAUNCHED},
+      {.tid = 2, .start = 42, .end = 48, .name = C_COPY, .flags = AN_CALL_COPY | AN_CALL_SYNC},
+      {.tid = 2, .start = 43, .end = 47, .name = C_SYNC, .flags = AN_CALL_SYNC},
+  };
+  an_rule r[AN_NRULES];
+  an_rules_process(calls, sizeof calls / sizeof *calls, 10, 61, r);
+  an_rule *s = &r[AN_RULE_SYNC_AFTER_LAUNCH];
+  CHECK_U64(s->of, 5);
+  CHECK_U64(s->count, 5); /* tid 2's copy is a synchronisation too */
+  CHECK_U64(s->cost, 7 + 17 + 7 + 7 + 6);
+  CHECK(s->fired);
+  CHECK_U64(s->worst[0].dur, 17);
+  CHECK_U64(s->worst[0].start, 33);
+  CHECK_U64(r[AN_RULE_ALLOC_IN_LOOP].count, 1);
+  CHECK_U64(r[AN_RULE_ALLOC_IN_LOOP].cost, 9);
+  CHECK(r[AN_RULE_ALLOC_IN_LOOP].fired);
+  CHECK_U64(r[AN_RULE_SYNC_COPY].count, 1); /* the nested wait is not a second one */
+  CHECK_U64(r[AN_RULE_SYNC_COPY].worst[0].tid, 2);
+
+  /* a GPU: startup 0..1000, 50 chunks of 100 over 1000..6000; kernels keep
+   * 1000..3000 busy, 3000..5000 has one kernel of 10 per chunk (10 %),
+   * 5000..6000 busy */
+  static an_op ops[64];
+  size_t n = 0;
+  ops[n++] = (an_op){.start = 1000, .end = 3000, .api_s = 900, .api_e = 950, .name = 1};
+  for (uint64_t t = 3000; t < 5000; t += 100)
+    ops[n++] = (an_op){.start = t, .end = t + 10, .api_s = t - 50, .api_e = t - 10, .name = 2};
+  ops[n++] = (an_op){.start = 5000, .end = 6000, .name = 1};
+  an_call none[1];
+  an_gpu g = {.proc_start = 1, .window_end = UINT64_MAX, .ops = ops, .nops = n, .calls = none};
+  an_result res;
+  CHECK(an_attribute(&g, &res));
+  an_launch l;
+  an_launch_compute(ops, n, &l);
+  an_rules_gpu(ops, n, &res, &l, r);
+  an_rule *lb = &r[AN_RULE_LAUNCH_BOUND];
+  CHECK_U64(lb->of, 22);
+  CHECK_U64(lb->count, 20); /* kernels of 10 launched by calls of 40 */
+  CHECK_U64(lb->cost, 20 * 30);
+  CHECK(lb->fired);
+  an_rule *low = &r[AN_RULE_LOW_UTILIZATION];
+  CHECK_U64(low->count, 1);
+  CHECK_U64(low->worst[0].start, 3000);
+  CHECK_U64(low->worst[0].dur, 2000);
+  CHECK_U64(low->worst[0].value, 200);
+  CHECK_U64(low->cost, 2000 - 200);
+  CHECK(low->fired);
+  CHECK_U64(r[AN_RULE_STARTUP].cost, 999);
+  CHECK(!r[AN_RULE_STARTUP].fired); /* 999 of 5999: under 20 % */
+  an_launch_free(&l);
+}
+
+/* A barrier that waits counts from when its queue reached it. */
+static void test_barrier_wait(void) {
+  an_op ops[] = {
+      {.start = 100, .end = 200, .name = 1},
+      /* completes at 500 (its GPU times), reached at 200 */
+      {.start = 500, .end = 500, .enq = 200, .kind = AN_OP_BARRIER, .deps = true},
+      {.start = 500, .end = 600, .enq = 210, .name = 1},
+  };
+  an_call none[1];
+  an_gpu g = {.proc_start = 100, .window_end = UINT64_MAX, .ops = ops, .nops = 3, .calls = none};
+  an_result r;
+  CHECK(an_attribute(&g, &r));
+  CHECK_U64(r.cause[AN_DEPENDENCY], 300);
+  CHECK_U64(r.cause[AN_LAUNCH_LATENCY], 0);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t n) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -155,15 +290,17 @@ static void test_random(void) {
       an_op *o = &ops[i];
       *o = (an_op){.start = s, .end = e, .tid = 1 + rnd(3), .kind = (uint8_t)rnd(3)};
       o->deps = o->kind == AN_OP_BARRIER && rnd(2);
-      if (o->kind != AN_OP_BARRIER && rnd(2)) o->enq = s > 100 ? s - rnd(100) : 0;
-      if (s < first) first = s;
+      if ((o->kind != AN_OP_BARRIER || o->deps) && rnd(2)) o->enq = s > 100 ? s - rnd(100) : 0;
+      /* a waiting barrier waits from its enqueue (when its queue reached it) */
+      uint64_t from = o->deps && o->enq ? o->enq : s;
+      if (from < first) first = from;
       if (e > last) last = e;
       for (uint64_t t = s; t < e; t++) {
         if (o->kind == AN_OP_KERNEL) kern[t] = 1;
         if (o->kind == AN_OP_COPY) copy[t] = 1;
-        if (o->deps) dep[t] = 1;
       }
-      if (o->enq)
+      for (uint64_t t = from; o->deps && t < e; t++) dep[t] = 1;
+      if (o->enq && !o->deps)
         for (uint64_t t = o->enq; t < s; t++) launch[t] = 1;
     }
     for (size_t i = 0; i < ncalls; i++) {
@@ -182,6 +319,7 @@ static void test_random(void) {
     an_result r;
     if (!an_attribute(&g, &r)) continue;
     uint64_t busy = 0, cause[4] = {0};
+    if (first < ps) ps = first; /* the span starts at the earliest of the two */
     for (uint64_t t = ps; t < last; t++) {
       if (kern[t]) {
         busy++;
@@ -202,5 +340,8 @@ int main(void) {
   test_ivset();
   test_precedence();
   test_random();
+  test_launch();
+  test_rules();
+  test_barrier_wait();
   return check_done("test_analyze");
 }

@@ -19,6 +19,15 @@
 
 #include "../convert.h"
 #include "attrib.h"
+#include "launch.h"
+#include "rules.h"
+
+/* The idle causes of one queue of a GPU: the same model on its ops alone. */
+typedef struct an_queue {
+  uint32_t queue;
+  an_result res;
+  bool ok;
+} an_queue;
 
 /* One (process, GPU) and its result. */
 typedef struct an_dev {
@@ -30,12 +39,19 @@ typedef struct an_dev {
   uint64_t *corr, *qid;
   an_result res;
   bool ok;
+  an_queue *queues; /* by queue */
+  size_t nqueues;
+  an_launch launch;
+  an_rule rules[AN_NRULES]; /* the GPU rules (from AN_FIRST_GPU_RULE) */
 } an_dev;
 
 /* The runtime calls of one process. */
 typedef struct an_proc {
   an_call *calls;
   size_t ncalls, cap;
+  uint64_t start;                     /* its start (as the spans of its GPUs) */
+  uint64_t first_launch, last_launch; /* of its kernels; first > last: none */
+  an_rule rules[AN_NRULES];           /* the process rules (below AN_FIRST_GPU_RULE) */
 } an_proc;
 
 typedef struct an_state {

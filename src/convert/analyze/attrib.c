@@ -29,6 +29,20 @@ bool an_is_sync_call(const char *name) {
          starts(name, "hsa_amd_signal_wait");
 }
 
+uint8_t an_call_flags(const char *name) {
+  uint8_t f = an_is_sync_call(name) ? AN_CALL_SYNC : 0;
+  if ((starts(name, "hipMemcpy") || starts(name, "hipMemset")) && !strstr(name, "Async"))
+    f |= AN_CALL_COPY;
+  /* hipMalloc covers hipMallocManaged, hipMallocPitch, ...; the stream
+   * ordered hipMallocAsync and hipFreeAsync do not stall */
+  static const char *const alloc[] = {"hipMalloc",   "hipFree",      "hipHostMalloc",
+                                      "hipHostFree", "hipHostAlloc", "hipExtMallocWithFlags"};
+  if (!strstr(name, "Async"))
+    for (size_t i = 0; i < sizeof alloc / sizeof *alloc; i++)
+      if (starts(name, alloc[i])) f |= AN_CALL_ALLOC;
+  return f;
+}
+
 /* The time of a cause, by key and thread (see an_detail); past
  * AN_MAX_DETAILS keys, the last entry takes the rest (key UINT64_MAX). */
 static void note(an_result *r, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
@@ -166,8 +180,12 @@ bool an_attribute(an_gpu *g, an_result *res) {
   qsort(g->calls, g->ncalls, sizeof *g->calls, call_order);
   uint64_t first = UINT64_MAX, last = 0;
   for (size_t i = 0; i < g->nops; i++) {
-    if (g->ops[i].start < first) first = g->ops[i].start;
-    if (g->ops[i].end > last) last = g->ops[i].end;
+    const an_op *op = &g->ops[i];
+    uint64_t begin = op->kind == AN_OP_BARRIER && op->deps && op->enq && op->enq < op->start
+                         ? op->enq
+                         : op->start; /* a waiting barrier's wait is the GPU's first work */
+    if (begin < first) first = begin;
+    if (op->end > last) last = op->end;
   }
   uint64_t s = g->proc_start && g->proc_start < first ? g->proc_start : first;
   uint64_t e = last;
@@ -181,7 +199,8 @@ bool an_attribute(an_gpu *g, an_result *res) {
     const an_op *op = &g->ops[i];
     if (op->kind == AN_OP_KERNEL) an_iv_add(&kern, op->start, op->end), res->kernels++;
     if (op->kind == AN_OP_COPY) an_iv_add(&copy, op->start, op->end), res->copies++;
-    if (op->kind == AN_OP_BARRIER && op->deps) an_iv_add(&dep, op->start, op->end);
+    if (op->kind == AN_OP_BARRIER && op->deps)
+      an_iv_add(&dep, op->enq && op->enq < op->start ? op->enq : op->start, op->end);
     if (op->kind != AN_OP_BARRIER && op->enq) an_iv_add(&launch, op->enq, op->start);
   }
   an_ivset *sets[] = {&kern, &copy, &dep, &launch};

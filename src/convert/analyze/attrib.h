@@ -20,7 +20,8 @@
 /* In precedence order. */
 enum an_cause {
   AN_STARTUP,          /* process start to the GPU's first op */
-  AN_DEPENDENCY,       /* a barrier packet with dependency signals waits */
+  AN_DEPENDENCY,       /* a barrier packet with dependency signals waits (from when its queue
+                          reaches it to its end) */
   AN_COPY_ONLY,        /* no kernel runs but a copy does */
   AN_LAUNCH_LATENCY,   /* an op was enqueued (its tick, or its call's end) but has not started */
   AN_HOST_SYNC,        /* nothing enqueued; the thread waits in a synchronisation */
@@ -35,18 +36,34 @@ enum an_op_kind { AN_OP_KERNEL, AN_OP_COPY, AN_OP_BARRIER };
 
 typedef struct an_op {
   uint64_t start, end;
-  uint64_t enq;  /* host enqueue time (tick, or the launching call's end); 0: unknown */
-  uint64_t tid;  /* the thread that enqueued it; 0: unknown (then an_gpu.default_tid) */
-  uint32_t name; /* caller's name id */
-  uint8_t kind;  /* an_op_kind */
-  bool deps;     /* barrier: it has dependency signals */
+  uint64_t enq;          /* host enqueue time (tick, or the launching call's end); 0: unknown;
+                            a barrier with deps: when its queue reached it (it waits from
+                            there to its end) */
+  uint64_t tid;          /* the thread that enqueued it; 0: unknown (then an_gpu.default_tid) */
+  uint64_t api_s, api_e; /* the HIP call that launched it; 0, 0: unknown */
+  uint32_t name;         /* caller's name id */
+  uint32_t queue;        /* its queue (kernels, barriers); AN_NO_QUEUE: none (copies) */
+  uint8_t kind;          /* an_op_kind */
+  uint8_t call_flags;    /* the AN_CALL_* flags of the call that launched it */
+  bool deps;             /* barrier: it has dependency signals */
 } an_op;
+
+#define AN_NO_QUEUE UINT32_MAX
+
+/* What a call is, for the causes and the rules (an_call_flags). */
+enum {
+  AN_CALL_SYNC = 1,     /* a synchronisation (an_is_sync_call) */
+  AN_CALL_ALLOC = 2,    /* allocates or frees memory: hipMalloc*, hipFree*, hipHostMalloc... */
+  AN_CALL_COPY = 4,     /* a synchronous copy or fill: hipMemcpy*, hipMemset* without Async */
+  AN_CALL_LAUNCHED = 8, /* it launched a kernel (set by the caller from corr: ids) */
+};
 
 /* A traced runtime call of the process (HIP or HSA). */
 typedef struct an_call {
   uint64_t tid, start, end;
   uint32_t name; /* caller's name id */
   bool sync;     /* a synchronisation (an_is_sync_call) */
+  uint8_t flags; /* AN_CALL_* */
 } an_call;
 
 /* What one (process, GPU) did.  The arrays are the caller's; an_attribute
@@ -82,6 +99,8 @@ typedef struct an_result {
 /* A synchronisation: hip*Synchronize, synchronous hipMemcpy* and hipMemset*,
  * hsa_signal_wait_*, hsa_signal_group_wait_*, hsa_amd_signal_wait_any. */
 bool an_is_sync_call(const char *name);
+/* AN_CALL_SYNC, AN_CALL_ALLOC, AN_CALL_COPY of a call's name. */
+uint8_t an_call_flags(const char *name);
 
 /* Fills res; false when the GPU has no op (nothing to say). */
 bool an_attribute(an_gpu *g, an_result *res);

@@ -23,6 +23,7 @@ static an_proc *proc_of(an_state *st, uint32_t proc) {
     an_proc *np = realloc(st->procs, n * sizeof *np);
     if (!np) exit(1);
     memset(np + st->nprocs, 0, (n - st->nprocs) * sizeof *np);
+    for (uint32_t i = st->nprocs; i < n; i++) np[i].first_launch = UINT64_MAX;
     st->procs = np;
     st->nprocs = n;
   }
@@ -81,8 +82,10 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
                             .end = ev->end,
                             .enq = ev->tick,
                             .name = cv_intern(st->ctx, ev->name ? ev->name : ""),
+                            .queue = kind == AN_OP_COPY ? AN_NO_QUEUE : (uint32_t)ev->queue,
                             .kind = kind,
-                            .deps = ev->has_deps};
+                            .deps = ev->has_deps || (kind == AN_OP_BARRIER && ev->name &&
+                                                     !strcmp(ev->name, "barrier-value"))};
   d->corr[d->nops] = ev->has_corr ? ev->corr : UINT64_MAX;
   d->qid[d->nops] = kind == AN_OP_COPY ? UINT64_MAX : (ev->queue << 32 | (ev->id & 0xffffffffu));
   d->nops++;
@@ -98,11 +101,13 @@ void an_add(an_state *st, const cv_event *ev) {
   case CV_HSA_API: {
     an_proc *p = proc_of(st, ev->proc);
     p->calls = grow(p->calls, &p->cap, p->ncalls, sizeof *p->calls);
+    uint8_t flags = an_call_flags(ev->name);
     p->calls[p->ncalls] = (an_call){.tid = ev->tid,
                                     .start = ev->start,
                                     .end = ev->end,
                                     .name = cv_intern(st->ctx, ev->name),
-                                    .sync = an_is_sync_call(ev->name)};
+                                    .sync = flags & AN_CALL_SYNC,
+                                    .flags = flags};
     p->ncalls++;
     if (ev->type == CV_HIP_API && ev->has_corr) {
       uint64_t *v = rtg_u64map_put(&st->corr_call, (uint64_t)ev->proc << 40 | ev->corr, 0, NULL);
@@ -142,9 +147,14 @@ static void resolve(an_state *st, an_dev *d) {
     if (d->corr[i] != UINT64_MAX) {
       uint64_t *v = rtg_u64map_get(&st->corr_call, (uint64_t)d->proc << 40 | d->corr[i]);
       if (v && *v && *v <= p->ncalls) {
-        const an_call *c = &p->calls[*v - 1];
+        an_call *c = &p->calls[*v - 1];
         op->tid = c->tid;
-        if (!op->enq && op->kind != AN_OP_BARRIER) op->enq = c->end;
+        op->api_s = c->start;
+        op->api_e = c->end;
+        op->call_flags = c->flags;
+        /* a copy or fill that runs as a kernel is no kernel launch */
+        if (op->kind == AN_OP_KERNEL && !(c->flags & AN_CALL_COPY)) c->flags |= AN_CALL_LAUNCHED;
+        if (!op->enq) op->enq = c->end;
         continue;
       }
     }
@@ -153,6 +163,35 @@ static void resolve(an_state *st, an_dev *d) {
       if (v) op->tid = *v;
     }
   }
+}
+
+static int by_qid(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b; /* qid, index */
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* A barrier that waits (deps) waits from when its queue reaches it: its
+ * enqueue, or the end of the op before it in its queue when that is later
+ * (its GPU times are those of its completion); enq is set to that. */
+static void barrier_waits(an_dev *d) {
+  uint64_t(*v)[2] = malloc((d->nops ? d->nops : 1) * sizeof *v);
+  if (!v) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < d->nops; i++)
+    if (d->qid[i] != UINT64_MAX) v[n][0] = d->qid[i], v[n][1] = i, n++;
+  qsort(v, n, sizeof *v, by_qid);
+  for (size_t k = 0; k < n; k++) {
+    an_op *op = &d->ops[v[k][1]];
+    if (op->kind != AN_OP_BARRIER || !op->deps) continue;
+    uint64_t from = op->enq ? op->enq : op->start;
+    if (k && v[k - 1][0] >> 32 == v[k][0] >> 32 && d->ops[v[k - 1][1]].end > from)
+      from = d->ops[v[k - 1][1]].end;
+    op->enq = from < op->start ? from : op->start;
+  }
+  free(v);
 }
 
 an_state *an_new(cv_ctx *ctx) {
@@ -171,10 +210,56 @@ static int dev_order(const void *a, const void *b) {
   return x->device < y->device ? -1 : x->device > y->device;
 }
 
+static int op_by_queue(const void *a, const void *b) {
+  const an_op *x = a, *y = b;
+  if (x->queue != y->queue) return x->queue < y->queue ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The idle causes of each queue: its kernels and barriers alone. */
+static void per_queue(an_dev *d, const an_gpu *g) {
+  an_op *q = malloc((d->nops ? d->nops : 1) * sizeof *q);
+  if (!q) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < d->nops; i++)
+    if (d->ops[i].queue != AN_NO_QUEUE) q[n++] = d->ops[i];
+  qsort(q, n, sizeof *q, op_by_queue);
+  size_t nq = 0;
+  for (size_t i = 0; i < n; i++) nq += !i || q[i].queue != q[i - 1].queue;
+  d->queues = calloc(nq ? nq : 1, sizeof *d->queues);
+  if (!d->queues) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && q[j].queue == q[i].queue) j++;
+    an_gpu qg = *g;
+    qg.ops = q + i;
+    qg.nops = j - i;
+    an_queue *r = &d->queues[d->nqueues++];
+    r->queue = q[i].queue;
+    r->ok = an_attribute(&qg, &r->res);
+    i = j;
+  }
+  free(q);
+}
+
+/* When a kernel was launched: its call, else its enqueue, else its start. */
+static uint64_t launched(const an_op *op) {
+  return op->api_s ? op->api_s : op->enq ? op->enq : op->start;
+}
+
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
   /* (all before an_attribute sorts the calls that corr_call indexes) */
-  for (uint32_t i = 0; i < st->ndevs; i++) resolve(st, &st->devs[i]);
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    resolve(st, &st->devs[i]);
+    barrier_waits(&st->devs[i]);
+  }
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
@@ -191,6 +276,22 @@ void an_finish(an_state *st) {
                 .calls = p->calls,
                 .ncalls = p->ncalls};
     d->ok = an_attribute(&g, &d->res);
+    if (!d->ok) continue;
+    per_queue(d, &g);
+    an_launch_compute(d->ops, d->nops, &d->launch);
+    an_rules_gpu(d->ops, d->nops, &d->res, &d->launch, d->rules);
+    p->start = start;
+    for (size_t k = 0; k < d->nops; k++)
+      if (d->ops[k].kind == AN_OP_KERNEL && !(d->ops[k].call_flags & AN_CALL_COPY)) {
+        uint64_t t = launched(&d->ops[k]);
+        if (t < p->first_launch) p->first_launch = t;
+        if (t > p->last_launch) p->last_launch = t;
+      }
+  }
+  for (uint32_t i = 0; i < st->nprocs; i++) {
+    an_proc *p = &st->procs[i];
+    if (p->first_launch <= p->last_launch)
+      an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
   }
   qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
 }
@@ -201,6 +302,8 @@ void an_free(an_state *st) {
     free(st->devs[i].ops);
     free(st->devs[i].corr);
     free(st->devs[i].qid);
+    free(st->devs[i].queues);
+    an_launch_free(&st->devs[i].launch);
   }
   for (uint32_t i = 0; i < st->nprocs; i++) free(st->procs[i].calls);
   free(st->devs);

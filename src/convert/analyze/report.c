@@ -106,6 +106,56 @@ static void by_call(const an_state *st, const an_result *r, int c, FILE *f) {
   fprintf(f, "\n");
 }
 
+/* "queue 3: idle 40 % of 1.20 s: dependency 80 %" for each queue */
+static void queues_text(const an_state *st, const an_dev *d, FILE *f) {
+  (void)st;
+  if (d->nqueues < 2) return;
+  fprintf(f, "  by queue (each queue's own ops, from the process's start):\n");
+  char t[32];
+  for (size_t i = 0; i < d->nqueues; i++) {
+    const an_queue *q = &d->queues[i];
+    if (!q->ok) continue;
+    const an_result *r = &q->res;
+    uint64_t span = r->span - r->cause[AN_STARTUP], idle = r->idle - r->cause[AN_STARTUP];
+    fprintf(f, "    queue %-4u %8" PRIu64 " kernels  idle %5.1f %% of %s", q->queue, r->kernels,
+            pct(idle, span), dur(span, t, sizeof t));
+    int top = -1;
+    for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
+      if (r->cause[c] && (top < 0 || r->cause[c] > r->cause[top])) top = c;
+    if (top >= 0) fprintf(f, ": %s %.0f %%", an_cause_names[top], pct(r->cause[top], idle));
+    fprintf(f, "\n");
+  }
+}
+
+static void dist_text(const an_dist *d, FILE *f) {
+  char a[32], b[32], c[32];
+  if (!d->n)
+    fprintf(f, "  %28s", "-");
+  else
+    fprintf(f, "  %9s %9s %9s", dur(d->median, a, sizeof a), dur(d->p95, b, sizeof b),
+            dur(d->max, c, sizeof c));
+}
+
+/* The launch decomposition of the kernels that take the most time. */
+static void launch_text(const an_state *st, const an_dev *d, FILE *f) {
+  const an_launch *l = &d->launch;
+  if (!l->nname) return;
+  fprintf(f, "  launch decomposition (median, p95, max; api: the launching call; queue: its\n"
+             "  enqueue to the kernel's start):\n");
+  fprintf(f, "    %8s  %-28s  %-28s  %-28s  %s\n", "kernels", "api", "queue", "kernel", "name");
+  for (size_t i = 0; i < l->nname && i < 10; i++) {
+    const an_launch_row *r = &l->by_name[i];
+    fprintf(f, "    %8" PRIu64, r->count);
+    dist_text(&r->api, f);
+    dist_text(&r->queue, f);
+    dist_text(&r->kernel, f);
+    fprintf(f, "  %s", cv_str(st->ctx, r->key));
+    if (r->launch_bound) fprintf(f, " (%" PRIu64 " launch-bound)", r->launch_bound);
+    fprintf(f, "\n");
+  }
+  if (l->nname > 10) fprintf(f, "    (%zu more kernel names)\n", l->nname - 10);
+}
+
 static void table(const an_state *st, const an_dev *d, FILE *f) {
   const an_result *r = &d->res;
   char lb[160], dev[96];
@@ -134,6 +184,8 @@ static void table(const an_state *st, const an_dev *d, FILE *f) {
   fprintf(f, "  %-18s %16.3f us  %9.1f\n", "sum", (double)sum / 1e3, pct(sum, r->idle));
   by_call(st, r, AN_HOST_SYNC, f);
   by_call(st, r, AN_HOST_API, f);
+  queues_text(st, d, f);
+  launch_text(st, d, f);
 }
 
 /* microseconds from nanoseconds, exactly */
@@ -176,6 +228,135 @@ static void calls_json(const an_state *st, FILE *f, const an_result *r, int c, c
   fprintf(f, "}%s", sep);
 }
 
+/* What an instance is: its call or kernel, or the busy share of a window. */
+static void what(const an_state *st, int rule, const an_instance *in, char *buf, size_t cap) {
+  if (in->name != AN_NO_NAME)
+    snprintf(buf, cap, "%s", cv_str(st->ctx, in->name));
+  else if (rule == AN_RULE_LOW_UTILIZATION)
+    snprintf(buf, cap, "%.1f %% busy", pct(in->value, in->dur));
+  else if (rule == AN_RULE_STARTUP)
+    snprintf(buf, cap, "the process's start to the GPU's first op");
+  else
+    snprintf(buf, cap, "-");
+}
+
+/* "idle_causes":{"startup":1.000,...} */
+static void causes_json(FILE *f, const an_result *r) {
+  fprintf(f, "\"idle_causes\":{");
+  for (int c = 0; c < AN_NCAUSES; c++)
+    us(f, an_cause_names[c], r->cause[c], c + 1 < AN_NCAUSES ? "," : "");
+  fprintf(f, "}");
+}
+
+static void span_json(FILE *f, const an_result *r) {
+  us(f, "span_us", r->span, ",");
+  us(f, "busy_us", r->busy, ",");
+  us(f, "copy_busy_us", r->copy_busy, ",");
+  us(f, "idle_us", r->idle, ",");
+  causes_json(f, r);
+}
+
+/* "pid":1,"host":"h","gpu":"GPU0" */
+static void who_json(const an_state *st, FILE *f, uint32_t proc, const an_dev *d) {
+  fprintf(f, "\"pid\":%u,\"host\":", st->ctx->procs[proc].pid);
+  json_str(f, cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[proc].host]));
+  if (d) {
+    char dev[16];
+    fprintf(f, ",\"gpu\":");
+    json_str(f, rtg_device_name(d->device, dev, sizeof dev));
+  }
+}
+
+static void queues_json(FILE *f, const an_dev *d) {
+  fprintf(f, ",\"queues\":[");
+  bool first = true;
+  for (size_t i = 0; i < d->nqueues; i++) {
+    const an_queue *q = &d->queues[i];
+    if (!q->ok) continue;
+    fprintf(f, "%s{\"queue\":%u,\"kernels\":%" PRIu64 ",", first ? "" : ",", q->queue,
+            q->res.kernels);
+    span_json(f, &q->res);
+    fprintf(f, "}");
+    first = false;
+  }
+  fprintf(f, "]");
+}
+
+static void dist_json(FILE *f, const char *key, const an_dist *d, const char *sep) {
+  fprintf(f, "\"%s\":{\"n\":%" PRIu64 ",", key, d->n);
+  us(f, "median", d->median, ",");
+  us(f, "p95", d->p95, ",");
+  us(f, "max", d->max, ",");
+  us(f, "total", d->total, "");
+  fprintf(f, "}%s", sep);
+}
+
+static void launch_json(const an_state *st, FILE *f, const char *key, bool queues) {
+  fprintf(f, ",\n\"%s\":[", key);
+  bool first = true;
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    const an_dev *d = &st->devs[i];
+    if (!d->ok) continue;
+    const an_launch *l = &d->launch;
+    size_t n = queues ? l->nqueue : l->nname;
+    for (size_t k = 0; k < n; k++) {
+      const an_launch_row *r = queues ? &l->by_queue[k] : &l->by_name[k];
+      fprintf(f, "%s\n{", first ? "" : ",");
+      who_json(st, f, d->proc, d);
+      if (queues)
+        fprintf(f, ",\"queue\":%u", r->key);
+      else
+        fprintf(f, ",\"kernel\":"), json_str(f, cv_str(st->ctx, r->key));
+      fprintf(f, ",\"count\":%" PRIu64 ",\"launch_bound\":%" PRIu64 ",", r->count, r->launch_bound);
+      dist_json(f, "api_us", &r->api, ",");
+      dist_json(f, "queue_us", &r->queue, ",");
+      dist_json(f, "kernel_us", &r->kernel, "}");
+      first = false;
+    }
+  }
+  fprintf(f, "]");
+}
+
+static void rule_json(const an_state *st, FILE *f, int id, const an_rule *r, uint32_t proc,
+                      const an_dev *d, bool *first) {
+  fprintf(f, "%s\n{\"id\":\"%s\",", *first ? "" : ",", an_rules[id].id);
+  *first = false;
+  who_json(st, f, proc, d);
+  fprintf(f, ",\"title\":");
+  json_str(f, an_rules[id].title);
+  fprintf(f, ",\"advice\":");
+  json_str(f, an_rules[id].advice);
+  fprintf(f, ",\"fired\":%s,\"count\":%" PRIu64 ",\"of\":%" PRIu64 ",", r->fired ? "true" : "false",
+          r->count, r->of);
+  us(f, "cost_us", r->cost, ",");
+  fprintf(f, "\"instances\":[");
+  char w[512];
+  for (int i = 0; i < r->nworst; i++) {
+    const an_instance *in = &r->worst[i];
+    what(st, id, in, w, sizeof w);
+    fprintf(f, "%s{\"start_ns\":%" PRIu64 ",", i ? "," : "", in->start);
+    us(f, "dur_us", in->dur, ",");
+    fprintf(f, "\"tid\":%" PRIu64 ",\"what\":", in->tid);
+    json_str(f, w);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]}");
+}
+
+static void rules_json(const an_state *st, FILE *f) {
+  fprintf(f, ",\n\"rules\":[");
+  bool first = true;
+  for (uint32_t p = 0; p < st->nprocs; p++)
+    if (st->procs[p].first_launch <= st->procs[p].last_launch)
+      for (int id = 0; id < AN_FIRST_GPU_RULE; id++)
+        rule_json(st, f, id, &st->procs[p].rules[id], p, NULL, &first);
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    if (st->devs[i].ok)
+      for (int id = AN_FIRST_GPU_RULE; id < AN_NRULES; id++)
+        rule_json(st, f, id, &st->devs[i].rules[id], st->devs[i].proc, &st->devs[i], &first);
+  fprintf(f, "]");
+}
+
 void an_write_json(const an_state *st, FILE *f) {
   fprintf(f, "{\"gpus\":[");
   bool first = true;
@@ -183,26 +364,63 @@ void an_write_json(const an_state *st, FILE *f) {
     const an_dev *d = &st->devs[i];
     if (!d->ok) continue;
     const an_result *r = &d->res;
-    char dev[16];
-    fprintf(f, "%s\n{\"pid\":%u,\"host\":", first ? "" : ",", st->ctx->procs[d->proc].pid);
-    json_str(f, cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[d->proc].host]));
-    fprintf(f, ",\"gpu\":");
-    json_str(f, rtg_device_name(d->device, dev, sizeof dev));
+    fprintf(f, "%s\n{", first ? "" : ",");
+    who_json(st, f, d->proc, d);
     fprintf(f, ",");
-    us(f, "span_us", r->span, ",");
-    us(f, "busy_us", r->busy, ",");
-    us(f, "copy_busy_us", r->copy_busy, ",");
-    us(f, "idle_us", r->idle, ",");
-    fprintf(f, "\"idle_causes\":{");
-    for (int c = 0; c < AN_NCAUSES; c++)
-      us(f, an_cause_names[c], r->cause[c], c + 1 < AN_NCAUSES ? "," : "");
-    fprintf(f, "},\"host_by_call\":{");
+    fprintf(f, "\"span_start_ns\":%" PRIu64 ",\"span_end_ns\":%" PRIu64 ",", r->span_start,
+            r->span_end);
+    span_json(f, r);
+    fprintf(f, ",\"host_by_call\":{");
     calls_json(st, f, r, AN_HOST_SYNC, ",");
     calls_json(st, f, r, AN_HOST_API, "");
-    fprintf(f, "}}");
+    fprintf(f, "}");
+    queues_json(f, d);
+    fprintf(f, "}");
     first = false;
   }
-  fprintf(f, "\n]}\n");
+  fprintf(f, "]");
+  launch_json(st, f, "launch", false);
+  launch_json(st, f, "launch_queues", true);
+  rules_json(st, f);
+  fprintf(f, "\n}\n");
+}
+
+static void rule_text(const an_state *st, int id, const an_rule *r, const char *who, uint64_t t0,
+                      FILE *f) {
+  char t[32], w[512];
+  fprintf(f, "%s: %s: %s: %" PRIu64, who, an_rules[id].id, an_rules[id].title, r->count);
+  if (r->of) fprintf(f, " of %" PRIu64, r->of);
+  fprintf(f, ", %s\n", dur(r->cost, t, sizeof t));
+  for (int i = 0; i < r->nworst; i++) {
+    const an_instance *in = &r->worst[i];
+    what(st, id, in, w, sizeof w);
+    fprintf(f, "    %s at %+.6f s", dur(in->dur, t, sizeof t),
+            ((double)in->start - (double)t0) / 1e9);
+    if (in->tid) fprintf(f, " tid %" PRIu64, in->tid);
+    fprintf(f, " %s\n", w);
+  }
+  fprintf(f, "  -> %s\n", an_rules[id].advice);
+}
+
+static void rules_text(const an_state *st, FILE *f) {
+  bool any = false;
+  char lb[64];
+  for (uint32_t p = 0; p < st->nprocs; p++)
+    for (int id = 0; id < AN_FIRST_GPU_RULE; id++)
+      if (st->procs[p].rules[id].fired) {
+        if (!any) fprintf(f, "\nRules that fired:\n");
+        any = true;
+        snprintf(lb, sizeof lb, "pid %u", st->ctx->procs[p].pid);
+        rule_text(st, id, &st->procs[p].rules[id], lb, st->procs[p].start, f);
+      }
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    for (int id = AN_FIRST_GPU_RULE; id < AN_NRULES; id++)
+      if (st->devs[i].ok && st->devs[i].rules[id].fired) {
+        if (!any) fprintf(f, "\nRules that fired:\n");
+        any = true;
+        label(st, &st->devs[i], lb, sizeof lb);
+        rule_text(st, id, &st->devs[i].rules[id], lb, st->procs[st->devs[i].proc].start, f);
+      }
 }
 
 void an_write_text(const an_state *st, FILE *f) {
@@ -210,6 +428,7 @@ void an_write_text(const an_state *st, FILE *f) {
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;
   if (!any) fprintf(f, "no GPU ops: nothing to analyze\n");
+  rules_text(st, f);
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) table(st, &st->devs[i], f);
   if (any)
