@@ -8,7 +8,10 @@
 # waiting stream's queue), the causes add up to the idle time within 0.1 %
 # (the JSON's microseconds) on the GPU and on each queue, the verdict names
 # the cause, and the rule of the pattern fires (for a sync after every
-# launch: with the synchronisations' time).
+# launch: with the synchronisations' time). The critical path's parts add
+# up to its length; in the chain, whose long kernels the host waits for,
+# they are on it (5 x 20 ms) and its what-if of them twice as fast saves
+# half of that.
 . "$TOP/tests/simgpu/env.sh"
 # a parked simulated queue wakes within 100 us (2 ms by default), so that
 # the launch latency of the kernel before each injection stays small
@@ -71,6 +74,17 @@ ratio = got / injected
 print("injected in %s: %s" % (what, "95-105 %" if 0.95 <= ratio <= 1.05 else "%.1f %%" % (100 * ratio)))
 if rule:
     print("rule %s fired:" % rule, rule in fired)
+cps = doc["critical_path"]
+print("critical path parts add up:", len(cps) == 1 and
+      abs(sum(cps[0]["parts_us"].values()) - cps[0]["length_us"]) < 0.002)
+if cause == "dependency":  # 5 x 20 ms of longwork, waited for by the host
+    cp = cps[0]
+    lw = sum(k["us"] for k in cp["kernels"] if k["name"].startswith("longwork"))
+    band = lambda x: "95-105 %" if 0.95 <= x <= 1.05 else "%.1f %%" % (100 * x)
+    print("longwork on the critical path:", band(lw / 100000.0))
+    w = [w for w in cp["whatif"] if w["twice_as_fast"].startswith("longwork")]
+    saved = cp["length_us"] - w[0]["length_us"] if w else 0
+    print("longwork twice as fast saves 50 ms:", band(saved / 50000.0))
 print("%s: %.0f us injected, %.0f us attributed, ratio %.4f" % (what, injected, got, ratio), file=sys.stderr)
 PY
 done

@@ -8,6 +8,7 @@
 
 #include "attrib.h"
 #include "check.h"
+#include "critical.h"
 #include "ivset.h"
 #include "launch.h"
 #include "rules.h"
@@ -266,6 +267,41 @@ static void test_barrier_wait(void) {
   CHECK_U64(r.cause[AN_LAUNCH_LATENCY], 0);
 }
 
+/* The critical path of a thread that launches K1, waits for it, works on
+ * the CPU, launches K2; and its what-if with K1 twice as fast. */
+static void test_critical(void) {
+  enum { A = 10, S, B };
+  an_call calls[] = {
+      {.tid = 1, .start = 0, .end = 10, .name = A, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 15, .end = 125, .name = S, .flags = AN_CALL_SYNC},
+      {.tid = 1, .start = 16, .end = 120, .name = 99, .flags = AN_CALL_SYNC}, /* nested */
+      {.tid = 1, .start = 130, .end = 140, .name = B, .flags = AN_CALL_LAUNCHED},
+  };
+  an_op ops[] = {
+      {.start = 20, .end = 120, .enq = 8, .tid = 1, .api_s = 0, .api_e = 10, .name = 1},
+      {.start = 150, .end = 160, .enq = 140, .tid = 1, .api_s = 130, .api_e = 140, .name = 2},
+      /* another queue's kernel, off the path */
+      {.start = 30, .end = 40, .enq = 9, .tid = 1, .api_s = 0, .api_e = 10, .name = 3, .queue = 1},
+  };
+  an_cp_gpu gpu = {ops, 3};
+  an_cp_result r;
+  CHECK(an_critical_path(0, calls, 4, &gpu, 1, &r));
+  CHECK_U64(r.length, 160);
+  CHECK_U64(r.cat[AN_CP_KERNEL], 110);
+  CHECK_U64(r.cat[AN_CP_API], 10 + 5 + 8); /* B to K2's enqueue, S's return, A to K1's */
+  CHECK_U64(r.cat[AN_CP_QUEUE], 10 + 12);  /* K2's and K1's queue times */
+  CHECK_U64(r.cat[AN_CP_HOST_CPU], 5);     /* between S and B */
+  uint64_t sum = 0;
+  for (int c = 0; c < AN_CP_NCATS; c++) sum += r.cat[c];
+  CHECK_U64(sum, r.length);
+  CHECK_U64(r.nkernels, 2);
+  CHECK_U64(r.kernels[0].name, 1);
+  CHECK_U64(r.kernels[0].ns, 100);
+  CHECK(r.nwhatif >= 1);
+  CHECK_U64(r.whatif[0].name, 1);
+  CHECK_U64(r.whatif[0].length, 110); /* K1 ends at 70, S at 75, B starts at 80 */
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t n) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -343,5 +379,6 @@ int main(void) {
   test_launch();
   test_rules();
   test_barrier_wait();
+  test_critical();
   return check_done("test_analyze");
 }

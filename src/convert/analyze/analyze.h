@@ -19,6 +19,7 @@
 
 #include "../convert.h"
 #include "attrib.h"
+#include "critical.h"
 #include "launch.h"
 #include "rules.h"
 
@@ -52,6 +53,8 @@ typedef struct an_proc {
   uint64_t start;                     /* its start (as the spans of its GPUs) */
   uint64_t first_launch, last_launch; /* of its kernels; first > last: none */
   an_rule rules[AN_NRULES];           /* the process rules (below AN_FIRST_GPU_RULE) */
+  an_cp_result cp;                    /* its critical path */
+  bool has_cp;
 } an_proc;
 
 typedef struct an_state {

@@ -61,7 +61,8 @@ static int by_total(const void *a, const void *b) {
 }
 
 /* One row per run of equal keys in k (sorted by key). */
-static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows, uint64_t *scratch) {
+static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows,
+                           uint64_t *scratch) {
   an_launch_row *r = xcalloc(n, sizeof *r);
   size_t nr = 0;
   for (size_t i = 0; i < n;) {

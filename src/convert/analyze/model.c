@@ -288,11 +288,22 @@ void an_finish(an_state *st) {
         if (t > p->last_launch) p->last_launch = t;
       }
   }
+  an_cp_gpu *gpus = calloc(st->ndevs ? st->ndevs : 1, sizeof *gpus);
+  if (!gpus) {
+    rtg_error("out of memory");
+    exit(1);
+  }
   for (uint32_t i = 0; i < st->nprocs; i++) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
+    size_t n = 0;
+    for (uint32_t k = 0; k < st->ndevs; k++)
+      if (st->devs[k].proc == i && st->devs[k].ok)
+        gpus[n++] = (an_cp_gpu){st->devs[k].ops, st->devs[k].nops};
+    p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
   }
+  free(gpus);
   qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
 }
 

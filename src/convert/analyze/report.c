@@ -357,6 +357,53 @@ static void rules_json(const an_state *st, FILE *f) {
   fprintf(f, "]");
 }
 
+/* "work(float*, int)" or "every copy" */
+static const char *whatif_name(const an_state *st, uint32_t name) {
+  return name == AN_CP_ALL_COPIES ? "every copy" : cv_str(st->ctx, name);
+}
+
+static void shares_json(const an_state *st, FILE *f, const char *key, const an_cp_share *v, int n) {
+  fprintf(f, ",\"%s\":[", key);
+  for (int i = 0; i < n; i++) {
+    fprintf(f, "%s{\"name\":", i ? "," : "");
+    json_str(f, cv_str(st->ctx, v[i].name));
+    fprintf(f, ",");
+    us(f, "us", v[i].ns, "}");
+  }
+  fprintf(f, "]");
+}
+
+static void critical_json(const an_state *st, FILE *f) {
+  fprintf(f, ",\n\"critical_path\":[");
+  bool first = true;
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    const an_proc *pr = &st->procs[p];
+    if (!pr->has_cp) continue;
+    const an_cp_result *r = &pr->cp;
+    fprintf(f, "%s\n{", first ? "" : ",");
+    first = false;
+    who_json(st, f, p, NULL);
+    fprintf(f, ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"steps\":%" PRIu64 ",", r->start,
+            r->end, r->steps);
+    us(f, "length_us", r->length, ",");
+    fprintf(f, "\"parts_us\":{");
+    for (int c = 0; c < AN_CP_NCATS; c++)
+      us(f, an_cp_cat_names[c], r->cat[c], c + 1 < AN_CP_NCATS ? "," : "}");
+    shares_json(st, f, "kernels", r->kernels, r->nkernels);
+    shares_json(st, f, "calls", r->calls, r->ncalls);
+    fprintf(f, ",\"whatif\":[");
+    for (int i = 0; i < r->nwhatif; i++) {
+      const an_cp_whatif *w = &r->whatif[i];
+      fprintf(f, "%s{\"twice_as_fast\":", i ? "," : "");
+      json_str(f, whatif_name(st, w->name));
+      fprintf(f, ",");
+      us(f, "length_us", w->length, "}");
+    }
+    fprintf(f, "]}");
+  }
+  fprintf(f, "]");
+}
+
 void an_write_json(const an_state *st, FILE *f) {
   fprintf(f, "{\"gpus\":[");
   bool first = true;
@@ -382,6 +429,7 @@ void an_write_json(const an_state *st, FILE *f) {
   launch_json(st, f, "launch", false);
   launch_json(st, f, "launch_queues", true);
   rules_json(st, f);
+  critical_json(st, f);
   fprintf(f, "\n}\n");
 }
 
@@ -423,12 +471,39 @@ static void rules_text(const an_state *st, FILE *f) {
       }
 }
 
+static void critical_text(const an_state *st, FILE *f) {
+  char t[32], t2[32];
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    const an_proc *pr = &st->procs[p];
+    if (!pr->has_cp) continue;
+    const an_cp_result *r = &pr->cp;
+    fprintf(f, "\nCritical path of pid %u: %s (%" PRIu64 " steps):", st->ctx->procs[p].pid,
+            dur(r->length, t, sizeof t), r->steps);
+    for (int c = 0; c < AN_CP_NCATS; c++)
+      if (r->cat[c]) fprintf(f, " %s %.1f %%", an_cp_cat_names[c], pct(r->cat[c], r->length));
+    fprintf(f, "\n");
+    for (int i = 0; i < r->nkernels && i < 5; i++)
+      fprintf(f, "  kernel %s: %s, %.1f %%\n", cv_str(st->ctx, r->kernels[i].name),
+              dur(r->kernels[i].ns, t, sizeof t), pct(r->kernels[i].ns, r->length));
+    for (int i = 0; i < r->ncalls && i < 5; i++)
+      fprintf(f, "  call %s: %s, %.1f %%\n", cv_str(st->ctx, r->calls[i].name),
+              dur(r->calls[i].ns, t, sizeof t), pct(r->calls[i].ns, r->length));
+    for (int i = 0; i < r->nwhatif; i++) {
+      const an_cp_whatif *w = &r->whatif[i];
+      fprintf(f, "  what if %s ran twice as fast: %s -> %s, %.1f %% shorter\n",
+              whatif_name(st, w->name), dur(r->length, t, sizeof t), dur(w->length, t2, sizeof t2),
+              r->length > w->length ? pct(r->length - w->length, r->length) : 0.0);
+    }
+  }
+}
+
 void an_write_text(const an_state *st, FILE *f) {
   bool any = false;
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;
   if (!any) fprintf(f, "no GPU ops: nothing to analyze\n");
   rules_text(st, f);
+  critical_text(st, f);
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) table(st, &st->devs[i], f);
   if (any)

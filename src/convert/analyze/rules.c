@@ -12,8 +12,7 @@ const an_rule_info an_rules[AN_NRULES] = {
                                    "result that is needed"},
     [AN_RULE_SYNC_COPY] = {"sync_copy", "synchronous copies or fills between kernel launches",
                            "use hipMemcpyAsync/hipMemsetAsync on a stream, from pinned memory"},
-    [AN_RULE_ALLOC_IN_LOOP] = {"alloc_in_loop",
-                               "memory allocated or freed between kernel launches",
+    [AN_RULE_ALLOC_IN_LOOP] = {"alloc_in_loop", "memory allocated or freed between kernel launches",
                                "allocate once before the loop, or use hipMallocAsync and a "
                                "memory pool"},
     [AN_RULE_LAUNCH_BOUND] = {"launch_bound", "kernels shorter than the calls that launch them",
@@ -79,8 +78,9 @@ static void launch_bound(const an_op *ops, size_t n, an_rule *r) {
     r->of++;
     uint64_t api = op->api_e > op->api_s ? op->api_e - op->api_s : 0, k = op->end - op->start;
     if (k < api)
-      instance(r, (an_instance){
-                      .start = op->start, .dur = api - k, .tid = op->tid, .value = k, .name = op->name});
+      instance(
+          r, (an_instance){
+                 .start = op->start, .dur = api - k, .tid = op->tid, .value = k, .name = op->name});
   }
   /* at least a quarter of the kernels, and more than a handful */
   r->fired = r->count >= 3 && 4 * r->count >= r->of;

@@ -1,0 +1,406 @@
+/* The critical path and its what-ifs: see critical.h. */
+#include "critical.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u64map.h"
+
+const char *const an_cp_cat_names[AN_CP_NCATS] = {
+    [AN_CP_HOST_CPU] = "host_cpu", [AN_CP_API] = "runtime_api", [AN_CP_QUEUE] = "queue",
+    [AN_CP_KERNEL] = "kernels",    [AN_CP_COPY] = "copies",     [AN_CP_BARRIER] = "barriers",
+};
+
+enum node_type { N_CALL, N_KERNEL, N_COPY, N_BARRIER };
+
+/* What an edge is, for the path's categories. */
+enum edge {
+  E_NONE,
+  E_CPU,    /* the thread's previous call's end -> a call's start */
+  E_DUR,    /* a node's start -> its end */
+  E_WAKE,   /* the op a synchronisation waited for -> its end */
+  E_LAUNCH, /* the enqueuing call's start -> an op's start */
+  E_QPREV,  /* the op before in the queue -> an op's start */
+  E_DEP,    /* the op a waiting barrier waited for -> its start */
+};
+
+typedef struct node {
+  uint64_t s, e, enq, tid, qkey;
+  uint32_t name;
+  uint8_t type;
+  bool sync, deps;
+} node;
+
+#define NPRED 3
+
+typedef struct pred {
+  uint32_t ev; /* UINT32_MAX: none */
+  uint8_t kind;
+  uint64_t delay;
+} pred;
+
+typedef struct graph {
+  node *n;
+  size_t nn, ncall;
+  pred (*p)[NPRED]; /* per event (2 i: node i's start, 2 i + 1: its end) */
+  uint32_t *bind;   /* per event: the index in p of the edge that set its time; NPRED: none */
+  uint64_t *t;      /* per event: its time in the trace */
+  uint32_t *order;  /* the events in an order where each comes after its predecessors */
+  size_t norder;
+} graph;
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fprintf(stderr, "rtg-convert: out of memory (%zu x %zu bytes for the critical path)\n", n,
+            size);
+    exit(1);
+  }
+  return p;
+}
+
+static uint64_t ev_time(const graph *g, uint32_t ev) {
+  const node *x = &g->n[ev / 2];
+  return ev & 1 ? x->e : x->s;
+}
+
+static void add_pred(graph *g, uint32_t ev, uint32_t from, uint8_t kind, uint64_t intrinsic) {
+  if (from == UINT32_MAX || ev_time(g, from) > ev_time(g, ev)) return;
+  for (int i = 0; i < NPRED; i++)
+    if (g->p[ev][i].ev == UINT32_MAX) {
+      g->p[ev][i] = (pred){from, kind, intrinsic};
+      return;
+    }
+}
+
+static int by_tid_start(const void *a, const void *b) {
+  const node *x = a, *y = b;
+  if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* The call node of thread tid that holds t, else the last one before it. */
+static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t) {
+  size_t lo = 0, hi = g->ncall;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const node *c = &g->n[mid];
+    if (c->tid < tid || (c->tid == tid && c->s <= t))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (!lo || g->n[lo - 1].tid != tid) return UINT32_MAX;
+  return (uint32_t)(lo - 1);
+}
+
+/* ops (node indices) sorted by end, for "the latest op to end before t" */
+static const graph *sort_graph;
+static int by_end(const void *a, const void *b) {
+  const node *x = &sort_graph->n[*(const uint32_t *)a], *y = &sort_graph->n[*(const uint32_t *)b];
+  return x->e < y->e ? -1 : x->e > y->e;
+}
+static int by_queue_start(const void *a, const void *b) {
+  const node *x = &sort_graph->n[*(const uint32_t *)a], *y = &sort_graph->n[*(const uint32_t *)b];
+  if (x->qkey != y->qkey) return x->qkey < y->qkey ? -1 : 1;
+  if (x->s != y->s) return x->s < y->s ? -1 : 1;
+  return x->e < y->e ? -1 : x->e > y->e;
+}
+
+/* The number of ops in byend whose end is at most t. */
+static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->n[byend[mid]].e <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+#define SEARCH 64 /* ops looked at, back from a time, for what a wait waited for */
+
+static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
+                  const an_cp_gpu *gpus, size_t ngpus) {
+  size_t nops = 0;
+  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
+  g->n = xcalloc(ncalls + nops, sizeof *g->n);
+  /* top-level calls: a nested call is its outer call's time */
+  size_t nc = 0;
+  for (size_t i = 0; i < ncalls; i++) {
+    const an_call *c = &calls[i];
+    if (nc && g->n[nc - 1].tid == c->tid && c->start < g->n[nc - 1].e) continue;
+    if (c->start < proc_start) continue;
+    g->n[nc++] = (node){.s = c->start,
+                        .e = c->end,
+                        .tid = c->tid,
+                        .name = c->name,
+                        .type = N_CALL,
+                        .sync = c->flags & AN_CALL_SYNC};
+  }
+  qsort(g->n, nc, sizeof *g->n, by_tid_start);
+  g->ncall = nc;
+  size_t nn = nc;
+  for (size_t d = 0; d < ngpus; d++)
+    for (size_t i = 0; i < gpus[d].nops; i++) {
+      const an_op *op = &gpus[d].ops[i];
+      if (op->start < proc_start) continue;
+      node *x = &g->n[nn++];
+      *x = (node){.s = op->start,
+                  .e = op->end,
+                  .tid = op->tid,
+                  .name = op->name,
+                  .type = op->kind == AN_OP_KERNEL ? N_KERNEL
+                          : op->kind == AN_OP_COPY ? N_COPY
+                                                   : N_BARRIER,
+                  .deps = op->deps,
+                  .qkey = op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)d << 32 | op->queue};
+      /* when it was enqueued: its tick, else its call's end, else (an op
+       * that started before its call ended) its call's start; a barrier's
+       * enq is when its queue reached it */
+      uint64_t enq = op->kind != AN_OP_BARRIER ? op->enq : 0;
+      if (!enq || enq > op->start)
+        enq = !op->api_s ? 0 : op->api_e <= op->start ? op->api_e : op->api_s;
+      x->enq = enq;
+    }
+  g->nn = nn;
+  size_t nev = 2 * nn;
+  g->p = xcalloc(nev, sizeof *g->p);
+  for (size_t i = 0; i < nev; i++)
+    for (int k = 0; k < NPRED; k++) g->p[i][k].ev = UINT32_MAX;
+
+  /* the threads: previous call -> call; start -> end */
+  for (size_t i = 0; i < nc; i++) {
+    if (i && g->n[i - 1].tid == g->n[i].tid) add_pred(g, 2 * i, 2 * (i - 1) + 1, E_CPU, 0);
+    add_pred(g, 2 * i + 1, 2 * i, E_DUR, g->n[i].e - g->n[i].s);
+  }
+  uint32_t *byend = xcalloc(nn - nc, sizeof *byend), *byq = xcalloc(nn - nc, sizeof *byq);
+  size_t no = nn - nc;
+  for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
+  sort_graph = g;
+  qsort(byend, no, sizeof *byend, by_end);
+  qsort(byq, no, sizeof *byq, by_queue_start);
+  /* the ops: duration; enqueuing call; the op before in the queue */
+  for (size_t k = 0; k < no; k++) {
+    uint32_t i = byq[k];
+    node *x = &g->n[i];
+    add_pred(g, 2 * i + 1, 2 * i, E_DUR, x->e - x->s);
+    if (x->enq && x->tid) {
+      uint32_t c = call_at(g, x->tid, x->enq);
+      if (c != UINT32_MAX) add_pred(g, 2 * i, 2 * c, E_LAUNCH, x->enq - g->n[c].s);
+    }
+    if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey)
+      add_pred(g, 2 * i, 2 * byq[k - 1] + 1, E_QPREV, 0);
+  }
+  /* a waiting barrier <- the op that ended last before it on another queue */
+  for (size_t i = nc; i < nn; i++) {
+    node *x = &g->n[i];
+    if (x->type != N_BARRIER || !x->deps) continue;
+    size_t j = ends_upto(g, byend, no, x->s);
+    for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
+      const node *d = &g->n[byend[j - 1]];
+      if (d->qkey != x->qkey && byend[j - 1] != i) {
+        add_pred(g, 2 * (uint32_t)i, 2 * byend[j - 1] + 1, E_DEP, 0);
+        break;
+      }
+    }
+  }
+  /* a synchronisation <- the latest op to end within it, launched before
+   * it ended */
+  for (size_t i = 0; i < nc; i++) {
+    node *c = &g->n[i];
+    if (!c->sync) continue;
+    size_t j = ends_upto(g, byend, no, c->e);
+    for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
+      const node *o = &g->n[byend[j - 1]];
+      if (o->e < c->s) break;
+      if (o->enq && o->enq < c->e) {
+        uint64_t wake = c->e - o->e;
+        add_pred(g, 2 * (uint32_t)i + 1, 2 * byend[j - 1] + 1, E_WAKE, wake);
+        g->p[2 * i + 1][0].delay = wake; /* start -> end: at least the return */
+        break;
+      }
+    }
+  }
+  free(byend);
+  free(byq);
+
+  /* the edge that set each event's time: the latest of its predecessors'
+   * times plus their intrinsic delays; it carries the observed delay */
+  g->bind = xcalloc(nev, sizeof *g->bind);
+  g->t = xcalloc(nev, sizeof *g->t);
+  for (size_t ev = 0; ev < nev; ev++) {
+    g->t[ev] = ev_time(g, (uint32_t)ev);
+    uint32_t best = NPRED;
+    uint64_t bt = 0;
+    for (uint32_t k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
+      uint64_t at = ev_time(g, g->p[ev][k].ev) + g->p[ev][k].delay;
+      if (best == NPRED || at > bt) best = k, bt = at;
+    }
+    g->bind[ev] = best;
+    if (best < NPRED) g->p[ev][best].delay = g->t[ev] - ev_time(g, g->p[ev][best].ev);
+  }
+
+  /* a topological order (Kahn); events on a cycle, which a wrong guess of
+   * a wait's op could make, keep their trace times */
+  uint32_t *indeg = xcalloc(nev, sizeof *indeg), *start = xcalloc(nev + 1, sizeof *start);
+  for (size_t ev = 0; ev < nev; ev++)
+    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++)
+      indeg[ev]++, start[g->p[ev][k].ev + 1]++;
+  for (size_t ev = 0; ev < nev; ev++) start[ev + 1] += start[ev];
+  uint32_t *succ = xcalloc(start[nev], sizeof *succ), *fill = xcalloc(nev, sizeof *fill);
+  for (size_t ev = 0; ev < nev; ev++)
+    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
+      uint32_t from = g->p[ev][k].ev;
+      succ[start[from] + fill[from]++] = (uint32_t)ev;
+    }
+  g->order = xcalloc(nev, sizeof *g->order);
+  size_t head = 0, tail = 0;
+  for (size_t ev = 0; ev < nev; ev++)
+    if (!indeg[ev]) g->order[tail++] = (uint32_t)ev;
+  while (head < tail) {
+    uint32_t ev = g->order[head++];
+    for (uint32_t s = start[ev]; s < start[ev + 1]; s++)
+      if (!--indeg[succ[s]]) g->order[tail++] = succ[s];
+  }
+  g->norder = tail;
+  free(indeg), free(start), free(succ), free(fill);
+}
+
+/* The time of the last event when the ops that match (name, or every copy)
+ * take half as long. */
+static uint64_t rerun(const graph *g, uint32_t name) {
+  size_t nev = 2 * g->nn;
+  uint64_t *t = xcalloc(nev, sizeof *t), end = 0;
+  memcpy(t, g->t, nev * sizeof *t);
+  for (size_t i = 0; i < g->norder; i++) {
+    uint32_t ev = g->order[i];
+    uint64_t best = 0;
+    bool any = false;
+    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
+      const pred *p = &g->p[ev][k];
+      uint64_t d = p->delay;
+      const node *x = &g->n[ev / 2];
+      if (p->kind == E_DUR && x->type != N_CALL &&
+          (name == AN_CP_ALL_COPIES ? x->type == N_COPY : x->type == N_KERNEL && x->name == name))
+        d /= 2;
+      uint64_t at = t[p->ev] + d;
+      if (!any || at > best) best = at, any = true;
+    }
+    if (any) t[ev] = best;
+  }
+  for (size_t ev = 0; ev < nev; ev++)
+    if (t[ev] > end) end = t[ev];
+  free(t);
+  return end;
+}
+
+static void share(rtg_u64map *m, uint32_t name, uint64_t ns) {
+  uint64_t *v = rtg_u64map_put(m, name, 0, NULL);
+  if (v) *v += ns;
+}
+
+static int share_order(const void *a, const void *b) {
+  const an_cp_share *x = a, *y = b;
+  if (x->ns != y->ns) return x->ns > y->ns ? -1 : 1;
+  return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int top(const rtg_u64map *m, an_cp_share *out) {
+  size_t n = m->n, k = 0;
+  an_cp_share *all = xcalloc(n, sizeof *all);
+  uint64_t key, val;
+  for (size_t it = 0; rtg_u64map_next(m, &it, &key, &val);) all[k++] = (an_cp_share){(uint32_t)key, val};
+  qsort(all, k, sizeof *all, share_order);
+  int nt = k < AN_CP_TOP ? (int)k : AN_CP_TOP;
+  memcpy(out, all, (size_t)nt * sizeof *out);
+  free(all);
+  return nt;
+}
+
+/* Walks back from the last event along the edges that set each time. */
+static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
+  size_t nev = 2 * g->nn;
+  uint32_t cur = 0;
+  for (uint32_t ev = 1; ev < nev; ev++)
+    if (g->t[ev] > g->t[cur] || (g->t[ev] == g->t[cur] && g->n[ev / 2].type != N_CALL)) cur = ev;
+  r->start = proc_start < g->t[cur] ? proc_start : g->t[cur];
+  r->end = g->t[cur];
+  r->length = r->end - r->start;
+  rtg_u64map kernels = {0}, calls = {0};
+  for (size_t steps = 0; steps <= nev; steps++) {
+    uint32_t b = g->bind[cur];
+    if (b == NPRED) {
+      r->cat[AN_CP_HOST_CPU] += g->t[cur] - r->start;
+      break;
+    }
+    const pred *p = &g->p[cur][b];
+    const node *x = &g->n[cur / 2], *from = &g->n[p->ev / 2];
+    uint64_t d = g->t[cur] - g->t[p->ev];
+    r->steps++;
+    switch (p->kind) {
+    case E_CPU:
+      r->cat[AN_CP_HOST_CPU] += d;
+      break;
+    case E_DUR:
+      if (x->type == N_CALL) {
+        r->cat[AN_CP_API] += d;
+        share(&calls, x->name, d);
+      } else if (x->type == N_KERNEL) {
+        r->cat[AN_CP_KERNEL] += d;
+        share(&kernels, x->name, d);
+      } else {
+        r->cat[x->type == N_COPY ? AN_CP_COPY : AN_CP_BARRIER] += d;
+      }
+      break;
+    case E_WAKE:
+      r->cat[AN_CP_API] += d;
+      share(&calls, x->name, d);
+      break;
+    case E_LAUNCH: { /* the call to the enqueue, then the queue */
+      uint64_t api = x->enq > from->s ? x->enq - from->s : 0;
+      if (api > d) api = d;
+      r->cat[AN_CP_API] += api;
+      share(&calls, from->name, api);
+      r->cat[AN_CP_QUEUE] += d - api;
+      break;
+    }
+    default: /* E_QPREV, E_DEP */
+      r->cat[AN_CP_QUEUE] += d;
+      break;
+    }
+    cur = p->ev;
+  }
+  r->nkernels = top(&kernels, r->kernels);
+  r->ncalls = top(&calls, r->calls);
+  rtg_u64map_free(&kernels);
+  rtg_u64map_free(&calls);
+}
+
+bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
+                      const an_cp_gpu *gpus, size_t ngpus, an_cp_result *out) {
+  memset(out, 0, sizeof *out);
+  size_t nops = 0;
+  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
+  if (!nops) return false;
+  graph g = {0};
+  build(&g, proc_start, calls, ncalls, gpus, ngpus);
+  if (g.nn == g.ncall) {
+    free(g.n), free(g.p), free(g.bind), free(g.t), free(g.order);
+    return false;
+  }
+  walk(&g, proc_start, out);
+  /* what-ifs: the kernels that take the most of the path, then copies */
+  for (int i = 0; i < out->nkernels && out->nwhatif < AN_CP_WHATIFS - 1; i++)
+    if (100 * out->kernels[i].ns >= out->length) /* 1 % of the path or more */
+      out->whatif[out->nwhatif++] = (an_cp_whatif){out->kernels[i].name, 0};
+  if (100 * out->cat[AN_CP_COPY] >= out->length)
+    out->whatif[out->nwhatif++] = (an_cp_whatif){AN_CP_ALL_COPIES, 0};
+  for (int i = 0; i < out->nwhatif; i++)
+    out->whatif[i].length = rerun(&g, out->whatif[i].name) - out->start;
+  free(g.n), free(g.p), free(g.bind), free(g.t), free(g.order);
+  return true;
+}
