@@ -1,6 +1,7 @@
 #!/bin/sh
-# make demo: trace an example program with rtg_tracer.so, convert the trace
-# and print the rpt summary.  Runs on the real GPU when /dev/kfd exists,
+# make demo: trace an example program with rtg_tracer.so, convert the trace,
+# print why its GPU was idle (the verdicts and the rules of --analyze) and
+# the rpt summary.  Runs on the real GPU when /dev/kfd exists,
 # otherwise on the simulated GPU (tests/simgpu) under the real ROCm runtime.
 set -eu
 B=${B:-build}
@@ -44,6 +45,9 @@ grep -h '^RTG: .* agent ' "$@" | sed 's/^RTG: pid:[0-9]* tid:[0-9]* agent /   /'
 echo "== converting: rtg-convert $* -o $out/trace.json -f --stats=$out --summary"
 "$B/rtg-convert" "$@" -o "$out/trace.json" -f --stats="$out" --summary
 echo "   statistics: $(cd "$out" && ls *_stats.csv | tr '\n' ' ')"
+
+echo "== why the GPU was idle: rtg-convert --analyze=$out/analyze.json"
+"$B/rtg-convert" -q "$@" --analyze="$out/analyze.json" | awk '/, pid [0-9]+, host /{exit} {print}'
 
 echo "== rpt summary"
 "$B/rpt" "$@"

@@ -88,3 +88,24 @@ if cause == "dependency":  # 5 x 20 ms of longwork, waited for by the host
 print("%s: %.0f us injected, %.0f us attributed, ratio %.4f" % (what, injected, got, ratio), file=sys.stderr)
 PY
 done
+# all seven processes in one run: each the same as alone, side by side
+echo "== all"
+"$B/rtg-convert" -q --analyze=all.json */rtg_trace.txt.* >all.txt
+echo "exit $?"
+grep -c '^  *[0-9][0-9]*  *[^ ]*  *1  *+' all.txt
+python3 - <<'PY'
+import json
+alone = {}
+for m in "cpu sync malloc copy chain syncloop tiny".split():
+    for g in json.load(open(m + ".json"))["gpus"]:
+        alone[(g["pid"], g["gpu"])] = g
+doc = json.load(open("all.json"))
+together = {(g["pid"], g["gpu"]): g for g in doc["gpus"]}
+print("every GPU as alone:", together == alone)
+procs = doc["processes"]
+print("processes:", len(procs))
+last = max(procs, key=lambda p: p["end_ns"])["pid"]
+most = max(procs, key=lambda p: p["idle_after_startup_us"])["pid"]
+print("finishes_last and waits_most:", doc["finishes_last"] == last and doc["waits_most"] == most)
+print("critical paths:", len(doc["critical_path"]))
+PY

@@ -313,7 +313,8 @@ static int top(const rtg_u64map *m, an_cp_share *out) {
   size_t n = m->n, k = 0;
   an_cp_share *all = xcalloc(n, sizeof *all);
   uint64_t key, val;
-  for (size_t it = 0; rtg_u64map_next(m, &it, &key, &val);) all[k++] = (an_cp_share){(uint32_t)key, val};
+  for (size_t it = 0; rtg_u64map_next(m, &it, &key, &val);)
+    all[k++] = (an_cp_share){(uint32_t)key, val};
   qsort(all, k, sizeof *all, share_order);
   int nt = k < AN_CP_TOP ? (int)k : AN_CP_TOP;
   memcpy(out, all, (size_t)nt * sizeof *out);

@@ -58,8 +58,8 @@ typedef struct an_cp_whatif {
 #define AN_CP_ALL_COPIES UINT32_MAX
 
 typedef struct an_cp_result {
-  uint64_t start, end, length; /* the process's start to its last event */
-  uint64_t cat[AN_CP_NCATS];   /* the path's parts; they add up to length */
+  uint64_t start, end, length;                      /* the process's start to its last event */
+  uint64_t cat[AN_CP_NCATS];                        /* the path's parts; they add up to length */
   an_cp_share kernels[AN_CP_TOP], calls[AN_CP_TOP]; /* the largest first */
   int nkernels, ncalls;
   uint64_t steps; /* edges on the path */

@@ -357,6 +357,102 @@ static void rules_json(const an_state *st, FILE *f) {
   fprintf(f, "]");
 }
 
+/* A process across its GPUs: when its last op ends, its GPUs' busy and
+ * idle time after startup, and the cause that took the most of that. */
+typedef struct proc_sum {
+  uint32_t proc, gpus;
+  uint64_t start, end, busy, idle;
+  uint64_t cause[AN_NCAUSES];
+} proc_sum;
+
+static uint32_t proc_sums(const an_state *st, proc_sum *out) {
+  uint32_t n = 0;
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    proc_sum ps = {.proc = p, .start = UINT64_MAX};
+    for (uint32_t i = 0; i < st->ndevs; i++) {
+      const an_dev *d = &st->devs[i];
+      if (d->proc != p || !d->ok) continue;
+      const an_result *r = &d->res;
+      ps.gpus++;
+      if (r->span_start < ps.start) ps.start = r->span_start;
+      if (r->span_end > ps.end) ps.end = r->span_end;
+      ps.busy += r->busy;
+      ps.idle += r->idle - r->cause[AN_STARTUP];
+      for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++) ps.cause[c] += r->cause[c];
+    }
+    if (ps.gpus) out[n++] = ps;
+  }
+  return n;
+}
+
+static int top_cause(const proc_sum *ps) {
+  int top = -1;
+  for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
+    if (ps->cause[c] && (top < 0 || ps->cause[c] > ps->cause[top])) top = c;
+  return top;
+}
+
+/* the process whose GPU work ends last, and the one whose GPUs wait most */
+static void extremes(const proc_sum *v, uint32_t n, uint32_t *last, uint32_t *waits) {
+  *last = *waits = 0;
+  for (uint32_t i = 1; i < n; i++) {
+    if (v[i].end > v[*last].end) *last = i;
+    if (v[i].idle > v[*waits].idle) *waits = i;
+  }
+}
+
+static void processes_text(const an_state *st, FILE *f) {
+  proc_sum *v = calloc(st->nprocs ? st->nprocs : 1, sizeof *v);
+  if (!v) return;
+  uint32_t n = proc_sums(st, v), last, waits;
+  if (n > 1) {
+    uint64_t t0 = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++)
+      if (v[i].start < t0) t0 = v[i].start;
+    extremes(v, n, &last, &waits);
+    char t[32];
+    fprintf(f,
+            "\n%u processes: GPU work ends last in pid %u (+%.6f s); the GPUs of pid %u wait most "
+            "(%s)\n",
+            n, st->ctx->procs[v[last].proc].pid, (double)(v[last].end - t0) / 1e9,
+            st->ctx->procs[v[waits].proc].pid, dur(v[waits].idle, t, sizeof t));
+    fprintf(f, "  %8s  %-12s %4s  %12s  %12s  %6s  %s\n", "pid", "host", "gpus", "ends at (s)",
+            "idle", "idle %", "top cause");
+    for (uint32_t i = 0; i < n; i++) {
+      int top = top_cause(&v[i]);
+      fprintf(f, "  %8u  %-12s %4u  %+12.6f  %12s  %6.1f  %s\n", st->ctx->procs[v[i].proc].pid,
+              cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[v[i].proc].host]), v[i].gpus,
+              (double)(v[i].end - t0) / 1e9, dur(v[i].idle, t, sizeof t),
+              pct(v[i].idle, v[i].idle + v[i].busy), top >= 0 ? an_cause_names[top] : "-");
+    }
+  }
+  free(v);
+}
+
+static void processes_json(const an_state *st, FILE *f) {
+  proc_sum *v = calloc(st->nprocs ? st->nprocs : 1, sizeof *v);
+  if (!v) return;
+  uint32_t n = proc_sums(st, v), last, waits;
+  fprintf(f, ",\n\"processes\":[");
+  for (uint32_t i = 0; i < n; i++) {
+    int top = top_cause(&v[i]);
+    fprintf(f, "%s\n{", i ? "," : "");
+    who_json(st, f, v[i].proc, NULL);
+    fprintf(f, ",\"gpus\":%u,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",", v[i].gpus,
+            v[i].start, v[i].end);
+    us(f, "busy_us", v[i].busy, ",");
+    us(f, "idle_after_startup_us", v[i].idle, ",");
+    fprintf(f, "\"top_cause\":\"%s\"}", top >= 0 ? an_cause_names[top] : "");
+  }
+  fprintf(f, "]");
+  if (n) {
+    extremes(v, n, &last, &waits);
+    fprintf(f, ",\n\"finishes_last\":%u,\"waits_most\":%u", st->ctx->procs[v[last].proc].pid,
+            st->ctx->procs[v[waits].proc].pid);
+  }
+  free(v);
+}
+
 /* "work(float*, int)" or "every copy" */
 static const char *whatif_name(const an_state *st, uint32_t name) {
   return name == AN_CP_ALL_COPIES ? "every copy" : cv_str(st->ctx, name);
@@ -430,6 +526,7 @@ void an_write_json(const an_state *st, FILE *f) {
   launch_json(st, f, "launch_queues", true);
   rules_json(st, f);
   critical_json(st, f);
+  processes_json(st, f);
   fprintf(f, "\n}\n");
 }
 
@@ -503,6 +600,7 @@ void an_write_text(const an_state *st, FILE *f) {
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;
   if (!any) fprintf(f, "no GPU ops: nothing to analyze\n");
   rules_text(st, f);
+  processes_text(st, f);
   critical_text(st, f);
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) table(st, &st->devs[i], f);
