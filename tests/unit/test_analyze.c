@@ -180,6 +180,37 @@ static void test_launch(void) {
   an_launch_free(&l);
 }
 
+static int u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The percentiles of random kernel times (with many equal values) against
+ * the nearest rank of the sorted times. */
+static void test_launch_random(void) {
+  static an_op ops[1000];
+  static uint64_t ref[1000];
+  uint64_t seed = 12345;
+  for (int round = 0; round < 200; round++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    size_t n = 1 + (seed >> 33) % 1000;
+    uint64_t spread = 1 + (seed >> 20) % 50;
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t d = (seed >> 33) % spread;
+      ops[i] = (an_op){.start = 1000 * i, .end = 1000 * i + d, .name = 7};
+      ref[i] = d;
+    }
+    qsort(ref, n, sizeof *ref, u64_cmp);
+    an_launch l;
+    an_launch_compute(ops, n, &l);
+    CHECK_U64(l.by_name[0].kernel.median, ref[(50 * n + 99) / 100 - 1]);
+    CHECK_U64(l.by_name[0].kernel.p95, ref[(95 * n + 99) / 100 - 1]);
+    CHECK_U64(l.by_name[0].kernel.max, ref[n - 1]);
+    an_launch_free(&l);
+  }
+}
+
 enum { C_LAUNCH, C_SYNC, C_MALLOC, C_COPY };
 
 /* The rules of a process (calls) and of a GPU (ops). */
@@ -377,6 +408,7 @@ int main(void) {
   test_precedence();
   test_random();
   test_launch();
+  test_launch_random();
   test_rules();
   test_barrier_wait();
   test_critical();

@@ -1,5 +1,6 @@
 /* The idle causes of one (process, GPU): see attrib.h. */
 #include "attrib.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,8 +177,8 @@ static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *
 bool an_attribute(an_gpu *g, an_result *res) {
   memset(res, 0, sizeof *res);
   if (!g->nops) return false;
-  qsort(g->ops, g->nops, sizeof *g->ops, op_by_start);
-  qsort(g->calls, g->ncalls, sizeof *g->calls, call_order);
+  an_sort(g->ops, g->nops, sizeof *g->ops, op_by_start);
+  an_sort(g->calls, g->ncalls, sizeof *g->calls, call_order);
   uint64_t first = UINT64_MAX, last = 0;
   for (size_t i = 0; i < g->nops; i++) {
     const an_op *op = &g->ops[i];

@@ -1,5 +1,6 @@
 /* The critical path and its what-ifs: see critical.h. */
 #include "critical.h"
+#include "sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +142,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
                         .type = N_CALL,
                         .sync = c->flags & AN_CALL_SYNC};
   }
-  qsort(g->n, nc, sizeof *g->n, by_tid_start);
+  an_sort(g->n, nc, sizeof *g->n, by_tid_start);
   g->ncall = nc;
   size_t nn = nc;
   for (size_t d = 0; d < ngpus; d++)
@@ -181,8 +182,8 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   size_t no = nn - nc;
   for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
   sort_graph = g;
-  qsort(byend, no, sizeof *byend, by_end);
-  qsort(byq, no, sizeof *byq, by_queue_start);
+  an_sort(byend, no, sizeof *byend, by_end);
+  an_sort(byq, no, sizeof *byq, by_queue_start);
   /* the ops: duration; enqueuing call; the op before in the queue */
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];

@@ -1,5 +1,6 @@
 /* Interval sets: see ivset.h. */
 #include "ivset.h"
+#include "sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static int by_start(const void *a, const void *b) {
 
 void an_iv_normalize(an_ivset *set) {
   if (set->n < 2) return;
-  qsort(set->v, set->n, sizeof *set->v, by_start);
+  an_sort(set->v, set->n, sizeof *set->v, by_start);
   size_t o = 0;
   for (size_t i = 1; i < set->n; i++) {
     if (set->v[i].s <= set->v[o].e) {

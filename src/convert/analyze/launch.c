@@ -14,26 +14,54 @@ static void *xcalloc(size_t n, size_t size) {
   return p;
 }
 
-static int u64_order(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
+/* Moves the k-th smallest of v[0..n) to v[k], smaller ones before it and
+ * larger ones after (quickselect, median of three). */
+static void select_k(uint64_t *v, uint64_t n, uint64_t k) {
+  uint64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    uint64_t mid = lo + (hi - lo) / 2, a = v[lo], b = v[mid], c = v[hi];
+    uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    uint64_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        uint64_t t = v[i];
+        v[i] = v[j], v[j] = t;
+        i++;
+        if (j == 0) break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return;
+  }
 }
 
-/* the nearest-rank percentile q (1..100) of sorted v[0..n) */
-static uint64_t rank(const uint64_t *v, uint64_t n, unsigned q) {
+/* the nearest-rank percentile q (1..100) of v[0..n): its index */
+static uint64_t rank(uint64_t n, unsigned q) {
   uint64_t i = (q * n + 99) / 100;
-  return v[i ? i - 1 : 0];
+  return i ? i - 1 : 0;
 }
 
+/* v is reordered */
 static void dist(uint64_t *v, uint64_t n, an_dist *d) {
   memset(d, 0, sizeof *d);
   if (!n) return;
-  qsort(v, n, sizeof *v, u64_order);
   d->n = n;
-  d->median = rank(v, n, 50);
-  d->p95 = rank(v, n, 95);
-  d->max = v[n - 1];
-  for (uint64_t i = 0; i < n; i++) d->total += v[i];
+  for (uint64_t i = 0; i < n; i++) {
+    d->total += v[i];
+    if (v[i] > d->max) d->max = v[i];
+  }
+  uint64_t m = rank(n, 50), p = rank(n, 95);
+  select_k(v, n, p);
+  d->p95 = v[p];
+  select_k(v, p + 1, m); /* the smaller ones are before p */
+  d->median = v[m];
 }
 
 static bool api_known(const an_op *op) {
@@ -44,14 +72,23 @@ static bool queue_known(const an_op *op) {
   return op->enq && op->start >= op->enq;
 }
 
-static int by_name(const void *a, const void *b) {
-  const an_op *x = *(const an_op *const *)a, *y = *(const an_op *const *)b;
-  return x->name < y->name ? -1 : x->name > y->name;
+static uint32_t key_of(const an_op *op, bool queue) {
+  return queue ? op->queue : op->name;
 }
 
-static int by_queue(const void *a, const void *b) {
-  const an_op *x = *(const an_op *const *)a, *y = *(const an_op *const *)b;
-  return x->queue < y->queue ? -1 : x->queue > y->queue;
+/* k regrouped by key (the queue or the name), each group in k's order: a
+ * counting sort, keys being small dense ids. */
+static void group(const an_op **k, size_t n, bool queue, const an_op **tmp) {
+  uint32_t max = 0;
+  for (size_t i = 0; i < n; i++)
+    if (key_of(k[i], queue) > max) max = key_of(k[i], queue);
+  if (max == UINT32_MAX) max--; /* AN_NO_QUEUE (copies are not here) */
+  size_t *at = xcalloc((size_t)max + 2, sizeof *at);
+  for (size_t i = 0; i < n; i++) at[key_of(k[i], queue) + 1]++;
+  for (size_t x = 0; x <= max; x++) at[x + 1] += at[x];
+  for (size_t i = 0; i < n; i++) tmp[at[key_of(k[i], queue)]++] = k[i];
+  memcpy(k, tmp, n * sizeof *k);
+  free(at);
 }
 
 static int by_total(const void *a, const void *b) {
@@ -118,7 +155,8 @@ void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
     if (ops[i].kind == AN_OP_KERNEL) k[nk++] = &ops[i];
   out->kernels = nk;
 
-  qsort(k, nk, sizeof *k, by_queue);
+  const an_op **tmp = xcalloc(nk, sizeof *tmp);
+  group(k, nk, true, tmp);
   out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
   for (size_t i = 0, q = 0; i < nk; i++) {
     while (out->by_queue[q].key != k[i]->queue) q++;
@@ -127,7 +165,8 @@ void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
     if (queue_known(k[i]) && k[i]->start - k[i]->enq > limit) add_outlier(out, k[i]);
   }
 
-  qsort(k, nk, sizeof *k, by_name);
+  group(k, nk, false, tmp);
+  free(tmp);
   out->by_name = rows(k, nk, false, &out->nname, scratch);
   qsort(out->by_name, out->nname, sizeof *out->by_name, by_total);
   for (size_t i = 0; i < out->nname; i++) out->launch_bound += out->by_name[i].launch_bound;

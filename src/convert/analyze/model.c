@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "sort.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return p;
@@ -182,7 +183,7 @@ static void barrier_waits(an_dev *d) {
   size_t n = 0;
   for (size_t i = 0; i < d->nops; i++)
     if (d->qid[i] != UINT64_MAX) v[n][0] = d->qid[i], v[n][1] = i, n++;
-  qsort(v, n, sizeof *v, by_qid);
+  an_sort(v, n, sizeof *v, by_qid);
   for (size_t k = 0; k < n; k++) {
     an_op *op = &d->ops[v[k][1]];
     if (op->kind != AN_OP_BARRIER || !op->deps) continue;
@@ -226,7 +227,7 @@ static void per_queue(an_dev *d, const an_gpu *g) {
   size_t n = 0;
   for (size_t i = 0; i < d->nops; i++)
     if (d->ops[i].queue != AN_NO_QUEUE) q[n++] = d->ops[i];
-  qsort(q, n, sizeof *q, op_by_queue);
+  an_sort(q, n, sizeof *q, op_by_queue);
   size_t nq = 0;
   for (size_t i = 0; i < n; i++) nq += !i || q[i].queue != q[i - 1].queue;
   d->queues = calloc(nq ? nq : 1, sizeof *d->queues);
