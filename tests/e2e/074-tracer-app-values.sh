@@ -5,7 +5,9 @@
 # the time they would untraced (tp_values: a 200 ms kernel on a signal of
 # value 1; a wait for "not 1" times out, one for "below 2" holds at once,
 # hsa_amd_signal_wait_any too, and the completion comes at the kernel's
-# end).  The traced run prints exactly what the untraced one does.
+# end; handlers registered after the submit run on the application's
+# value: "not 1" once at the kernel's end with 0, "at least 2" only when
+# the program stores 5).  The traced run prints exactly what the untraced one does.
 . "$TOP/tests/e2e/02-tracer.inc"
 export SIMGPU_KERNEL_NS=200000000
 "$PROGS/tp_values" >untraced

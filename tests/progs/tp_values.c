@@ -7,9 +7,15 @@
  *   wait NE 1    a 20 ms wait for "not 1": times out, returns 1
  *   wait LT 2    "below 2": holds at once, returns 1
  *   wait_any LT 2  the same through hsa_amd_signal_wait_any: index 0, 1
- *   wait LT 1    the completion itself: the kernel's end, returns 0 */
+ *   wait LT 1    the completion itself: the kernel's end, returns 0
+ * and two handlers registered (hsa_amd_signal_async_handler) right after
+ * the submit:
+ *   async NE 1   runs once, at the kernel's end, with 0
+ *   async GTE 2  never runs while the kernel runs; runs with 5 when the
+ *                program stores 5 after the kernel's end */
 #include "tp_common.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -23,6 +29,28 @@ static unsigned fifties(uint64_t t0) {
   return (unsigned)((now_ns() - t0) / 50000000ull);
 }
 
+typedef struct seen {
+  _Atomic int runs;
+  _Atomic hsa_signal_value_t value;
+  _Atomic uint64_t at;
+} seen;
+
+static bool on_signal(hsa_signal_value_t value, void *arg) {
+  seen *s = arg;
+  atomic_store(&s->value, value);
+  atomic_store(&s->at, now_ns());
+  atomic_fetch_add(&s->runs, 1);
+  return false;
+}
+
+/* Waits up to 2 s for a handler to have run n times. */
+static void await_runs(seen *s, int n) {
+  for (int i = 0; i < 2000 && atomic_load(&s->runs) < n; i++) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
 int main(void) {
   sg_system_t sys;
   sg_init(&sys);
@@ -32,6 +60,10 @@ int main(void) {
   hsa_kernel_dispatch_packet_t d;
   sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, sig);
   sg_submit(q, &d);
+  uint64_t submitted = now_ns();
+  static seen ne, gte;
+  CHECK(hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_NE, 1, on_signal, &ne));
+  CHECK(hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_GTE, 2, on_signal, &gte));
 
   printf("load relaxed %ld scacquire %ld\n", (long)hsa_signal_load_relaxed(sig),
          (long)hsa_signal_load_scacquire(sig));
@@ -53,6 +85,15 @@ int main(void) {
                                 HSA_WAIT_STATE_BLOCKED);
   printf("wait LT 1: %ld after %u\n", (long)v, fifties(t0) >= 2 ? 2u : 0u);
   printf("load after %ld\n", (long)hsa_signal_load_relaxed(sig));
+  await_runs(&ne, 1);
+  printf("async NE 1: %d run, value %ld, at the kernel's end: %s\n", atomic_load(&ne.runs),
+         (long)atomic_load(&ne.value),
+         atomic_load(&ne.at) - submitted >= 150000000ull ? "yes" : "no");
+  int early = atomic_load(&gte.runs);
+  hsa_signal_store_screlease(sig, 5);
+  await_runs(&gte, 1);
+  printf("async GTE 2: %d runs before the store of 5; then value %ld\n", early,
+         (long)atomic_load(&gte.value));
   CHECK(hsa_signal_destroy(sig));
   CHECK(hsa_queue_destroy(q));
   CHECK(hsa_shut_down());

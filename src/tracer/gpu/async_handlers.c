@@ -128,13 +128,44 @@ typedef struct app_handler {
   hsa_amd_signal_handler fn;
   void *arg;
   uint64_t handle;
+  hsa_signal_condition_t cond; /* the application's condition */
+  hsa_signal_value_t cmp;
+  bool on_change; /* registered for "the value changes", not for cond */
 } app_handler;
 
+static bool app_trampoline(hsa_signal_value_t value, void *arg);
+
+/* Registers a's trampoline again: for the application's condition, or for
+ * any change of the value now in the signal. */
+static bool rearm(app_handler *a, bool on_change) {
+  hsa_signal_t sig = {a->handle};
+  hsa_signal_condition_t c = on_change ? HSA_SIGNAL_CONDITION_NE : a->cond;
+  hsa_signal_value_t v = on_change ? rtg_real.hsa_signal_load_relaxed(sig) : a->cmp;
+  a->on_change = on_change;
+  return rtg_real.hsa_amd_signal_async_handler(sig, c, v, app_trampoline, a) == HSA_STATUS_SUCCESS;
+}
+
+/* The runtime decides on the signal's raw value.  While an op raised it,
+ * that is not the application's (one more): a handler registered after
+ * the submit would run at once on "not 1" or "at least 2".  The trampoline
+ * decides on the application's value instead; when that does not meet the
+ * condition, it waits for the raw value to change and decides again. */
 static bool app_trampoline(hsa_signal_value_t value, void *arg) {
   app_handler *a = arg;
-  rtg_owner_ref o; /* a quiet op the hardware finished: its times first */
-  if (rtg_sigtrack_owner(a->handle, &o) && rtg_op_hw_done(o.op)) rtg_op_settle(a->handle, &o);
+  rtg_owner_ref o;
+  bool owned = rtg_sigtrack_owner(a->handle, &o);
+  if (owned && o.quiet) { /* a quiet op the hardware finished: its times first */
+    if (rtg_op_hw_done(o.op)) rtg_op_settle(a->handle, &o);
+  } else if (owned || a->on_change) {
+    value = owned ? rtg_signal_app_load((hsa_signal_t){a->handle})
+                  : rtg_real.hsa_signal_load_scacquire((hsa_signal_t){a->handle});
+    if (!rtg_signal_condition_met(a->cond, value, a->cmp)) {
+      if (rearm(a, rtg_sigtrack_owner(a->handle, &o) && !o.quiet)) return false;
+      return true; /* could not register again: keep this registration */
+    }
+  }
   bool again = a->fn(value, a->arg);
+  if (again && a->on_change && rearm(a, false)) return false;
   if (!again) {
     watch_add(a->handle, -1);
     free(a);
@@ -147,7 +178,7 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
                                        void *arg) {
   app_handler *a = handler && sig.handle ? malloc(sizeof *a) : NULL;
   if (!a) return rtg_real.hsa_amd_signal_async_handler(sig, cond, value, handler, arg);
-  *a = (app_handler){handler, arg, sig.handle};
+  *a = (app_handler){handler, arg, sig.handle, cond, value, false};
   watch_add(sig.handle, +1);
   hsa_status_t st = rtg_real.hsa_amd_signal_async_handler(sig, cond, value, app_trampoline, a);
   if (st != HSA_STATUS_SUCCESS) {

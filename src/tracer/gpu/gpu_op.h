@@ -229,6 +229,12 @@ RTG_HIDDEN bool rtg_async_watched(uint64_t handle);
  * caller arms its dependencies (rtg_async_arm_deps). */
 RTG_HIDDEN bool rtg_gpu_deps_rewrite(hsa_kernel_dispatch_packet_t *pkt, rtg_op_kind kind);
 RTG_HIDDEN void rtg_async_handlers_install(void);
+
+/* signal_hooks.c: the value the application would load from sig (an op the
+ * hardware finished is completed first), and its conditions. */
+RTG_HIDDEN hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig);
+RTG_HIDDEN bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_value_t v,
+                                         hsa_signal_value_t cmp);
 RTG_HIDDEN void rtg_async_after_fork(void);
 RTG_HIDDEN void rtg_queue_intercept_init(void);
 RTG_HIDDEN void rtg_queues_after_fork(void);

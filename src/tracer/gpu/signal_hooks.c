@@ -23,7 +23,8 @@
 
 #include <time.h>
 
-static bool condition_met(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_value_t cmp) {
+bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_value_t v,
+                              hsa_signal_value_t cmp) {
   switch (c) {
   case HSA_SIGNAL_CONDITION_EQ:
     return v == cmp;
@@ -68,8 +69,8 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       continue;
     }
     hsa_signal_value_t v = app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
-    if (condition_met(cond, v, cmp)) {         /* as the runtime returns at once */
-      __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
+    if (rtg_signal_condition_met(cond, v, cmp)) { /* as the runtime returns at once */
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);    /* (the value came from a relaxed load) */
       return v;
     }
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
@@ -109,7 +110,7 @@ static uint32_t first_met(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t
     bool owned = rtg_sigtrack_owner(sigs[j].handle, &o);
     hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
     if (owned) v = app_value(sigs[j], &o, v);
-    if (!condition_met(conds[j], v, vals[j])) continue;
+    if (!rtg_signal_condition_met(conds[j], v, vals[j])) continue;
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
     if (out) *out = v;
     return j;
@@ -135,9 +136,9 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
         owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
       }
       if (!owned[i]) continue;
-      if (condition_met(conds[i],
-                        app_value(sigs[i], &o[i], rtg_real.hsa_signal_load_relaxed(sigs[i])),
-                        vals[i])) {
+      if (rtg_signal_condition_met(
+              conds[i], app_value(sigs[i], &o[i], rtg_real.hsa_signal_load_relaxed(sigs[i])),
+              vals[i])) {
         uint32_t k = first_met(n, sigs, conds, vals, out); /* as the runtime returns at once */
         if (k < n) return k;
       }
@@ -157,7 +158,7 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
     /* usually the application's condition holds now: answer without a
      * second wait (the runtime's sets up its event list on every call) */
     hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);
-    if (condition_met(conds[k], now, vals[k])) {
+    if (rtg_signal_condition_met(conds[k], now, vals[k])) {
       if (out) *out = now;
       return k;
     }
@@ -179,6 +180,10 @@ static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_
   if (!rtg_op_hw_done(o.op)) return app_value(sig, &o, v);
   rtg_op_settle(sig.handle, &o); /* finished meanwhile */
   return real(sig);
+}
+
+hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig) {
+  return load_completing(rtg_real.hsa_signal_load_scacquire, sig);
 }
 
 static hsa_signal_value_t hook_load_scacquire(hsa_signal_t sig) {
