@@ -85,8 +85,9 @@ static int detail_order(const void *a, const void *b) {
 }
 
 /* The op that ends an idle moment at t: the first to start at or after t
- * (else the last one before it). */
-static const an_op *next_op(const an_gpu *g, uint64_t t) {
+ * (else the last one before it); work: the first kernel or copy of those
+ * (a barrier between names nothing the user launched). */
+static const an_op *next_op(const an_gpu *g, uint64_t t, bool work) {
   size_t lo = 0, hi = g->nops;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -95,7 +96,10 @@ static const an_op *next_op(const an_gpu *g, uint64_t t) {
     else
       hi = mid;
   }
-  return lo < g->nops ? &g->ops[lo] : &g->ops[g->nops - 1];
+  if (lo == g->nops) return &g->ops[g->nops - 1];
+  for (size_t i = lo; work && i < g->nops; i++)
+    if (g->ops[i].kind != AN_OP_BARRIER) return &g->ops[i];
+  return &g->ops[lo];
 }
 
 /* A thread's top-level calls: disjoint, sorted (calls sorted by
@@ -166,7 +170,7 @@ static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *
   an_ivset got = {0}, left = {0};
   an_iv_intersect(rest, set, &got);
   for (size_t i = 0; i < got.n; i++) {
-    const an_op *op = next_op(g, got.v[i].e);
+    const an_op *op = next_op(g, got.v[i].e, true);
     note(r, cause, op->name, 0, got.v[i].e - got.v[i].s);
   }
   an_iv_subtract(rest, set, &left);
@@ -233,7 +237,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
   size_t nseg;
   seg *segs = flatten(g, &nseg);
   for (size_t i = 0; i < rest.n; i++) {
-    const an_op *op = next_op(g, rest.v[i].e);
+    const an_op *op = next_op(g, rest.v[i].e, false);
     uint64_t tid = op->tid ? op->tid : g->default_tid;
     host_piece(res, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
   }
