@@ -66,6 +66,11 @@ typedef struct an_state {
   uint32_t nprocs;
   rtg_u64map corr_call; /* proc << 40 | corr -> index of the HIP call + 1 */
   rtg_u64map host_tid;  /* hash of (proc, queue, id) -> tid of the host dispatch record */
+  /* optional, set before an_finish: each idle piece of a (process, GPU)
+   * with its cause (an_gpu.piece; the HTML report bins them over time) */
+  void (*piece)(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);
+  void *piece_arg;
+  uint32_t piece_dev; /* (during an_finish: the index of the device attributed) */
 } an_state;
 
 /* model.c: an_new, then an_add for each event, then an_finish (results in

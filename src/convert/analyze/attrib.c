@@ -148,20 +148,30 @@ static uint64_t pair_key(const seg *v, size_t n, size_t before, size_t after, ui
   return b << 32 | a;
 }
 
+static void piece(const an_gpu *g, int cause, uint64_t s, uint64_t e) {
+  if (g->piece && e > s) g->piece(g->piece_arg, cause, s, e);
+}
+
 /* [a, b): nothing enqueued; what the thread tid was doing. */
-static void host_piece(an_result *r, const seg *v, size_t n, uint64_t tid, uint64_t a, uint64_t b) {
+static void host_piece(const an_gpu *g, an_result *r, const seg *v, size_t n, uint64_t tid,
+                       uint64_t a, uint64_t b) {
   size_t i = seg_after(v, n, tid, a);
   uint64_t cur = a;
   for (; i < n && v[i].tid == tid && v[i].s < b; i++) {
     if (v[i].s > cur) {
       note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, v[i].s - cur);
+      piece(g, AN_HOST_OUTSIDE_API, cur, v[i].s);
       cur = v[i].s;
     }
     uint64_t e = v[i].e < b ? v[i].e : b;
     note(r, v[i].sync ? AN_HOST_SYNC : AN_HOST_API, v[i].name, tid, e - cur);
+    piece(g, v[i].sync ? AN_HOST_SYNC : AN_HOST_API, cur, e);
     cur = e;
   }
-  if (cur < b) note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, b - cur);
+  if (cur < b) {
+    note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, b - cur);
+    piece(g, AN_HOST_OUTSIDE_API, cur, b);
+  }
 }
 
 /* rest -= set, the part taken noted for cause, each piece by the op that
@@ -172,6 +182,7 @@ static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *
   for (size_t i = 0; i < got.n; i++) {
     const an_op *op = next_op(g, got.v[i].e, true);
     note(r, cause, op->name, 0, got.v[i].e - got.v[i].s);
+    piece(g, cause, got.v[i].s, got.v[i].e);
   }
   an_iv_subtract(rest, set, &left);
   an_iv_move(rest, &left);
@@ -226,6 +237,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
     an_ivset got = {0};
     an_iv_intersect(&rest, &startup, &got);
     res->cause[AN_STARTUP] = an_iv_total(&got);
+    for (size_t i = 0; i < got.n; i++) piece(g, AN_STARTUP, got.v[i].s, got.v[i].e);
     an_iv_subtract(&rest, &startup, &left);
     an_iv_move(&rest, &left);
     an_iv_free(&got);
@@ -239,7 +251,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
   for (size_t i = 0; i < rest.n; i++) {
     const an_op *op = next_op(g, rest.v[i].e, false);
     uint64_t tid = op->tid ? op->tid : g->default_tid;
-    host_piece(res, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
+    host_piece(g, res, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
   }
   free(segs);
   for (int c = 0; c < AN_NCAUSES; c++)

@@ -76,6 +76,10 @@ typedef struct an_gpu {
   size_t nops;
   an_call *calls;
   size_t ncalls;
+  /* optional: each idle piece [s, e) with its an_cause, as attributed
+   * (the pieces of a cause add up to its time; any order) */
+  void (*piece)(void *arg, int cause, uint64_t s, uint64_t e);
+  void *piece_arg;
 } an_gpu;
 
 /* Where a cause's time went, by what named it: the call (host_sync,

@@ -205,6 +205,13 @@ an_state *an_new(cv_ctx *ctx) {
   return st;
 }
 
+/* an_gpu.piece to an_state.piece, with the device */
+static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e) {
+  an_state *st = arg;
+  const an_dev *d = &st->devs[st->piece_dev];
+  st->piece(st->piece_arg, d->proc, d->device, cause, s, e);
+}
+
 static int dev_order(const void *a, const void *b) {
   const an_dev *x = a, *y = b;
   if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
@@ -275,7 +282,10 @@ void an_finish(an_state *st) {
                 .ops = d->ops,
                 .nops = d->nops,
                 .calls = p->calls,
-                .ncalls = p->ncalls};
+                .ncalls = p->ncalls,
+                .piece = st->piece ? dev_piece : NULL,
+                .piece_arg = st};
+    st->piece_dev = i;
     d->ok = an_attribute(&g, &d->res);
     if (!d->ok) continue;
     per_queue(d, &g);
