@@ -146,6 +146,7 @@ typedef struct cv_options {
   const char *csv_dir;     /* --csv DIR: rocprofv3's per-event CSV files */
   const char *otf2_dir;    /* --otf2 DIR: an OTF2 archive */
   const char *analyze_out; /* --analyze[=FILE.json]: "-" = the text report only */
+  const char *html_out;    /* --html FILE: the HTML report */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
@@ -211,6 +212,7 @@ extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink
 extern const cv_sink cv_csv_sink;     /* csv_rocprofv3.c */
 extern const cv_sink cv_otf2_sink;    /* otf2.c (a stub saying why when built without OTF2) */
 extern const cv_sink cv_analyze_sink; /* analyze/sink.c */
+extern const cv_sink cv_html_sink;    /* out/html/html.c */
 
 /* convert.c */
 uint32_t cv_intern(cv_ctx *ctx, const char *s);

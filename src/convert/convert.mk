@@ -1,6 +1,18 @@
 # src/convert: rtg-convert, the offline converter.
 CONVERT_SRC := $(wildcard src/convert/*.c src/convert/analyze/*.c)
 CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o)
+# --html: the report's template (src/convert/out/html/report.*) is compiled
+# in, as C arrays that scripts/embed.sh makes.
+CONVERT_SRC := $(sort $(CONVERT_SRC) $(wildcard src/convert/out/html/*.c))
+CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o) $(B)/obj/html_assets.o
+HTML_ASSETS := $(addprefix src/convert/out/html/,report.html.in report.css report.js)
+$(B)/obj/html_assets.c: $(HTML_ASSETS) scripts/embed.sh
+	$(call say,EMBED,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)scripts/embed.sh $(HTML_ASSETS) > $@.tmp && mv $@.tmp $@
+$(B)/obj/html_assets.o: $(B)/obj/html_assets.c
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 CONVERT_BIN := $(B)/rtg-convert
 # --otf2 needs the OTF2 library (Debian: libotf2-trace-dev, which
 # scripts/install-deps.sh installs); without its headers otf2.c builds a

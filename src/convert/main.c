@@ -59,7 +59,7 @@ static void print_counts(cv_ctx *ctx) {
  * trace before it is read (the same file under another name counts). */
 static const char *output_among_inputs(const cv_ctx *ctx) {
   const char *outs[] = {ctx->opt.json_out, ctx->opt.perfetto_out, ctx->opt.gaps_out,
-                        ctx->opt.sqlite_out, ctx->opt.analyze_out};
+                        ctx->opt.sqlite_out, ctx->opt.analyze_out, ctx->opt.html_out};
   for (size_t o = 0; o < sizeof outs / sizeof *outs; o++) {
     struct stat so, si;
     if (!outs[o] || !strcmp(outs[o], "-") || stat(outs[o], &so) || !S_ISREG(so.st_mode)) continue;
@@ -150,6 +150,7 @@ int main(int argc, char **argv) {
   if (ctx.opt.csv_dir) ok &= cv_add_sink(&ctx, &cv_csv_sink);
   if (ctx.opt.otf2_dir) ok &= cv_add_sink(&ctx, &cv_otf2_sink);
   if (ctx.opt.analyze_out) ok &= cv_add_sink(&ctx, &cv_analyze_sink);
+  if (ctx.opt.html_out) ok &= cv_add_sink(&ctx, &cv_html_sink);
   if (!ok) return 1;
 
   bool read_ok = cv_read_inputs(&ctx);

@@ -24,7 +24,8 @@ enum {
   OPT_VERSION,
   OPT_CSV,
   OPT_OTF2,
-  OPT_ANALYZE
+  OPT_ANALYZE,
+  OPT_HTML
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
     {"csv", required_argument, 0, OPT_CSV},
     {"otf2", required_argument, 0, OPT_OTF2},
     {"analyze", optional_argument, 0, OPT_ANALYZE},
+    {"html", required_argument, 0, OPT_HTML},
     {"format", required_argument, 0, OPT_FORMAT},
     {0, 0, 0, 0},
 };
@@ -81,6 +83,8 @@ static void usage(FILE *f) {
       "      --top-gaps N    largest gaps listed per GPU (default 5)\n"
       "      --analyze[=FILE.json]  why each GPU was idle: idle time split into causes that\n"
       "                      add up to it (printed; also written as JSON to FILE)\n"
+      "      --html FILE     one self-contained HTML report: the analysis, charts and a\n"
+      "                      timeline, for any browser, offline\n"
       "      --sqlite FILE   rocmProfileData (RPD) database, schema version 3\n"
       "  -w, --workgroups    print the kernels' workgroup sizes, sorted\n"
       "      --csv DIR       rocprofv3's CSV files: DIR/<host>/<pid>_kernel_trace.csv,\n"
@@ -194,6 +198,9 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     case OPT_ANALYZE:
       o->analyze_out = optarg ? optarg : "-";
       break;
+    case OPT_HTML:
+      o->html_out = optarg;
+      break;
     case OPT_GAP_BUCKETS:
       if (!parse_buckets(o, optarg)) {
         rtg_error("bad --gap-buckets: %s (increasing microseconds, e.g. 10,100,1000)", optarg);
@@ -265,7 +272,8 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     return 2;
   }
   if (!o->json_out && !o->stats_dir && !o->summary && !o->gaps_out && !o->sqlite_out &&
-      !o->workgroups && !o->csv_dir && !o->otf2_dir && !o->analyze_out) {
+      !o->workgroups && !o->csv_dir && !o->otf2_dir && !o->analyze_out &&
+      !o->html_out) {
     o->json_out = "out.json";
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }

@@ -1,0 +1,117 @@
+/* rtg-convert --html FILE: one self-contained HTML report (issue 27).
+ *
+ *   html.c        the sink: runs its own analysis (analyze.h) and keeps each
+ *                 event of the timeline compactly (24 bytes, per track);
+ *   html_data.c   at the end: what the report shows beyond the analysis
+ *                 (utilisation over time from the model's idle pieces, the
+ *                 gaps, the top kernels, the tracks' coverage bins) and
+ *                 which events are embedded;
+ *   html_write.c  writes the template (report.html.in, report.css,
+ *                 report.js, embedded at build time by scripts/embed.sh)
+ *                 around the data: the analysis JSON document verbatim, a
+ *                 JSON of the rest, and the typed arrays in base64.
+ *
+ * The numbers come from the analysis model; the page's script only draws. */
+#ifndef RTG_HTML_H
+#define RTG_HTML_H
+
+#include "../../analyze/analyze.h"
+#include "../../convert.h"
+
+enum ht_kind { HT_HIP, HT_HSA, HT_MARK, HT_SYS, HT_QUEUE, HT_COPY, HT_NKINDS };
+
+typedef struct ht_ev {
+  uint64_t start, end;
+  uint32_t name; /* ctx string id */
+  uint32_t args; /* id in ht_state.args, UINT32_MAX: none */
+} ht_ev;
+
+typedef struct ht_track {
+  uint32_t proc;
+  uint8_t kind;
+  uint64_t key; /* tid, or device << 32 | queue (engine) */
+  ht_ev *v;
+  size_t n, cap;
+  bool unsorted;
+  uint64_t maxdur;
+  /* at the end */
+  size_t off, nemb; /* its embedded events in the arrays */
+  size_t bins_off, nbins;
+} ht_track;
+
+/* One idle piece of a (process, GPU). */
+typedef struct ht_piece {
+  uint64_t s, e;
+  int cause;
+} ht_piece;
+
+typedef struct ht_gap {
+  uint64_t s, e;
+  uint32_t dev;
+} ht_gap;
+
+typedef struct ht_kstat {
+  uint32_t name;
+  uint64_t count, total, median, p95, max;
+} ht_kstat;
+
+/* What the report shows of one (process, GPU) of the analysis. */
+typedef struct ht_dev {
+  uint32_t proc;
+  rtg_device device;
+  ht_piece *p;
+  size_t np, cap;
+  /* at the end */
+  uint64_t span_start, span_end;
+  float *util; /* nbins x HT_NSERIES */
+  size_t nbins;
+  ht_kstat *k;
+  size_t nk;
+  uint64_t *hist_count, *hist_ns; /* per gap bucket */
+  ht_gap *worst;
+  size_t nworst;
+  uint64_t ngaps;
+} ht_dev;
+
+#define HT_UTIL_BINS 2048           /* at most; 4 per op and idle piece, at least 256 */
+#define HT_NSERIES (2 + AN_NCAUSES) /* busy, copy busy, the causes */
+#define HT_WORST_GAPS 20
+#define HT_TOP_KERNELS 200
+
+typedef struct ht_state {
+  cv_ctx *ctx;
+  an_state *an;
+  FILE *out;
+  const char *path;
+  ht_track *t;
+  uint32_t nt, cap;
+  rtg_u64map track_index; /* hash of (proc, kind, key) -> index + 1 */
+  rtg_strtab *args;
+  size_t args_budget;
+  uint64_t args_dropped;
+  uint32_t barrier_name;
+  uint64_t nev, first, last;
+  ht_dev *d;
+  uint32_t nd, capd;
+  rtg_u64map dev_index; /* proc << 32 | device -> index + 1 */
+  /* html_data.c: what is embedded */
+  size_t max_events, nemb;
+  bool all_embedded;
+  uint64_t *win; /* windows embedded when not all: s, e pairs, sorted, disjoint */
+  size_t nwin;
+} ht_state;
+
+/* html_data.c */
+void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);
+void ht_compute(ht_state *h);
+void ht_free_data(ht_state *h);
+/* A track's coverage bins (t->nbins of them) into out; then ht_keep drops
+ * its events that are not embedded. */
+void ht_bins(ht_state *h, ht_track *t, uint8_t *out);
+void ht_keep(ht_state *h, ht_track *t);
+size_t ht_first_at(const ht_track *t, uint64_t at);
+
+/* html_write.c: false after saying why */
+bool ht_write(ht_state *h);
+
+#endif

@@ -1,0 +1,375 @@
+/* What the HTML report shows beyond the analysis JSON, computed at the end
+ * from the model (its idle pieces and ops) and the events kept (html.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+
+static void oom(void) {
+  rtg_error("out of memory");
+  exit(1);
+}
+
+static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
+  bool added;
+  uint64_t *v = rtg_u64map_put(&h->dev_index, (uint64_t)proc << 32 | device, 0, &added);
+  if (!v) oom();
+  if (!*v) {
+    if (h->nd == h->capd) {
+      h->capd = h->capd ? h->capd * 2 : 8;
+      ht_dev *nd = realloc(h->d, h->capd * sizeof *nd);
+      if (!nd) oom();
+      h->d = nd;
+    }
+    h->d[h->nd] = (ht_dev){.proc = proc, .device = device};
+    *v = ++h->nd;
+  }
+  return &h->d[*v - 1];
+}
+
+void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e) {
+  ht_state *h = arg;
+  ht_dev *d = dev_of(h, proc, device);
+  if (d->np == d->cap) {
+    d->cap = d->cap ? d->cap * 2 : 64;
+    ht_piece *np = realloc(d->p, d->cap * sizeof *np);
+    if (!np) oom();
+    d->p = np;
+  }
+  d->p[d->np++] = (ht_piece){s, e, cause};
+}
+
+/* [s, e) into the bins of series k of a device's utilisation. */
+static void util_add(ht_dev *d, int k, uint64_t s, uint64_t e) {
+  if (s < d->span_start) s = d->span_start;
+  if (e > d->span_end) e = d->span_end;
+  if (e <= s) return;
+  double w = (double)(d->span_end - d->span_start) / (double)d->nbins;
+  double a = (double)(s - d->span_start), b = (double)(e - d->span_start);
+  size_t i = (size_t)(a / w), j = (size_t)(b / w);
+  if (j >= d->nbins) j = d->nbins - 1;
+  if (i > j) i = j;
+  for (size_t x = i; x <= j; x++) {
+    double lo = (double)x * w, hi = lo + w;
+    double o = (b < hi ? b : hi) - (a > lo ? a : lo);
+    if (o > 0) d->util[x * HT_NSERIES + k] += (float)o;
+  }
+}
+
+static int piece_order(const void *a, const void *b) {
+  const ht_piece *x = a, *y = b;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int gap_by_size(const void *a, const void *b) {
+  const ht_gap *x = a, *y = b;
+  uint64_t lx = x->e - x->s, ly = y->e - y->s;
+  return lx > ly ? -1 : lx < ly;
+}
+
+/* The gaps: the idle pieces after startup, touching ones merged (an idle
+ * stretch between two kernels); their histogram and the largest. */
+static void gaps(ht_state *h, ht_dev *d, uint32_t di) {
+  rtg_gap_buckets b = cv_gap_buckets(h->ctx);
+  d->hist_count = calloc(b.n + 1, sizeof *d->hist_count);
+  d->hist_ns = calloc(b.n + 1, sizeof *d->hist_ns);
+  d->worst = calloc(HT_WORST_GAPS + 1, sizeof *d->worst);
+  if (!d->hist_count || !d->hist_ns || !d->worst) oom();
+  qsort(d->p, d->np, sizeof *d->p, piece_order);
+  for (size_t i = 0; i < d->np;) {
+    if (d->p[i].cause == AN_STARTUP) {
+      i++;
+      continue;
+    }
+    ht_gap g = {d->p[i].s, d->p[i].e, di};
+    for (i++; i < d->np && d->p[i].cause != AN_STARTUP && d->p[i].s <= g.e; i++)
+      if (d->p[i].e > g.e) g.e = d->p[i].e;
+    size_t k = rtg_gap_bucket(&b, g.e - g.s);
+    d->hist_count[k]++;
+    d->hist_ns[k] += g.e - g.s;
+    d->ngaps++;
+    /* keep the largest: insertion into a short sorted list */
+    size_t n = d->nworst;
+    d->worst[n] = g;
+    while (n && d->worst[n].e - d->worst[n].s > d->worst[n - 1].e - d->worst[n - 1].s) {
+      ht_gap t = d->worst[n];
+      d->worst[n] = d->worst[n - 1];
+      d->worst[n - 1] = t;
+      n--;
+    }
+    if (d->nworst < HT_WORST_GAPS) d->nworst++;
+  }
+}
+
+typedef struct kd {
+  uint32_t name;
+  uint64_t dur;
+} kd;
+
+static int kd_order(const void *a, const void *b) {
+  const kd *x = a, *y = b;
+  if (x->name != y->name) return x->name < y->name ? -1 : 1;
+  return x->dur < y->dur ? -1 : x->dur > y->dur;
+}
+
+static int kstat_order(const void *a, const void *b) {
+  const ht_kstat *x = a, *y = b;
+  if (x->total != y->total) return x->total > y->total ? -1 : 1;
+  return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* nearest rank: the smallest value with at least p % of them at or below */
+static uint64_t rank(const kd *v, uint64_t n, unsigned p) {
+  uint64_t r = (n * p + 99) / 100;
+  return v[r ? r - 1 : 0].dur;
+}
+
+/* The kernels of a device by name: count, total, median, p95, max. */
+static void kernels(ht_state *h, ht_dev *d) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < h->nt; i++)
+    if (h->t[i].kind == HT_QUEUE && h->t[i].proc == d->proc && h->t[i].key >> 32 == d->device)
+      n += h->t[i].n;
+  kd *v = malloc((n + 1) * sizeof *v);
+  if (!v) oom();
+  n = 0;
+  for (uint32_t i = 0; i < h->nt; i++) {
+    const ht_track *t = &h->t[i];
+    if (t->kind != HT_QUEUE || t->proc != d->proc || t->key >> 32 != d->device) continue;
+    for (size_t j = 0; j < t->n; j++)
+      if (t->v[j].name != h->barrier_name) v[n++] = (kd){t->v[j].name, t->v[j].end - t->v[j].start};
+  }
+  qsort(v, n, sizeof *v, kd_order);
+  size_t nk = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    uint64_t total = 0;
+    while (j < n && v[j].name == v[i].name) total += v[j++].dur;
+    ht_kstat s = {v[i].name,   j - i, total, rank(v + i, j - i, 50), rank(v + i, j - i, 95),
+                  v[j - 1].dur};
+    if (nk % 64 == 0) {
+      ht_kstat *nk2 = realloc(d->k, (nk + 64) * sizeof *d->k);
+      if (!nk2) oom();
+      d->k = nk2;
+    }
+    d->k[nk++] = s;
+    i = j;
+  }
+  free(v);
+  qsort(d->k, nk, sizeof *d->k, kstat_order);
+  d->nk = nk < HT_TOP_KERNELS ? nk : HT_TOP_KERNELS;
+}
+
+static int ev_order(const void *a, const void *b) {
+  const ht_ev *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static int track_order(const void *a, const void *b) {
+  const ht_track *x = a, *y = b;
+  if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* A track's coverage: per bin of [first, last), the share covered by its
+ * events (their union), 0..255 (any event at all: at least 1). */
+static void track_bins(ht_state *h, ht_track *t, uint8_t *out) {
+  double w = (double)(h->last - h->first) / (double)t->nbins;
+  if (w <= 0) w = 1;
+  double *acc = calloc(t->nbins, sizeof *acc);
+  if (!acc) oom();
+  uint64_t cs = 0, ce = 0;
+  for (size_t i = 0; i <= t->n; i++) {
+    if (i < t->n && t->v[i].start <= ce && i) {
+      if (t->v[i].end > ce) ce = t->v[i].end;
+      continue;
+    }
+    if (i) { /* flush [cs, ce) */
+      double a = (double)(cs - h->first), b = (double)(ce - h->first);
+      size_t x = (size_t)(a / w), y = (size_t)(b / w);
+      if (y >= t->nbins) y = t->nbins - 1;
+      if (x > y) x = y;
+      for (size_t k = x; k <= y; k++) {
+        double lo = (double)k * w, hi = lo + w;
+        double o = (b < hi ? b : hi) - (a > lo ? a : lo);
+        acc[k] += o > 0 ? o : 1e-9;
+      }
+    }
+    if (i < t->n) cs = t->v[i].start, ce = t->v[i].end;
+  }
+  for (size_t k = 0; k < t->nbins; k++) {
+    double f = acc[k] / w;
+    out[k] = acc[k] <= 0 ? 0 : f >= 1 ? 255 : (uint8_t)(1 + f * 254);
+  }
+  free(acc);
+}
+
+/* The first event of a track that may end after t (sorted by start; none
+ * lasts over maxdur). */
+size_t ht_first_at(const ht_track *t, uint64_t at) {
+  uint64_t from = at > t->maxdur ? at - t->maxdur : 0;
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->v[mid].start < from)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static int u64_pair_order(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Not every event fits: the windows around the largest gaps of every
+ * device, the largest first, while their events fit. */
+static void choose_windows(ht_state *h) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < h->nd; i++) n += h->d[i].nworst;
+  ht_gap *g = malloc((n + 1) * sizeof *g);
+  h->win = malloc((2 * n + 2) * sizeof *h->win);
+  if (!g || !h->win) oom();
+  n = 0;
+  for (uint32_t i = 0; i < h->nd; i++)
+    for (size_t j = 0; j < h->d[i].nworst; j++) g[n++] = h->d[i].worst[j];
+  qsort(g, n, sizeof *g, gap_by_size);
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t len = g[i].e - g[i].s, m = len / 4 > 50000 ? len / 4 : 50000;
+    uint64_t s = g[i].s > m ? g[i].s - m : 0, e = g[i].e + m;
+    size_t cnt = 0;
+    for (uint32_t k = 0; k < h->nt; k++) {
+      const ht_track *t = &h->t[k];
+      if (t->proc != h->d[g[i].dev].proc) continue;
+      for (size_t j = ht_first_at(t, s); j < t->n && t->v[j].start < e; j++) cnt += t->v[j].end > s;
+    }
+    if (total + cnt > h->max_events) continue;
+    total += cnt;
+    h->win[2 * h->nwin] = s, h->win[2 * h->nwin + 1] = e;
+    h->nwin++;
+  }
+  free(g);
+  qsort(h->win, h->nwin, 2 * sizeof *h->win, u64_pair_order);
+  size_t m = 0; /* merge overlapping windows */
+  for (size_t i = 0; i < h->nwin; i++) {
+    if (m && h->win[2 * i] <= h->win[2 * m - 1]) {
+      if (h->win[2 * i + 1] > h->win[2 * m - 1]) h->win[2 * m - 1] = h->win[2 * i + 1];
+      continue;
+    }
+    h->win[2 * m] = h->win[2 * i], h->win[2 * m + 1] = h->win[2 * i + 1];
+    m++;
+  }
+  h->nwin = m;
+}
+
+/* Keeps only a track's events that overlap a window. */
+static void keep_windows(ht_state *h, ht_track *t) {
+  size_t m = 0, w = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const ht_ev *e = &t->v[i];
+    while (w < h->nwin && h->win[2 * w + 1] <= e->start) w++;
+    bool in = false;
+    for (size_t k = w; k < h->nwin && h->win[2 * k] < e->end; k++)
+      if (h->win[2 * k + 1] > e->start) {
+        in = true;
+        break;
+      }
+    /* (an event that began before the window it overlaps: w is past it
+     * only when that window ended before the event began) */
+    if (in) t->v[m++] = *e;
+  }
+  t->n = m;
+}
+
+void ht_compute(ht_state *h) {
+  for (uint32_t i = 0; i < h->nt; i++)
+    if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
+  qsort(h->t, h->nt, sizeof *h->t, track_order);
+  for (uint32_t i = 0; i < h->an->ndevs; i++) {
+    const an_dev *ad = &h->an->devs[i];
+    if (!ad->ok) continue;
+    ht_dev *d = dev_of(h, ad->proc, ad->device);
+    d->span_start = ad->res.span_start;
+    d->span_end = ad->res.span_end;
+  }
+  for (uint32_t di = 0; di < h->nd; di++) {
+    ht_dev *d = &h->d[di];
+    if (d->span_end <= d->span_start) continue; /* (not ok in the analysis) */
+    size_t nops = d->np;
+    for (uint32_t i = 0; i < h->an->ndevs; i++)
+      if (h->an->devs[i].proc == d->proc && h->an->devs[i].device == d->device)
+        nops += h->an->devs[i].nops;
+    d->nbins = 256;
+    while (d->nbins < HT_UTIL_BINS && d->nbins < 4 * nops) d->nbins *= 2;
+    d->util = calloc(d->nbins * HT_NSERIES, sizeof *d->util);
+    if (!d->util) oom();
+    for (size_t i = 0; i < d->np; i++) util_add(d, 2 + d->p[i].cause, d->p[i].s, d->p[i].e);
+    /* busy = the span's part of the bin less its idle pieces */
+    double w = (double)(d->span_end - d->span_start) / (double)d->nbins;
+    for (size_t b = 0; b < d->nbins; b++) {
+      float *u = &d->util[b * HT_NSERIES];
+      double idle = 0;
+      for (int c = 0; c < AN_NCAUSES; c++) idle += u[2 + c];
+      u[0] = (float)(w - idle > 0 ? w - idle : 0);
+    }
+    /* copy busy: the union of the model's copies */
+    for (uint32_t i = 0; i < h->an->ndevs; i++) {
+      const an_dev *ad = &h->an->devs[i];
+      if (ad->proc != d->proc || ad->device != d->device) continue;
+      uint64_t cs = 0, ce = 0;
+      bool have = false;
+      for (size_t j = 0; j < ad->nops; j++) {
+        const an_op *op = &ad->ops[j];
+        if (op->kind != AN_OP_COPY) continue;
+        if (have && op->start <= ce) {
+          if (op->end > ce) ce = op->end;
+          continue;
+        }
+        if (have) util_add(d, 1, cs, ce);
+        cs = op->start, ce = op->end, have = true;
+      }
+      if (have) util_add(d, 1, cs, ce);
+    }
+    gaps(h, d, di);
+    kernels(h, d);
+  }
+  /* coverage bins of every track over the whole run */
+  size_t nb = 0;
+  for (uint32_t i = 0; i < h->nt; i++) {
+    ht_track *t = &h->t[i];
+    size_t want = 64;
+    while (want < t->n / 8 && want < 8192) want *= 2;
+    t->bins_off = nb;
+    t->nbins = want;
+    nb += want;
+  }
+  h->all_embedded = h->nev <= h->max_events;
+  if (!h->all_embedded) choose_windows(h);
+}
+
+void ht_free_data(ht_state *h) {
+  for (uint32_t i = 0; i < h->nd; i++) {
+    ht_dev *d = &h->d[i];
+    free(d->p);
+    free(d->util);
+    free(d->k);
+    free(d->hist_count);
+    free(d->hist_ns);
+    free(d->worst);
+  }
+  free(h->d);
+  free(h->win);
+  rtg_u64map_free(&h->dev_index);
+}
+
+void ht_bins(ht_state *h, ht_track *t, uint8_t *out) {
+  track_bins(h, t, out);
+}
+void ht_keep(ht_state *h, ht_track *t) {
+  if (!h->all_embedded) keep_windows(h, t);
+}

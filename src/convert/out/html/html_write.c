@@ -1,0 +1,421 @@
+/* The HTML report's file: the template (embedded at build time, see
+ * scripts/embed.sh) around the data (html.h).  In the template,
+ * <!--RTG:CSS-->, <!--RTG:JS--> and <!--RTG:DATA--> mark where the style,
+ * the script and the data go.  The data is three script elements the
+ * browser does not run:
+ *   #rtg-analysis  the --analyze=FILE.json document, verbatim but for "</"
+ *                  written "<\/" (the same JSON);
+ *   #rtg-meta      JSON: strings, processes, tracks, devices (kernels,
+ *                  gaps), which events are embedded, where each array is;
+ *   #rtg-bin       base64 of the little-endian typed arrays: per event
+ *                  start (float64 ns from base_ns), duration (uint32 ns;
+ *                  0xffffffff: see "long"), name and args (uint32 string
+ *                  indexes; args 0xffffffff: none); the devices'
+ *                  utilisation (float32 ns per bin and series); the
+ *                  tracks' coverage bins (uint8). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the report's arrays are written in the host's byte order: little-endian only"
+#endif
+
+extern const unsigned char rtg_html_report_html_in[], rtg_html_report_css[], rtg_html_report_js[];
+extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
+    rtg_html_report_js_len;
+
+static void oom(void) {
+  rtg_error("out of memory");
+  exit(1);
+}
+
+/* base64, streamed */
+typedef struct b64 {
+  FILE *f;
+  unsigned char in[3];
+  int nin;
+  char out[4096];
+  size_t nout;
+} b64;
+
+static const char b64c[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void b64_flush(b64 *b) {
+  fwrite(b->out, 1, b->nout, b->f);
+  b->nout = 0;
+}
+
+static void b64_put(b64 *b, const void *p, size_t n) {
+  const unsigned char *s = p;
+  while (n) {
+    if (b->nin || n < 3) {
+      b->in[b->nin++] = *s++, n--;
+      if (b->nin < 3) continue;
+      b->nin = 0;
+      const unsigned char *q = b->in;
+      if (b->nout + 4 > sizeof b->out) b64_flush(b);
+      b->out[b->nout++] = b64c[q[0] >> 2];
+      b->out[b->nout++] = b64c[(q[0] & 3) << 4 | q[1] >> 4];
+      b->out[b->nout++] = b64c[(q[1] & 15) << 2 | q[2] >> 6];
+      b->out[b->nout++] = b64c[q[2] & 63];
+      continue;
+    }
+    /* whole triples straight from the input */
+    size_t k = n / 3;
+    for (size_t i = 0; i < k; i++, s += 3) {
+      if (b->nout + 4 > sizeof b->out) b64_flush(b);
+      b->out[b->nout++] = b64c[s[0] >> 2];
+      b->out[b->nout++] = b64c[(s[0] & 3) << 4 | s[1] >> 4];
+      b->out[b->nout++] = b64c[(s[1] & 15) << 2 | s[2] >> 6];
+      b->out[b->nout++] = b64c[s[2] & 63];
+    }
+    n -= 3 * k;
+  }
+}
+
+static void b64_end(b64 *b) {
+  if (b->nin) {
+    unsigned char *q = b->in;
+    if (b->nin == 1) q[1] = 0;
+    q[2] = 0;
+    if (b->nout + 4 > sizeof b->out) b64_flush(b);
+    b->out[b->nout++] = b64c[q[0] >> 2];
+    b->out[b->nout++] = b64c[(q[0] & 3) << 4 | q[1] >> 4];
+    b->out[b->nout++] = b->nin == 2 ? b64c[(q[1] & 15) << 2] : '=';
+    b->out[b->nout++] = '=';
+    b->nin = 0;
+  }
+  b64_flush(b);
+}
+
+/* A JSON string that may sit in a script element: < > & escaped. */
+static void jstr(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fputc('\\', f), fputc(c, f);
+    else if (c == '\n')
+      fputs("\\n", f);
+    else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* A JSON document (no raw "<" can be in it outside strings) with "</"
+ * written "<\/", so that no "</script>" ends the element early. */
+static void put_json_doc(FILE *f, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '<' && i + 1 < n && s[i + 1] == '/') {
+      fputs("<\\", f);
+      continue;
+    }
+    fputc(s[i], f);
+  }
+}
+
+static const char *const kind_names[HT_NKINDS] = {"hip",      "hsa",   "markers",
+                                                  "syscalls", "queue", "copy"};
+
+static void track_label(const ht_state *h, const ht_track *t, char *buf, size_t cap) {
+  char dev[32];
+  uint32_t dn = (uint32_t)(t->key >> 32), q = (uint32_t)t->key;
+  switch (t->kind) {
+  case HT_HIP:
+    snprintf(buf, cap, "tid %" PRIu64 " HIP", t->key);
+    return;
+  case HT_HSA:
+    snprintf(buf, cap, "tid %" PRIu64 " HSA", t->key);
+    return;
+  case HT_MARK:
+    snprintf(buf, cap, "tid %" PRIu64 " markers", t->key);
+    return;
+  case HT_SYS:
+    snprintf(buf, cap, "tid %" PRIu64 " syscalls", t->key);
+    return;
+  case HT_QUEUE:
+    snprintf(buf, cap, "%s queue %u", rtg_device_name(dn, dev, sizeof dev), q);
+    return;
+  default:
+    if (q == UINT32_MAX)
+      snprintf(buf, cap, "%s copies", rtg_device_name(dn, dev, sizeof dev));
+    else
+      snprintf(buf, cap, "%s copy engine %u", rtg_device_name(dn, dev, sizeof dev), q);
+  }
+  (void)h;
+}
+
+/* the used ids of a string table, renumbered densely */
+typedef struct remap {
+  uint32_t *to;
+  uint32_t *from; /* new -> old */
+  uint32_t n, cap;
+} remap;
+
+static uint32_t remap_id(remap *m, uint32_t id) {
+  if (id == UINT32_MAX || id >= m->cap) return UINT32_MAX;
+  if (m->to[id] == UINT32_MAX) {
+    m->from[m->n] = id;
+    m->to[id] = m->n++;
+  }
+  return m->to[id];
+}
+
+static void remap_init(remap *m, uint32_t cap) {
+  m->cap = cap;
+  m->n = 0;
+  m->to = malloc((cap + 1) * sizeof *m->to);
+  m->from = malloc((cap + 1) * sizeof *m->from);
+  if (!m->to || !m->from) oom();
+  memset(m->to, 0xff, (cap + 1) * sizeof *m->to);
+}
+
+static void put_template_part(FILE *f, const unsigned char *s, size_t n, size_t *pos, char *marker,
+                              size_t cap) {
+  const char *p = (const char *)s + *pos;
+  const char *m = NULL;
+  for (size_t i = *pos; i + 9 <= n; i++)
+    if (!memcmp(s + i, "<!--RTG:", 8)) {
+      m = (const char *)s + i;
+      break;
+    }
+  if (!m) {
+    fwrite(p, 1, n - *pos, f);
+    *pos = n;
+    marker[0] = 0;
+    return;
+  }
+  fwrite(p, 1, (size_t)(m - p), f);
+  const char *end = strstr(m, "-->");
+  size_t k = end ? (size_t)(end - m - 8) : 0;
+  if (k >= cap) k = cap - 1;
+  memcpy(marker, m + 8, k);
+  marker[k] = 0;
+  *pos = (size_t)((end ? end + 3 : m + 8) - (const char *)s);
+}
+
+static void write_data(ht_state *h, FILE *f) {
+  cv_ctx *ctx = h->ctx;
+  /* the analysis, as --analyze=FILE.json writes it, and its text */
+  char *aj = NULL, *at = NULL;
+  size_t ajn = 0, atn = 0;
+  FILE *m = open_memstream(&aj, &ajn);
+  if (!m) oom();
+  an_write_json(h->an, m);
+  fclose(m);
+  m = open_memstream(&at, &atn);
+  if (!m) oom();
+  an_write_text(h->an, m);
+  fclose(m);
+  fputs("<script type=\"application/json\" id=\"rtg-analysis\">", f);
+  put_json_doc(f, aj, ajn);
+  fputs("</script>\n", f);
+
+  /* the tracks' bins, then only the embedded events kept */
+  size_t nb = 0;
+  for (uint32_t i = 0; i < h->nt; i++) nb += h->t[i].nbins;
+  uint8_t *bins = calloc(nb + 1, 1);
+  if (!bins) oom();
+  size_t off = 0;
+  for (uint32_t i = 0; i < h->nt; i++) {
+    ht_track *t = &h->t[i];
+    if (t->n) ht_bins(h, t, bins + t->bins_off);
+    ht_keep(h, t);
+    t->off = off;
+    t->nemb = t->n;
+    off += t->n;
+  }
+  size_t n = off;
+  h->nemb = n;
+  remap names, args;
+  remap_init(&names, rtg_strtab_count(ctx->strs));
+  remap_init(&args, rtg_strtab_count(h->args));
+  size_t nutil = 0;
+  for (uint32_t i = 0; i < h->nd; i++) nutil += h->d[i].util ? h->d[i].nbins * HT_NSERIES : 0;
+  size_t o_start = 0, o_dur = 8 * n, o_name = 12 * n, o_args = 16 * n, o_util = 20 * n,
+         o_bins = o_util + 4 * nutil;
+
+  fputs("<script type=\"application/json\" id=\"rtg-meta\">", f);
+  fprintf(f,
+          "{\"format\":1,\"tool\":\"rtg-convert " RTG_VERSION "\",\"base_ns\":\"%" PRIu64
+          "\",\"span_ns\":%" PRIu64 ",",
+          h->first, h->last - h->first);
+  fprintf(f,
+          "\"all_embedded\":%s,\"events\":%zu,\"events_total\":%" PRIu64
+          ",\"max_events\":%zu,\"args_dropped\":%" PRIu64 ",\"windows\":[",
+          h->all_embedded ? "true" : "false", n, h->nev, h->max_events, h->args_dropped);
+  for (size_t i = 0; i < h->nwin; i++)
+    fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", h->win[2 * i] - h->first,
+            h->win[2 * i + 1] - h->first);
+  fputs("],\"procs\":[", f);
+  for (uint32_t i = 0; i < ctx->nprocs; i++) {
+    const cv_proc *p = &ctx->procs[i];
+    fprintf(f, "%s{\"pid\":%u,\"host\":", i ? "," : "", p->pid);
+    jstr(f, cv_str(ctx, ctx->hosts[p->host]));
+    if (p->exe != UINT32_MAX) fputs(",\"exe\":", f), jstr(f, cv_str(ctx, p->exe));
+    if (p->rank != UINT32_MAX) fputs(",\"rank\":", f), jstr(f, cv_str(ctx, p->rank));
+    if (p->boot_ns >= h->first && p->boot_ns)
+      fprintf(f, ",\"start_ns\":%" PRIu64, p->boot_ns - h->first);
+    fputc('}', f);
+  }
+  fputs("],\"tracks\":[", f);
+  for (uint32_t i = 0; i < h->nt; i++) {
+    const ht_track *t = &h->t[i];
+    char lb[128];
+    track_label(h, t, lb, sizeof lb);
+    fprintf(f, "%s{\"proc\":%u,\"kind\":\"%s\",\"label\":", i ? "," : "", t->proc,
+            kind_names[t->kind]);
+    jstr(f, lb);
+    if (t->kind == HT_QUEUE || t->kind == HT_COPY) {
+      char dev[32];
+      fputs(",\"gpu\":", f);
+      jstr(f, rtg_device_name((rtg_device)(t->key >> 32), dev, sizeof dev));
+    }
+    fprintf(f, ",\"off\":%zu,\"n\":%zu,\"maxdur\":%" PRIu64 ",\"bins_off\":%zu,\"nbins\":%zu}",
+            t->off, t->nemb, t->maxdur, o_bins + t->bins_off, t->nbins);
+  }
+  fputs("],\"devs\":[", f);
+  rtg_gap_buckets gb = cv_gap_buckets(ctx);
+  size_t u = 0;
+  bool first = true;
+  for (uint32_t i = 0; i < h->nd; i++) {
+    const ht_dev *d = &h->d[i];
+    if (!d->util) continue;
+    const cv_proc *p = &ctx->procs[d->proc];
+    char dev[32], lb[160];
+    fprintf(f, "%s{\"proc\":%u,\"pid\":%u,\"host\":", first ? "" : ",", d->proc, p->pid);
+    first = false;
+    jstr(f, cv_str(ctx, ctx->hosts[p->host]));
+    fputs(",\"gpu\":", f);
+    jstr(f, rtg_device_name(d->device, dev, sizeof dev));
+    cv_device_label(ctx, d->proc, d->device, lb, sizeof lb);
+    fputs(",\"label\":", f);
+    jstr(f, lb);
+    fprintf(f, ",\"span\":[%" PRIu64 ",%" PRIu64 "],\"util_off\":%zu,\"nbins\":%zu,\"series\":[",
+            d->span_start - h->first, d->span_end - h->first, o_util + 4 * u, d->nbins);
+    u += d->nbins * HT_NSERIES;
+    fputs("\"busy\",\"copy_busy\"", f);
+    for (int c = 0; c < AN_NCAUSES; c++) fprintf(f, ",\"%s\"", an_cause_names[c]);
+    fputs("],\"kernels\":[", f);
+    for (size_t k = 0; k < d->nk; k++) {
+      const ht_kstat *s = &d->k[k];
+      fprintf(f, "%s[%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", k ? "," : "",
+              remap_id(&names, s->name), s->count, s->total, s->median, s->p95, s->max);
+    }
+    fputs("],\"gap_buckets\":[", f);
+    for (size_t k = 0; k <= gb.n; k++) {
+      char name[64];
+      fprintf(f, "%s", k ? "," : "");
+      jstr(f, rtg_gap_bucket_name(&gb, k, name, sizeof name));
+    }
+    fputs("],\"gap_count\":[", f);
+    for (size_t k = 0; k <= gb.n; k++) fprintf(f, "%s%" PRIu64, k ? "," : "", d->hist_count[k]);
+    fputs("],\"gap_ns\":[", f);
+    for (size_t k = 0; k <= gb.n; k++) fprintf(f, "%s%" PRIu64, k ? "," : "", d->hist_ns[k]);
+    fprintf(f, "],\"gaps\":%" PRIu64 ",\"worst\":[", d->ngaps);
+    for (size_t k = 0; k < d->nworst; k++)
+      fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", k ? "," : "", d->worst[k].s - h->first,
+              d->worst[k].e - h->first);
+    fputs("]}", f);
+  }
+  /* the events' arrays need the names renumbered first */
+  uint32_t *nm = malloc((n + 1) * sizeof *nm), *ag = malloc((n + 1) * sizeof *ag);
+  if (!nm || !ag) oom();
+  fputs("],\"long\":[", f);
+  bool firstlong = true;
+  for (uint32_t i = 0; i < h->nt; i++) {
+    const ht_track *t = &h->t[i];
+    for (size_t j = 0; j < t->n; j++) {
+      nm[t->off + j] = remap_id(&names, t->v[j].name);
+      ag[t->off + j] = remap_id(&args, t->v[j].args);
+      uint64_t dur = t->v[j].end - t->v[j].start;
+      if (dur >= UINT32_MAX) {
+        fprintf(f, "%s[%zu,%" PRIu64 "]", firstlong ? "" : ",", t->off + j, dur);
+        firstlong = false;
+      }
+    }
+  }
+  fputs("],\"strings\":[", f);
+  for (uint32_t i = 0; i < names.n; i++) {
+    if (i) fputc(',', f);
+    jstr(f, cv_str(ctx, names.from[i]));
+  }
+  fputs("],\"args\":[", f);
+  for (uint32_t i = 0; i < args.n; i++) {
+    if (i) fputc(',', f);
+    jstr(f, rtg_strtab_get(h->args, args.from[i]));
+  }
+  fprintf(f,
+          "],\"arrays\":{\"start\":[\"f64\",%zu,%zu],\"dur\":[\"u32\",%zu,%zu],\"name\":[\"u32\","
+          "%zu,%zu],\"args\":[\"u32\",%zu,%zu],\"util\":[\"f32\",%zu,%zu],\"bins\":[\"u8\",%zu,"
+          "%zu]},\"bytes\":%zu,\"text\":",
+          o_start, n, o_dur, n, o_name, n, o_args, n, o_util, nutil, o_bins, nb, o_bins + nb);
+  at = realloc(at, atn + 1);
+  if (!at) oom();
+  at[atn] = 0;
+  jstr(f, at);
+  fputs("}</script>\n<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
+
+  b64 b = {.f = f};
+  double buf[1024];
+  size_t k = 0;
+  for (uint32_t i = 0; i < h->nt; i++) /* start */
+    for (size_t j = 0; j < h->t[i].n; j++) {
+      buf[k++] = (double)(h->t[i].v[j].start - h->first);
+      if (k == 1024) b64_put(&b, buf, sizeof buf), k = 0;
+    }
+  b64_put(&b, buf, k * sizeof *buf);
+  uint32_t *ub = (uint32_t *)buf;
+  k = 0;
+  for (uint32_t i = 0; i < h->nt; i++) /* duration */
+    for (size_t j = 0; j < h->t[i].n; j++) {
+      uint64_t dur = h->t[i].v[j].end - h->t[i].v[j].start;
+      ub[k++] = dur >= UINT32_MAX ? UINT32_MAX : (uint32_t)dur;
+      if (k == 2048) b64_put(&b, ub, 2048 * sizeof *ub), k = 0;
+    }
+  b64_put(&b, ub, k * sizeof *ub);
+  b64_put(&b, nm, n * sizeof *nm);
+  b64_put(&b, ag, n * sizeof *ag);
+  for (uint32_t i = 0; i < h->nd; i++)
+    if (h->d[i].util) b64_put(&b, h->d[i].util, h->d[i].nbins * HT_NSERIES * sizeof(float));
+  b64_put(&b, bins, nb);
+  b64_end(&b);
+  fputs("</script>\n", f);
+  free(nm);
+  free(ag);
+  free(bins);
+  free(names.to);
+  free(names.from);
+  free(args.to);
+  free(args.from);
+  free(aj);
+  free(at);
+}
+
+bool ht_write(ht_state *h) {
+  static const struct {
+    const unsigned char *s;
+    const unsigned long *n;
+  } css = {rtg_html_report_css, &rtg_html_report_css_len},
+    js = {rtg_html_report_js, &rtg_html_report_js_len};
+  FILE *f = h->out;
+  size_t pos = 0, n = rtg_html_report_html_in_len;
+  char marker[32];
+  for (;;) {
+    put_template_part(f, rtg_html_report_html_in, n, &pos, marker, sizeof marker);
+    if (!marker[0]) break;
+    if (!strcmp(marker, "CSS"))
+      fwrite(css.s, 1, *css.n, f);
+    else if (!strcmp(marker, "JS"))
+      fwrite(js.s, 1, *js.n, f);
+    else if (!strcmp(marker, "DATA"))
+      write_data(h, f);
+  }
+  return !ferror(f);
+}

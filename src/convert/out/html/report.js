@@ -1,0 +1,604 @@
+/* rtg's HTML report: draws what rtg-convert --html embedded (html_write.c).
+ * It computes no analysis: the numbers are the --analyze JSON's
+ * (#rtg-analysis) and the sink's (#rtg-meta, #rtg-bin); this only lays
+ * them out, formats them and draws them on canvases. */
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === 'class') e.className = attrs[k];
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const c of kids) if (c != null) e.append(c instanceof Node ? c : String(c));
+    return e;
+  };
+  const A = JSON.parse($('rtg-analysis').textContent);
+  const M = JSON.parse($('rtg-meta').textContent);
+  const BASE = BigInt(M.base_ns);
+  const CAUSE_COLORS = {
+    busy: '#3a9d5d', copy_busy: '#7a3b10', startup: '#b8bec6', dependency: '#8e6cc0',
+    copy_only: '#f0b04a', launch_latency: '#e3d24a', host_sync: '#d64545', host_api: '#e58fb4',
+    host_outside_api: '#4f86c6',
+  };
+  const color = (k) => CAUSE_COLORS[k] || hashColor(k);
+  function hashColor(s) {
+    let h = 2166136261;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+    return 'hsl(' + ((h >>> 0) % 360) + ',55%,' + (52 + ((h >>> 9) % 14)) + '%)';
+  }
+
+  /* the typed arrays */
+  function b64decode(s) {
+    const T = new Uint8Array(128);
+    const cs = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    for (let i = 0; i < 64; i++) T[cs.charCodeAt(i)] = i;
+    let n = s.length;
+    while (n && (s.charCodeAt(n - 1) === 61 || s.charCodeAt(n - 1) <= 32)) n--;
+    const out = new Uint8Array(Math.floor((n * 3) / 4) + 8);
+    let o = 0, acc = 0, bits = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c <= 32) continue;
+      acc = (acc << 6) | T[c];
+      bits += 6;
+      if (bits >= 8) { bits -= 8; out[o++] = (acc >> bits) & 255; }
+    }
+    return out.buffer.slice(0, o + ((8 - (o % 8)) % 8));
+  }
+  const BUF = b64decode($('rtg-bin').textContent);
+  const arr = (k) => {
+    const [t, off, n] = M.arrays[k];
+    const C = { f64: Float64Array, u32: Uint32Array, f32: Float32Array, u8: Uint8Array }[t];
+    return new C(BUF, off, n);
+  };
+  const ST = arr('start'), DU = arr('dur'), NM = arr('name'), AG = arr('args');
+  const UT = new Float32Array(BUF, 0, BUF.byteLength >> 2), BI = new Uint8Array(BUF);
+  const LONG = new Map(M.long);
+  const dur = (i) => (DU[i] === 0xffffffff ? LONG.get(i) : DU[i]);
+
+  /* formatting */
+  const fmtUs = (us) => (typeof us === 'number' ? us.toFixed(3) : String(us));
+  function fmtDur(ns) {
+    const a = Math.abs(ns);
+    if (a >= 1e9) return (ns / 1e9).toPrecision(3) + ' s';
+    if (a >= 1e6) return (ns / 1e6).toPrecision(3) + ' ms';
+    if (a >= 1e3) return (ns / 1e3).toPrecision(3) + ' us';
+    return Math.round(ns) + ' ns';
+  }
+  /* a time as the trace writes it: boot-time microseconds, to the ns */
+  function absUs(rel) {
+    const t = BASE + BigInt(Math.round(rel));
+    const s = t.toString().padStart(4, '0');
+    return s.slice(0, -3) + '.' + s.slice(-3);
+  }
+  const pct = (a, b) => (b ? (100 * a) / b : 0).toFixed(1);
+
+  const report = $('report');
+  const toc = $('toc');
+  function section(id, title) {
+    const s = el('section', { id });
+    s.append(el('h2', null, title));
+    report.append(s);
+    toc.append(el('a', { href: '#' + id }, title));
+    return s;
+  }
+
+  /* summary */
+  {
+    const np = M.procs.length, nt = M.tracks.length;
+    let s = np + ' process' + (np === 1 ? '' : 'es') + ', ' + (A.gpus || []).length +
+      ' GPU(s) analysed, ' + nt + ' timeline tracks, ' + M.events_total.toLocaleString('en') +
+      ' events over ' + fmtDur(M.span_ns) + '. ' + M.tool + '.';
+    $('summary').textContent = s;
+    if (!M.all_embedded) {
+      report.append(el('p', { class: 'note', id: 'partial' },
+        'This trace has ' + M.events_total.toLocaleString('en') + ' events, more than the ' +
+        M.max_events.toLocaleString('en') + ' the report embeds one by one: the timeline shows ' +
+        'every track as coverage blocks, and single events only around the largest gaps (' +
+        M.events.toLocaleString('en') + ' events, ' + M.windows.length + ' windows, marked).'));
+    }
+    if (M.args_dropped)
+      report.append(el('p', { class: 'note' }, M.args_dropped.toLocaleString('en') +
+        ' events are shown without their arguments (the report keeps 24 MB of distinct argument texts).'));
+  }
+
+  /* 1. verdicts and causes */
+  const CAUSES = ['startup', 'dependency', 'copy_only', 'launch_latency', 'host_sync', 'host_api',
+    'host_outside_api'];
+  function causeBar(causes, total, skipStartup) {
+    const bar = el('div', { class: 'bar' });
+    for (const k of Object.keys(causes)) {
+      if (skipStartup && k === 'startup') continue;
+      const v = causes[k];
+      if (!v || !total) continue;
+      bar.append(el('span', { style: 'width:' + (100 * v) / total + '%;background:' + color(k),
+        title: k + ': ' + fmtUs(v) + ' us (' + pct(v, total) + ' %)' }));
+    }
+    return bar;
+  }
+  function legend(keys) {
+    const l = el('div', { class: 'legend' });
+    for (const k of keys) l.append(el('i', { style: 'background:' + color(k) }), k);
+    return l;
+  }
+  {
+    const s = section('verdict', 'Verdict and idle causes');
+    const lines = M.text.split('\n');
+    const verdicts = [];
+    for (const ln of lines) { if (!ln.trim()) break; verdicts.push(ln); }
+    s.append(el('pre', { class: 'verdict', id: 'verdict-lines' }, verdicts.join('\n')));
+    s.append(legend(CAUSES));
+    for (const g of A.gpus || []) {
+      const c = el('div', { class: 'card gpu', 'data-gpu': g.gpu, 'data-pid': g.pid });
+      const after = g.idle_us - (g.idle_causes.startup || 0);
+      const spanAfter = g.span_us - (g.idle_causes.startup || 0);
+      c.append(el('h3', null, g.gpu + ' of pid ' + g.pid + ' on ' + g.host + ': idle ' +
+        pct(after, spanAfter) + ' % of the ' + fmtDur(spanAfter * 1e3) + ' after startup'));
+      c.append(el('div', { class: 'muted' }, 'after startup, by cause:'), causeBar(g.idle_causes, after, true));
+      const t = el('table', { class: 'causes' });
+      t.append(el('tr', null, el('th', { class: 'l' }, 'cause'), el('th', null, 'time (us)'),
+        el('th', null, '% of idle'), el('th', null, '% after startup')));
+      t.append(el('tr', null, el('td', { class: 'l' }, 'span'), el('td', null, fmtUs(g.span_us)), el('td'), el('td')));
+      t.append(el('tr', null, el('td', { class: 'l' }, 'busy (kernels)'), el('td', { class: 'busy' }, fmtUs(g.busy_us)),
+        el('td'), el('td')));
+      if (g.copy_busy_us != null)
+        t.append(el('tr', null, el('td', { class: 'l' }, 'copy busy (beside busy)'), el('td', null, fmtUs(g.copy_busy_us)), el('td'), el('td')));
+      t.append(el('tr', null, el('td', { class: 'l' }, 'idle'), el('td', { class: 'idle' }, fmtUs(g.idle_us)), el('td'), el('td')));
+      for (const k of Object.keys(g.idle_causes)) {
+        const v = g.idle_causes[k];
+        t.append(el('tr', { 'data-cause': k }, el('td', { class: 'l' },
+          el('i', { style: 'display:inline-block;width:10px;height:10px;margin-right:5px;background:' + color(k) }), k),
+        el('td', { class: 'us' }, fmtUs(v)), el('td', { class: 'pct-idle' }, pct(v, g.idle_us)),
+        el('td', { class: 'pct-after' }, k === 'startup' ? '-' : pct(v, after))));
+      }
+      c.append(t);
+      for (const k of Object.keys(g.host_by_call || {})) {
+        const calls = g.host_by_call[k];
+        const names = Object.keys(calls);
+        if (!names.length) continue;
+        c.append(el('div', null, k + ' by call: ' + names.map((n) => n + ' ' + fmtUs(calls[n]) + ' us').join(', ')));
+      }
+      /* per queue, when the analysis has them */
+      const qs = g.queues || [];
+      for (const q of qs) {
+        if (!q || !q.idle_causes) continue;
+        const tot = Object.values(q.idle_causes).reduce((a, b) => a + b, 0);
+        c.append(el('div', { class: 'muted' }, 'queue ' + (q.queue != null ? q.queue : '?') + ':'), causeBar(q.idle_causes, tot, false));
+      }
+      const rest = Object.keys(g).filter((k) => !['pid', 'host', 'gpu', 'span_us', 'busy_us', 'copy_busy_us', 'idle_us', 'idle_causes', 'host_by_call', 'queues'].includes(k));
+      for (const k of rest) c.append(el('h3', null, k), generic(g[k]));
+      s.append(c);
+    }
+    if (!(A.gpus || []).length) s.append(el('p', null, 'No GPU ops: nothing to analyze.'));
+  }
+
+  /* the timeline's jump target for a record of the analysis with a time */
+  function recordTime(o) {
+    if (!o || typeof o !== 'object') return null;
+    const num = (k) => (typeof o[k] === 'number' ? o[k] : null);
+    let s = null, e = null;
+    for (const k of ['start_us', 'ts_us', 'time_us', 'begin_us', 'at_us', 't_us']) if (s == null && num(k) != null) s = num(k) * 1e3;
+    for (const k of ['start_ns', 'ts_ns', 'begin_ns']) if (s == null && num(k) != null) s = num(k);
+    if (s == null) return null;
+    for (const k of ['end_us', 'stop_us']) if (e == null && num(k) != null) e = num(k) * 1e3;
+    for (const k of ['end_ns', 'stop_ns']) if (e == null && num(k) != null) e = num(k);
+    for (const k of ['dur_us', 'duration_us', 'cost_us', 'idle_us', 'wait_us', 'queue_us']) if (e == null && num(k) != null) e = s + num(k) * 1e3;
+    for (const k of ['dur_ns', 'duration_ns']) if (e == null && num(k) != null) e = s + num(k);
+    if (e == null) e = s;
+    /* absolute boot time (as the trace's times), else from the base */
+    const base = Number(BASE);
+    if (s > base / 2) { s -= base; e -= base; }
+    return [s, e];
+  }
+
+  /* any JSON as a table: arrays of objects as rows, objects as key/value */
+  function generic(v, depth) {
+    depth = depth || 0;
+    if (v == null || typeof v !== 'object') return el('span', null, typeof v === 'number' && !Number.isInteger(v) ? fmtUs(v) : String(v));
+    if (Array.isArray(v)) {
+      if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) {
+        const cols = [];
+        for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+        const t = el('table', { class: 'generic' });
+        t.append(el('tr', null, ...cols.map((c) => el('th', { class: 'l' }, c)), el('th')));
+        for (const r of v) {
+          const tr = el('tr', null, ...cols.map((c) => el('td', { class: 'l' }, r[c] === undefined ? '' : depth < 3 ? generic(r[c], depth + 1) : JSON.stringify(r[c]))));
+          const at = recordTime(r);
+          tr.append(el('td', null, at ? jumpLink(at, r) : ''));
+          t.append(tr);
+        }
+        return t;
+      }
+      return el('span', null, v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
+    }
+    const t = el('table', { class: 'generic' });
+    for (const k of Object.keys(v)) t.append(el('tr', null, el('th', { class: 'l' }, k), el('td', { class: 'l' }, depth < 3 ? generic(v[k], depth + 1) : JSON.stringify(v[k]))));
+    return t;
+  }
+  function jumpLink(at, r) {
+    return el('a', { class: 'jump', onclick: () => TL.jump(at[0], at[1], r) }, 'show in timeline');
+  }
+
+  /* rules, when the analysis has them */
+  if (Array.isArray(A.rules)) {
+    const s = section('rules', 'Rules');
+    if (!A.rules.length) s.append(el('p', null, 'No rule fired.'));
+    for (const r of A.rules) {
+      const c = el('div', { class: 'card rule', 'data-rule': r.id });
+      const head = Object.keys(r).filter((k) => !Array.isArray(r[k]) && typeof r[k] !== 'object');
+      c.append(el('h3', null, String(r.id != null ? r.id : 'rule')), el('div', null, head.filter((k) => k !== 'id').map((k) => k + ': ' + (typeof r[k] === 'number' && !Number.isInteger(r[k]) ? fmtUs(r[k]) : r[k])).join(', ')));
+      for (const k of Object.keys(r)) {
+        if (!Array.isArray(r[k])) continue;
+        c.append(el('div', { class: 'muted' }, k + ':'), generic(r[k]));
+      }
+      s.append(c);
+    }
+  }
+  /* any other section of the analysis */
+  for (const k of Object.keys(A)) {
+    if (k === 'gpus' || k === 'rules') continue;
+    section('analysis-' + k, k.replace(/_/g, ' ')).append(generic(A[k]));
+  }
+
+  /* 2. utilisation over time */
+  const devs = M.devs;
+  if (devs.length) {
+    const s = section('utilisation', 'Utilisation over time');
+    s.append(el('p', { class: 'muted' }, 'Per GPU: busy (kernels) and idle by cause, stacked, ' +
+      'as a share of each slice of the span (' + (devs[0].nbins) + ' slices); copies (beside busy) as the orange line. ' +
+      'Drag to zoom, double-click to zoom out, click to show that time in the timeline.'));
+    s.append(legend(['busy'].concat(CAUSES).concat(['copy_busy'])));
+    for (const d of devs) {
+      s.append(el('h3', null, d.label + ', pid ' + d.pid));
+      const cv = el('canvas', { class: 'chart util', 'data-gpu': d.gpu, 'data-pid': d.pid });
+      s.append(cv);
+      utilChart(cv, d);
+    }
+  }
+  function utilChart(cv, d) {
+    const nb = d.nbins, ns = d.series.length, base = d.util_off >> 2;
+    const span0 = d.span[0], span1 = d.span[1], bw = (span1 - span0) / nb;
+    let v0 = 0, v1 = nb, drag = null;
+    function draw() {
+      const W = (cv.width = cv.clientWidth * devicePixelRatio), H = (cv.height = cv.clientHeight * devicePixelRatio);
+      const g = cv.getContext('2d');
+      g.clearRect(0, 0, W, H);
+      const per = (v1 - v0) / W;
+      const copyY = [];
+      for (let x = 0; x < W; x++) {
+        const a = v0 + x * per, b = a + per;
+        const sum = new Float64Array(ns);
+        let wsum = 0;
+        for (let i = Math.floor(a); i < Math.min(nb, Math.ceil(b)); i++) {
+          const w = Math.min(b, i + 1) - Math.max(a, i);
+          if (w <= 0) continue;
+          wsum += w;
+          for (let k = 0; k < ns; k++) sum[k] += UT[base + i * ns + k] * w;
+        }
+        if (!wsum) continue;
+        let y = H;
+        const order = [0].concat(d.series.map((_, k) => k).slice(2));
+        for (const k of order) {
+          const h = (sum[k] / wsum / bw) * H;
+          if (h <= 0) continue;
+          g.fillStyle = color(d.series[k]);
+          g.fillRect(x, y - h, 1, h);
+          y -= h;
+        }
+        copyY.push([x, H - (sum[1] / wsum / bw) * H]);
+      }
+      g.strokeStyle = color('copy_busy');
+      g.lineWidth = 1.5 * devicePixelRatio;
+      g.beginPath();
+      copyY.forEach(([x, y], i) => (i ? g.lineTo(x, y) : g.moveTo(x, y)));
+      g.stroke();
+      if (drag && drag.b != null) {
+        g.fillStyle = '#1f6fd133';
+        g.fillRect(Math.min(drag.a, drag.b), 0, Math.abs(drag.b - drag.a), H);
+      }
+      g.fillStyle = '#1d232b';
+      g.font = 11 * devicePixelRatio + 'px sans-serif';
+      g.fillText('+' + fmtDur((v0 * bw)) + ' .. +' + fmtDur(v1 * bw) + ' from the span start', 4, 12 * devicePixelRatio);
+    }
+    const xOf = (e) => (e.offsetX * devicePixelRatio);
+    cv.addEventListener('mousedown', (e) => { drag = { a: xOf(e), b: null }; });
+    cv.addEventListener('mousemove', (e) => { if (drag) { drag.b = xOf(e); draw(); } });
+    cv.addEventListener('mouseup', (e) => {
+      const W = cv.width, per = (v1 - v0) / W;
+      if (drag && drag.b != null && Math.abs(drag.b - drag.a) > 4) {
+        const a = v0 + Math.min(drag.a, drag.b) * per, b = v0 + Math.max(drag.a, drag.b) * per;
+        v0 = a; v1 = Math.max(b, a + 0.5);
+      } else {
+        const t = span0 + (v0 + xOf(e) * per) * bw;
+        TL.jump(t - ((v1 - v0) * bw) / 20, t + ((v1 - v0) * bw) / 20);
+      }
+      drag = null;
+      draw();
+    });
+    cv.addEventListener('dblclick', () => { v0 = 0; v1 = nb; draw(); });
+    addEventListener('resize', draw);
+    draw();
+    window.rtgFirstChart = window.rtgFirstChart || performance.now();
+  }
+
+  /* 3. top kernels and gaps */
+  if (devs.length) {
+    const s = section('kernels', 'Top kernels');
+    s.append(el('p', { class: 'muted' }, 'Per GPU, by total time; click a header to sort. Median and p95 are nearest-rank.'));
+    for (const d of devs) {
+      s.append(el('h3', null, d.label + ', pid ' + d.pid));
+      const rows = d.kernels.map((k) => ({ name: M.strings[k[0]], count: k[1], total: k[2], median: k[3], p95: k[4], max: k[5] }));
+      s.append(sortable(rows, [['name', 'kernel', 1], ['total', 'time (us)'], ['count', 'count'], ['median', 'median (us)'], ['p95', 'p95 (us)'], ['max', 'max (us)']], 'top-kernels', d));
+    }
+    const g = section('gaps', 'Gaps between kernels');
+    g.append(el('p', { class: 'muted' }, 'Idle stretches after startup (touching idle pieces of the analysis merged), by length; the largest link to the timeline.'));
+    for (const d of devs) {
+      g.append(el('h3', null, d.label + ', pid ' + d.pid + ': ' + d.gaps.toLocaleString('en') + ' gaps'));
+      const max = Math.max(1, ...d.gap_count);
+      const h = el('div', { class: 'hist', 'data-gpu': d.gpu });
+      d.gap_buckets.forEach((b, i) => h.append(el('div', { class: 'hbar' }, el('span', { class: 'lb' }, b),
+        el('span', { class: 'b', style: 'width:' + (300 * d.gap_count[i]) / max + 'px' }),
+        el('span', { class: 'v' }, d.gap_count[i] + ' (' + fmtDur(d.gap_ns[i]) + ')'))));
+      g.append(h);
+      if (d.worst.length) {
+        const t = el('table', { class: 'worst' });
+        t.append(el('tr', null, el('th', null, 'largest gaps'), el('th', null, 'start (us)'), el('th', null, 'length'), el('th')));
+        d.worst.slice(0, 10).forEach(([a, b], i) => t.append(el('tr', null, el('td', null, i + 1), el('td', null, absUs(a)),
+          el('td', null, fmtDur(b - a)), el('td', null, jumpLink([a, b], { gap: i + 1 })))));
+        g.append(t);
+      }
+    }
+  }
+  function sortable(rows, cols, cls, d) {
+    const t = el('table', { class: 'sortable ' + cls, 'data-gpu': d.gpu, 'data-pid': d.pid });
+    let key = 'total', desc = true;
+    const head = el('tr');
+    for (const [k, label, left] of cols) head.append(el('th', { class: 'sortable' + (left ? ' l' : ''), 'data-key': k, onclick: () => { desc = key === k ? !desc : k !== 'name'; key = k; fill(); } }, label));
+    t.append(head);
+    const body = el('tbody');
+    t.append(body);
+    function fill() {
+      rows.sort((a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) * (desc ? -1 : 1));
+      body.replaceChildren(...rows.map((r) => el('tr', null, ...cols.map(([k, , left]) => left ?
+        el('td', { class: 'name' }, el('a', { class: 'jump', onclick: () => TL.find(r.name) }, r[k])) :
+        el('td', { class: k }, k === 'count' ? r[k] : (r[k] / 1e3).toFixed(3))))));
+    }
+    fill();
+    return t;
+  }
+
+  /* 4. the timeline */
+  const TL = (function () {
+    const s = section('timeline-section', 'Timeline');
+    const findBox = el('input', { id: 'tl-find', placeholder: 'find an event by name (Enter: next)' });
+    const view = el('span', { id: 'tl-view', class: 'muted' });
+    s.append(el('p', { class: 'muted' }, 'Every track: wheel to zoom, drag to pan, hover for an event, click to select it. ' +
+      'Zoomed out, dense tracks show coverage blocks (darker: busier); zoomed in, single events.'));
+    s.append(el('div', { class: 'toolbar' }, findBox, el('button', { onclick: () => reset() }, 'whole run'),
+      el('button', { onclick: () => zoom(0.5, 0.5) }, '+'), el('button', { onclick: () => zoom(2, 0.5) }, '-'), view));
+    const wrap = el('div', { id: 'tl-wrap' });
+    const cv = el('canvas', { id: 'timeline' });
+    wrap.append(cv);
+    s.append(wrap);
+    const info = el('div', { id: 'tl-info' }, 'Hover or click an event.');
+    s.append(info);
+    const tip = el('div', { id: 'tip' });
+    document.body.append(tip);
+    const RH = 18, LW = 230;
+    /* rows: a process's header, then its tracks */
+    const rows = [];
+    let lastProc = -1;
+    M.tracks.forEach((t, i) => {
+      if (t.proc !== lastProc) {
+        const p = M.procs[t.proc];
+        rows.push({ head: 'pid ' + p.pid + ' on ' + p.host + (p.exe ? ' ' + p.exe : '') + (p.rank ? ' rank ' + p.rank : '') });
+        lastProc = t.proc;
+      }
+      rows.push({ t, i });
+    });
+    const span = Math.max(1, M.span_ns);
+    let v0 = 0, v1 = span, sel = -1, mark = null, findPos = -1, findName = null;
+    const state = () => ({ v0, v1, sel });
+    function lower(t, x) { /* first event of track t with start >= x */
+      let lo = t.off, hi = t.off + t.n;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (ST[m] < x) lo = m + 1; else hi = m; }
+      return lo;
+    }
+    function draw() {
+      const dpr = devicePixelRatio, W = cv.clientWidth;
+      cv.style.height = rows.length * RH + 'px';
+      cv.width = W * dpr;
+      cv.height = rows.length * RH * dpr;
+      const g = cv.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, W, rows.length * RH);
+      g.font = '11px system-ui, sans-serif';
+      g.textBaseline = 'middle';
+      const PW = W - LW, k = PW / (v1 - v0);
+      const top = wrap.scrollTop, bottom = top + wrap.clientHeight;
+      for (const [a, b] of M.windows) { /* where single events are embedded */
+        const x0 = LW + Math.max(0, (a - v0) * k), x1 = LW + Math.min(PW, (b - v0) * k);
+        if (x1 > x0) { g.fillStyle = '#fff6db'; g.fillRect(x0, 0, x1 - x0, rows.length * RH); }
+      }
+      rows.forEach((r, ri) => {
+        const y = ri * RH;
+        if (y + RH < top || y > bottom) return;
+        if (r.head) {
+          g.fillStyle = '#e9edf1'; g.fillRect(0, y, W, RH);
+          g.fillStyle = '#1d232b'; g.font = 'bold 11px system-ui, sans-serif';
+          g.fillText(r.head, 4, y + RH / 2); g.font = '11px system-ui, sans-serif';
+          return;
+        }
+        const t = r.t;
+        g.fillStyle = ri % 2 ? '#fafbfc' : '#fff';
+        g.fillRect(0, y, LW, RH);
+        g.fillStyle = '#1d232b';
+        g.fillText(t.label, 8, y + RH / 2, LW - 12);
+        g.save();
+        g.beginPath(); g.rect(LW, y, PW, RH); g.clip();
+        const lo = lower(t, v0 - t.maxdur), hi = lower(t, v1);
+        const n = hi - lo;
+        if (!M.all_embedded || n > 2 * PW) drawBins(g, t, y, PW, k);
+        if (n <= 2 * PW) drawEvents(g, t, lo, hi, y, PW, k);
+        else if (M.all_embedded && n < 400000) drawCoverage(g, t, lo, hi, y, PW, k);
+        g.restore();
+      });
+      if (mark) {
+        const x0 = LW + (mark[0] - v0) * k, x1 = LW + (mark[1] - v0) * k;
+        g.fillStyle = '#1f6fd122'; g.fillRect(x0, 0, Math.max(2, x1 - x0), rows.length * RH);
+        g.strokeStyle = '#1f6fd1'; g.strokeRect(x0, 0, Math.max(2, x1 - x0), rows.length * RH);
+      }
+      g.strokeStyle = '#d8dde3'; g.beginPath(); g.moveTo(LW - 0.5, 0); g.lineTo(LW - 0.5, rows.length * RH); g.stroke();
+      view.textContent = 'view: ' + absUs(v0) + ' .. ' + absUs(v1) + ' us (' + fmtDur(v1 - v0) + ')';
+      cv.dataset.v0 = v0; cv.dataset.v1 = v1;
+    }
+    function drawBins(g, t, y, PW, k) {
+      const nb = t.nbins, bw = span / nb;
+      const b0 = Math.max(0, Math.floor(v0 / bw)), b1 = Math.min(nb, Math.ceil(v1 / bw));
+      for (let b = b0; b < b1; b++) {
+        const c = BI[t.bins_off + b];
+        if (!c) continue;
+        const x = LW + (b * bw - v0) * k, w = Math.max(1, bw * k);
+        g.fillStyle = 'rgba(80,110,150,' + (0.15 + (0.6 * c) / 255) + ')';
+        g.fillRect(x, y + 3, w, RH - 6);
+      }
+    }
+    function drawCoverage(g, t, lo, hi, y, PW, k) {
+      const cov = new Float32Array(Math.ceil(PW) + 1);
+      for (let i = lo; i < hi; i++) {
+        const a = Math.max(0, (ST[i] - v0) * k), b = Math.min(PW, (ST[i] + dur(i) - v0) * k);
+        if (b < 0 || a > PW) continue;
+        const xa = Math.floor(a), xb = Math.floor(b);
+        if (xa === xb) cov[xa] += Math.max(b - a, 0.05);
+        else { cov[xa] += xa + 1 - a; for (let x = xa + 1; x < xb; x++) cov[x] += 1; cov[xb] += b - xb; }
+      }
+      for (let x = 0; x < PW; x++) {
+        if (!cov[x]) continue;
+        g.fillStyle = 'rgba(50,90,140,' + (0.25 + 0.75 * Math.min(1, cov[x])) + ')';
+        g.fillRect(LW + x, y + 2, 1, RH - 4);
+      }
+    }
+    function drawEvents(g, t, lo, hi, y, PW, k) {
+      for (let i = lo; i < hi; i++) {
+        const a = (ST[i] - v0) * k, w = Math.max(1, dur(i) * k);
+        if (a + w < 0 || a > PW) continue;
+        const name = M.strings[NM[i]];
+        g.fillStyle = i === sel ? '#111' : hashColor(name);
+        g.fillRect(LW + a, y + 2, w, RH - 4);
+        if (w > 24) {
+          g.fillStyle = i === sel ? '#fff' : '#111';
+          const x = LW + Math.max(a, 0) + 2;
+          g.fillText(name, x, y + RH / 2, Math.min(w, PW - Math.max(a, 0)) - 4);
+        }
+      }
+    }
+    function hit(mx, my) {
+      const r = rows[Math.floor(my / RH)];
+      if (!r || r.head || mx < LW) return -1;
+      const t = r.t, PW = cv.clientWidth - LW, k = PW / (v1 - v0);
+      const at = v0 + (mx - LW) / k, tol = 2 / k;
+      const lo = lower(t, at - t.maxdur - tol), hi = lower(t, at + tol);
+      let best = -1;
+      for (let i = lo; i < hi; i++)
+        if (ST[i] <= at + tol && ST[i] + dur(i) >= at - tol && (best < 0 || dur(i) < dur(best))) best = i;
+      return best;
+    }
+    function trackOf(i) { return M.tracks.find((t) => i >= t.off && i < t.off + t.n); }
+    function describe(i) {
+      const t = trackOf(i);
+      const gpu = t.kind === 'queue' || t.kind === 'copy';
+      const a = AG[i] === 0xffffffff ? '' : M.args[AG[i]];
+      return M.strings[NM[i]] + '\n' + (gpu ? 'GPU ' : '') + 'start ' + absUs(ST[i]) + ' us, ' + (gpu ? 'GPU ' : '') + 'stop ' +
+        absUs(ST[i] + dur(i)) + ' us (' + fmtDur(dur(i)) + ')\ntrack: pid ' + M.procs[t.proc].pid + ' ' + t.label + (a ? '\nargs: ' + a : '');
+    }
+    function select(i) {
+      sel = i;
+      info.textContent = i < 0 ? 'Hover or click an event.' : describe(i);
+      info.dataset.event = i;
+      draw();
+    }
+    function setView(a, b) {
+      const w = Math.max(50, b - a);
+      v0 = Math.max(-w, a); v1 = v0 + w;
+      draw();
+    }
+    function reset() { setView(0, span); }
+    function zoom(f, at) {
+      const c = v0 + (v1 - v0) * at, w = (v1 - v0) * f;
+      setView(c - w * at, c - w * at + w);
+    }
+    function rowOfTrack(t) { return rows.findIndex((r) => r.t === t); }
+    function reveal(i) {
+      const ri = rowOfTrack(trackOf(i));
+      wrap.scrollTop = Math.max(0, ri * RH - wrap.clientHeight / 2);
+      s.scrollIntoView({ block: 'start' });
+    }
+    function find(name) {
+      if (name !== findName) { findName = name; findPos = -1; }
+      const q = name.toLowerCase();
+      /* GPU tracks first: a kernel's name also names its launch call */
+      const order = M.tracks.filter((t) => t.kind === 'queue' || t.kind === 'copy').concat(M.tracks.filter((t) => !(t.kind === 'queue' || t.kind === 'copy')));
+      const hits = [];
+      for (const t of order) for (let i = t.off; i < t.off + t.n; i++) if (M.strings[NM[i]].toLowerCase().includes(q)) { hits.push(i); if (hits.length > 10000) break; }
+      if (!hits.length) { info.textContent = 'no event named like "' + name + '" is embedded'; return -1; }
+      findPos = (findPos + 1) % hits.length;
+      const i = hits[findPos], d = Math.max(dur(i), 100);
+      mark = null;
+      setView(ST[i] - d * 0.25, ST[i] + d * 1.25);
+      select(i);
+      reveal(i);
+      return i;
+    }
+    function jump(a, b, rec) {
+      const w = Math.max(b - a, 1000);
+      mark = [a, b];
+      setView(a - w * 0.25, b + w * 0.25);
+      info.textContent = 'jumped to ' + absUs(a) + ' .. ' + absUs(b) + ' us' + (rec ? '\n' + JSON.stringify(rec) : '');
+      sel = -1;
+      draw();
+      s.scrollIntoView({ block: 'start' });
+    }
+    let dragX = null, dragV = null, moved = false;
+    cv.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const at = Math.min(1, Math.max(0, (e.offsetX - LW) / (cv.clientWidth - LW)));
+      zoom(e.deltaY > 0 ? 1.25 : 0.8, at);
+    }, { passive: false });
+    cv.addEventListener('mousedown', (e) => { dragX = e.offsetX; dragV = [v0, v1]; moved = false; });
+    addEventListener('mouseup', (e) => {
+      if (dragX != null && !moved && e.target === cv) select(hit(e.offsetX, e.offsetY));
+      dragX = null;
+    });
+    cv.addEventListener('mousemove', (e) => {
+      if (dragX != null && Math.abs(e.offsetX - dragX) > 3) {
+        moved = true;
+        const k = (dragV[1] - dragV[0]) / (cv.clientWidth - LW), d = (e.offsetX - dragX) * k;
+        v0 = dragV[0] - d; v1 = dragV[1] - d;
+        draw();
+      }
+      const i = hit(e.offsetX, e.offsetY);
+      if (i < 0) { tip.style.display = 'none'; return; }
+      tip.textContent = describe(i);
+      tip.style.display = 'block';
+      tip.style.left = Math.min(e.clientX + 14, innerWidth - 580) + 'px';
+      tip.style.top = e.clientY + 14 + 'px';
+    });
+    cv.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+    wrap.addEventListener('scroll', () => draw());
+    findBox.addEventListener('keydown', (e) => { if (e.key === 'Enter' && findBox.value) find(findBox.value); });
+    addEventListener('resize', draw);
+    draw();
+    return { jump, find, setView, select, state, draw, LW, RH, rows };
+  })();
+
+  /* the analysis as text */
+  {
+    const s = section('text', 'The analysis as text');
+    s.append(el('details', null, el('summary', null, 'rtg-convert --analyze'), el('pre', { class: 'text' }, M.text)));
+  }
+  window.rtgReport = { analysis: A, meta: M, timeline: TL };
+  document.body.dataset.ready = '1';
+})();
