@@ -41,6 +41,9 @@ static void *sink_open(cv_ctx *ctx) {
 }
 
 static ht_track *track_of(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key) {
+  ht_track *l = h->recent[kind];
+  if (l && l->proc == proc && l->key == key) return l;
+  h->recent[kind] = NULL; /* (the array may move) */
   uint64_t hk = rtg_mix64(rtg_mix64((uint64_t)proc << 8 | kind) ^ key);
   for (;; hk++) {
     bool added;
@@ -48,7 +51,7 @@ static ht_track *track_of(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key
     if (!v) oom();
     if (*v) {
       ht_track *t = &h->t[*v - 1];
-      if (t->proc == proc && t->kind == kind && t->key == key) return t;
+      if (t->proc == proc && t->kind == kind && t->key == key) return h->recent[kind] = t;
       continue; /* another track's hash: the next key */
     }
     if (h->nt == h->cap) {
@@ -59,19 +62,67 @@ static ht_track *track_of(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key
     }
     h->t[h->nt] = (ht_track){.proc = proc, .kind = kind, .key = key};
     *v = ++h->nt;
-    return &h->t[h->nt - 1];
+    for (int k = 0; k < HT_NKINDS; k++) h->recent[k] = NULL;
+    return h->recent[kind] = &h->t[h->nt - 1];
   }
+}
+
+/* The slot of s in a cache: its length and a few of its bytes. */
+static ht_cached *slot(ht_cached *c, const char *s, size_t n) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  if (n > 8) memcpy(&b, s + n - (n < 16 ? n - 8 : 8), n < 16 ? n - 8 : 8);
+  uint64_t x = (a ^ rtg_mix64(b + n)) * 0x9e3779b97f4a7c15ull;
+  return &c[x >> 52]; /* HT_CACHE = 4096 = 2^12 */
 }
 
 static uint32_t args_id(ht_state *h, const char *s) {
   if (!s || !*s) return UINT32_MAX;
   size_t n = strlen(s);
+  ht_cached *c = slot(h->args_cache, s, n);
+  if (c->s && c->len == n && !memcmp(c->s, s, n)) return c->id;
+  uint32_t id;
   if (rtg_strtab_bytes(h->args) + n > h->args_budget) {
-    uint32_t id = rtg_strtab_find(h->args, s, n);
+    id = rtg_strtab_find(h->args, s, n);
     if (id == UINT32_MAX) h->args_dropped++;
-    return id;
+  } else
+    id = rtg_strtab_intern(h->args, s, n);
+  if (id != UINT32_MAX) *c = (ht_cached){rtg_strtab_get(h->args, id), (uint32_t)n, id};
+  return id;
+}
+
+static uint32_t name_id(ht_state *h, const char *s) {
+  size_t n = strlen(s);
+  ht_cached *c = slot(h->name_cache, s, n);
+  if (c->s && c->len == n && !memcmp(c->s, s, n)) return c->id;
+  uint32_t id = cv_intern(h->ctx, s);
+  *c = (ht_cached){cv_str(h->ctx, id), (uint32_t)n, id};
+  return id;
+}
+
+/* "grid {x,y,z} workgroup {x,y,z}" without printf (which is slow) */
+static char *put_u32(char *p, uint32_t v) {
+  char t[10];
+  int n = 0;
+  do t[n++] = (char)('0' + v % 10);
+  while ((v /= 10));
+  while (n) *p++ = t[--n];
+  return p;
+}
+
+static const char *dims(char *buf, const cv_event *ev) {
+  const uint32_t v[6] = {ev->grid.x, ev->grid.y, ev->grid.z, ev->wg.x, ev->wg.y, ev->wg.z};
+  char *p = buf;
+  memcpy(p, "grid {", 6), p += 6;
+  for (int i = 0; i < 6; i++) {
+    p = put_u32(p, v[i]);
+    if (i == 2)
+      memcpy(p, "} workgroup {", 13), p += 13;
+    else
+      *p++ = i == 5 ? '}' : ',';
   }
-  return rtg_strtab_intern(h->args, s, n);
+  *p = 0;
+  return buf;
 }
 
 static void add(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key, const cv_event *ev,
@@ -85,7 +136,7 @@ static void add(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key, const cv
   }
   if (t->n && ev->start < t->v[t->n - 1].start) t->unsorted = true;
   uint64_t end = ev->end > ev->start ? ev->end : ev->start;
-  t->v[t->n++] = (ht_ev){ev->start, end, cv_intern(h->ctx, name ? name : ""), args_id(h, args)};
+  t->v[t->n++] = (ht_ev){ev->start, end, name_id(h, name ? name : ""), args_id(h, args)};
   if (end - ev->start > t->maxdur) t->maxdur = end - ev->start;
   if (!h->nev || ev->start < h->first) h->first = ev->start;
   if (end > h->last) h->last = end;
@@ -104,11 +155,9 @@ static void sink_event(void *arg, const cv_event *ev) {
   case CV_KERNEL:
   case CV_BARRIER: {
     const char *args = NULL;
-    if (ev->has_dims) {
-      snprintf(buf, sizeof buf, "grid {%u,%u,%u} workgroup {%u,%u,%u}", ev->grid.x, ev->grid.y,
-               ev->grid.z, ev->wg.x, ev->wg.y, ev->wg.z);
-      args = buf;
-    } else if (ev->type == CV_BARRIER)
+    if (ev->has_dims)
+      args = dims(buf, ev);
+    else if (ev->type == CV_BARRIER)
       args = ev->has_deps ? "waits on dependency signals" : NULL;
     add(h, ev->proc, HT_QUEUE, (uint64_t)ev->device << 32 | (uint32_t)ev->queue, ev,
         ev->type == CV_BARRIER ? "barrier" : ev->name, args);

@@ -112,10 +112,13 @@ static int kd_order(const void *a, const void *b) {
   return x->dur < y->dur ? -1 : x->dur > y->dur;
 }
 
+static const cv_ctx *kstat_ctx; /* (qsort has no argument) */
+
+/* the largest total first, then by name (as --stats orders them) */
 static int kstat_order(const void *a, const void *b) {
   const ht_kstat *x = a, *y = b;
   if (x->total != y->total) return x->total > y->total ? -1 : 1;
-  return x->name < y->name ? -1 : x->name > y->name;
+  return strcmp(cv_str(kstat_ctx, x->name), cv_str(kstat_ctx, y->name));
 }
 
 /* nearest rank: the smallest value with at least p % of them at or below */
@@ -156,6 +159,7 @@ static void kernels(ht_state *h, ht_dev *d) {
     i = j;
   }
   free(v);
+  kstat_ctx = h->ctx;
   qsort(d->k, nk, sizeof *d->k, kstat_order);
   d->nk = nk < HT_TOP_KERNELS ? nk : HT_TOP_KERNELS;
 }

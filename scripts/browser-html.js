@@ -1,0 +1,125 @@
+// Drives rtg's HTML report (rtg-convert --html) in headless Chromium through
+// playwright-core ($PLAYWRIGHT_CORE, see scripts/playwright.sh).  Prints
+// "browser: ..." lines; exit 1 when a check fails.
+//   node browser-html.js check REPORT.html EXPECT.json
+//     EXPECT: {"analysis": the --analyze=FILE.json document, "verdicts": its
+//     printed verdict lines, "top_kernel": [name, total ns] from
+//     kernel_stats.csv, "dispatches": [[name, start ns, stop ns], ...] of the
+//     trace, "rules": true when the report's analysis has rule instances,
+//     "partial": true when not every event is embedded}
+//   node browser-html.js bench REPORT.html
+//     the time to the first chart drawn and to the whole page, in ms
+'use strict';
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const fs = require('fs');
+
+const [mode, report, expectPath] = process.argv.slice(2);
+let failed = 0;
+const say = (s) => console.log('browser: ' + s);
+const check = (ok, what) => {
+  say((ok ? '' : 'FAIL: ') + what);
+  if (!ok) failed++;
+};
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [], requests = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => { if (r.url() !== 'file://' + report) requests.push(r.url()); });
+  const t0 = Date.now();
+  await page.goto('file://' + report);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  const loadMs = Date.now() - t0;
+  const firstChart = await page.evaluate(() => window.rtgFirstChart || performance.now());
+  if (mode === 'bench') {
+    say('first chart drawn ' + firstChart.toFixed(0) + ' ms after navigation, page ready in ' + loadMs + ' ms');
+    console.log('BENCH_FIRST_CHART_MS=' + firstChart.toFixed(0));
+    await browser.close();
+    return;
+  }
+  const E = JSON.parse(fs.readFileSync(expectPath, 'utf8'));
+  check(!errors.length && !requests.length, 'loaded with ' + errors.length + ' console errors and ' +
+    requests.length + ' network requests' + (errors.length ? ': ' + errors.join('; ') : '') +
+    (requests.length ? ': ' + requests.join(' ') : ''));
+
+  // the verdict lines, as --analyze prints them
+  const verdict = await page.textContent('#verdict-lines');
+  check(verdict === E.verdicts.join('\n'), 'the verdict equals --analyze\'s (' + E.verdicts.length + ' lines)');
+
+  // each cause's time and percentages, per GPU, against the JSON
+  let ncause = 0, bad = [];
+  for (const g of E.analysis.gpus) {
+    const card = `.card.gpu[data-gpu="${g.gpu}"][data-pid="${g.pid}"]`;
+    const after = g.idle_us - g.idle_causes.startup;
+    for (const [k, v] of Object.entries(g.idle_causes)) {
+      const row = `${card} tr[data-cause="${k}"]`;
+      const us = await page.textContent(row + ' td.us');
+      const pi = await page.textContent(row + ' td.pct-idle');
+      const pa = await page.textContent(row + ' td.pct-after');
+      const want = [v.toFixed(3), (g.idle_us ? (100 * v) / g.idle_us : 0).toFixed(1),
+        k === 'startup' ? '-' : (after ? (100 * v) / after : 0).toFixed(1)];
+      if (us !== want[0] || pi !== want[1] || pa !== want[2]) bad.push(`${g.gpu} ${k}: shown ${us} ${pi} ${pa}, JSON ${want}`);
+      ncause++;
+    }
+  }
+  check(!bad.length && ncause > 0, ncause + ' causes: time, % of idle and % after startup equal the JSON' + (bad.length ? ': ' + bad.join('; ') : ''));
+
+  // the top kernel's total time
+  const [kname, kns] = E.top_kernel;
+  const top = await page.$$eval('table.top-kernels tbody tr', (rs) => rs.map((r) => [r.querySelector('td.name').textContent, r.querySelector('td.total').textContent]));
+  const shown = top.find((r) => r[0] === kname);
+  check(top.length && top[0][0] === kname && shown && shown[1] === (kns / 1e3).toFixed(3),
+    'the top kernel and its time equal kernel_stats.csv: ' + kname + ' ' + (kns / 1e3).toFixed(3) + ' us' + (shown ? '' : ' (not shown; first: ' + (top[0] || []).join(' ') + ')'));
+
+  // the timeline zoomed to one kernel: its name and GPU start and stop
+  await page.fill('#tl-find', kname);
+  await page.press('#tl-find', 'Enter');
+  const info = await page.textContent('#tl-info');
+  const m = /GPU start ([0-9.]+) us, GPU stop ([0-9.]+) us/.exec(info);
+  const us2ns = (s) => BigInt(s.replace('.', ''));
+  const isDispatch = m && E.dispatches.some((d) => d[0] === kname && BigInt(d[1]) === us2ns(m[1]) && BigInt(d[2]) === us2ns(m[2]));
+  check(info.startsWith(kname + '\n') && isDispatch, 'zoomed to ' + kname + ': the timeline shows its name, GPU start and stop as the trace has them' + (isDispatch ? '' : ': ' + info));
+  // hover over it on the canvas: the tooltip names it too
+  const at = await page.evaluate(() => {
+    const tl = window.rtgReport.timeline, st = tl.state(), M = window.rtgReport.meta;
+    const t = M.tracks.find((t) => st.sel >= t.off && st.sel < t.off + t.n);
+    const ri = tl.rows.findIndex((r) => r.t === t);
+    const cv = document.getElementById('timeline'), box = cv.getBoundingClientRect();
+    const PW = cv.clientWidth - tl.LW;
+    return { x: box.left + tl.LW + PW * 0.5, y: box.top + ri * tl.RH + tl.RH / 2 };
+  });
+  await page.mouse.move(at.x, at.y);
+  const tip = await page.textContent('#tip');
+  check(m && tip.startsWith(kname + '\n') && tip.includes('GPU start ' + m[1] + ' us'), 'hovering the kernel on the canvas shows it' + (m && tip.includes('GPU start ' + m[1] + ' us') ? '' : ': ' + tip));
+
+  if (E.rules) {
+    // a rule's instance: clicking it scrolls the timeline to it
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const link = await page.$('#rules a.jump');
+    check(!!link, 'the rules section lists instances with links');
+    if (link) {
+      await link.click();
+      const r = await page.evaluate(() => {
+        const cv = document.getElementById('timeline'), b = cv.getBoundingClientRect();
+        return { v0: +cv.dataset.v0, v1: +cv.dataset.v1, top: b.top, shown: b.top >= 0 && b.top < innerHeight - 60 };
+      });
+      const base = Number(BigInt(await page.evaluate(() => window.rtgReport.meta.base_ns)));
+      const s0 = E.rule_instance_us * 1e3 - base;
+      check(r.v0 <= s0 && s0 <= r.v1 && r.shown, 'clicking a rule instance scrolls the page and the timeline to it' + (r.shown ? '' : ' (canvas top at ' + r.top.toFixed(0) + ' px)') + (r.v0 <= s0 && s0 <= r.v1 ? '' : ' (view ' + r.v0 + ' .. ' + r.v1 + ' ns does not hold ' + s0 + ')'));
+    }
+  }
+  if (E.partial) {
+    const note = await page.$('#partial');
+    check(!!note, 'the report says that not every event is embedded' + (note ? '' : ': no note'));
+  }
+  await browser.close();
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.log('browser: FAIL: ' + e.message);
+  process.exit(1);
+});
