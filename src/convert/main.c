@@ -58,8 +58,8 @@ static void print_counts(cv_ctx *ctx) {
 /* Is an output file also one of the inputs?  Writing it would destroy the
  * trace before it is read (the same file under another name counts). */
 static const char *output_among_inputs(const cv_ctx *ctx) {
-  const char *outs[] = {ctx->opt.json_out, ctx->opt.perfetto_out, ctx->opt.gaps_out,
-                        ctx->opt.sqlite_out, ctx->opt.analyze_out, ctx->opt.html_out};
+  const char *outs[] = {ctx->opt.json_out,   ctx->opt.perfetto_out, ctx->opt.gaps_out,
+                        ctx->opt.sqlite_out, ctx->opt.analyze_out,  ctx->opt.html_out};
   for (size_t o = 0; o < sizeof outs / sizeof *outs; o++) {
     struct stat so, si;
     if (!outs[o] || !strcmp(outs[o], "-") || stat(outs[o], &so) || !S_ISREG(so.st_mode)) continue;

@@ -272,8 +272,7 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     return 2;
   }
   if (!o->json_out && !o->stats_dir && !o->summary && !o->gaps_out && !o->sqlite_out &&
-      !o->workgroups && !o->csv_dir && !o->otf2_dir && !o->analyze_out &&
-      !o->html_out) {
+      !o->workgroups && !o->csv_dir && !o->otf2_dir && !o->analyze_out && !o->html_out) {
     o->json_out = "out.json";
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }
