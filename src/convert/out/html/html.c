@@ -1,4 +1,5 @@
 /* rtg-convert --html FILE: the sink (html.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,11 +188,21 @@ static void sink_event(void *arg, const cv_event *ev) {
   }
 }
 
+static void *finish(void *arg) {
+  an_finish(arg);
+  return NULL;
+}
+
 static bool sink_close(void *arg) {
   ht_state *h = arg;
   h->an->piece = ht_piece_cb;
   h->an->piece_arg = h;
-  an_finish(h->an);
+  /* the analysis on a thread of its own, the report's own work beside it */
+  pthread_t th;
+  bool threaded = !pthread_create(&th, NULL, finish, h->an);
+  if (!threaded) an_finish(h->an);
+  ht_prepare(h);
+  if (threaded) pthread_join(th, NULL);
   ht_compute(h);
   bool ok = ht_write(h);
   if (!rtg_out_close(h->out)) {

@@ -87,6 +87,14 @@ typedef struct ht_cached {
   uint32_t len, id;
 } ht_cached;
 
+/* The kernels of one (process, GPU), by name. */
+typedef struct ht_kgroup {
+  uint32_t proc;
+  rtg_device device;
+  ht_kstat *k;
+  size_t nk;
+} ht_kgroup;
+
 typedef struct ht_state {
   cv_ctx *ctx;
   an_state *an;
@@ -105,6 +113,10 @@ typedef struct ht_state {
   ht_dev *d;
   uint32_t nd, capd;
   rtg_u64map dev_index; /* proc << 32 | device -> index + 1 */
+  ht_kgroup *kg;
+  size_t nkg;
+  uint8_t *bins; /* every track's coverage bins */
+  size_t nbins;
   /* html_data.c: what is embedded */
   size_t max_events, nemb;
   bool all_embedded;
@@ -114,11 +126,12 @@ typedef struct ht_state {
 
 /* html_data.c */
 void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);
+/* ht_prepare runs while the analysis finishes on another thread (it
+ * touches no device of the analysis), ht_compute after. */
+void ht_prepare(ht_state *h);
 void ht_compute(ht_state *h);
 void ht_free_data(ht_state *h);
-/* A track's coverage bins (t->nbins of them) into out; then ht_keep drops
- * its events that are not embedded. */
-void ht_bins(ht_state *h, ht_track *t, uint8_t *out);
+/* drops a track's events that are not embedded */
 void ht_keep(ht_state *h, ht_track *t);
 size_t ht_first_at(const ht_track *t, uint64_t at);
 

@@ -128,7 +128,7 @@ static uint64_t rank(const kd *v, uint64_t n, unsigned p) {
 }
 
 /* The kernels of a device by name: count, total, median, p95, max. */
-static void kernels(ht_state *h, ht_dev *d) {
+static void kernels(ht_state *h, ht_kgroup *d) {
   size_t n = 0;
   for (uint32_t i = 0; i < h->nt; i++)
     if (h->t[i].kind == HT_QUEUE && h->t[i].proc == d->proc && h->t[i].key >> 32 == d->device)
@@ -290,10 +290,38 @@ static void keep_windows(ht_state *h, ht_track *t) {
   t->n = m;
 }
 
-void ht_compute(ht_state *h) {
+void ht_prepare(ht_state *h) {
   for (uint32_t i = 0; i < h->nt; i++)
     if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
   qsort(h->t, h->nt, sizeof *h->t, track_order);
+  /* the kernels of each (process, GPU): its queue tracks are adjacent */
+  for (uint32_t i = 0; i < h->nt; i++) {
+    const ht_track *t = &h->t[i];
+    if (t->kind != HT_QUEUE) continue;
+    if (h->nkg && h->kg[h->nkg - 1].proc == t->proc && h->kg[h->nkg - 1].device == t->key >> 32)
+      continue;
+    ht_kgroup *nk = realloc(h->kg, (h->nkg + 1) * sizeof *nk);
+    if (!nk) oom();
+    h->kg = nk;
+    h->kg[h->nkg] = (ht_kgroup){.proc = t->proc, .device = (rtg_device)(t->key >> 32)};
+    kernels(h, &h->kg[h->nkg++]);
+  }
+  /* coverage bins of every track over the whole run, of all its events */
+  for (uint32_t i = 0; i < h->nt; i++) {
+    ht_track *t = &h->t[i];
+    size_t want = 64;
+    while (want < t->n / 8 && want < 8192) want *= 2;
+    t->bins_off = h->nbins;
+    t->nbins = want;
+    h->nbins += want;
+  }
+  h->bins = calloc(h->nbins + 1, 1);
+  if (!h->bins) oom();
+  for (uint32_t i = 0; i < h->nt; i++)
+    if (h->t[i].n) track_bins(h, &h->t[i], h->bins + h->t[i].bins_off);
+}
+
+void ht_compute(ht_state *h) {
   for (uint32_t i = 0; i < h->an->ndevs; i++) {
     const an_dev *ad = &h->an->devs[i];
     if (!ad->ok) continue;
@@ -340,17 +368,11 @@ void ht_compute(ht_state *h) {
       if (have) util_add(d, 1, cs, ce);
     }
     gaps(h, d, di);
-    kernels(h, d);
-  }
-  /* coverage bins of every track over the whole run */
-  size_t nb = 0;
-  for (uint32_t i = 0; i < h->nt; i++) {
-    ht_track *t = &h->t[i];
-    size_t want = 64;
-    while (want < t->n / 8 && want < 8192) want *= 2;
-    t->bins_off = nb;
-    t->nbins = want;
-    nb += want;
+    for (size_t k = 0; k < h->nkg; k++)
+      if (h->kg[k].proc == d->proc && h->kg[k].device == d->device) {
+        d->k = h->kg[k].k, d->nk = h->kg[k].nk;
+        h->kg[k].k = NULL;
+      }
   }
   h->all_embedded = h->nev <= h->max_events;
   if (!h->all_embedded) choose_windows(h);
@@ -368,12 +390,12 @@ void ht_free_data(ht_state *h) {
   }
   free(h->d);
   free(h->win);
+  for (size_t k = 0; k < h->nkg; k++) free(h->kg[k].k);
+  free(h->kg);
+  free(h->bins);
   rtg_u64map_free(&h->dev_index);
 }
 
-void ht_bins(ht_state *h, ht_track *t, uint8_t *out) {
-  track_bins(h, t, out);
-}
 void ht_keep(ht_state *h, ht_track *t) {
   if (!h->all_embedded) keep_windows(h, t);
 }

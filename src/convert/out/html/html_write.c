@@ -218,14 +218,11 @@ static void write_data(ht_state *h, FILE *f) {
   fputs("</script>\n", f);
 
   /* the tracks' bins, then only the embedded events kept */
-  size_t nb = 0;
-  for (uint32_t i = 0; i < h->nt; i++) nb += h->t[i].nbins;
-  uint8_t *bins = calloc(nb + 1, 1);
-  if (!bins) oom();
+  size_t nb = h->nbins;
+  uint8_t *bins = h->bins;
   size_t off = 0;
   for (uint32_t i = 0; i < h->nt; i++) {
     ht_track *t = &h->t[i];
-    if (t->n) ht_bins(h, t, bins + t->bins_off);
     ht_keep(h, t);
     t->off = off;
     t->nemb = t->n;
@@ -389,7 +386,6 @@ static void write_data(ht_state *h, FILE *f) {
   fputs("</script>\n", f);
   free(nm);
   free(ag);
-  free(bins);
   free(names.to);
   free(names.from);
   free(args.to);
