@@ -49,8 +49,12 @@ echo "   statistics: $(cd "$out" && ls *_stats.csv | tr '\n' ' ')"
 echo "== why the GPU was idle: rtg-convert --analyze=$out/analyze.json"
 "$B/rtg-convert" -q "$@" --analyze="$out/analyze.json" | awk '/, pid [0-9]+, host /{exit} {print}'
 
+echo "== the HTML report: rtg-convert $* --html $out/report.html"
+"$B/rtg-convert" -q "$@" --html "$out/report.html" >/dev/null
+
 echo "== rpt summary"
 "$B/rpt" "$@"
 
 echo
 echo "Timeline JSON: $out/trace.json  (open in https://ui.perfetto.dev or chrome://tracing)"
+echo "HTML report:   $out/report.html  (open in any browser, offline)"
