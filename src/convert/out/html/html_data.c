@@ -291,6 +291,13 @@ static void keep_windows(ht_state *h, ht_track *t) {
 }
 
 void ht_prepare(ht_state *h) {
+  /* the times are from the earliest process start (where the analysis'
+   * spans begin) or event */
+  const cv_ctx *ctx = h->ctx;
+  for (uint32_t i = 0; i < ctx->nprocs; i++) {
+    uint64_t b = ctx->procs[i].boot_ns;
+    if (b && b >= ctx->window_start && (!h->nev || b < h->first)) h->first = b;
+  }
   for (uint32_t i = 0; i < h->nt; i++)
     if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
   qsort(h->t, h->nt, sizeof *h->t, track_order);

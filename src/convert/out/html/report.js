@@ -248,8 +248,8 @@
   if (devs.length) {
     const s = section('utilisation', 'Utilisation over time');
     s.append(el('p', { class: 'muted' }, 'Per GPU: busy (kernels) and idle by cause, stacked, ' +
-      'as a share of each slice of the span (' + (devs[0].nbins) + ' slices); copies (beside busy) as the orange line. ' +
-      'Drag to zoom, double-click to zoom out, click to show that time in the timeline.'));
+      'as a share of each slice of the span (' + (devs[0].nbins) + ' slices); copies (beside busy) as the brown line. ' +
+      'It opens at the first op (startup aside): drag to zoom, double-click for the whole span, click to show that time in the timeline.'));
     s.append(legend(['busy'].concat(CAUSES).concat(['copy_busy'])));
     for (const d of devs) {
       s.append(el('h3', null, d.label + ', pid ' + d.pid));
@@ -261,7 +261,11 @@
   function utilChart(cv, d) {
     const nb = d.nbins, ns = d.series.length, base = d.util_off >> 2;
     const span0 = d.span[0], span1 = d.span[1], bw = (span1 - span0) / nb;
-    let v0 = 0, v1 = nb, drag = null;
+    /* from the first op (startup aside); double-click: the whole span */
+    const si = d.series.indexOf('startup');
+    let first = 0;
+    while (first < nb - 1 && UT[base + first * ns + si] >= bw * 0.999) first++;
+    let v0 = first, v1 = nb, drag = null;
     function draw() {
       const W = (cv.width = cv.clientWidth * devicePixelRatio), H = (cv.height = cv.clientHeight * devicePixelRatio);
       const g = cv.getContext('2d');
