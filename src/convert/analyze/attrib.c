@@ -67,9 +67,12 @@ static void note(an_result *r, int cause, uint64_t key, uint64_t tid, uint64_t n
   r->ndetail[cause] = n + 1;
 }
 
+/* by start, then end: a barrier that completes as the next op starts (its
+ * times are its completion's) comes before that op, as in its queue */
 static int op_by_start(const void *a, const void *b) {
   const an_op *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
 }
 
 static int call_order(const void *a, const void *b) {
@@ -77,6 +80,14 @@ static int call_order(const void *a, const void *b) {
   if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   return x->end > y->end ? -1 : x->end < y->end; /* the outer call first */
+}
+
+void an_sort_ops(an_op *ops, size_t n) {
+  an_sort(ops, n, sizeof *ops, op_by_start);
+}
+
+void an_sort_calls(an_call *calls, size_t n) {
+  an_sort(calls, n, sizeof *calls, call_order);
 }
 
 static int detail_order(const void *a, const void *b) {
@@ -192,8 +203,8 @@ static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *
 bool an_attribute(an_gpu *g, an_result *res) {
   memset(res, 0, sizeof *res);
   if (!g->nops) return false;
-  an_sort(g->ops, g->nops, sizeof *g->ops, op_by_start);
-  an_sort(g->calls, g->ncalls, sizeof *g->calls, call_order);
+  an_sort_ops(g->ops, g->nops);
+  an_sort_calls(g->calls, g->ncalls);
   uint64_t first = UINT64_MAX, last = 0;
   for (size_t i = 0; i < g->nops; i++) {
     const an_op *op = &g->ops[i];

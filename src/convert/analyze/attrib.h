@@ -106,6 +106,11 @@ bool an_is_sync_call(const char *name);
 /* AN_CALL_SYNC, AN_CALL_ALLOC, AN_CALL_COPY of a call's name. */
 uint8_t an_call_flags(const char *name);
 
+/* The orders an_attribute leaves ops (by start) and calls (by thread and
+ * start, the outer call first) in; nothing is written when they are. */
+void an_sort_ops(an_op *ops, size_t n);
+void an_sort_calls(an_call *calls, size_t n);
+
 /* Fills res; false when the GPU has no op (nothing to say). */
 bool an_attribute(an_gpu *g, an_result *res);
 

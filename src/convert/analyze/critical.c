@@ -102,13 +102,6 @@ static int by_end(const void *a, const void *b) {
   const node *x = &sort_graph->n[*(const uint32_t *)a], *y = &sort_graph->n[*(const uint32_t *)b];
   return x->e < y->e ? -1 : x->e > y->e;
 }
-static int by_queue_start(const void *a, const void *b) {
-  const node *x = &sort_graph->n[*(const uint32_t *)a], *y = &sort_graph->n[*(const uint32_t *)b];
-  if (x->qkey != y->qkey) return x->qkey < y->qkey ? -1 : 1;
-  if (x->s != y->s) return x->s < y->s ? -1 : 1;
-  return x->e < y->e ? -1 : x->e > y->e;
-}
-
 /* The number of ops in byend whose end is at most t. */
 static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_t t) {
   size_t lo = 0, hi = n;
@@ -183,7 +176,22 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
   sort_graph = g;
   an_sort(byend, no, sizeof *byend, by_end);
-  an_sort(byq, no, sizeof *byq, by_queue_start);
+  /* by queue, then start: the ops come by GPU, each GPU's by start */
+  uint32_t *key = xcalloc(no, sizeof *key);
+  rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */
+  for (size_t i = 0; i < no; i++) {
+    bool added;
+    uint64_t *v = rtg_u64map_put(&dense, g->n[nc + i].qkey, 0, &added);
+    if (!v) {
+      fprintf(stderr, "rtg-convert: out of memory (queues of the critical path)\n");
+      exit(1);
+    }
+    if (added) *v = dense.n;
+    key[i] = (uint32_t)*v;
+  }
+  rtg_u64map_free(&dense);
+  an_group(byq, no, sizeof *byq, key);
+  free(key);
   /* the ops: duration; enqueuing call; the op before in the queue */
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];

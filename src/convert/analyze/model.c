@@ -1,5 +1,6 @@
 /* The analysis model: what the idle causes need, kept as the events come,
  * then resolved and attributed (analyze.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,12 +219,6 @@ static int dev_order(const void *a, const void *b) {
   return x->device < y->device ? -1 : x->device > y->device;
 }
 
-static int op_by_queue(const void *a, const void *b) {
-  const an_op *x = a, *y = b;
-  if (x->queue != y->queue) return x->queue < y->queue ? -1 : 1;
-  return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /* The idle causes of each queue: its kernels and barriers alone. */
 static void per_queue(an_dev *d, const an_gpu *g) {
   an_op *q = malloc((d->nops ? d->nops : 1) * sizeof *q);
@@ -231,10 +226,16 @@ static void per_queue(an_dev *d, const an_gpu *g) {
     rtg_error("out of memory");
     exit(1);
   }
+  uint32_t *key = malloc((d->nops ? d->nops : 1) * sizeof *key);
+  if (!key) {
+    rtg_error("out of memory");
+    exit(1);
+  }
   size_t n = 0;
-  for (size_t i = 0; i < d->nops; i++)
-    if (d->ops[i].queue != AN_NO_QUEUE) q[n++] = d->ops[i];
-  an_sort(q, n, sizeof *q, op_by_queue);
+  for (size_t i = 0; i < d->nops; i++) /* in order of start */
+    if (d->ops[i].queue != AN_NO_QUEUE) key[n] = d->ops[i].queue, q[n++] = d->ops[i];
+  an_group(q, n, sizeof *q, key); /* by queue, then start */
+  free(key);
   size_t nq = 0;
   for (size_t i = 0; i < n; i++) nq += !i || q[i].queue != q[i - 1].queue;
   d->queues = calloc(nq ? nq : 1, sizeof *d->queues);
@@ -261,9 +262,30 @@ static uint64_t launched(const an_op *op) {
   return op->api_s ? op->api_s : op->enq ? op->enq : op->start;
 }
 
+/* The critical paths of every process: on their own thread, beside the
+ * attribution (both only read the ops and calls, sorted before). */
+static void *critical_paths(void *arg) {
+  an_state *st = arg;
+  an_cp_gpu *gpus = calloc(st->ndevs ? st->ndevs : 1, sizeof *gpus);
+  if (!gpus) {
+    rtg_error("out of memory");
+    exit(1);
+  }
+  for (uint32_t i = 0; i < st->nprocs; i++) {
+    an_proc *p = &st->procs[i];
+    size_t n = 0;
+    for (uint32_t k = 0; k < st->ndevs; k++)
+      if (st->devs[k].proc == i && st->devs[k].nops)
+        gpus[n++] = (an_cp_gpu){st->devs[k].ops, st->devs[k].nops};
+    p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
+  }
+  free(gpus);
+  return NULL;
+}
+
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
-  /* (all before an_attribute sorts the calls that corr_call indexes) */
+  /* (all before the calls that corr_call indexes are sorted) */
   for (uint32_t i = 0; i < st->ndevs; i++) {
     resolve(st, &st->devs[i]);
     barrier_waits(&st->devs[i]);
@@ -271,11 +293,19 @@ void an_finish(an_state *st) {
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
-    uint64_t start = ctx->procs[d->proc].boot_ns;
-    if (!start) /* no header: its first call */
+    p->start = ctx->procs[d->proc].boot_ns;
+    if (!p->start) /* no header: its first call */
       for (size_t c = 0; c < p->ncalls; c++)
-        if (!start || p->calls[c].start < start) start = p->calls[c].start;
-    an_gpu g = {.proc_start = start,
+        if (!p->start || p->calls[c].start < p->start) p->start = p->calls[c].start;
+    an_sort_ops(d->ops, d->nops);
+    an_sort_calls(p->calls, p->ncalls);
+  }
+  pthread_t cp;
+  bool threaded = !pthread_create(&cp, NULL, critical_paths, st);
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    an_dev *d = &st->devs[i];
+    an_proc *p = proc_of(st, d->proc);
+    an_gpu g = {.proc_start = p->start,
                 .window_start = ctx->window_start,
                 .window_end = ctx->window_end,
                 .default_tid = ctx->procs[d->proc].pid,
@@ -291,7 +321,6 @@ void an_finish(an_state *st) {
     per_queue(d, &g);
     an_launch_compute(d->ops, d->nops, &d->launch);
     an_rules_gpu(d->ops, d->nops, &d->res, &d->launch, d->rules);
-    p->start = start;
     for (size_t k = 0; k < d->nops; k++)
       if (d->ops[k].kind == AN_OP_KERNEL && !(d->ops[k].call_flags & AN_CALL_COPY)) {
         uint64_t t = launched(&d->ops[k]);
@@ -299,22 +328,15 @@ void an_finish(an_state *st) {
         if (t > p->last_launch) p->last_launch = t;
       }
   }
-  an_cp_gpu *gpus = calloc(st->ndevs ? st->ndevs : 1, sizeof *gpus);
-  if (!gpus) {
-    rtg_error("out of memory");
-    exit(1);
-  }
   for (uint32_t i = 0; i < st->nprocs; i++) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
-    size_t n = 0;
-    for (uint32_t k = 0; k < st->ndevs; k++)
-      if (st->devs[k].proc == i && st->devs[k].ok)
-        gpus[n++] = (an_cp_gpu){st->devs[k].ops, st->devs[k].nops};
-    p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
   }
-  free(gpus);
+  if (threaded)
+    pthread_join(cp, NULL);
+  else
+    critical_paths(st);
   qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
 }
 

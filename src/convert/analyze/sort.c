@@ -1,11 +1,67 @@
 /* an_sort: see sort.h. */
 #include "sort.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void an_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
   const char *p = base;
   size_t i = 1;
   while (i < n && cmp(p + (i - 1) * size, p + i * size) <= 0) i++;
   if (i < n) qsort(base, n, size, cmp);
+}
+
+typedef struct keyed {
+  uint32_t key;
+  size_t index;
+} keyed;
+
+static int keyed_order(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "rtg-convert: out of memory (%zu bytes for --analyze)\n", n);
+    exit(1);
+  }
+  return p;
+}
+
+void an_group(void *base, size_t n, size_t size, uint32_t *key) {
+  if (n < 2) return;
+  uint32_t max = 0;
+  for (size_t i = 0; i < n; i++)
+    if (key[i] > max) max = key[i];
+  size_t *to = xmalloc(n * sizeof *to);
+  if (max <= 4 * n + 65536) { /* counting: the place of each element */
+    size_t *at = calloc((size_t)max + 2, sizeof *at);
+    if (!at) {
+      fprintf(stderr, "rtg-convert: out of memory (%u keys for --analyze)\n", max);
+      exit(1);
+    }
+    for (size_t i = 0; i < n; i++) at[key[i] + 1]++;
+    for (size_t k = 0; k <= max; k++) at[k + 1] += at[k];
+    for (size_t i = 0; i < n; i++) to[i] = at[key[i]]++;
+    free(at);
+  } else { /* sparse keys: sorted by (key, index) */
+    keyed *v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) v[i] = (keyed){key[i], i};
+    qsort(v, n, sizeof *v, keyed_order);
+    for (size_t i = 0; i < n; i++) to[v[i].index] = i;
+    free(v);
+  }
+  char *tmp = xmalloc(n * size);
+  uint32_t *ktmp = xmalloc(n * sizeof *ktmp);
+  for (size_t i = 0; i < n; i++) {
+    memcpy(tmp + to[i] * size, (char *)base + i * size, size);
+    ktmp[to[i]] = key[i];
+  }
+  memcpy(base, tmp, n * size);
+  memcpy(key, ktmp, n * sizeof *key);
+  free(tmp), free(ktmp), free(to);
 }

@@ -4,7 +4,13 @@
 #define RTG_ANALYZE_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 void an_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* Reorders the n elements of base (size bytes each) by key[i], keeping
+ * the order of equal keys (a counting sort: keys are small dense ids such
+ * as queues); key is reordered with them. */
+void an_group(void *base, size_t n, size_t size, uint32_t *key);
 
 #endif
