@@ -90,6 +90,9 @@ static void verdict(const an_state *st, const an_dev *d, FILE *f) {
   if (top >= 0) {
     evidence(st, r, top, ev, sizeof ev);
     fprintf(f, ": %s %.0f %%%s", an_cause_names[top], pct(r->cause[top], idle), ev);
+    if (top == AN_HOST_OUTSIDE_API && d->proc < st->nprocs && !st->procs[d->proc].ncalls)
+      fprintf(f, "; no runtime call of this process is in the trace: trace HIP, or HSA with "
+                 "RTG_HSA_API_FILTER=all, to tell its waits and calls from its own work");
   }
   fprintf(f, "\n");
 }

@@ -8,6 +8,7 @@
 #include "core/sink.h"
 #include "core/stamp.h"
 #include "core/tracer.h"
+#include "core/writer.h"
 #include "exec_hook.h"
 #include "fatal_signals.h"
 #include "fork.h"
@@ -46,6 +47,9 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
    * then the API wrappers over whatever the hooks left in rtg_impl */
   if (rtg_hsa_tables_read(table)) {
     rtg_agents_init();
+    /* the agent records right after the header, before any thread's op
+     * names an agent (readers map agents to devices as they read) */
+    rtg_writer_flush();
     rtg_gpu_init();
     rtg_hsa_api_init();
     rtg_hsa_api_install();
