@@ -163,12 +163,15 @@
       }
       /* per queue, when the analysis has them */
       const qs = g.queues || [];
-      for (const q of qs) {
+      if (qs.length > 1) c.append(el('div', { class: 'muted' }, 'by queue (each queue\'s own ops), after its startup: busy, then idle by cause:'));
+      for (const q of qs.length > 1 ? qs : []) {
         if (!q || !q.idle_causes) continue;
-        const tot = Object.values(q.idle_causes).reduce((a, b) => a + b, 0);
-        c.append(el('div', { class: 'muted' }, 'queue ' + (q.queue != null ? q.queue : '?') + ':'), causeBar(q.idle_causes, tot, false));
+        const st = q.idle_causes.startup || 0, after = q.span_us - st;
+        const parts = Object.assign({ busy: q.busy_us }, q.idle_causes);
+        c.append(el('div', { class: 'muted' }, 'queue ' + q.queue + ': ' + q.kernels + ' kernels, idle ' +
+          pct(q.idle_us - st, after) + ' % of ' + fmtDur(after * 1e3)), causeBar(parts, after, true));
       }
-      const rest = Object.keys(g).filter((k) => !['pid', 'host', 'gpu', 'span_us', 'busy_us', 'copy_busy_us', 'idle_us', 'idle_causes', 'host_by_call', 'queues'].includes(k));
+      const rest = Object.keys(g).filter((k) => !['pid', 'host', 'gpu', 'span_us', 'busy_us', 'copy_busy_us', 'idle_us', 'idle_causes', 'host_by_call', 'queues', 'span_start_ns', 'span_end_ns'].includes(k));
       for (const k of rest) c.append(el('h3', null, k), generic(g[k]));
       s.append(c);
     }
@@ -222,24 +225,119 @@
     return el('a', { class: 'jump', onclick: () => TL.jump(at[0], at[1], r) }, 'show in timeline');
   }
 
-  /* rules, when the analysis has them */
+  /* the process start of a pid, for times "from its start" */
+  const procStart = {};
+  for (const p of A.processes || []) procStart[p.pid] = p.start_ns;
+  const fromStart = (pid, ns) => (procStart[pid] != null ? '+' + fmtDur(ns - procStart[pid]) : absUs(ns - Number(BASE)) + ' us');
+  const who = (r) => (r.gpu ? r.gpu + ' (pid ' + r.pid + ')' : 'pid ' + r.pid);
+
+  /* rules: those that fired, with their instances; the others in one line */
   if (Array.isArray(A.rules)) {
     const s = section('rules', 'Rules');
-    if (!A.rules.length) s.append(el('p', null, 'No rule fired.'));
-    for (const r of A.rules) {
+    const fired = A.rules.filter((r) => r.fired !== false);
+    const quiet = A.rules.filter((r) => r.fired === false);
+    if (!fired.length) s.append(el('p', null, 'No rule fired.'));
+    fired.sort((a, b) => (b.cost_us || 0) - (a.cost_us || 0));
+    for (const r of fired) {
       const c = el('div', { class: 'card rule', 'data-rule': r.id });
-      const head = Object.keys(r).filter((k) => !Array.isArray(r[k]) && typeof r[k] !== 'object');
-      c.append(el('h3', null, String(r.id != null ? r.id : 'rule')), el('div', null, head.filter((k) => k !== 'id').map((k) => k + ': ' + (typeof r[k] === 'number' && !Number.isInteger(r[k]) ? fmtUs(r[k]) : r[k])).join(', ')));
-      for (const k of Object.keys(r)) {
-        if (!Array.isArray(r[k])) continue;
-        c.append(el('div', { class: 'muted' }, k + ':'), generic(r[k]));
+      c.append(el('h3', null, who(r) + ': ' + r.id + (r.title ? ': ' + r.title : '')));
+      c.append(el('div', null, (r.count != null ? r.count + (r.of ? ' of ' + r.of : '') : '') +
+        (r.cost_us != null ? ', costing ' + fmtDur(r.cost_us * 1e3) : '')));
+      if (r.advice) c.append(el('div', { class: 'muted' }, '\u2192 ' + r.advice));
+      const inst = r.instances || [];
+      if (inst.length) {
+        const t = el('table', { class: 'instances' });
+        t.append(el('tr', null, el('th', null, 'at'), el('th', null, 'time'), el('th', null, 'tid'), el('th', { class: 'l' }, 'what'), el('th')));
+        for (const i of inst) {
+          const at = recordTime(i);
+          t.append(el('tr', null,
+            el('td', null, i.start_ns != null ? fromStart(r.pid, i.start_ns) : i.start_us != null ? fmtUs(i.start_us) + ' us' : ''),
+            el('td', null, i.dur_us != null ? fmtDur(i.dur_us * 1e3) : ''), el('td', null, i.tid ? String(i.tid) : ''),
+            el('td', { class: 'l name' }, i.what || i.call || ''), el('td', null, at ? jumpLink(at, i) : '')));
+        }
+        c.append(t);
       }
       s.append(c);
     }
+    if (quiet.length)
+      s.append(el('p', { class: 'muted' }, 'Checked, not fired: ' + quiet.map((r) => who(r) + ' ' + r.id).join(', ') + '.'));
   }
+
+  /* launch decomposition: per kernel, the medians of API, queue and kernel time */
+  if (Array.isArray(A.launch) && A.launch.length) {
+    const s = section('launch', 'Launch decomposition');
+    s.append(el('p', { class: 'muted' }, 'Per kernel (the most kernel time first): the median time in the call that launched it (api), from its enqueue to its start (queue), and on the GPU (kernel); p95 and max in the tooltip and the table.'));
+    const LC = { api: '#e58fb4', queue: '#e3d24a', kernel: '#3a9d5d' };
+    Object.assign(CAUSE_COLORS, LC);
+    s.append(legend(['api', 'queue', 'kernel']));
+    const rows = A.launch.slice(0, 20);
+    const max = Math.max(...rows.map((r) => r.api_us.median + r.queue_us.median + r.kernel_us.median), 1e-9);
+    for (const r of rows) {
+      const line = el('div', { class: 'hbar', 'data-kernel': r.kernel });
+      line.append(el('span', { class: 'lb', title: r.kernel }, (r.kernel.length > 28 ? r.kernel.slice(0, 27) + '\u2026' : r.kernel)));
+      const bar = el('span', { class: 'stack', style: 'width:' + Math.max(1, (70 * (r.api_us.median + r.queue_us.median + r.kernel_us.median)) / max) + '%' });
+      for (const k of ['api', 'queue', 'kernel']) {
+        const d = r[k + '_us'], tot = r.api_us.median + r.queue_us.median + r.kernel_us.median;
+        if (!d.n || !tot) continue;
+        bar.append(el('span', { style: 'width:' + (100 * d.median) / tot + '%;background:' + LC[k],
+          title: k + ': median ' + fmtDur(d.median * 1e3) + ', p95 ' + fmtDur(d.p95 * 1e3) + ', max ' + fmtDur(d.max * 1e3) + ' (' + d.n + ')' }));
+      }
+      line.append(bar, el('span', { class: 'v' }, r.count + ' x, ' + (r.launch_bound ? r.launch_bound + ' launch-bound, ' : '') + who(r)));
+      s.append(line);
+    }
+    const details = el('details', null, el('summary', null, 'the table (median / p95 / max), by kernel and by queue'));
+    const tab = (list, key) => {
+      const t = el('table', { class: 'launch' });
+      t.append(el('tr', null, el('th', { class: 'l' }, key), el('th', null, 'count'), el('th', null, 'api'), el('th', null, 'queue'), el('th', null, 'kernel'), el('th', null, 'launch-bound'), el('th', { class: 'l' }, 'where')));
+      const f = (d) => (d.n ? fmtDur(d.median * 1e3) + ' / ' + fmtDur(d.p95 * 1e3) + ' / ' + fmtDur(d.max * 1e3) : '-');
+      for (const r of list)
+        t.append(el('tr', null, el('td', { class: 'l name' }, String(r[key])), el('td', null, String(r.count)), el('td', null, f(r.api_us)), el('td', null, f(r.queue_us)), el('td', null, f(r.kernel_us)), el('td', null, String(r.launch_bound)), el('td', { class: 'l' }, who(r))));
+      return t;
+    };
+    details.append(tab(A.launch, 'kernel'));
+    if (Array.isArray(A.launch_queues)) details.append(tab(A.launch_queues, 'queue'));
+    s.append(details);
+  }
+
+  /* the critical path of each process, and its what-ifs */
+  if (Array.isArray(A.critical_path) && A.critical_path.length) {
+    const s = section('critical', 'Critical path');
+    s.append(el('p', { class: 'muted' }, 'The chain of host calls and GPU ops that sets each process\'s end, back from its last event; its parts add up to its length. A what-if runs the graph again with a kernel (or every copy) twice as fast.'));
+    Object.assign(CAUSE_COLORS, { host_cpu: '#4f86c6', runtime_api: '#e58fb4', queue: '#e3d24a',
+      kernels: '#3a9d5d', copies: '#f0b04a', barriers: '#8e6cc0' });
+    s.append(legend(Object.keys(A.critical_path[0].parts_us)));
+    for (const cp of A.critical_path) {
+      const c = el('div', { class: 'card critical', 'data-pid': cp.pid });
+      c.append(el('h3', null, 'pid ' + cp.pid + ' on ' + cp.host + ': ' + fmtDur(cp.length_us * 1e3) + ' (' + cp.steps + ' steps)'));
+      c.append(causeBar(cp.parts_us, cp.length_us, false));
+      const list = (title, v) => {
+        if (!v || !v.length) return;
+        c.append(el('div', null, title + ': ' + v.slice(0, 5).map((x) => x.name + ' ' + fmtDur(x.us * 1e3) + ' (' + pct(x.us, cp.length_us) + ' %)').join(', ')));
+      };
+      list('kernels on it', cp.kernels);
+      list('calls on it', cp.calls);
+      for (const w of cp.whatif || [])
+        c.append(el('div', { class: 'whatif' }, 'what if ' + w.twice_as_fast + ' ran twice as fast: ' + fmtDur(cp.length_us * 1e3) + ' \u2192 ' + fmtDur(w.length_us * 1e3) + ', ' + pct(cp.length_us - w.length_us, cp.length_us) + ' % shorter'));
+      s.append(c);
+    }
+  }
+
+  /* processes side by side */
+  if (Array.isArray(A.processes) && A.processes.length > 1) {
+    const s = section('processes', 'Processes');
+    const t0 = Math.min(...A.processes.map((p) => p.start_ns));
+    s.append(el('p', null, 'GPU work ends last in pid ' + A.finishes_last + '; the GPUs of pid ' + A.waits_most + ' wait most.'));
+    const t = el('table', { class: 'processes' });
+    t.append(el('tr', null, el('th', null, 'pid'), el('th', { class: 'l' }, 'host'), el('th', null, 'GPUs'), el('th', null, 'GPU work ends'), el('th', null, 'busy'), el('th', null, 'idle after startup'), el('th', { class: 'l' }, 'top cause')));
+    for (const p of A.processes)
+      t.append(el('tr', null, el('td', null, String(p.pid)), el('td', { class: 'l' }, p.host), el('td', null, String(p.gpus)), el('td', null, '+' + fmtDur(p.end_ns - t0)), el('td', null, fmtDur(p.busy_us * 1e3)), el('td', null, fmtDur(p.idle_after_startup_us * 1e3)), el('td', { class: 'l' }, p.top_cause)));
+    s.append(t);
+  }
+
   /* any other section of the analysis */
+  const SHOWN = ['gpus', 'rules', 'launch', 'launch_queues', 'critical_path', 'processes', 'finishes_last', 'waits_most'];
   for (const k of Object.keys(A)) {
-    if (k === 'gpus' || k === 'rules') continue;
+    if (SHOWN.includes(k)) continue;
     section('analysis-' + k, k.replace(/_/g, ' ')).append(generic(A[k]));
   }
 
