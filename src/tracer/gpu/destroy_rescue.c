@@ -75,7 +75,7 @@ static void tick(void) {
     if (rtg_counter_get(RTG_CNT_DESTROY_WAKEUPS) == 0)
       rtg_log(0,
               "hsa_queue_destroy had waited %llu ms for the runtime's handler: woke it "
-              "(a lost wakeup of ROCR's queue destroy; see README)",
+              "(a lost wakeup of ROCR's queue destroy; see rtg_tracer(7))",
               (unsigned long long)((now - since) / 1000000));
     rtg_count(RTG_CNT_DESTROY_WAKEUPS, 1);
   }

@@ -71,7 +71,7 @@ static void usage(FILE *f) {
         "  -c, --convert[=FILE]         rtg-convert the traces of this run into FILE\n"
         "                               (default: rtg_trace.json beside the traces)\n"
         "  -s, --stats                  print rtg-convert --summary statistics\n"
-        "      --rpt                    print the rpt report (needs --hcc-profile)\n"
+        "      --rpt                    print the rpt report of the traces\n"
         "      --tracer=PATH            use this rtg_tracer.so\n"
         "  -h, --help                   this text;  --version  the version\n"
         "\n"
