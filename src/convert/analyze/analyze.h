@@ -81,7 +81,7 @@ void an_finish(an_state *st);
 void an_free(an_state *st);
 
 /* report.c: the verdicts and the tables as text; the JSON document (its
- * schema is in README.md, "Why is my GPU idle?"). */
+ * schema is in src/convert/README.md, "Why is my GPU idle?"). */
 void an_write_text(const an_state *st, FILE *f);
 void an_write_json(const an_state *st, FILE *f);
 
