@@ -5,7 +5,7 @@
 # lines: an HSA program traced with RTG_HSA_API_FILTER=all) and a HIP one
 # (150 MB, about 1 M lines: kernels and their launches). Prints each
 # side's best time of RUNS alternating runs (default 3), the ratio, and
-# --analyze's peak RSS (it keeps every op and call: see README).
+# --analyze's peak RSS (it keeps every op and call: see src/convert/README.md).
 #   scripts/bench-analyze.sh
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)

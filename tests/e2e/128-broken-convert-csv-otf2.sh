@@ -117,7 +117,7 @@ for kind in ("trace", "profile", "json"):
             extra = sum(max(0, n - gm.get(r, 0)) for r, n in m.items())
             line += ", rows not in good: %d" % extra
             # (an HCC_PROFILE log concatenated with itself has no header to
-            # tell, and is read twice: README)
+            # tell, and is read twice: src/convert/README.md)
             if re.search(r"/(good|reversed|shuffled|duplicated|copy|crlf)$", inp) and \
                     name != "profile/duplicated":
                 line += ", same rows as good: %s, same OTF2 events: %s" % (
