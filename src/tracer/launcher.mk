@@ -66,6 +66,11 @@ UNIT_EXTRA_test_backtrace_elf := $(B)/obj/src/tracer/core/backtrace_elf.o
 UNIT_LIBS_test_backtrace_elf  := -ldl
 $(B)/tests/test_backtrace_elf: $(B)/obj/src/tracer/core/backtrace_elf.o
 
+# the argument decoding, as the application's and the writer's threads use it
+UNIT_EXTRA_test_hip_args := $(HIPSIDE_OBJ)
+UNIT_LIBS_test_hip_args  := -ldl
+$(B)/tests/test_hip_args: $(HIPSIDE_OBJ)
+
 UNIT_EXTRA_test_hip_table_abi := $(HIPSIDE_OBJ)
 UNIT_LIBS_test_hip_table_abi  := -ldl
 $(B)/tests/test_hip_abi $(B)/tests/test_roctx_abi $(B)/tests/test_hip_table_abi: $(HIPSIDE_OBJ) \

@@ -13,8 +13,11 @@
  *   d dim3 {x,y,z}   x pointer-sized slot, not shown
  *   P T** out + __val (shows *p)    S stream out    E event out
  *   I int* out + __val (shows *p)   Z size_t* out   F float* out
- * Outputs are read through the caller's pointer after the call returned.
- * Formatting avoids stdio: this runs on the application's threads. */
+ * The application's thread only copies the fields (rtg_hip_args_capture),
+ * reading each output through the caller's pointer into its __val slot
+ * once the call has returned; the writer makes the text
+ * (rtg_hip_args_format_dec) with core/fmt.h's formatters. */
+#include "core/fmt.h"
 #include "hip_internal.h"
 
 #include <stdatomic.h>
@@ -121,33 +124,17 @@ typedef struct out {
 } out;
 
 static void put(out *o, const char *s) {
-  while (*s && o->p < o->end) *o->p++ = *s++;
+  o->p = rtg_fmt_str(o->p, o->end, s);
 }
 static void put_udec(out *o, uint64_t v) {
-  char t[24];
-  int n = 0;
-  do t[n++] = (char)('0' + v % 10);
-  while ((v /= 10));
-  while (n && o->p < o->end) *o->p++ = t[--n];
+  o->p = rtg_fmt_u64(o->p, o->end, v);
 }
 static void put_dec(out *o, int64_t v) {
-  if (v < 0) {
-    put(o, "-");
-    put_udec(o, (uint64_t)0 - (uint64_t)v);
-  } else {
-    put_udec(o, (uint64_t)v);
-  }
+  o->p = rtg_fmt_i64(o->p, o->end, v);
 }
+/* a null pointer or handle is "0", others 0x... */
 static void put_hex(out *o, uint64_t v) {
-  if (!v) {
-    put(o, "0");
-    return;
-  }
-  char t[20];
-  int n = 0;
-  while (v) t[n++] = "0123456789abcdef"[v & 15], v >>= 4;
-  put(o, "0x");
-  while (n && o->p < o->end) *o->p++ = t[--n];
+  o->p = v ? rtg_fmt_hex(o->p, o->end, v) : rtg_fmt_str(o->p, o->end, "0");
 }
 
 static const char *const kinds[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice",
@@ -162,11 +149,6 @@ unsigned rtg_hip_args_find(const char *name) {
 }
 int rtg_hip_args_is_launch(unsigned d) {
   return d && d < NDECODERS && decoders[d].kernel;
-}
-
-size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args) {
-  return rtg_hip_args_format_dec(buf, cap, op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[op] : 0,
-                                 args);
 }
 
 /* The size and alignment of a field of type t in the argument union. */
@@ -252,31 +234,87 @@ size_t rtg_hip_args_marshal(unsigned d, const uint64_t gpr[6], const uint64_t *s
   return off;
 }
 
-size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *args) {
+/* One field of a decoder's argument union, in spec order. */
+typedef struct field {
+  char type;
+  const char *name, *name_end; /* "x" has no name */
+  size_t off, size;
+} field;
+
+/* The field at *spec (its offset after *off), advancing both; false at the
+ * end of the spec. */
+static bool next_field(const char **spec, size_t *off, field *f) {
+  const char *s = *spec;
+  if (!*s) return false;
+  f->type = s[0];
+  f->name = s[1] == ':' ? s + 2 : s + 1;
+  f->name_end = f->name;
+  while (*f->name_end && *f->name_end != ' ') f->name_end++;
+  *spec = *f->name_end ? f->name_end + 1 : f->name_end;
+  size_t al;
+  field_size(f->type, &f->size, &al);
+  f->off = align_up(*off, al);
+  *off = f->off + f->size;
+  return true;
+}
+
+/* An output parameter: T* then the T __val slot at +8, of this size
+ * (0: not an output). */
+static size_t out_val_size(char t) {
+  switch (t) {
+  case 'P':
+  case 'S':
+  case 'E':
+  case 'Z':
+    return 8;
+  case 'I':
+  case 'F':
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+size_t rtg_hip_args_capture(unsigned d, const void *args, unsigned char *image, size_t cap) {
+  if (!d || d >= NDECODERS) return 0;
+  const char *s = decoders[d].spec;
+  size_t off = 0;
+  field f;
+  while (next_field(&s, &off, &f)) continue;
+  if (off > cap) return 0;
+  if (off) memcpy(image, args, off);
+  s = decoders[d].spec;
+  off = 0;
+  while (next_field(&s, &off, &f)) {
+    size_t vs = out_val_size(f.type);
+    if (!vs) continue;
+    const void *ptr;
+    memcpy(&ptr, image + f.off, sizeof ptr);
+    memset(image + f.off + 8, 0, vs);
+    if (ptr) memcpy(image + f.off + 8, ptr, vs); /* the caller's output, now that it returned */
+  }
+  return off;
+}
+
+size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *image, size_t len) {
   if (!cap) return 0;
   out o = {buf, buf + cap - 1};
   if (d >= NDECODERS) d = 0;
   const char *s = d ? decoders[d].spec : "";
-  const unsigned char *a = args;
+  const unsigned char *a = image;
   size_t off = 0;
   int first = 1;
-  while (*s) {
-    char t = s[0];
-    const char *name = s[1] == ':' ? s + 2 : s + 1, *ne = name; /* "x" has no name */
-    while (*ne && *ne != ' ') ne++;
-    s = *ne ? ne + 1 : ne;
-    size_t size, al;
-    field_size(t, &size, &al);
-    off = align_up(off, al);
-    const unsigned char *f = a + off;
-    off += size;
+  field fl;
+  while (next_field(&s, &off, &fl) && off <= len) {
+    const unsigned char *f = a + fl.off;
+    char t = fl.type;
     if (t == 'x') continue;
     if (!first) put(&o, ", ");
     first = 0;
-    while (name < ne && o.p < o.end) *o.p++ = *name++;
+    for (const char *n = fl.name; n < fl.name_end && o.p < o.end; n++) *o.p++ = *n;
     put(&o, "=");
-    uint64_t u8;
-    memcpy(&u8, f, 8); /* the fields are not aligned in our char view */
+    uint64_t u8 = 0;
+    memcpy(&u8, f, fl.size < 8 ? fl.size : 8); /* the fields are not aligned in our char view */
     switch (t) {
     case 'p':
     case 's':
@@ -333,19 +371,20 @@ size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *ar
     case 'Z':
     case 'I':
     case 'F': {
-      /* the caller's output pointer, read now that the call has returned */
+      /* the caller's pointer, and in the __val slot what it pointed to
+       * when the call returned (rtg_hip_args_capture) */
       if (!u8) {
         put(&o, "NULL");
         break;
       }
-      const void *ptr = (const void *)(uintptr_t)u8;
+      const unsigned char *val = f + 8;
       if (t == 'I') {
         int32_t v;
-        memcpy(&v, ptr, 4);
+        memcpy(&v, val, 4);
         put_dec(&o, v);
       } else if (t == 'F') {
         float v;
-        memcpy(&v, ptr, 4);
+        memcpy(&v, val, 4);
         int64_t us = (int64_t)(v * 1000.0f); /* ms with 3 decimals, no printf */
         if (us < 0) put(&o, "-"), us = -us;
         put_udec(&o, (uint64_t)us / 1000);
@@ -355,7 +394,7 @@ size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned d, const void *ar
         put(&o, fr);
       } else {
         uint64_t v;
-        memcpy(&v, ptr, 8);
+        memcpy(&v, val, 8);
         if (t == 'Z')
           put_udec(&o, v);
         else

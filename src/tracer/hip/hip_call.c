@@ -38,19 +38,20 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
  * copies it, the writer thread makes the line (formatting the numbers was
  * most of the cost of a traced call).  The function name is static (our op
  * tables, HIP's hipApiName strings, the dispatch-table slot names); the
- * argument text and the kernel name are not: they follow the header, each
- * with its NUL, after the backtrace's id when there is one.  64 bytes in
- * the buffer for a call without them: one cache line. */
+ * arguments and the kernel name are not: they follow the header, after the
+ * backtrace's id when there is one: the argument fields as
+ * rtg_hip_args_capture copies them, then the kernel name with its NUL.
+ * 64 bytes in the buffer for a call without them: one cache line. */
 typedef struct hip_entry {
   const char *func;
   uint64_t start, dur, corr;     /* start, dur: stamps */
   int64_t ret;                   /* < 0: unknown */
-  uint16_t args_len, kernel_len; /* with the NUL; 0: absent */
+  uint16_t args_len, kernel_len; /* argument bytes; kernel name with the NUL, 0: absent */
   uint16_t has_stack;            /* a uint64_t backtrace id follows */
-  uint16_t spare;                /* 0: no padding left undefined */
+  uint16_t args_dec;             /* the arguments' decoder (hip_args.c), 0: no argument text */
 } hip_entry;
 
-enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX };
+enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX, HIP_ARGS_TEXT = 512 };
 
 /* The text of s[0..len) is a string: ends in its NUL. */
 static bool is_str(const char *s, size_t len) {
@@ -68,8 +69,7 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   if (sizeof e + stack_len + (size_t)e.args_len + e.kernel_len > len) return 0;
   if (stack_len) memcpy(&stack, (const char *)payload + sizeof e, sizeof stack);
   const char *args = (const char *)payload + sizeof e + stack_len, *kernel = args + e.args_len;
-  if ((e.args_len && !is_str(args, e.args_len)) || (e.kernel_len && !is_str(kernel, e.kernel_len)))
-    return 0;
+  if (e.kernel_len && !is_str(kernel, e.kernel_len)) return 0;
   /* the return value: its digits, "?" when unknown */
   char ret[24] = "?";
   if (e.ret >= 0) *rtg_fmt_u64(ret, ret + sizeof ret - 1, (uint64_t)e.ret) = 0;
@@ -78,7 +78,11 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   r->u.HIP_API.func = e.func;
   r->u.HIP_API.ret = ret;
   rtg_stamp_span_ns(e.start, e.dur, &r->u.HIP_API.start, &r->u.HIP_API.dur);
-  if (e.args_len) RTG_SET(r, HIP_API, args, args);
+  char text[HIP_ARGS_TEXT];
+  if (e.args_dec) {
+    rtg_hip_args_format_dec(text, sizeof text, e.args_dec, args, e.args_len);
+    RTG_SET(r, HIP_API, args, text);
+  }
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);
   if (stack) RTG_SET(r, HIP_API, stack, stack);
@@ -95,7 +99,8 @@ static uint16_t put_text(char *buf, size_t *n, const char *s) {
   return (uint16_t)l;
 }
 
-void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int64_t ret) {
+void rtg_hip_end_dec(rtg_hip_call *c, unsigned dec, const void *args, const char *kernel,
+                     int64_t ret) {
   uint64_t end = rtg_stamp();
   c->ts->corr = c->prev_corr; /* as rtg_corr_set */
   union {
@@ -113,11 +118,16 @@ void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel, int
       u.e.has_stack = 1;
     }
   }
-  u.e.args_len = put_text(u.bytes, &n, args);
+  if (dec && args) {
+    size_t l = rtg_hip_args_capture(dec, args, (unsigned char *)u.bytes + n, HIP_ENTRY_MAX - n);
+    u.e.args_dec = (uint16_t)dec;
+    u.e.args_len = (uint16_t)l;
+    n += l;
+  }
   u.e.kernel_len = put_text(u.bytes, &n, kernel);
   /* calls are counted where their records are written (format_hip), or
    * here when there is none */
-  bool too_long = (args && !u.e.args_len) || (kernel && !u.e.kernel_len);
+  bool too_long = kernel && !u.e.kernel_len;
   if (too_long) rtg_count(RTG_CNT_LOST, 1); /* longer than a record may be */
   if (too_long || !rtg_emit_entry_on(c->ts, format_hip, u.bytes, n))
     rtg_count(RTG_CNT_HIP_CALLS, 1);
@@ -132,11 +142,7 @@ void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret) {
     ret = rtg_hip.peek_at_last_error();
     c->ts->inside--;
   }
-  char argbuf[512];
-  const char *a = NULL;
-  if (rtg_cfg.hip_args && args && c->op < sizeof(rtg_hip.decoder) && rtg_hip.decoder[c->op]) {
-    rtg_hip_args_format(argbuf, sizeof argbuf, c->op, args);
-    a = argbuf;
-  }
-  rtg_hip_end_text(c, a, args ? rtg_hip_args_kernel(c->op, args) : NULL, ret);
+  unsigned dec = c->op < sizeof(rtg_hip.decoder) ? rtg_hip.decoder[c->op] : 0;
+  rtg_hip_end_dec(c, rtg_cfg.hip_args ? dec : 0, args,
+                  args ? rtg_hip_args_kernel(c->op, args) : NULL, ret);
 }

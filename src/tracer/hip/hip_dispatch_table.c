@@ -80,18 +80,14 @@ void rtg_hip_tramp_exit(rtg_hip_tframe *f, uint64_t ret) {
   if (f->traced == 2) return; /* marked only */
   const slot *s = &slots[f->stub];
   unsigned char image[256];
-  const char *args = NULL, *kernel = NULL;
-  char argbuf[512];
+  const char *kernel = NULL;
   if (s->decoder) {
     rtg_hip_args_marshal(s->decoder, f->regs->gpr, f->stack, image, sizeof image);
-    if (rtg_cfg.hip_args) {
-      rtg_hip_args_format_dec(argbuf, sizeof argbuf, s->decoder, image);
-      args = argbuf;
-    }
     kernel = rtg_hip_args_kernel_dec(s->decoder, image);
   }
   /* hipError_t is a C enum: the low 32 bits of rax */
-  rtg_hip_end_text(&f->call, args, kernel, s->noerr ? -1 : (int64_t)(int32_t)(uint32_t)ret);
+  rtg_hip_end_dec(&f->call, rtg_cfg.hip_args ? s->decoder : 0, image, kernel,
+                  s->noerr ? -1 : (int64_t)(int32_t)(uint32_t)ret);
 }
 
 /* ------------------------------------------------------------- wrapping */

@@ -96,10 +96,11 @@ RTG_HIDDEN void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t b
  * asked of HIP with hipPeekAtLastError when HIP offers it. */
 RTG_HIDDEN void rtg_hip_end(rtg_hip_call *c, const void *args, int64_t ret);
 
-/* Like rtg_hip_end, with the argument text (NULL: none) and kernel name
- * already made (the dispatch-table path decodes registers itself). */
-RTG_HIDDEN void rtg_hip_end_text(rtg_hip_call *c, const char *args, const char *kernel,
-                                 int64_t ret);
+/* Like rtg_hip_end, with the kernel name already found and the argument
+ * union args of decoder dec (0: no argument text), for the dispatch-table
+ * path, which rebuilds the union from the call's registers. */
+RTG_HIDDEN void rtg_hip_end_dec(rtg_hip_call *c, unsigned dec, const void *args, const char *kernel,
+                                int64_t ret);
 
 /* Does RTG_HIP_API_FILTER/_FILTER_OUT keep this function? */
 RTG_HIDDEN int rtg_hip_name_traced(const char *name);
@@ -109,22 +110,29 @@ RTG_HIDDEN int rtg_hip_name_traced(const char *name);
 /* Choose the decoder of each op of the release by its name. */
 RTG_HIDDEN void rtg_hip_args_setup(void);
 
-/* Format the arguments of op from the argument union into buf (no
- * surrounding parentheses).  Returns the length. */
-RTG_HIDDEN size_t rtg_hip_args_format(char *buf, size_t cap, uint32_t op, const void *args);
-
 /* The kernel a launch op starts, or NULL for any other op. */
 RTG_HIDDEN const char *rtg_hip_args_kernel(uint32_t op, const void *args);
 
-/* The same by decoder index, for the dispatch-table path (no op ids):
- * the decoder of a function name (0: none), and the argument union of that
- * decoder rebuilt from a call's registers and stack arguments. */
+/* By decoder index (rtg_hip.decoder[op], or by name for the dispatch-table
+ * path, which has no op ids): the decoder of a function name (0: none); */
 RTG_HIDDEN unsigned rtg_hip_args_find(const char *name);
 RTG_HIDDEN int rtg_hip_args_is_launch(unsigned dec); /* names a kernel */
-RTG_HIDDEN size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned dec, const void *args);
-RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
+/* the argument union of decoder dec rebuilt from a call's registers and
+ * stack arguments; */
 RTG_HIDDEN size_t rtg_hip_args_marshal(unsigned dec, const uint64_t gpr[6], const uint64_t *stack,
                                        unsigned char *image, size_t cap);
+/* the fields of the argument union args copied to image (cap bytes), each
+ * output read through the caller's pointer into its __val slot: on the
+ * application's thread, when the call has returned.  Returns the bytes
+ * used (0: no decoder, or more than cap); */
+RTG_HIDDEN size_t rtg_hip_args_capture(unsigned dec, const void *args, unsigned char *image,
+                                       size_t cap);
+/* the argument text (no surrounding parentheses) of such an image of len
+ * bytes into buf: on the writer's thread.  Returns the length; */
+RTG_HIDDEN size_t rtg_hip_args_format_dec(char *buf, size_t cap, unsigned dec, const void *image,
+                                          size_t len);
+/* the kernel a launch starts, found with HIP's lookup. */
+RTG_HIDDEN const char *rtg_hip_args_kernel_dec(unsigned dec, const void *args);
 
 /* ----------------------------------------------------------- the paths */
 
