@@ -22,5 +22,6 @@ void rtg_test_tracer_start(void) {
 void rtg_test_tracer_stop(void) {
   rtg_roctx_fini();
   rtg_hip_fini();
+  rtg_bt_symbolize();
   rtg_sink_close();
 }

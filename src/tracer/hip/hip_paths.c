@@ -145,7 +145,6 @@ void rtg_hip_init(void) {
 
 void rtg_hip_fini(void) {
   rtg_paths_stop(paths, NPATHS);
-  rtg_bt_symbolize();
 }
 
 void rtg_hip_take_table(const char *name, uint64_t version, uint64_t instance, void *table) {

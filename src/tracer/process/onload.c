@@ -84,6 +84,7 @@ static void finish(void) {
   rtg_enter(); /* for good: the process ends */
   rtg_roctx_fini();
   rtg_hip_fini();
+  rtg_bt_symbolize(); /* the HIP paths, which capture stacks, are stopped */
   rtg_gpu_finish(rtg_cfg.exit_wait_ms);
   rtg_sink_close();
 }
