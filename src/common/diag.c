@@ -10,9 +10,6 @@ int rtg_diag_quiet;
 void rtg_diag_set_program(const char *name) {
   program = name;
 }
-const char *rtg_diag_program(void) {
-  return program;
-}
 
 static void vmsg(const char *level, const char *fmt, va_list ap) {
   fprintf(stderr, "%s: %s: ", program, level);

@@ -12,7 +12,6 @@
 #define RTG_DIAG_PER_FILE 10
 
 void rtg_diag_set_program(const char *name);
-const char *rtg_diag_program(void);
 
 void rtg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtg_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

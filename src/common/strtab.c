@@ -142,9 +142,6 @@ uint32_t rtg_strtab_intern(rtg_strtab *t, const char *s, size_t len) {
 const char *rtg_strtab_get(const rtg_strtab *t, uint32_t id) {
   return id < t->n ? t->ents[id].s : "";
 }
-size_t rtg_strtab_len(const rtg_strtab *t, uint32_t id) {
-  return id < t->n ? t->ents[id].len : 0;
-}
 uint32_t rtg_strtab_count(const rtg_strtab *t) {
   return t->n;
 }

@@ -21,7 +21,6 @@ uint32_t rtg_strtab_find(const rtg_strtab *t, const char *s, size_t len);
 
 /* The NUL-terminated string of an id; stable until rtg_strtab_free. */
 const char *rtg_strtab_get(const rtg_strtab *t, uint32_t id);
-size_t rtg_strtab_len(const rtg_strtab *t, uint32_t id);
 
 uint32_t rtg_strtab_count(const rtg_strtab *t);
 /* Bytes held, for memory reports. */

@@ -41,9 +41,7 @@ typedef struct rtg_hip_release {
 
 /* The family whose last op id is `last`, or NULL. */
 RTG_HIDDEN const rtg_hip_release *rtg_hip_release_by_last(uint32_t last);
-/* The family of Debian's and the 5.2 callback path (<= 5.3.0 when probing fails). */
-RTG_HIDDEN const rtg_hip_release *rtg_hip_release_default(void);
-/* Every family, NULL-terminated (for tests and -v output). */
+/* Every family, NULL-terminated (for tests). */
 RTG_HIDDEN const rtg_hip_release *const *rtg_hip_releases(void);
 
 /* --------------------------------------------------------- bookkeeping */

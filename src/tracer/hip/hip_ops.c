@@ -61,11 +61,6 @@ const rtg_hip_release *rtg_hip_release_by_last(uint32_t last) {
   return NULL;
 }
 
-const rtg_hip_release *rtg_hip_release_default(void) {
-  pthread_once(&filled, fill);
-  return &rels[0];
-}
-
 const rtg_hip_release *const *rtg_hip_releases(void) {
   pthread_once(&filled, fill);
   return all;
