@@ -142,7 +142,11 @@ format:
 format-check:
 	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format-check: clean"
 
+# Every file a comment names exists; no comment cites a document's section.
+check-refs:
+	@scripts/check-refs.py
+
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all build-tests deps test test-rocm test-real demo bench man install format format-check clean
+.PHONY: all build-all build-tests deps test test-rocm test-real demo bench man install format format-check check-refs clean

@@ -16,7 +16,7 @@
  *             552: 6.0  560: 6.1  576: 6.2  584: 6.3  592: 6.4  608: 7.0
  *             624: 7.2  (major_id 2; 6.4 and 7.2 from Debian's 6.4.3 and 7.2.4)
  *
- * tests/unit/test_tracer_hsa_table.cpp checks every offset below against the
+ * tests/unit/tracer/hsa/test_tracer_hsa_table.cpp checks every offset below against the
  * real hsa_api_trace.h the build machine has. */
 #ifndef RTG_HSA_TABLE_H
 #define RTG_HSA_TABLE_H

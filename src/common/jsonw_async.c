@@ -3,15 +3,11 @@
  * The formatting thread fills a small buffer that stays in its own cache,
  * and copies each full one into 1 MB buffers with streaming stores, which
  * go to memory without bringing the lines into its cache; a thread of its
- * own writes those to the file.  The first version handed the formatting
- * buffer itself to the writer thread: every line of it then went to the
- * writer's core for the kernel's copy and came back to be written over,
- * which cost more than the writes it took off the formatting thread (on
- * the 16-core host the converter's main thread used twice the CPU), so the
- * writes went back onto the formatting thread.  With streaming stores the
- * lines make no trip back: the JSON of the bench trace there took 12-14 %
- * less (medians of 21 alternating runs).  Without SSE2 the writes stay on
- * the formatting thread. */
+ * own writes those to the file.  The formatting buffer itself is never
+ * handed over: its lines would go to the writer's core for the kernel's
+ * copy and come back to be written over, costing the formatting thread
+ * more than the writes take.  Without SSE2 the writes stay on the
+ * formatting thread (scripts/BENCHMARKS.md has the measurements). */
 #include "jsonw.h"
 
 #include <pthread.h>

@@ -3,8 +3,8 @@
  *
  * Opening with truncation ("w") frees an existing file's pages, and on
  * ext4 (auto_da_alloc) makes the close of a file truncated to zero start
- * the writeback of everything written since: rewriting a 78 MB timeline
- * took 4 to 7 times as long as writing over the old one's pages.  So a
+ * the writeback of everything written since, which makes rewriting a
+ * file take several times as long as writing over its pages.  So a
  * regular file is opened without truncation, written from its start, and
  * cut at close to the length written.  (Until then it holds the old text
  * after the new: an output that is not closed, its writer killed, is not

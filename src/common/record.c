@@ -180,8 +180,8 @@ static void put_word(out *o, const char *s) {
 }
 
 /* Raw text (arguments): only newlines would break a record, so they go.
- * (A word-at-a-time scan was measured: for the writer's short texts its
- * strlen and set-up cost more than strcspn.) */
+ * strcspn: for the writer's short texts a word-at-a-time scan's strlen and
+ * set-up cost more. */
 static void put_raw(out *o, const char *s) {
   for (s = s ? s : "";;) {
     size_t n = strcspn(s, "\n\r");

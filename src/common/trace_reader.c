@@ -21,12 +21,11 @@
 
 #define CHUNK (1u << 20) /* a producer's unit of work */
 /* Batches in flight per producer: a chunk's worth (a batch is at most a
- * window of text).  With fewer, a producer stopped halfway through its
- * chunk until the caller came to it, so the producers took turns instead
- * of working side by side: on the 16-core host, 4 batches left the caller
- * waiting 150 times (18 ms) per run of the bench trace, 8 a few times.
- * With transient text a batch holds about a chunk, and 4 hold as many
- * chunks (8 made rpt 5-8 % slower there: twice the memory touched). */
+ * window of text), so that a producer never stops halfway through its
+ * chunk until the caller comes to it: the producers work side by side,
+ * not in turns.  With transient text a batch holds about a chunk, and 4
+ * hold as many chunks; more would only touch more memory
+ * (scripts/BENCHMARKS.md). */
 #define NBATCH (int)(CHUNK / WINDOW)
 #define NBATCH_TRANSIENT 4
 /* Lines a batch holds: with transient text about a chunk's (the batch holds
@@ -81,8 +80,8 @@ typedef struct producer {
 
 struct rtg_reader {
   /* First: rtg_reader_next takes from it inline, writing it for every line.
-   * The producers read the options for every line: on the line after.  (On
-   * the 16-core host, sharing one, the caller's CPU time was 1.7x as long.) */
+   * The producers read the options for every line: on the cache line
+   * after, so the caller's writes do not take the producers' line away. */
   _Alignas(LINE) rtg_reader_lines lines;
   _Alignas(LINE) batch_source src; /* the options, the files' lock */
   plan_file *files;

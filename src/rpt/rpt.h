@@ -11,7 +11,7 @@
  *   report.c     the text output, laid out exactly as the original rpt
  *   gui_trace.c  -g: a Chrome-tracing JSON of the ROI
  *
- * Records are kept compact (40 bytes) with interned names, so ten million
+ * Records are kept compact (32 bytes) with interned names, so ten million
  * of them fit in a few hundred MB; application text is never kept in
  * memory (only spooled to a temporary file when -t has to print it). */
 #ifndef RPT_H

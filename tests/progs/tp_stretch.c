@@ -1,5 +1,5 @@
 /* tp_stretch: how long the GPU timeline of a small program takes, for
- * scripts/bench-stretch.sh to compare traced with untraced runs.
+ * scripts/bench-tracer.sh (its stretch part) to compare traced with untraced runs.
  *   tp_stretch b2b N     N dispatches over two queues, back to back, each
  *                        with its own completion signal; then wait for all
  *   tp_stretch wait N    the same, waiting for each dispatch to complete

@@ -1,6 +1,6 @@
 /* gpu_facts.c - what a simulated GPU of a given gfx target reports, shared by
  * the thunk's node properties (topology.c) and the kernel driver's sysfs
- * topology (kfd/topology.c), so both front ends describe the same card. */
+ * topology (sysfs.c, for both front ends), so they describe the same card. */
 #define _GNU_SOURCE
 #include <string.h>
 

@@ -9,8 +9,8 @@
 
 /* Read (rtg_emit_on) or changed (the counters) on every record: each on a
  * cache line of its own, never beside what the writer changes per record
- * (sharing a line with the writer's count cost every traced call a cache
- * miss, ~100 ns on a 16-core host). */
+ * (a line shared with the writer's count costs every traced call a cache
+ * miss). */
 _Alignas(64) _Atomic uint64_t rtg_counters[RTG_CNT_COUNT];
 _Alignas(64) _Atomic uint64_t rtg_written_counts[RTG_CNT_COUNT]; /* the writer's */
 _Alignas(64) _Atomic int rtg_emit_on;

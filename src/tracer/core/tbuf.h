@@ -84,9 +84,8 @@ static inline uint32_t rtg_entry_size(size_t len) {
 
 /* Ask for the line at p ahead of writing it.  A recycled chunk's lines sit
  * in the writer's cache, read: x86's PREFETCHT0 would fetch them shared,
- * and the producer's stores would still wait for ownership (measured: a
- * traced HIP call ~50 ns slower while the writer runs); PREFETCHW takes the
- * line for writing.  Older x86 lack it (chunk_map asks cpuid). */
+ * and the producer's stores would still wait for ownership; PREFETCHW
+ * takes the line for writing.  Older x86 lack it (chunk_map asks cpuid). */
 static inline void rtg_prefetch_for_write(const rtg_chunk *c, const char *p) {
 #if defined(__x86_64__)
   if (c->prefetchw) {
@@ -107,7 +106,7 @@ static inline void rtg_tbuf_write(rtg_chunk *c, uint32_t head, uint32_t need, co
   memcpy(p + sizeof h, a, alen);
   /* The C library's memcpy for the variable part: GCC would inline a copy
    * it knows to be whole words as rep movsq, whose start-up costs more
-   * than a short record (measured on AMD Zen): hide the length's form. */
+   * than a short record: hide the length's form. */
   size_t n = blen;
   __asm__("" : "+r"(n));
   memcpy(p + sizeof h + alen, b, n);

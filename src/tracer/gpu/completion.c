@@ -1,4 +1,4 @@
-/* Completion of GPU operations ("1:1 forwarding", DESIGN 4.6).
+/* Completion of GPU operations ("1:1 forwarding", as rocprofiler-sdk does).
  *
  * The packet keeps the application's completion signal; before it is
  * published the signal was raised by one (sigtrack.c), so it cannot reach

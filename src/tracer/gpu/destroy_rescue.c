@@ -10,8 +10,7 @@
  * age, which KFD >= 1.14 checks).  The window is tiny, but each intercept
  * queue adds a handler of its own on that thread (its doorbell) and a
  * handover of its own at destroy, which make the async thread late more
- * often; a SAN run of e2e 032 hung about once in 1500 runs, and
- * tests/simgpu/progs/sg_destroy_race.c loses the wakeup every time.
+ * often; tests/simgpu/progs/sg_destroy_race.c loses the wakeup every time.
  *
  * So while an hsa_queue_destroy has run for RESCUE_AFTER_NS, the writer's
  * periodic task sets that event through the thunk (a spurious wakeup:

@@ -8,7 +8,7 @@
  * extra one away.  Nothing in the application waits on such a signal, so
  * that is a host thread's wake-up on the path from one queue to the other
  * (ROCR's async-events thread, armed per dependency, wakes twice and spins
- * 200 us each time: 2.6-3.3x stretch on a 2-core machine).
+ * each time), which stretches the timeline.
  *
  * So the packet's condition is handed to the GPU in the raised world: the
  * owner was raised from 1 to 2 (what HIP and most code do: one op, value

@@ -6,7 +6,7 @@
  * submitted while the first is in flight (sg_stress, or any program that
  * counts completions on one signal), its times would be overwritten by
  * whichever op completes last, so it gets a pooled tool signal instead
- * (rocprofiler v1 / roctracer, DESIGN 4.6).  Its waiter reads the times from
+ * (as rocprofiler v1 and roctracer time copies).  Its waiter reads the times from
  * the tool signal and then does to the application's signal exactly what
  * the hardware would have: store start_ts and end_ts in its amd_signal_t,
  * then subtract one.  Values and timestamps end as without the tracer.
@@ -23,9 +23,9 @@
  * not raised, so that the runtime's async-events thread runs that handler
  * on the hardware's decrement as it would untraced, and the handler's
  * wrapper completes the op before it calls the application
- * (async_handlers.c).  Raising it instead took a handler of the tracer's
- * registered per op: one more wake-up of that thread per op, 1.12-1.33x
- * stretch on a timeline of 20 us kernels.  A quiet op is done when its
+ * (async_handlers.c).  Raising it instead would take a handler of the
+ * tracer's registered per op: one more wake-up of that thread per op,
+ * which stretches a timeline of short kernels.  A quiet op is done when its
  * value is below the one it had at submission, or once the hardware wrote
  * its end time (zeroed at submission): its value alone may be set again
  * by an application that saw it reach its final value before the tracer.

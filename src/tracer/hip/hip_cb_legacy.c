@@ -7,7 +7,7 @@
  *          fill data->args; api(3, op, data, arg); data->phase = EXIT
  *   exit:  api(3, op, data, arg); act(op, NULL, NULL, a_arg)
  * HIP never sets phase to ENTER itself, and the activity callback is the only
- * way to make the API callback fire (DESIGN §4.3).  We register the activity
+ * way to make the API callback fire (it must return the record).  We register the activity
  * callback with a non-NULL a_arg so its two calls can be told apart, and keep
  * a small per-thread stack of records so nested HIP calls (HIP calling its
  * own public API) each get their own.  The record HIP hands the API callback
@@ -17,7 +17,7 @@
  * The hand-over (the default; RTG_HIP_PATH=callback keeps the callbacks):
  * while any activity callback is registered, HIP profiles every command
  * (its kernels get completion signals and timestamps of their own, which
- * stretches a program that synchronizes often by 4-12 %).  So the
+ * stretches a program that synchronizes often).  So the
  * callbacks trace only the call during which the runtime loaded the
  * tracer, which nothing else can see (it was entered before anything was
  * patched), and the GOT path (hip_got.c) is installed at once for all

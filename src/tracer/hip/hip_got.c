@@ -1,7 +1,7 @@
 /* HIP API tracing through the GOT: every other loaded object's calls to
  * HIP's exported functions go through their GOT slots to the
  * dispatch-table path's trampolines (hip_trampoline.c), the way
- * process/got_hook.c sends exec* to the tracer.
+ * core/got_hook.c sends exec* to the tracer (process/exec_hook.c).
  *
  * Why: the callback paths of HIP <= 5.3 make HIP profile every command as
  * long as a tool has any callback registered (hipRegisterActivityCallback

@@ -1,7 +1,7 @@
 /* HIP API tracing: finding the HIP runtime and choosing the tracing path
  * of its release.
  *
- * Paths (DESIGN §4.3), tried in this order (rtg_path_choose):
+ * Paths, tried in this order (rtg_path_choose):
  *   dispatch-table   6.2+: rocprofiler-register handed HipDispatchTable to
  *                    the preloaded rtg_register.so (LD_PRELOAD +
  *                    ROCPROFILER_REGISTER_LIBRARY, see hip_dispatch_table.c),

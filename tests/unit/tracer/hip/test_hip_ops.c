@@ -1,9 +1,9 @@
 /* The HIP op id -> name tables of each ROCm release family (hip_ops.c, built
- * from src/tracer/hip/gen/hip_ops_table.h).  The expected values were taken from the
- * per-release tables hip_ops_5_2.h .. hip_ops_6_2.h that the single table
- * replaced (6.4 and 7.2: from Debian's headers, see below): each family's last op id, number of
- * ops, a few (id, name) pairs, and an FNV-1a hash of every "id name\n" line in id order, so any
- * changed, missing or extra op fails. */
+ * from src/tracer/hip/gen/hip_ops_table.h).  The expected values come from
+ * each release's hip_prof_str.h (6.4 and 7.2: Debian's headers, see below):
+ * each family's last op id, number of ops, a few (id, name) pairs, and an
+ * FNV-1a hash of every "id name\n" line in id order, so any changed,
+ * missing or extra op fails. */
 #include "check.h"
 
 #include "hip/hip_ops.c"
