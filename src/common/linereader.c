@@ -14,6 +14,8 @@
 bool rtg_linereader_open(rtg_linereader *lr, const char *path) {
   memset(lr, 0, sizeof *lr);
   lr->path = path;
+  lr->line_max = RTG_LINE_MAX;
+  lr->read_fn = read;
   if (!strcmp(path, "-")) {
     lr->fd = 0;
   } else {
@@ -62,7 +64,7 @@ static bool fill(rtg_linereader *lr) {
     lr->cap = ncap;
   }
   for (;;) {
-    ssize_t n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+    ssize_t n = lr->read_fn(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
     if (n > 0) {
       lr->end += (size_t)n;
       lr->bytes_read += (uint64_t)n;
@@ -89,7 +91,7 @@ char *rtg_linereader_next(rtg_linereader *lr, size_t *len, bool *has_nul) {
       size_t n = (size_t)(nl - s);
       lr->start += n + (nl < lr->buf + lr->end ? 1 : 0);
       lr->lineno++;
-      if (n > RTG_LINE_MAX) {
+      if (n > lr->line_max) {
         lr->too_long++;
         scanned = 0;
         continue;
@@ -101,7 +103,7 @@ char *rtg_linereader_next(rtg_linereader *lr, size_t *len, bool *has_nul) {
       return s;
     }
     scanned = avail;
-    if (avail > RTG_LINE_MAX) {
+    if (avail > lr->line_max) {
       /* discard the head of a huge line, keep scanning for its end */
       lr->too_long++;
       for (;;) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define RTG_LINE_MAX (1u << 20) /* longer lines are reported and skipped */
 
@@ -19,9 +20,13 @@ typedef struct rtg_linereader {
   bool eof, error;
   uint64_t lineno;     /* number of the line last returned */
   uint64_t bytes_read; /* for progress */
-  uint64_t too_long;   /* lines skipped for exceeding RTG_LINE_MAX */
+  uint64_t too_long;   /* lines skipped for exceeding line_max */
   uint64_t size;       /* file size when known, else 0 */
   bool unterminated;   /* the last line returned had no '\n' (a cut-off file) */
+  /* Set by open, changed by tests only (tests/fuzz/fuzz_linereader.c
+   * makes every buffer boundary reachable with small inputs): */
+  size_t line_max;                                 /* RTG_LINE_MAX */
+  ssize_t (*read_fn)(int fd, void *buf, size_t n); /* read(2) */
 } rtg_linereader;
 
 /* Open path ("-" = stdin).  Returns false with errno set. */

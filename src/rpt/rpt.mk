@@ -8,4 +8,10 @@ $(RPT_BIN): $(RPT_OBJ) $(COMMON_LIB)
 	$(Q)$(CC) -o $@ $(RPT_OBJ) $(COMMON_LIB) $(LDFLAGS) -lm
 
 ALL_TARGETS += $(RPT_BIN)
+
+# tests/unit/test_rpt_core.c: the sort, resources and ROI pieces alone
+RPT_CORE_OBJ := $(patsubst %,$(B)/obj/src/rpt/%.o,resources roi sort)
+UNIT_EXTRA_test_rpt_core := $(RPT_CORE_OBJ)
+$(B)/tests/test_rpt_core: $(RPT_CORE_OBJ)
+$(B)/tests/test_rpt_core: CFLAGS += -Isrc/rpt
 INSTALL_BIN += $(RPT_BIN)

@@ -60,5 +60,17 @@ $(B)/tests/test_hold: $(TRACER_CORE_OBJ)
 UNIT_EXTRA_test_fmt := $(TRACER_CORE_OBJ)
 UNIT_LIBS_test_fmt  := -ldl
 $(B)/tests/test_fmt: $(TRACER_CORE_OBJ)
-# test_hip_ops includes hip_ops.c itself.
-$(B)/tests/test_hip_ops: src/tracer/hip/hip_ops.c src/tracer/hip/gen/hip_ops_table.h src/tracer/hip/hip_internal.h
+# the GPU wing's signal tracking, packet transforms and op life over a
+# stand-in runtime (tests/unit/tracer/gpu/fake_hsa.c)
+GPU_TEST_OBJ := $(TRACER_CORE_OBJ) $(patsubst %,$(B)/obj/src/tracer/gpu/%.o,sigtrack op_pool \
+                  handle_table gpu_deps completion) $(B)/obj/tests/unit/tracer/gpu/fake_hsa.o
+$(B)/obj/tests/unit/tracer/gpu/fake_hsa.o: CFLAGS += -Isrc/tracer -Itests/unit
+define GPU_TEST
+UNIT_EXTRA_$(1) := $$(GPU_TEST_OBJ)
+UNIT_LIBS_$(1)  := -ldl
+$$(B)/tests/$(1): $$(GPU_TEST_OBJ) tests/unit/tracer/gpu/fake_hsa.h
+endef
+$(foreach t,test_sigtrack test_gpu_deps test_completion,$(eval $(call GPU_TEST,$(t))))
+# the op tables alone (the test has its own rtg_hip)
+UNIT_EXTRA_test_hip_ops := $(B)/obj/src/tracer/hip/hip_ops.o
+$(B)/tests/test_hip_ops: $(B)/obj/src/tracer/hip/hip_ops.o

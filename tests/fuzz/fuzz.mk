@@ -20,8 +20,7 @@ FUZZ_SRC_hcc_profile := src/common/hcc_profile.c
 
 FUZZ_SRC_demangle := src/common/demangle.c
 
-# linereader.c is compiled into the target itself (see fuzz_linereader.c)
-FUZZ_SRC_linereader :=
+FUZZ_SRC_linereader := src/common/linereader.c
 
 FUZZ_RPT_SRC := src/rpt/roi.c src/rpt/sort.c src/common/diag.c src/common/strtab.c
 FUZZ_SRC_roi := $(FUZZ_RPT_SRC)

@@ -1,9 +1,9 @@
 /* libFuzzer target: the streaming line reader (src/common/linereader.c),
- * compiled into this file with two changes that keep its logic intact:
- *   - RTG_LINE_MAX is 64 instead of 1 MB, so the huge-line paths (a long
- *     line seen whole, a line longer than the buffered data, one at the end
- *     of the file) run on small inputs;
- *   - read(2) is this file's fz_read, which hands the input out in chunks
+ * with the two settings its struct offers tests:
+ *   - line_max is 64 instead of RTG_LINE_MAX (1 MB), so the huge-line paths
+ *     (a long line seen whole, a line longer than the buffered data, one at
+ *     the end of the file) run on small inputs;
+ *   - read_fn is this file's fz_read, which hands the input out in chunks
  *     of a size chosen by the input, interrupted by EINTR now and then, and
  *     ends with EOF or EIO, so every buffer boundary is reached.
  * Input: byte 0 = chunk size (1..256), byte 1 = flags (bit 0: EINTR every
@@ -23,8 +23,7 @@
 
 #include "linereader.h"
 
-#undef RTG_LINE_MAX
-#define RTG_LINE_MAX 64u
+enum { FZ_LINE_MAX = 64 };
 
 static const unsigned char *fz_data;
 static size_t fz_size, fz_pos, fz_chunk;
@@ -52,10 +51,6 @@ static ssize_t fz_read(int fd, void *buf, size_t n) {
   return (ssize_t)k;
 }
 
-#define read fz_read
-#include "../../src/common/linereader.c"
-#undef read
-
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   if (size < 2) return 0;
   fz_chunk = (size_t)data[0] + 1;
@@ -67,16 +62,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
 
   rtg_linereader lr;
   if (!rtg_linereader_open(&lr, "-")) abort(); /* "-": fd 0, never opened */
+  lr.line_max = FZ_LINE_MAX;
+  lr.read_fn = fz_read;
 
   /* reference: split at '\n'; a final piece without '\n' is a line when
-   * not empty; lines over RTG_LINE_MAX are numbered but skipped */
+   * not empty; lines over FZ_LINE_MAX are numbered but skipped */
   const unsigned char *p = fz_data, *end = fz_data + fz_size;
   uint64_t lineno = 0, too_long = 0;
   while (p < end) {
     const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
     size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
     lineno++;
-    if (n > RTG_LINE_MAX) {
+    if (n > FZ_LINE_MAX) {
       too_long++;
     } else {
       size_t want = n && p[n - 1] == '\r' ? n - 1 : n;

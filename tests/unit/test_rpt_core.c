@@ -1,12 +1,9 @@
 /* rpt's core pieces on their own: the stable start-time sort (nearly sorted
  * input, and the fallback for input far from sorted), gap buckets at their
  * edges, the per-resource overlap and gap accounting, and ROI selector
- * parsing.  The rpt sources are compiled in, as rpt is a program. */
+ * parsing, linked with those pieces' objects (rpt.h). */
 #include "check.h"
-
-#include "../../src/rpt/resources.c"
-#include "../../src/rpt/roi.c"
-#include "../../src/rpt/sort.c"
+#include "rpt.h"
 
 #include <stdlib.h>
 

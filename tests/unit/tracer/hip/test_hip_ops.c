@@ -5,8 +5,7 @@
  * FNV-1a hash of every "id name\n" line in id order, so any changed,
  * missing or extra op fails. */
 #include "check.h"
-
-#include "hip/hip_ops.c"
+#include "hip/hip_internal.h"
 
 #include <stdint.h>
 

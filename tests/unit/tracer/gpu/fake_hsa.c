@@ -1,0 +1,70 @@
+/* See fake_hsa.h. */
+#include "fake_hsa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+fake_log fake;
+rtg_hsa_fns rtg_real, rtg_impl; /* hsa/tables.c's, not linked here */
+
+hsa_signal_t fake_signal_new(int64_t value) {
+  amd_signal_t *s = aligned_alloc(64, sizeof *s);
+  memset(s, 0, sizeof *s);
+  s->value = value;
+  return (hsa_signal_t){(uint64_t)(uintptr_t)s};
+}
+amd_signal_t *fake_amd(hsa_signal_t s) {
+  return (amd_signal_t *)(uintptr_t)s.handle;
+}
+int64_t fake_value(hsa_signal_t s) {
+  return __atomic_load_n(&fake_amd(s)->value, __ATOMIC_ACQUIRE);
+}
+void fake_hw_done(hsa_signal_t s, uint64_t start, uint64_t end) {
+  fake_amd(s)->start_ts = start;
+  fake_amd(s)->end_ts = end;
+  __atomic_sub_fetch(&fake_amd(s)->value, 1, __ATOMIC_RELEASE);
+}
+
+static hsa_status_t signal_create(hsa_signal_value_t v, uint32_t n, const hsa_agent_t *consumers,
+                                  hsa_signal_t *out) {
+  (void)n, (void)consumers;
+  *out = fake_signal_new(v);
+  fake.signals_live++;
+  return HSA_STATUS_SUCCESS;
+}
+static hsa_status_t signal_destroy(hsa_signal_t s) {
+  free(fake_amd(s));
+  fake.signals_live--;
+  return HSA_STATUS_SUCCESS;
+}
+static void subtract(hsa_signal_t s, hsa_signal_value_t v) {
+  fake.subtracts++;
+  __atomic_sub_fetch(&fake_amd(s)->value, v, __ATOMIC_RELEASE);
+}
+static hsa_status_t dispatch_time(hsa_agent_t a, hsa_signal_t s,
+                                  hsa_amd_profiling_dispatch_time_t *t) {
+  (void)a;
+  if (fake.times_fail) return HSA_STATUS_ERROR;
+  t->start = fake_amd(s)->start_ts, t->end = fake_amd(s)->end_ts;
+  return HSA_STATUS_SUCCESS;
+}
+static hsa_status_t copy_time(hsa_signal_t s, hsa_amd_profiling_async_copy_time_t *t) {
+  if (fake.times_fail) return HSA_STATUS_ERROR;
+  t->start = fake_amd(s)->start_ts, t->end = fake_amd(s)->end_ts;
+  return HSA_STATUS_SUCCESS;
+}
+
+void fake_hsa_install(void) {
+  rtg_real.hsa_signal_create = signal_create;
+  rtg_real.hsa_signal_destroy = signal_destroy;
+  rtg_real.hsa_signal_subtract_screlease = subtract;
+  rtg_real.hsa_amd_profiling_get_dispatch_time = dispatch_time;
+  rtg_real.hsa_amd_profiling_get_async_copy_time = copy_time;
+  rtg_impl = rtg_real;
+}
+
+/* op_record.c's, caught */
+void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
+  fake.records++;
+  fake.op = op, fake.start = start, fake.stop = stop;
+}

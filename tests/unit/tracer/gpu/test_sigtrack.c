@@ -1,0 +1,147 @@
+/* Signal tracking (gpu/sigtrack.c, with the op and tool-signal pools of
+ * op_pool.c): which signal the hardware completes for an op, and what the
+ * application's signal holds at each step, over a stand-in runtime. */
+#include "check.h"
+#include "fake_hsa.h"
+
+static rtg_op *op_new(void) {
+  rtg_op *op = rtg_op_alloc();
+  op->kind = RTG_OP_DISPATCH;
+  return op;
+}
+
+/* The first op of a signal owns it, raised by one; a second one in flight
+ * gets a tool signal, forwarded once the owner is done, in that order. */
+static void owner_and_forward(void) {
+  hsa_signal_t app = fake_signal_new(2); /* two ops to count down */
+  rtg_op *a = op_new(), *b = op_new();
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  CHECK(rtg_op_bind_signal(a, app));
+  CHECK_U64(a->signal.handle, app.handle);
+  CHECK(!a->tool_signal && !a->forward);
+  CHECK_U64(fake_value(app), 3);
+  CHECK_U64(a->wait_below, 3);
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
+  CHECK(o.op == a && o.alone && !o.quiet);
+  CHECK_U64(o.wait_below, 3);
+  CHECK(rtg_sigtrack_busy(app.handle));
+
+  CHECK(rtg_op_bind_signal(b, app));
+  CHECK(b->forward && b->tool_signal);
+  CHECK(b->signal.handle != app.handle);
+  CHECK_U64(b->wait_below, 1);
+  CHECK_U64(fake_value(app), 3); /* not raised again */
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
+  CHECK(o.op == a && !o.alone);
+
+  /* the forward finishes first: kept until the owner's decrement */
+  fake_hw_done(b->signal, 10, 20);
+  int subs = fake.subtracts;
+  CHECK(rtg_op_release_signal(b));
+  CHECK_U64(fake.subtracts, subs);
+  CHECK_U64(fake_value(app), 3);
+  /* the owner: its raise taken away, then the forward done on the app's
+   * signal with the forward's times */
+  fake_hw_done(app, 5, 30);
+  CHECK(!rtg_op_release_signal(a));
+  CHECK_U64(fake_value(app), 0);
+  CHECK_U64(fake_amd(app)->start_ts, 10);
+  CHECK_U64(fake_amd(app)->end_ts, 20);
+  CHECK(!rtg_sigtrack_owner(app.handle, &o));
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  rtg_op_free(a);
+  /* b was freed by the owner's release: the pool hands it out again */
+  rtg_op *c = rtg_op_alloc(), *d = rtg_op_alloc();
+  CHECK(c == b || d == b || c == a || d == a);
+  rtg_op_free(c);
+  rtg_op_free(d);
+}
+
+/* A forward finishing after its owner is done on the spot. */
+static void forward_after_owner(void) {
+  hsa_signal_t app = fake_signal_new(2);
+  rtg_op *a = op_new(), *b = op_new();
+  CHECK(rtg_op_bind_signal(a, app) && rtg_op_bind_signal(b, app));
+  fake_hw_done(app, 1, 2);
+  CHECK(!rtg_op_release_signal(a));
+  CHECK_U64(fake_value(app), 1);
+  CHECK(rtg_sigtrack_busy(app.handle)); /* b still in flight */
+  rtg_owner_ref o;
+  CHECK(!rtg_sigtrack_owner(app.handle, &o)); /* but owned by nobody */
+  fake_hw_done(b->signal, 3, 4);
+  CHECK(!rtg_op_release_signal(b));
+  CHECK_U64(fake_value(app), 0);
+  CHECK_U64(fake_amd(app)->end_ts, 4);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  /* the signal is free again: the next op owns it */
+  rtg_op *c = op_new();
+  CHECK(rtg_op_bind_signal(c, app) && !c->forward);
+  CHECK_U64(fake_value(app), 1);
+  rtg_op_unbind_signal(c); /* its submission failed: the raise undone */
+  CHECK_U64(fake_value(app), 0);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  rtg_op_free(a), rtg_op_free(b), rtg_op_free(c);
+}
+
+/* A quiet owner keeps the application's value; its end time is zeroed. */
+static void quiet_owner(void) {
+  hsa_signal_t app = fake_signal_new(1);
+  fake_amd(app)->end_ts = 99;
+  rtg_op *a = op_new();
+  a->quiet = true;
+  CHECK(rtg_op_bind_signal(a, app));
+  CHECK_U64(fake_value(app), 1);
+  CHECK_U64(a->wait_below, 1);
+  CHECK_U64(fake_amd(app)->end_ts, 0);
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o) && o.quiet);
+  /* a second op of it is forwarded, and is never quiet */
+  rtg_op *b = op_new();
+  b->quiet = true;
+  CHECK(rtg_op_bind_signal(b, app));
+  CHECK(b->forward && !b->quiet);
+  fake_hw_done(app, 1, 2);
+  int subs = fake.subtracts;
+  CHECK(!rtg_op_release_signal(a));
+  CHECK_U64(fake.subtracts, subs); /* nothing to take away */
+  CHECK_U64(fake_value(app), 0);
+  fake_hw_done(b->signal, 3, 4);
+  CHECK(!rtg_op_release_signal(b));
+  CHECK_U64(fake_value(app), -1);
+  rtg_op_free(a), rtg_op_free(b);
+}
+
+/* A packet without a signal: a pooled tool signal, reused after release. */
+static void tool_signals(void) {
+  rtg_tool_signals_destroy(); /* the forwards' before */
+  CHECK_U64(fake.signals_live, 0);
+  rtg_op *a = op_new();
+  int live = fake.signals_live;
+  CHECK(rtg_op_bind_signal(a, (hsa_signal_t){0}));
+  CHECK(a->tool_signal && !a->forward);
+  CHECK_U64(a->wait_below, 1);
+  CHECK_U64(fake_value(a->signal), 1);
+  CHECK_U64(fake.signals_live, live + 1);
+  hsa_signal_t s = a->signal;
+  fake_hw_done(s, 1, 2);
+  CHECK(!rtg_op_release_signal(a));
+  rtg_op *b = op_new();
+  CHECK(rtg_op_bind_signal(b, (hsa_signal_t){0}));
+  CHECK_U64(b->signal.handle, s.handle); /* from the pool */
+  CHECK_U64(fake.signals_live, live + 1);
+  rtg_op_unbind_signal(b);
+  rtg_tool_signals_destroy();
+  CHECK_U64(fake.signals_live, live);
+  rtg_op_free(a), rtg_op_free(b);
+}
+
+int main(void) {
+  fake_hsa_install();
+  rtg_sigtrack_init();
+  owner_and_forward();
+  forward_after_owner();
+  quiet_owner();
+  tool_signals();
+  return check_done("test_sigtrack");
+}
