@@ -1,7 +1,7 @@
 # src/tracer/launcher.mk: the rtg-trace launcher, and the HIP/ROCTx ABI test
 # fixtures (stand-in HIP and roctx libraries).
 RTG_TRACE     := $(B)/rtg-trace
-RTG_TRACE_OBJ := $(B)/obj/src/tracer/rtg_trace/main.o
+RTG_TRACE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out %/register.c,$(wildcard src/tracer/rtg_trace/*.c)))
 
 $(RTG_TRACE): $(RTG_TRACE_OBJ)
 	$(call say,LD,$@)

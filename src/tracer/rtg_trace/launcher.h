@@ -1,0 +1,49 @@
+/* The parts of rtg-trace (main.c runs them in this order):
+ *   options.c  the command line: one table from options to environment
+ *              variables, and what the launcher itself is asked to do
+ *   setup.c    the tracer library, --hip-table's preload, the traces' path
+ *   after.c    after the run: the traces it wrote, rtg-convert and rpt
+ * Every failure says on stderr what failed, on which file, and errno's
+ * text (fail()). */
+#ifndef RTG_TRACE_LAUNCHER_H
+#define RTG_TRACE_LAUNCHER_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <time.h>
+
+/* What the command line asks of the launcher itself (the rest went into
+ * the environment). */
+typedef struct launch {
+  const char *outdir, *filename, *tracer;
+  const char *convert; /* NULL: no conversion; "": the default file */
+  int stats, rpt, table;
+  int program; /* argv index of the program */
+} launch;
+
+/* The directory rtg-trace is in (the tracer and the tools are found from
+ * it). */
+extern char rtg_self_dir[PATH_MAX];
+
+/* options.c: parse argv into the environment and *l.  Returns -1 to go
+ * on, else the exit status (0 after --help or --version, 2 on a usage
+ * error, said). */
+int rtg_options_parse(int argc, char **argv, launch *l);
+
+/* setup.c: the environment the program runs in, from *l: HSA_TOOLS_LIB,
+ * --hip-table's preload, RTG_FILENAME (prefix, cap bytes, gets its value:
+ * the trace files are prefix.<pid>).  false: failed (said). */
+int rtg_setup(const launch *l, char *prefix, size_t cap);
+
+/* after.c: convert and report the traces prefix.<pid> written since
+ * `since`, as *l asks. */
+void rtg_after(const launch *l, const char *prefix, time_t since);
+
+/* Set an environment variable; false (said) when the environment is full. */
+int rtg_setenv(const char *name, const char *value);
+
+/* "rtg-trace: cannot WHAT: path=PATH: ERRNO-TEXT" on stderr (PATH may be
+ * NULL, err 0: no errno text). */
+void rtg_fail(const char *what, const char *path, int err);
+
+#endif
