@@ -69,21 +69,16 @@ bool rtg_async_watched(uint64_t handle) {
 
 /* ------------------------------------------------- the tracer's handler */
 
-typedef struct op_ref {
-  rtg_op *op;
-  uint32_t claim; /* as looked up: a later life of the op is not claimed */
-} op_ref;
-
 static bool complete_on_decrement(hsa_signal_value_t value, void *arg) {
   (void)value;
-  op_ref *r = arg;
+  rtg_owner_ref *r = arg; /* as looked up: a later life of the op is not claimed */
   /* armed just before the op was handed to its waiter: a decrement seen
    * first (a very short kernel) waits the moment it takes to publish it */
   for (int i = 0; i < 10000 && !atomic_load_explicit(&r->op->queued, memory_order_acquire) &&
                   atomic_load_explicit(&r->op->claim, memory_order_relaxed) == r->claim;
        i++)
     sched_yield();
-  rtg_op_try_complete(r->op, r->claim); /* ops are pooled, never unmapped */
+  rtg_op_try_complete(r); /* ops are pooled, never unmapped */
   free(r);
   return false; /* once */
 }
@@ -91,9 +86,9 @@ static bool complete_on_decrement(hsa_signal_value_t value, void *arg) {
 /* sig: the op's signal, as known to the caller (once the op is done, its
  * fields belong to its next life) */
 static void arm(rtg_op *op, uint32_t claim, hsa_signal_t sig, hsa_signal_value_t wait_below) {
-  op_ref *r = malloc(sizeof *r);
+  rtg_owner_ref *r = malloc(sizeof *r);
   if (!r) return; /* the waiter completes it, later */
-  *r = (op_ref){op, claim};
+  *r = (rtg_owner_ref){.op = op, .claim = claim, .signal = sig.handle, .wait_below = wait_below};
   if (rtg_real.hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_LT, wait_below,
                                             complete_on_decrement, r) != HSA_STATUS_SUCCESS)
     free(r);
@@ -155,7 +150,7 @@ static bool app_trampoline(hsa_signal_value_t value, void *arg) {
   rtg_owner_ref o;
   bool owned = rtg_sigtrack_owner(a->handle, &o);
   if (owned && o.quiet) { /* a quiet op the hardware finished: its times first */
-    if (rtg_op_hw_done(o.op)) rtg_op_settle(a->handle, &o);
+    if (rtg_owner_hw_done(&o)) rtg_op_settle(a->handle, &o);
   } else if (owned || a->on_change) {
     value = owned ? rtg_signal_app_load((hsa_signal_t){a->handle})
                   : rtg_real.hsa_signal_load_scacquire((hsa_signal_t){a->handle});

@@ -59,21 +59,29 @@ static bool claim(rtg_op *op, uint32_t pending) {
  * any time, and the runtime asserts on a destroyed handle.  The memory
  * stays mapped (signal pools), and a stale value cannot complete anything:
  * the claim of a completed op fails. */
-static bool hw_done(const rtg_op *op) {
-  const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
-  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < op->wait_below ||
-         (op->quiet && __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE));
+static bool signal_done(uint64_t signal, hsa_signal_value_t wait_below, bool quiet) {
+  const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)signal;
+  return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) < wait_below ||
+         (quiet && __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE));
 }
 
-bool rtg_op_hw_done(const rtg_op *op) {
-  return hw_done(op);
+/* For the op's waiter, which frees it: the op is in this life. */
+static bool hw_done(const rtg_op *op) {
+  return signal_done(op->signal.handle, op->wait_below, op->quiet);
+}
+
+bool rtg_owner_hw_done(const rtg_owner_ref *o) {
+  return signal_done(o->signal, o->wait_below, o->quiet);
 }
 
 /* Only owners of an application signal come here (never kept by sigtrack),
- * so the op can be marked done for its waiter to free. */
-bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
+ * so the op can be marked done for its waiter to free.  Until its claim
+ * succeeds the op may be in a later life: only its atomic words are read. */
+bool rtg_op_try_complete(const rtg_owner_ref *o) {
+  rtg_op *op = o->op;
+  uint32_t pending = o->claim;
   if ((pending & 3) != RTG_OP_PENDING || !atomic_load_explicit(&op->queued, memory_order_acquire) ||
-      !hw_done(op) || !claim(op, pending))
+      !rtg_owner_hw_done(o) || !claim(op, pending))
     return false;
   finish(op);
   atomic_store_explicit(&op->claim, pending | RTG_OP_DONE, memory_order_release);
@@ -81,7 +89,7 @@ bool rtg_op_try_complete(rtg_op *op, uint32_t pending) {
 }
 
 void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o) {
-  while (!rtg_op_try_complete(o->op, o->claim)) {
+  while (!rtg_op_try_complete(o)) {
     rtg_owner_ref now;
     if (!rtg_sigtrack_owner(handle, &now) || now.op != o->op || now.claim != o->claim) return;
     sched_yield();

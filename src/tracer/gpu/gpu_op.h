@@ -47,12 +47,16 @@ typedef struct rtg_op_flight {
 } rtg_op_flight;
 
 typedef struct rtg_op {
-  struct rtg_op *next;
-  /* who completes it: (generation << 2) | RTG_OP_PENDING/CLAIMED/DONE.  The
-   * generation changes each time the op is reused, so a thread that looked
-   * the op up earlier cannot claim its next life (completion.c). */
+  /* The two words a thread that looked the op up earlier may still read
+   * while the op begins its next life: only ever read and written
+   * atomically, and never cleared with the rest (op_pool.c).
+   * claim: who completes it, (generation << 2) | RTG_OP_PENDING/CLAIMED/
+   * DONE.  The generation changes each time the op is reused, so such a
+   * thread cannot claim the next life (completion.c); until its claim
+   * succeeds it reads no other member. */
   _Atomic uint32_t claim;
   _Atomic bool queued; /* handed to its waiter: from then on anyone may complete it */
+  struct rtg_op *next; /* the rest: cleared at each reuse */
   rtg_op_kind kind;
   hsa_signal_t signal;           /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
@@ -123,11 +127,14 @@ RTG_HIDDEN void rtg_op_unbind_signal(rtg_op *op);
  * and must not be freed by the caller. */
 RTG_HIDDEN bool rtg_op_release_signal(rtg_op *op);
 /* The op that raised application signal `handle` and is still in flight:
- * its claim word and the value below which the hardware has completed it.
- * false: none (fast when no signal is raised at all). */
+ * its claim word and what tells that the hardware has completed it, copied
+ * while it was certainly in this life (under the signal's lock), so that
+ * they can be used after another thread completed the op and it began a
+ * new life.  false: none (fast when no signal is raised at all). */
 typedef struct rtg_owner_ref {
   rtg_op *op;
   uint32_t claim;
+  uint64_t signal; /* the signal the hardware decrements: the application's */
   hsa_signal_value_t wait_below;
   bool alone; /* no other op of the signal (a forward) is in flight */
   bool quiet; /* not raised: the GPU and the application see the hardware's value */
@@ -148,14 +155,14 @@ RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t st
 
 /* --------------------------------------------------------- completion */
 
-/* completion.c: complete op now, on the calling thread, if the hardware
- * has completed it and nobody else has claimed it: read its times, record
- * it, and give the application's signal the value the hardware left.
- * claim is the op's claim word as read when it was looked up. */
-RTG_HIDDEN bool rtg_op_try_complete(rtg_op *op, uint32_t claim);
-/* Has the hardware finished op (its signal below wait_below, or a quiet
- * op's end time written)? */
-RTG_HIDDEN bool rtg_op_hw_done(const rtg_op *op);
+/* completion.c: complete the op of o now, on the calling thread, if the
+ * hardware has completed it and nobody else has claimed it (o->claim is
+ * its claim word as looked up): read its times, record it, and give the
+ * application's signal the value the hardware left. */
+RTG_HIDDEN bool rtg_op_try_complete(const rtg_owner_ref *o);
+/* Has the hardware finished the op of o (its signal below wait_below, or
+ * a quiet op's end time written)?  Reads the signal's memory only. */
+RTG_HIDDEN bool rtg_owner_hw_done(const rtg_owner_ref *o);
 /* The hardware has finished the owner o of application signal handle:
  * complete it here, or, when another thread claimed it first, yield until
  * that thread has released the signal.  The application must never see

@@ -10,6 +10,7 @@
 #include <hsa/amd_hsa_signal.h>
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +37,13 @@ rtg_op *rtg_op_alloc(void) {
     pthread_mutex_unlock(&pool_mu);
     op = &blk[0];
   }
+  /* the new life's claim first: a thread still holding the last one's
+   * fails to claim it from now on; then the rest, which only a claimer
+   * reads */
   uint32_t gen = (atomic_load_explicit(&op->claim, memory_order_relaxed) >> 2) + 1;
-  memset(op, 0, sizeof *op);
   atomic_store_explicit(&op->claim, gen << 2, memory_order_relaxed);
+  atomic_store_explicit(&op->queued, false, memory_order_relaxed);
+  memset(&op->next, 0, sizeof *op - offsetof(rtg_op, next));
   return op;
 }
 

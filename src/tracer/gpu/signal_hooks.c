@@ -64,7 +64,7 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
   for (int rounds = 0; rounds < 64 && rtg_sigtrack_owner(sig.handle, &o); rounds++) {
     /* finished: completed before the application sees it (a quiet op's
      * signal has the application's value, which may meet its condition) */
-    if (rtg_op_hw_done(o.op)) {
+    if (rtg_owner_hw_done(&o)) {
       rtg_op_settle(sig.handle, &o);
       continue;
     }
@@ -131,7 +131,7 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       c[i] = conds[i];
       v[i] = vals[i];
       owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
-      if (owned[i] && rtg_op_hw_done(o[i].op)) { /* completed before anyone sees it */
+      if (owned[i] && rtg_owner_hw_done(&o[i])) { /* completed before anyone sees it */
         rtg_op_settle(sigs[i].handle, &o[i]);
         owned[i] = rtg_sigtrack_owner(sigs[i].handle, &o[i]);
       }
@@ -172,12 +172,12 @@ static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_
                                           hsa_signal_t sig) {
   rtg_owner_ref o;
   if (!rtg_sigtrack_owner(sig.handle, &o)) return real(sig);
-  if (rtg_op_hw_done(o.op)) {
+  if (rtg_owner_hw_done(&o)) {
     rtg_op_settle(sig.handle, &o);
     return real(sig);
   }
   hsa_signal_value_t v = real(sig);
-  if (!rtg_op_hw_done(o.op)) return app_value(sig, &o, v);
+  if (!rtg_owner_hw_done(&o)) return app_value(sig, &o, v);
   rtg_op_settle(sig.handle, &o); /* finished meanwhile */
   return real(sig);
 }
@@ -204,7 +204,7 @@ static hsa_status_t hook_signal_destroy(hsa_signal_t sig) {
   uint64_t deadline = 0;
   while (rtg_sigtrack_busy(sig.handle)) {
     rtg_owner_ref o;
-    if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_try_complete(o.op, o.claim)) continue;
+    if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_try_complete(&o)) continue;
     uint64_t now = rtg_now();
     if (!deadline) deadline = now + (uint64_t)rtg_cfg.exit_wait_ms * 1000000ull;
     if (now >= deadline) break;

@@ -236,8 +236,8 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
   if (busy)
-    *out = (rtg_owner_ref){e->owner, e->owner_claim, e->owner->wait_below, e->inflight == 1,
-                           e->owner->quiet};
+    *out = (rtg_owner_ref){e->owner,         e->owner_claim, handle, e->owner->wait_below,
+                           e->inflight == 1, e->owner->quiet};
   pthread_mutex_unlock(&b->mu);
   return busy;
 }

@@ -46,18 +46,24 @@ static void completed_by_application(void) {
   rtg_op *op = rtg_op_alloc();
   op->flight = &flight;
   CHECK(rtg_op_bind_signal(op, app));
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
+  CHECK(o.op == op && o.signal == app.handle);
   uint32_t claim = atomic_load(&op->claim);
-  CHECK(!rtg_op_try_complete(op, claim)); /* not yet queued */
+  CHECK_U64(o.claim, claim);
+  CHECK(!rtg_op_try_complete(&o)); /* not yet queued */
   atomic_fetch_add(&flight.inflight, 1);
   atomic_store(&op->queued, true);
-  CHECK(!rtg_op_hw_done(op));
-  CHECK(!rtg_op_try_complete(op, claim)); /* the hardware is not done */
+  CHECK(!rtg_owner_hw_done(&o));
+  CHECK(!rtg_op_try_complete(&o)); /* the hardware is not done */
   CHECK_U64(fake_value(app), 2);
   fake_hw_done(app, 100, 250);
-  CHECK(rtg_op_hw_done(op));
+  CHECK(rtg_owner_hw_done(&o));
   int records = fake.records;
-  CHECK(!rtg_op_try_complete(op, claim - 4)); /* an earlier life's claim */
-  CHECK(rtg_op_try_complete(op, claim));
+  rtg_owner_ref stale = o;
+  stale.claim = claim - 4; /* an earlier life's */
+  CHECK(!rtg_op_try_complete(&stale));
+  CHECK(rtg_op_try_complete(&o));
   CHECK_U64(state(op), RTG_OP_DONE);
   CHECK_U64(generation(op), claim >> 2);
   CHECK_U64(fake.records, records + 1);
@@ -66,7 +72,7 @@ static void completed_by_application(void) {
   CHECK_U64(fake.stop, 250);
   CHECK_U64(fake_value(app), 0); /* as the hardware would leave it */
   CHECK_U64(atomic_load(&flight.inflight), 0);
-  CHECK(!rtg_op_try_complete(op, claim)); /* once */
+  CHECK(!rtg_op_try_complete(&o)); /* once */
   CHECK_U64(fake.records, records + 1);
   CHECK(rtg_op_waiter_try(op)); /* done: the waiter frees it */
   rtg_op *again = rtg_op_alloc();
@@ -94,11 +100,13 @@ static void claimed_elsewhere(void) {
   hsa_signal_t app = fake_signal_new(1);
   rtg_op *op = submitted(RTG_OP_DISPATCH, app);
   fake_hw_done(app, 1, 2);
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
   uint32_t c = atomic_load(&op->claim);
   atomic_store(&op->claim, c | RTG_OP_CLAIMED);
   CHECK(!rtg_op_waiter_try(op));
-  CHECK(!rtg_op_try_complete(op, c | RTG_OP_CLAIMED));
-  atomic_store(&op->claim, c); /* as if that thread gave it back: finish it */
+  CHECK(!rtg_op_try_complete(&o)); /* claimed: no longer the claim looked up */
+  atomic_store(&op->claim, c);     /* as if that thread gave it back: finish it */
   CHECK(rtg_op_waiter_try(op));
 }
 
@@ -133,9 +141,11 @@ static void quiet_done_by_end_time(void) {
   CHECK(rtg_op_bind_signal(op, app));
   atomic_fetch_add(&flight.inflight, 1);
   atomic_store(&op->queued, true);
-  CHECK(!rtg_op_hw_done(op));
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o) && o.quiet);
+  CHECK(!rtg_owner_hw_done(&o));
   fake_amd(app)->end_ts = 5; /* the application set it back meanwhile */
-  CHECK(rtg_op_hw_done(op));
+  CHECK(rtg_owner_hw_done(&o));
   CHECK(rtg_op_waiter_try(op));
   CHECK_U64(fake_value(app), 1); /* the quiet op's value is the application's */
 }
@@ -153,6 +163,27 @@ static void settle(void) {
   CHECK(rtg_op_waiter_try(op));
 }
 
+/* A thread that looked an op up before it was completed and reused holds
+ * a ref to its last life: it neither completes nor reads the new one. */
+static void stale_ref_to_next_life(void) {
+  hsa_signal_t app = fake_signal_new(1);
+  rtg_op *op = submitted(RTG_OP_DISPATCH, app);
+  rtg_owner_ref old;
+  CHECK(rtg_sigtrack_owner(app.handle, &old));
+  fake_hw_done(app, 1, 2);
+  CHECK(rtg_op_waiter_try(op)); /* completed and freed by its waiter */
+  hsa_signal_t next = fake_signal_new(1);
+  rtg_op *again = submitted(RTG_OP_DISPATCH, next);
+  CHECK(again == op);
+  fake_hw_done(next, 3, 4);
+  int records = fake.records;
+  CHECK(rtg_owner_hw_done(&old)); /* the old signal's value */
+  CHECK(!rtg_op_try_complete(&old));
+  CHECK_U64(fake.records, records);
+  CHECK_U64(state(again), RTG_OP_PENDING);
+  CHECK(rtg_op_waiter_try(again));
+}
+
 int main(void) {
   fake_hsa_install();
   rtg_sigtrack_init();
@@ -163,5 +194,6 @@ int main(void) {
   copies_and_lost_times();
   quiet_done_by_end_time();
   settle();
+  stale_ref_to_next_life();
   return check_done("test_completion");
 }
