@@ -73,12 +73,16 @@ static void kick(void) {
  * Broadwell). */
 static bool cpu_has_prefetchw(void) {
 #if defined(__x86_64__)
-  static int has = -1; /* asked once: cpuid traps to the hypervisor in a VM */
-  if (has < 0) {
+  /* asked once: cpuid traps to the hypervisor in a VM; threads that map
+   * their first chunks at once may each ask, and store the same answer */
+  static _Atomic int has = -1;
+  int h = atomic_load_explicit(&has, memory_order_relaxed);
+  if (h < 0) {
     unsigned a, b, c, d;
-    has = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c >> 8 & 1);
+    h = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c >> 8 & 1);
+    atomic_store_explicit(&has, h, memory_order_relaxed);
   }
-  return has;
+  return h;
 #else
   return false;
 #endif
