@@ -1,6 +1,7 @@
 # rtg: plain Makefile. `make` builds everything into build/, `make test` runs
-# the unit and end-to-end tests, `make demo` traces an example, `make man`
-# writes the man pages into build/man/.
+# the unit and end-to-end tests (T="PATTERN..." only those cases), `make
+# test-tsan` the tracer's under ThreadSanitizer, `make demo` traces an example,
+# `make man` writes the man pages into build/man/.
 #   V=1      show commands          DEBUG=1  -O0 -g3 -Werror
 #   SAN=address,undefined           build everything with sanitizers
 #   PREFIX=/usr/local DESTDIR=      for `make install`
@@ -79,7 +80,7 @@ deps:
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory build-tests
-	@B=$(B) SAN=$(SAN) tests/run.sh
+	@B=$(B) SAN=$(SAN) tests/run.sh $(T)
 
 # Everything the tests run, without installing anything (scripts/rocm-suite.sh
 # builds this inside each suite's chroot).
@@ -149,4 +150,4 @@ check-refs:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all build-tests deps test test-rocm test-real demo bench man install format format-check check-refs clean
+.PHONY: all build-all build-tests deps test test-tsan tsan-bins test-rocm test-real demo bench man install format format-check check-refs clean

@@ -2,7 +2,7 @@
 # Runs every unit-test program (build/tests/test_*) and every end-to-end case
 # (tests/e2e/NNN-name.sh, compared with NNN-name.expect), and ends with one
 # line "N passed, N failed" (", N skipped" added when some were skipped).
-#   tests/run.sh [PATTERN]   only cases whose name contains PATTERN
+#   tests/run.sh [PATTERN...]   only cases whose name contains a PATTERN
 # A case that cannot run here (the runtime lacks what it tests, e.g. HIP
 # before 5.3 or ROCTx on Debian 12) prints "SKIP: why" and exits 77: it is
 # counted as skipped, never as passed, and its .expect is not compared.
@@ -17,7 +17,17 @@ cd "$TOP" || exit 1
 B=$(cd "$B" && pwd)
 export B TOP
 export SIMGPU="$B/simgpu"
-pattern=${1:-}
+patterns="$*"
+# chosen NAME: the case is one of those asked for (all when none)
+chosen() {
+  [ -z "$patterns" ] && return 0
+  for p in $patterns; do
+    case "$1" in *"$p"*) return 0 ;; esac
+  done
+  return 1
+}
+# Under SAN=thread a race fails the program at once.
+case ",${SAN:-}," in *,thread,*) export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" ;; esac
 # the harness's own settings are not the cases' environment
 suite=${RTG_SUITE:-}
 skip=${RTG_TEST_SKIP:-}
@@ -48,7 +58,7 @@ report() { # name status [skip reason]
 for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
-  case "$name" in *"$pattern"*) ;; *) continue ;; esac
+  chosen "$name" || continue
   TMP=$(mktemp -d) && export TMP
   (cd "$TMP" && timeout 300 "$t") >"$logdir/$name.log" 2>&1
   st=$?
@@ -59,7 +69,7 @@ done
 for c in tests/e2e/[0-9]*.sh; do
   [ -f "$c" ] || continue
   name=$(basename "$c" .sh)
-  case "$name" in *"$pattern"*) ;; *) continue ;; esac
+  chosen "$name" || continue
   case " $skip " in *" $name "*)
     report "$name" 77 "RTG_TEST_SKIP"
     continue

@@ -52,6 +52,16 @@ $(SIMGPU_KFD_SO): $(SIMGPU_KFD_OBJ) $(SIMGPU_VIEW_OBJ) $(SIMGPU_CORE_OBJ) tests/
 	$(Q)$(CC) -shared -o $@ $(SIMGPU_KFD_OBJ) $(SIMGPU_VIEW_OBJ) $(SIMGPU_CORE_OBJ) $(LDFLAGS) -ldl \
 	  -Wl,--version-script=tests/simgpu/kfd/kfd.map -Wl,-z,defs
 
+# Under SAN=thread the simulated GPU is built without ThreadSanitizer, as
+# the hardware it stands for is not instrumented: the host orders its work
+# with it through the runtime (doorbells, signals), which TSan cannot see
+# either, so it would report every packet.  The host code is checked.
+simgpu_comma := ,
+ifneq ($(filter thread,$(subst $(simgpu_comma), ,$(SAN))),)
+$(SIMGPU_OBJ) $(SIMGPU_CORE_OBJ) $(SIMGPU_VIEW_OBJ) $(SIMGPU_KFD_OBJ) $(SIMGPU_SO) $(SIMGPU_VIEW_SO) \
+  $(SIMGPU_KFD_SO): SANFLAGS := -fno-omit-frame-pointer
+endif
+
 # Test programs (tests/simgpu/progs/sg_*.c): plain HSA programs that run on
 # the simulated GPU, plus one HIP program and a code object built from OpenCL C.
 SIMGPU_PROG_SRC := $(wildcard tests/simgpu/progs/sg_*.c)
