@@ -2,7 +2,7 @@
 # the program's own ordering checks still pass with the tracer, and it sees
 # what it sees untraced: a 20 ms wait on a barrier still held times out
 # with the value 1 (the tracer's raise of the barrier's signal is not the
-# application's to see: 074).
+# application's to see: 055).
 . "$TOP/tests/e2e/02-tracer.inc"
 SIMGPU_KERNEL_NS=3000 traced "$SIMGPU/sg_barrier"
 f=$(trace_of)

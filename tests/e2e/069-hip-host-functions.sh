@@ -7,7 +7,7 @@
 # the previous round's number, or run a graph's host function after the
 # graph was released (HIP 7.2: SIGSEGV, SIGABRT).  HIP 7.2 also crashes
 # graph launches while a tracer callback is registered, so the callback
-# traces only the loading call (the hand-over, 058).  Every mode must give
+# traces only the loading call (the hand-over, 063).  Every mode must give
 # the untraced result, with nothing lost or unfinished in the trace.
 . "$TOP/tests/e2e/02-tracer.inc"
 for m in callback hostfunc graph capture; do

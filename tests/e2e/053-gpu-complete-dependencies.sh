@@ -13,7 +13,7 @@
 # With RTG_GPU_DEPS=0 the tracer arms a handler on each raised dependency
 # instead, and the runtime's async-events thread completes the dispatches
 # on the hardware's decrement (the threshold leaves room for a loaded
-# machine, as in 053).
+# machine, as in 050).
 . "$TOP/tests/e2e/02-tracer.inc"
 # end_after_dep FILE: barriers that end no earlier than their dependency
 end_after_dep() {

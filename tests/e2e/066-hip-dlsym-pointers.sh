@@ -1,7 +1,7 @@
 # A program that loads HIP itself and calls it only through pointers from
 # dlsym (as frameworks do).  Pointers taken after the runtime loaded the
 # tracer go through the GOT path's trampolines (dlsym is hooked), so the
-# hand-over to the GOT (058: HIP <= 5.3's callbacks, 5.3.1+'s tracer
+# hand-over to the GOT (063: HIP <= 5.3's callbacks, 5.3.1+'s tracer
 # callback) sees every call.  Pointers taken before go around the GOT: the
 # first kernel or copy that begins outside any traced call brings HIP's
 # callbacks back, with a warning; the calls from then on are traced, those

@@ -2,7 +2,7 @@
 # program that waits for each dispatch with wait_any (its signal beside one
 # that never fires) gets its ops completed by its own thread, inside that
 # wait.  Without the hook the waiter thread completes them all (0 here); the
-# threshold leaves room for a loaded machine, as in 053.  Every dispatch is
+# threshold leaves room for a loaded machine, as in 050.  Every dispatch is
 # recorded once, and each wait returns the dispatch's own index.
 . "$TOP/tests/e2e/02-tracer.inc"
 SIMGPU_KERNEL_NS=20000 RTG_HSA_API_FILTER=hsa_amd_signal_wait_any traced "$PROGS/tp_stretch" waitany 100 >out

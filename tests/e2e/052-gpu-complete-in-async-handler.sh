@@ -5,7 +5,7 @@
 # the wrapper of the application's handler completes the op before it calls
 # the handler.  Without it the queue's waiter thread completes them all (0
 # here), 200 us to 1 ms late.  The threshold leaves room for a loaded
-# machine, as in 053.
+# machine, as in 050.
 . "$TOP/tests/e2e/02-tracer.inc"
 SIMGPU_KERNEL_NS=20000 traced "$PROGS/tp_stretch" handler 100 >out
 f=$(trace_of)
