@@ -88,26 +88,41 @@ static int run_tool(const char *tool, char **argv) {
 }
 
 void rtg_after(const launch *l, const char *prefix, time_t since) {
-  if (!l->convert && !l->stats && !l->rpt) return;
+  if (!l->convert && !l->stats && !l->analyze && !l->html && !l->rpt) return;
   char **files = NULL;
   int nf = collect(prefix, since, &files);
   if (!nf) fprintf(stderr, "rtg-trace: no trace files %s.<pid> written by this run\n", prefix);
-  char **av = nf > 0 ? calloc((size_t)nf + 8, sizeof *av) : NULL;
+  char **av = nf > 0 ? calloc((size_t)nf + 12, sizeof *av) : NULL;
   if (nf > 0 && !av) rtg_fail("convert the traces", NULL, errno);
-  if (av && (l->convert || l->stats)) {
+  if (av && (l->convert || l->stats || l->analyze || l->html)) {
     int k = 1;
-    char out[PATH_MAX + 16];
+    char out[PATH_MAX + 16], html[PATH_MAX + 16], an[PATH_MAX + 16];
+    const char *base = l->outdir ? prefix : "rtg_trace";
     if (l->convert && *l->convert)
       snprintf(out, sizeof out, "%s", l->convert);
     else if (l->convert)
-      snprintf(out, sizeof out, "%s.json", l->outdir ? prefix : "rtg_trace");
-    av[k++] = "-o";
-    av[k++] = l->convert ? out : "/dev/null";
+      snprintf(out, sizeof out, "%s.json", base);
+    if (l->convert || (!l->analyze && !l->html)) { /* --summary alone: no JSON kept */
+      av[k++] = "-o";
+      av[k++] = l->convert ? out : "/dev/null";
+    }
     if (l->stats) av[k++] = "--summary";
+    if (l->analyze) {
+      snprintf(an, sizeof an, "--analyze%s%s", *l->analyze ? "=" : "", l->analyze);
+      av[k++] = an;
+    }
+    if (l->html) {
+      snprintf(html, sizeof html, *l->html ? "%s" : "%s.html", *l->html ? l->html : base);
+      av[k++] = "--html";
+      av[k++] = html;
+    }
     for (int i = 0; i < nf; i++) av[k++] = files[i];
     av[k] = NULL;
-    if (run_tool("rtg-convert", av) == 0 && l->convert)
-      fprintf(stderr, "rtg-trace: wrote %s\n", out);
+    if (run_tool("rtg-convert", av) == 0) {
+      if (l->convert) fprintf(stderr, "rtg-trace: wrote %s\n", out);
+      if (l->analyze && *l->analyze) fprintf(stderr, "rtg-trace: wrote %s\n", l->analyze);
+      if (l->html) fprintf(stderr, "rtg-trace: wrote %s\n", html);
+    }
   }
   if (av && l->rpt) {
     int k = 1;

@@ -17,6 +17,8 @@
 typedef struct launch {
   const char *outdir, *filename, *tracer;
   const char *convert; /* NULL: no conversion; "": the default file */
+  const char *analyze; /* NULL: none; "": print it; else also its JSON file */
+  const char *html;    /* NULL: none; "": the default file */
   int stats, rpt, table;
   int program; /* argv index of the program */
 } launch;

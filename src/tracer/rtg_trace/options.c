@@ -55,6 +55,10 @@ static void usage(FILE *f) {
         "  -c, --convert[=FILE]         rtg-convert the traces of this run into FILE\n"
         "                               (default: rtg_trace.json beside the traces)\n"
         "  -s, --stats                  print rtg-convert --summary statistics\n"
+        "  -A, --analyze[=FILE.json]    print why each GPU was idle (rtg-convert\n"
+        "                               --analyze), and write it as JSON to FILE\n"
+        "      --html[=FILE]            write the one-file HTML report (default:\n"
+        "                               rtg_trace.html beside the traces)\n"
         "      --rpt                    print the rpt report of the traces\n"
         "      --tracer=PATH            use this rtg_tracer.so\n"
         "  -h, --help                   this text;  --version  the version\n"
@@ -65,7 +69,20 @@ static void usage(FILE *f) {
 }
 
 /* What an option does that sets no variable. */
-typedef enum { ENV, TABLE, OUTDIR, FILENAME, CONVERT, STATS, RPT, TRACER, HELP, VERSION } action;
+typedef enum {
+  ENV,
+  TABLE,
+  OUTDIR,
+  FILENAME,
+  CONVERT,
+  STATS,
+  ANALYZE,
+  HTML,
+  RPT,
+  TRACER,
+  HELP,
+  VERSION
+} action;
 
 typedef struct opt_def {
   const char *name;
@@ -99,6 +116,8 @@ static const opt_def defs[] = {
     {"verbose", optional_argument, 'v', ENV, "RTG_VERBOSE", "1"},
     {"convert", optional_argument, 'c', CONVERT, NULL, NULL},
     {"stats", no_argument, 's', STATS, NULL, NULL},
+    {"analyze", optional_argument, 'A', ANALYZE, NULL, NULL},
+    {"html", optional_argument, 0, HTML, NULL, NULL},
     {"rpt", no_argument, 0, RPT, NULL, NULL},
     {"tracer", required_argument, 0, TRACER, NULL, NULL},
     {"help", no_argument, 'h', HELP, NULL, NULL},
@@ -157,6 +176,12 @@ int rtg_options_parse(int argc, char **argv, launch *l) {
       break;
     case STATS:
       l->stats = 1;
+      break;
+    case ANALYZE:
+      l->analyze = optarg ? optarg : "";
+      break;
+    case HTML:
+      l->html = optarg ? optarg : "";
       break;
     case RPT:
       l->rpt = 1;
