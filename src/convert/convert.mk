@@ -44,7 +44,8 @@ $(B)/tests/test_perfetto: $(filter-out %/main.o,$(CONVERT_OBJ)) tests/perfetto/p
 
 # tests/unit/test_analyze.c checks --analyze's time model, launch
 # decomposition and rules on their own
-AN_UNIT_SRC := $(addprefix src/convert/analyze/,attrib.c ivset.c launch.c rules.c critical.c sort.c) \
+AN_UNIT_SRC := $(addprefix src/convert/analyze/,attrib.c ivset.c launch.c rules.c critical.c sort.c \
+  memory.c) \
   src/common/u64map.c
 UNIT_EXTRA_test_analyze := -Isrc/convert/analyze $(AN_UNIT_SRC)
 $(B)/tests/test_analyze: $(AN_UNIT_SRC) $(wildcard src/convert/analyze/*.h)

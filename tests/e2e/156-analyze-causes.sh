@@ -8,7 +8,9 @@
 # waiting stream's queue), the causes add up to the idle time within 0.1 %
 # (the JSON's microseconds) on the GPU and on each queue, the verdict names
 # the cause, and the rule of the pattern fires (for a sync after every
-# launch: with the synchronisations' time). The critical path's parts add
+# launch: with the synchronisations' time; for copies from pageable memory,
+# with HIP's arguments traced: with the copy calls' time, and not for the
+# pinned copies). The critical path's parts add
 # up to its length; in the chain, whose long kernels the host waits for,
 # they are on it (5 x 20 ms) and its what-if of them twice as fast saves
 # half of that.
@@ -22,11 +24,12 @@ run() { # mode: trace tp_hip_idle MODE in ./MODE
 run cpu
 SIMGPU_GPUS=2 SIMGPU_KERNEL_TIMES=longwork=20000000 run sync
 run malloc
-SIMGPU_SDMA_MBPS=1600 run copy
+SIMGPU_SDMA_MBPS=1600 RTG_HIP_API_ARGS=1 run copy
 SIMGPU_KERNEL_TIMES=longwork=20000000 run chain
 run syncloop
 SIMGPU_KERNEL_TIMES=work=50 run tiny
-for m in cpu sync malloc copy chain syncloop tiny; do
+SIMGPU_SDMA_MBPS=1600 RTG_HIP_API_ARGS=1 run pageable
+for m in cpu sync malloc copy chain syncloop tiny pageable; do
   echo "== $m"
   "$B/rtg-convert" -q --analyze=$m.json $m/rtg_trace.txt.* >$m.txt
   echo "exit $?"
@@ -34,7 +37,7 @@ for m in cpu sync malloc copy chain syncloop tiny; do
   # one queue's, a sync loop or tiny kernels leave little idle), numbers out
   case $m in
   chain) grep '^    queue .*: dependency' $m.txt | sed 's/queue [0-9]*/queue Q/' ;;
-  syncloop | tiny) ;;
+  syncloop | tiny | pageable) ;;
   *) grep '^GPU0 (pid [0-9]*): idle' $m.txt ;;
   esac | sed 's/[0-9][0-9.]* \(s\|ms\|us\|ns\)/T/g; s/[0-9][0-9.]* %/N %/g; s/x [0-9]*/x N/; s/pid [0-9]*/pid P/; s/tid [0-9]*/tid T/; s/ [0-9]* kernels/ N kernels/; s/  */ /g'
   python3 - $m.json $m/out.txt <<'PY'
@@ -55,7 +58,7 @@ print("each queue's causes sum to its idle:", all(adds_up(q) for q in g["queues"
 fired = {r["id"]: r for r in doc["rules"] if r["fired"] and r.get("gpu", "GPU0") == "GPU0"}
 calls = {"host_sync": ["hipDeviceSynchronize"], "host_api": ["hipMalloc", "hipFree"]}
 rule = {"host_api": "alloc_in_loop", "sync_after_launch": "sync_after_launch",
-        "launch_bound": "launch_bound"}.get(cause)
+        "launch_bound": "launch_bound", "pageable_copy": "pageable_copy"}.get(cause)
 if cause in calls:
     got = sum(g["host_by_call"][cause].get(c, 0) for c in calls[cause])
     what = cause + " in " + "+".join(calls[cause])
@@ -65,15 +68,18 @@ elif cause == "dependency":  # on the queue of the waiting stream: the one waiti
 elif cause == "launch_bound":  # 500 tiny kernels: nearly all shorter than their launch
     got = injected if rule in fired and fired[rule]["count"] >= 450 else 0
     what = "launch_bound kernels"
-elif cause == "sync_after_launch":
+elif cause in ("sync_after_launch", "pageable_copy"):
     got = fired[rule]["cost_us"] if rule in fired else 0
-    what = "rule sync_after_launch's cost"
+    what = "rule %s's cost" % rule
 else:
     got, what = causes[cause], cause
 ratio = got / injected
 print("injected in %s: %s" % (what, "95-105 %" if 0.95 <= ratio <= 1.05 else "%.1f %%" % (100 * ratio)))
 if rule:
     print("rule %s fired:" % rule, rule in fired)
+if cause == "copy_only":  # from pinned memory: no pageable copy, all of them checked
+    r = [r for r in doc["rules"] if r["id"] == "pageable_copy"][0]
+    print("pageable_copy: fired %s, %d copies checked, %d unchecked" % (r["fired"], r["of"], r["unchecked"]))
 cps = doc["critical_path"]
 print("critical path parts add up:", len(cps) == 1 and
       abs(sum(cps[0]["parts_us"].values()) - cps[0]["length_us"]) < 0.002)
@@ -88,7 +94,7 @@ if cause == "dependency":  # 5 x 20 ms of longwork, waited for by the host
 print("%s: %.0f us injected, %.0f us attributed, ratio %.4f" % (what, injected, got, ratio), file=sys.stderr)
 PY
 done
-# all seven processes in one run: each the same as alone, side by side
+# all eight processes in one run: each the same as alone, side by side
 echo "== all"
 "$B/rtg-convert" -q --analyze=all.json */rtg_trace.txt.* >all.txt
 echo "exit $?"
@@ -96,7 +102,7 @@ grep -c '^  *[0-9][0-9]*  *[^ ]*  *1  *+' all.txt
 python3 - <<'PY'
 import json
 alone = {}
-for m in "cpu sync malloc copy chain syncloop tiny".split():
+for m in "cpu sync malloc copy chain syncloop tiny pageable".split():
     for g in json.load(open(m + ".json"))["gpus"]:
         alone[(g["pid"], g["gpu"])] = g
 doc = json.load(open("all.json"))

@@ -22,10 +22,14 @@
 //                       is the synchronisations'
 //   tp_hip_idle tiny    500 launches of a kernel shorter than its launch
 //                       (SIMGPU_KERNEL_TIMES=work=NS): the time is the loop's
+//   tp_hip_idle pageable  the copy mode's copy from malloc'd (pageable)
+//                       memory: the time is the hipMemcpyAsync calls'
+//                       (the pageable_copy rule needs RTG_HIP_API_ARGS=1)
 // Each mode prints the time it injected, measured with CLOCK_BOOTTIME around
 // the injected part only: "injected <cause> <ns> ns in <n> parts".
 #include <hip/hip_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -62,24 +66,33 @@ int main(int argc, char **argv) {
   const int loops = 5, n = 1 << 16;
   const uint64_t work_ns = 20000000; /* 20 ms */
   float *a, *b = NULL;
-  bool sync = !strcmp(mode, "sync"), chain = !strcmp(mode, "chain"), copy = !strcmp(mode, "copy");
+  bool sync = !strcmp(mode, "sync"), chain = !strcmp(mode, "chain"),
+       pageable = !strcmp(mode, "pageable"), copy = pageable || !strcmp(mode, "copy");
   hipStream_t s1 = 0, s2 = 0;
   hipEvent_t ev = 0;
   float *pinned = NULL, *dbuf = NULL;
   const size_t copy_bytes = (size_t)64 << 20;
+  uint64_t warmup = 0;
   if (chain) {
     CK(hipStreamCreate(&s1));
     CK(hipStreamCreate(&s2));
     CK(hipEventCreateWithFlags(&ev, hipEventDisableTiming));
   }
   if (copy) {
-    CK(hipHostMalloc((void **)&pinned, copy_bytes, 0));
+    if (pageable)
+      pinned = (float *)malloc(copy_bytes); // not pinned, in spite of the name
+    else
+      CK(hipHostMalloc((void **)&pinned, copy_bytes, 0));
+    if (!pinned) return 1;
     memset(pinned, 1, copy_bytes);
     CK(hipMalloc(&dbuf, copy_bytes));
     // the first copy sets up the runtime's copy path (HIP 7.2: 30 ms in
     // the call, the copy waiting): a small one, so that its time is not
-    // the copy time this mode injects, nor adds to it
+    // the copy time this mode injects, nor adds to it (pageable: a call
+    // from pageable memory like the others, timed with them)
+    uint64_t t0 = now_ns();
     CK(hipMemcpyAsync(dbuf, pinned, 4096, hipMemcpyHostToDevice, 0));
+    if (pageable) warmup = now_ns() - t0;
     CK(hipStreamSynchronize(0));
   }
   if (sync) {
@@ -92,7 +105,7 @@ int main(int argc, char **argv) {
   CK(hipMalloc(&a, n * sizeof(float)));
   CK(hipMemset(a, 0, n * sizeof(float)));
   CK(hipDeviceSynchronize());
-  uint64_t injected = 0;
+  uint64_t injected = warmup;
   const char *cause = "host_outside_api";
   // Each time: the injected part, then a kernel on GPU0, so that every
   // injected part lies between two of GPU0's ops.
@@ -118,6 +131,12 @@ int main(int argc, char **argv) {
       for (int j = 0; j < 64; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
       for (int j = 0; j < 64; j++) CK(hipFree(big[j]));
       injected += now_ns() - t0;
+    } else if (pageable) {
+      cause = "pageable_copy";
+      uint64_t t0 = now_ns();
+      CK(hipMemcpyAsync(dbuf, pinned, copy_bytes, hipMemcpyHostToDevice, 0));
+      injected += now_ns() - t0;
+      CK(hipStreamSynchronize(0));
     } else if (copy) {
       cause = "copy_only";
       uint64_t t0 = now_ns();
@@ -154,7 +173,7 @@ int main(int argc, char **argv) {
       injected += now_ns() - t0;
       continue;
     } else {
-      fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc|copy|chain|syncloop|tiny\n");
+      fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc|copy|chain|syncloop|tiny|pageable\n");
       return 2;
     }
     hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, 0, a, n);
@@ -168,10 +187,14 @@ int main(int argc, char **argv) {
     CK(hipStreamDestroy(s1));
     CK(hipStreamDestroy(s2));
   }
-  if (copy) {
+  if (pageable)
+    free(pinned);
+  else if (copy)
     CK(hipHostFree(pinned));
+  if (copy) {
     CK(hipFree(dbuf));
   }
-  printf("injected %s %llu ns in %d parts\n", cause, (unsigned long long)injected, loops);
+  printf("injected %s %llu ns in %d parts\n", cause, (unsigned long long)injected,
+         loops + (warmup ? 1 : 0));
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "critical.h"
 #include "ivset.h"
 #include "launch.h"
+#include "memory.h"
 #include "rules.h"
 
 static void test_ivset(void) {
@@ -333,6 +334,52 @@ static void test_critical(void) {
   CHECK_U64(r.whatif[0].length, 110); /* K1 ends at 70, S at 75, B starts at 80 */
 }
 
+/* Pinned and device ranges from the calls' arguments, and the copies whose
+ * host side is in neither. */
+static void test_pageable(void) {
+  static const struct {
+    const char *name, *args;
+    uint64_t t;
+  } calls[] = {
+      {"hipHostMalloc", "(ptr=0x10000, size=4096, flags=0)", 1},
+      {"hipMalloc", "(ptr=0x900000, size=65536)", 2},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x10800, size=64, kind=HostToDevice, stream=0)", 3},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x50000, size=64, kind=HostToDevice, stream=0)", 4},
+      {"hipMemcpyDtoHAsync", "(dst=0x60000, src=0x900000, size=64, stream=0)", 5},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x10000, size=64, kind=Default, stream=0)", 6},
+      {"hipMemcpyAsync", "(dst=0x900010, src=0x900000, size=64, kind=DeviceToDevice)", 7},
+      {"hipHostFree", "(ptr=0x10000)", 8},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x10000, size=64, kind=HostToDevice, stream=0)", 9},
+      {"hipHostRegister", "(ptr=0x70000, size=8192, flags=0)", 10},
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x71000, size=64, stream=0)", 11},
+      {"hipLaunchKernel", "(func=0x1)", 12},
+  };
+  an_mem v[16];
+  size_t n = 0;
+  uint64_t unchecked = 0;
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    bool copy;
+    an_mem m;
+    if (an_mem_of_call(calls[i].name, calls[i].args, &m, &copy)) {
+      m.start = calls[i].t * 100, m.end = m.start + calls[i].t, m.name = (uint32_t)i;
+      v[n++] = m;
+    }
+  }
+  bool copy;
+  an_mem m;
+  CHECK(!an_mem_of_call("hipMemcpyAsync", NULL, &m, &copy) && copy);
+  unchecked++;
+  an_rule r;
+  an_rule_pageable(v, n, unchecked, &r);
+  CHECK(r.evaluated);
+  CHECK_U64(r.of, 6);    /* device to device is no staging copy */
+  CHECK_U64(r.count, 3); /* 0x50000, 0x60000, and 0x10000 after its free */
+  CHECK_U64(r.cost, 4 + 5 + 9);
+  CHECK_U64(r.unchecked, 1);
+  CHECK(r.fired);
+  CHECK_U64(r.worst[0].name, 8); /* the longest: the copy after hipHostFree */
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t n) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -412,5 +459,6 @@ int main(void) {
   test_rules();
   test_barrier_wait();
   test_critical();
+  test_pageable();
   return check_done("test_analyze");
 }

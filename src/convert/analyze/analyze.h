@@ -21,6 +21,7 @@
 #include "attrib.h"
 #include "critical.h"
 #include "launch.h"
+#include "memory.h"
 #include "rules.h"
 
 /* The idle causes of one queue of a GPU: the same model on its ops alone. */
@@ -53,7 +54,10 @@ typedef struct an_proc {
   uint64_t start;                     /* its start (as the spans of its GPUs) */
   uint64_t first_launch, last_launch; /* of its kernels; first > last: none */
   an_rule rules[AN_NRULES];           /* the process rules (below AN_FIRST_GPU_RULE) */
-  an_cp_result cp;                    /* its critical path */
+  an_mem *mem;                        /* its calls that matter to host memory */
+  size_t nmem, capmem;
+  uint64_t mem_unchecked; /* async copies without arguments */
+  an_cp_result cp;        /* its critical path */
   bool has_cp;
 } an_proc;
 

@@ -111,6 +111,18 @@ void an_add(an_state *st, const cv_event *ev) {
                                     .sync = flags & AN_CALL_SYNC,
                                     .flags = flags};
     p->ncalls++;
+    if (ev->type == CV_HIP_API) {
+      an_mem m;
+      bool copy_call;
+      if (an_mem_of_call(ev->name, ev->args, &m, &copy_call)) {
+        p->mem = grow(p->mem, &p->capmem, p->nmem, sizeof *p->mem);
+        m.start = ev->start, m.end = ev->end, m.tid = ev->tid,
+        m.name = cv_intern(st->ctx, ev->name);
+        p->mem[p->nmem++] = m;
+      } else if (copy_call && !ev->args) {
+        p->mem_unchecked++;
+      }
+    }
     if (ev->type == CV_HIP_API && ev->has_corr) {
       uint64_t *v = rtg_u64map_put(&st->corr_call, (uint64_t)ev->proc << 40 | ev->corr, 0, NULL);
       if (v) *v = p->ncalls;
@@ -332,6 +344,7 @@ void an_finish(an_state *st) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
+    an_rule_pageable(p->mem, p->nmem, p->mem_unchecked, &p->rules[AN_RULE_PAGEABLE_COPY]);
   }
   if (threaded)
     pthread_join(cp, NULL);
@@ -349,7 +362,7 @@ void an_free(an_state *st) {
     free(st->devs[i].queues);
     an_launch_free(&st->devs[i].launch);
   }
-  for (uint32_t i = 0; i < st->nprocs; i++) free(st->procs[i].calls);
+  for (uint32_t i = 0; i < st->nprocs; i++) free(st->procs[i].calls), free(st->procs[i].mem);
   free(st->devs);
   free(st->procs);
   rtg_u64map_free(&st->dev_index);

@@ -329,8 +329,8 @@ static void rule_json(const an_state *st, FILE *f, int id, const an_rule *r, uin
   json_str(f, an_rules[id].title);
   fprintf(f, ",\"advice\":");
   json_str(f, an_rules[id].advice);
-  fprintf(f, ",\"fired\":%s,\"count\":%" PRIu64 ",\"of\":%" PRIu64 ",", r->fired ? "true" : "false",
-          r->count, r->of);
+  fprintf(f, ",\"fired\":%s,\"count\":%" PRIu64 ",\"of\":%" PRIu64 ",\"unchecked\":%" PRIu64 ",",
+          r->fired ? "true" : "false", r->count, r->of, r->unchecked);
   us(f, "cost_us", r->cost, ",");
   fprintf(f, "\"instances\":[");
   char w[512];
@@ -350,8 +350,8 @@ static void rules_json(const an_state *st, FILE *f) {
   fprintf(f, ",\n\"rules\":[");
   bool first = true;
   for (uint32_t p = 0; p < st->nprocs; p++)
-    if (st->procs[p].first_launch <= st->procs[p].last_launch)
-      for (int id = 0; id < AN_FIRST_GPU_RULE; id++)
+    for (int id = 0; id < AN_FIRST_GPU_RULE; id++)
+      if (st->procs[p].rules[id].evaluated)
         rule_json(st, f, id, &st->procs[p].rules[id], p, NULL, &first);
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok)
@@ -555,7 +555,7 @@ static void rules_text(const an_state *st, FILE *f) {
   char lb[64];
   for (uint32_t p = 0; p < st->nprocs; p++)
     for (int id = 0; id < AN_FIRST_GPU_RULE; id++)
-      if (st->procs[p].rules[id].fired) {
+      if (st->procs[p].rules[id].evaluated && st->procs[p].rules[id].fired) {
         if (!any) fprintf(f, "\nRules that fired:\n");
         any = true;
         snprintf(lb, sizeof lb, "pid %u", st->ctx->procs[p].pid);
@@ -569,6 +569,16 @@ static void rules_text(const an_state *st, FILE *f) {
         label(st, &st->devs[i], lb, sizeof lb);
         rule_text(st, id, &st->devs[i].rules[id], lb, st->procs[st->devs[i].proc].start, f);
       }
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    const an_rule *r = &st->procs[p].rules[AN_RULE_PAGEABLE_COPY];
+    if (r->unchecked)
+      fprintf(f,
+              "%spid %u: %s: not checked for %" PRIu64 " async copies: the trace has no HIP "
+              "arguments (RTG_HIP_API_ARGS=1)\n",
+              any ? "" : "\n", st->ctx->procs[p].pid, an_rules[AN_RULE_PAGEABLE_COPY].id,
+              r->unchecked);
+    any = any || r->unchecked;
+  }
 }
 
 static void critical_text(const an_state *st, FILE *f) {

@@ -15,6 +15,9 @@ const an_rule_info an_rules[AN_NRULES] = {
     [AN_RULE_ALLOC_IN_LOOP] = {"alloc_in_loop", "memory allocated or freed between kernel launches",
                                "allocate once before the loop, or use hipMallocAsync and a "
                                "memory pool"},
+    [AN_RULE_PAGEABLE_COPY] = {"pageable_copy", "async copies from or to pageable host memory",
+                               "allocate the host buffers with hipHostMalloc, or pin them "
+                               "with hipHostRegister"},
     [AN_RULE_LAUNCH_BOUND] = {"launch_bound", "kernels shorter than the calls that launch them",
                               "fuse small kernels, or capture them in a HIP graph"},
     [AN_RULE_QUEUE_DELAY] = {"queue_delay", "kernels that waited long in their queue",
@@ -27,7 +30,7 @@ const an_rule_info an_rules[AN_NRULES] = {
 };
 
 /* Keeps the AN_MAX_INSTANCES longest instances, the longest first. */
-static void instance(an_rule *r, an_instance in) {
+void an_rule_instance(an_rule *r, an_instance in) {
   r->count++;
   r->cost += in.dur;
   int n = r->nworst;
@@ -58,13 +61,14 @@ void an_rules_process(const an_call *calls, size_t n, uint64_t first, uint64_t l
       sync->of++;
       pending = true;
     } else if (c->flags & AN_CALL_SYNC) {
-      if (pending) instance(sync, call_instance(c));
+      if (pending) an_rule_instance(sync, call_instance(c));
       pending = false;
     }
     if (c->start < first || c->start >= last) continue;
-    if (c->flags & AN_CALL_COPY) instance(copy, call_instance(c));
-    if (c->flags & AN_CALL_ALLOC) instance(alloc, call_instance(c));
+    if (c->flags & AN_CALL_COPY) an_rule_instance(copy, call_instance(c));
+    if (c->flags & AN_CALL_ALLOC) an_rule_instance(alloc, call_instance(c));
   }
+  sync->evaluated = copy->evaluated = alloc->evaluated = true;
   /* most launches, and more than a handful */
   sync->fired = sync->count >= 3 && 2 * sync->count > sync->of;
   copy->fired = copy->count > 0;
@@ -78,7 +82,7 @@ static void launch_bound(const an_op *ops, size_t n, an_rule *r) {
     r->of++;
     uint64_t api = op->api_e > op->api_s ? op->api_e - op->api_s : 0, k = op->end - op->start;
     if (k < api)
-      instance(
+      an_rule_instance(
           r, (an_instance){
                  .start = op->start, .dur = api - k, .tid = op->tid, .value = k, .name = op->name});
   }
@@ -131,7 +135,7 @@ static void low_utilization(const an_op *ops, size_t n, const an_result *res, an
     an_instance w = {.start = cs, .name = AN_NO_NAME};
     for (; c < CHUNKS && 100 * busy[c] < LOW_PCT * len; c++) w.value += busy[c], low++;
     w.dur = (c == CHUNKS ? e : s + (uint64_t)c * len) - cs;
-    instance(r, w);
+    an_rule_instance(r, w);
   }
   r->cost = 0; /* the idle time in the windows, not their length */
   for (int c = 0; c < CHUNKS; c++) {
@@ -144,14 +148,18 @@ static void low_utilization(const an_op *ops, size_t n, const an_result *res, an
 
 void an_rules_gpu(const an_op *ops, size_t n, const an_result *res, const an_launch *l,
                   an_rule out[AN_NRULES]) {
-  for (int i = AN_FIRST_GPU_RULE; i < AN_NRULES; i++) memset(&out[i], 0, sizeof out[i]);
+  for (int i = AN_FIRST_GPU_RULE; i < AN_NRULES; i++) {
+    memset(&out[i], 0, sizeof out[i]);
+    out[i].evaluated = true;
+  }
   launch_bound(ops, n, &out[AN_RULE_LAUNCH_BOUND]);
   queue_delay(res, l, &out[AN_RULE_QUEUE_DELAY]);
   low_utilization(ops, n, res, &out[AN_RULE_LOW_UTILIZATION]);
   an_rule *st = &out[AN_RULE_STARTUP];
   uint64_t startup = res->cause[AN_STARTUP];
   if (startup) {
-    instance(st, (an_instance){.start = res->span_start, .dur = startup, .name = AN_NO_NAME});
+    an_rule_instance(st,
+                     (an_instance){.start = res->span_start, .dur = startup, .name = AN_NO_NAME});
     st->fired = 5 * startup >= res->span;
   }
 }

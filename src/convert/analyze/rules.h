@@ -9,7 +9,9 @@
  *                      first and the last kernel launch (cost: their time);
  *   alloc_in_loop      hipMalloc/hipFree (and kin) between the first and
  *                      the last kernel launch: they synchronise the device
- *                      (cost: their time).
+ *                      (cost: their time);
+ *   pageable_copy      async copies from or to pageable host memory
+ *                      (memory.h; cost: the calls' time).
  * Of a GPU (its ops):
  *   launch_bound       kernels shorter than the call that launched them
  *                      (cost: the launch calls' time past the kernels'; a
@@ -32,6 +34,7 @@ enum an_rule_id {
   AN_RULE_SYNC_AFTER_LAUNCH,
   AN_RULE_SYNC_COPY,
   AN_RULE_ALLOC_IN_LOOP,
+  AN_RULE_PAGEABLE_COPY,
   AN_RULE_LAUNCH_BOUND,
   AN_RULE_QUEUE_DELAY,
   AN_RULE_LOW_UTILIZATION,
@@ -58,13 +61,18 @@ typedef struct an_instance {
 #define AN_MAX_INSTANCES 5
 
 typedef struct an_rule {
+  bool evaluated; /* the trace had what the rule looks at */
   bool fired;
   uint64_t count; /* instances */
   uint64_t of;    /* what they are counted among (launches, kernels, chunks); 0: n/a */
   uint64_t cost;  /* ns */
   an_instance worst[AN_MAX_INSTANCES]; /* the longest first */
   int nworst;
+  uint64_t unchecked; /* what the trace cannot tell (pageable_copy: copies without arguments) */
 } an_rule;
+
+/* Counts an instance into r, keeping the longest. */
+void an_rule_instance(an_rule *r, an_instance in);
 
 /* The process rules, from its calls sorted by thread and start, outer
  * call first (as an_attribute leaves them), with flags set; the window
