@@ -31,8 +31,15 @@ SIMGPU_KERNEL_TIMES=work=50 run tiny
 SIMGPU_SDMA_MBPS=1600 RTG_HIP_API_ARGS=1 run pageable
 for m in cpu sync malloc copy chain syncloop tiny pageable; do
   echo "== $m"
-  "$B/rtg-convert" -q --analyze=$m.json $m/rtg_trace.txt.* >$m.txt
+  # copy: from the loop on, after the warm-up copy (trace times are boot
+  # time; --start takes microseconds)
+  # (all of it too, as $m.full.json: the allocations before the loop are
+  # what the pageable_copy rule needs)
+  win=""
+  [ $m = copy ] && win="--start $(($(sed -n 's/^loop from \([0-9]*\) ns$/\1/p' $m/out.txt) / 1000))"
+  "$B/rtg-convert" -q --analyze=$m.json $win $m/rtg_trace.txt.* >$m.txt
   echo "exit $?"
+  "$B/rtg-convert" -q --analyze=$m.full.json $m/rtg_trace.txt.* >/dev/null
   # the verdict of GPU0 where the injected cause is the GPU's (a chain is
   # one queue's, a sync loop or tiny kernels leave little idle), numbers out
   case $m in
@@ -78,7 +85,8 @@ print("injected in %s: %s" % (what, "95-105 %" if 0.95 <= ratio <= 1.05 else "%.
 if rule:
     print("rule %s fired:" % rule, rule in fired)
 if cause == "copy_only":  # from pinned memory: no pageable copy, all of them checked
-    r = [r for r in doc["rules"] if r["id"] == "pageable_copy"][0]
+    full = json.load(open(sys.argv[1].replace(".json", ".full.json")))
+    r = [r for r in full["rules"] if r["id"] == "pageable_copy"][0]
     print("pageable_copy: fired %s, %d copies checked, %d unchecked" % (r["fired"], r["of"], r["unchecked"]))
 cps = doc["critical_path"]
 print("critical path parts add up:", len(cps) == 1 and
@@ -103,7 +111,7 @@ python3 - <<'PY'
 import json
 alone = {}
 for m in "cpu sync malloc copy chain syncloop tiny pageable".split():
-    for g in json.load(open(m + ".json"))["gpus"]:
+    for g in json.load(open(m + ".full.json"))["gpus"]:
         alone[(g["pid"], g["gpu"])] = g
 doc = json.load(open("all.json"))
 together = {(g["pid"], g["gpu"]): g for g in doc["gpus"]}

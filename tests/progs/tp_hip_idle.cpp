@@ -12,7 +12,10 @@
 //                       and 64 x hipFree
 //   tp_hip_idle copy    a 64 MiB hipMemcpyAsync from pinned memory and its
 //                       hipStreamSynchronize: GPU0 runs a copy and no kernel
-//                       (set SIMGPU_SDMA_MBPS so that copies take time)
+//                       (set SIMGPU_SDMA_MBPS so that copies take time); the
+//                       time is the copy's, between two events; the loop
+//                       starts after a warm-up copy (analyse from "loop
+//                       from T ns")
 //   tp_hip_idle chain   a long kernel on stream 1, an event, and stream 2
 //                       waiting on it before its kernel: stream 2's queue
 //                       waits on stream 1 (needs SIMGPU_KERNEL_TIMES=
@@ -86,12 +89,13 @@ int main(int argc, char **argv) {
     if (!pinned) return 1;
     memset(pinned, 1, copy_bytes);
     CK(hipMalloc(&dbuf, copy_bytes));
-    // the first copy sets up the runtime's copy path (HIP 7.2: 30 ms in
-    // the call, the copy waiting): a small one, so that its time is not
-    // the copy time this mode injects, nor adds to it (pageable: a call
-    // from pageable memory like the others, timed with them)
+    // the first copy sets up the runtime's copy path (HIP 7.2: the copy
+    // waits 30 ms, then takes twice as long): copy mode warms it with the
+    // whole buffer and prints when its loop starts (the test's --start);
+    // pageable mode with 4 KiB, a call from pageable memory like the
+    // others, timed with them
     uint64_t t0 = now_ns();
-    CK(hipMemcpyAsync(dbuf, pinned, 4096, hipMemcpyHostToDevice, 0));
+    CK(hipMemcpyAsync(dbuf, pinned, pageable ? 4096 : copy_bytes, hipMemcpyHostToDevice, 0));
     if (pageable) warmup = now_ns() - t0;
     CK(hipStreamSynchronize(0));
   }
@@ -105,7 +109,7 @@ int main(int argc, char **argv) {
   CK(hipMalloc(&a, n * sizeof(float)));
   CK(hipMemset(a, 0, n * sizeof(float)));
   CK(hipDeviceSynchronize());
-  uint64_t injected = warmup;
+  uint64_t injected = warmup, loop_start = now_ns();
   const char *cause = "host_outside_api";
   // Each time: the injected part, then a kernel on GPU0, so that every
   // injected part lies between two of GPU0's ops.
@@ -138,11 +142,22 @@ int main(int argc, char **argv) {
       injected += now_ns() - t0;
       CK(hipStreamSynchronize(0));
     } else if (copy) {
+      // timed on the GPU, by events around the copy: the host's view of it
+      // would add the call, the wake-up and, on a loaded host, the time
+      // the copy engine waited for a core
       cause = "copy_only";
-      uint64_t t0 = now_ns();
+      hipEvent_t e0, e1;
+      CK(hipEventCreate(&e0));
+      CK(hipEventCreate(&e1));
+      CK(hipEventRecord(e0, 0));
       CK(hipMemcpyAsync(dbuf, pinned, copy_bytes, hipMemcpyHostToDevice, 0));
+      CK(hipEventRecord(e1, 0));
       CK(hipStreamSynchronize(0));
-      injected += now_ns() - t0;
+      float ms = 0;
+      CK(hipEventElapsedTime(&ms, e0, e1));
+      injected += (uint64_t)((double)ms * 1e6);
+      CK(hipEventDestroy(e0));
+      CK(hipEventDestroy(e1));
     } else if (chain) {
       cause = "dependency";
       hipLaunchKernelGGL(longwork, dim3(n / 256), dim3(256), 0, s1, a, n);
@@ -196,5 +211,6 @@ int main(int argc, char **argv) {
   }
   printf("injected %s %llu ns in %d parts\n", cause, (unsigned long long)injected,
          loops + (warmup ? 1 : 0));
+  printf("loop from %llu ns\n", (unsigned long long)loop_start);
   return 0;
 }

@@ -19,15 +19,23 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void run_one(hsa_queue_t *q) {
+/* One dispatch and a wait for it: the injected waits (GPU1's) with
+ * hsa_signal_wait_scacquire, GPU0's own with hsa_signal_wait_relaxed, so
+ * that the test can tell them apart by call. */
+static void run_one(hsa_queue_t *q, bool injected) {
   hsa_signal_t sig;
   CHECK(hsa_signal_create(1, 0, NULL, &sig));
   hsa_kernel_dispatch_packet_t d;
   sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, sig);
   sg_submit(q, &d);
-  while (hsa_signal_wait_scacquire(sig, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+  if (injected)
+    while (hsa_signal_wait_scacquire(sig, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+                                     HSA_WAIT_STATE_BLOCKED) >= 1) {
+    }
+  else
+    while (hsa_signal_wait_relaxed(sig, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
                                    HSA_WAIT_STATE_BLOCKED) >= 1) {
-  }
+    }
   CHECK(hsa_signal_destroy(sig));
 }
 
@@ -48,19 +56,19 @@ int main(int argc, char **argv) {
   if (wait)
     CHECK(hsa_queue_create(sys.gpu[1].agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
                            UINT32_MAX, &q1));
-  run_one(q0); /* GPU0's first op: the idle after it is the program's */
+  run_one(q0, false); /* GPU0's first op: the idle after it is the program's */
   uint64_t injected = 0;
   for (int i = 0; i < 5; i++) {
     uint64_t t0 = now_ns();
     if (wait) {
-      run_one(q1);
+      run_one(q1, true);
     } else {
       struct timespec ts = {0, 20000000};
       while (nanosleep(&ts, &ts)) {
       }
     }
     injected += now_ns() - t0;
-    run_one(q0);
+    run_one(q0, false);
   }
   printf("injected %s %llu ns in 5 parts\n", wait ? "host_sync" : "host_outside_api",
          (unsigned long long)injected);

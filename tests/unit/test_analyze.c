@@ -439,7 +439,7 @@ static void test_random(void) {
         busy++;
         continue;
       }
-      int c = t < first ? 0 : dep[t] ? 1 : copy[t] ? 2 : launch[t] ? 3 : -1;
+      int c = t < first ? 0 : copy[t] ? 1 : dep[t] ? 2 : launch[t] ? 3 : -1;
       if (c >= 0) cause[c]++;
     }
     CHECK_U64(r.span, last - ps);

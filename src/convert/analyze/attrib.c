@@ -9,8 +9,8 @@
 
 const char *const an_cause_names[AN_NCAUSES] = {
     [AN_STARTUP] = "startup",
-    [AN_DEPENDENCY] = "dependency",
     [AN_COPY_ONLY] = "copy_only",
+    [AN_DEPENDENCY] = "dependency",
     [AN_LAUNCH_LATENCY] = "launch_latency",
     [AN_HOST_SYNC] = "host_sync",
     [AN_HOST_API] = "host_api",
@@ -253,8 +253,8 @@ bool an_attribute(an_gpu *g, an_result *res) {
     an_iv_move(&rest, &left);
     an_iv_free(&got);
   }
-  take(res, g, &rest, &dep, AN_DEPENDENCY);
   take(res, g, &rest, &copy, AN_COPY_ONLY);
+  take(res, g, &rest, &dep, AN_DEPENDENCY);
   take(res, g, &rest, &launch, AN_LAUNCH_LATENCY);
 
   size_t nseg;

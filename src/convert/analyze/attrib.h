@@ -20,9 +20,10 @@
 /* In precedence order. */
 enum an_cause {
   AN_STARTUP,          /* process start to the GPU's first op */
+  AN_COPY_ONLY,        /* no kernel runs but a copy does (a barrier waiting for that copy
+                          waits for the GPU's own work) */
   AN_DEPENDENCY,       /* a barrier packet with dependency signals waits (from when its queue
                           reaches it to its end) */
-  AN_COPY_ONLY,        /* no kernel runs but a copy does */
   AN_LAUNCH_LATENCY,   /* an op was enqueued (its tick, or its call's end) but has not started */
   AN_HOST_SYNC,        /* nothing enqueued; the thread waits in a synchronisation */
   AN_HOST_API,         /* nothing enqueued; the thread is in another runtime call */

@@ -39,22 +39,23 @@ static bool one_of(const char *name, const char *const *names) {
 }
 
 bool an_mem_of_call(const char *name, const char *args, an_mem *out, bool *copy_call) {
-  static const char *const pin[] = {"hipHostMalloc", "hipHostAlloc", "hipMallocHost",
+  static const char *const pin[] = {"hipHostMalloc",         "hipHostAlloc",    "hipMallocHost",
                                     "hipExtMallocWithFlags", "hipHostRegister", NULL};
   static const char *const unpin[] = {"hipHostFree", "hipFreeHost", "hipHostUnregister", NULL};
   static const char *const dev[] = {"hipMalloc", "hipMallocManaged", "hipMallocAsync",
                                     "hipMallocPitch", NULL};
   static const char *const h2d[] = {"hipMemcpyHtoDAsync", NULL};
   static const char *const d2h[] = {"hipMemcpyDtoHAsync", NULL};
-  static const char *const kinded[] = {"hipMemcpyAsync", "hipMemcpyWithStream",
-                                       "hipMemcpy2DAsync", NULL};
+  static const char *const kinded[] = {"hipMemcpyAsync", "hipMemcpyWithStream", "hipMemcpy2DAsync",
+                                       NULL};
   *copy_call = one_of(name, h2d) || one_of(name, d2h) || one_of(name, kinded);
   memset(out, 0, sizeof *out);
   if (!args) return false;
   if (one_of(name, pin) || one_of(name, dev)) {
     /* hipExtMallocWithFlags pins only with hipDeviceMallocFinegrained and
      * the like; it is device memory either way, so not pageable */
-    out->kind = one_of(name, pin) && strcmp(name, "hipExtMallocWithFlags") ? AN_MEM_PIN : AN_MEM_DEV;
+    out->kind =
+        one_of(name, pin) && strcmp(name, "hipExtMallocWithFlags") ? AN_MEM_PIN : AN_MEM_DEV;
     return num(args, "ptr", &out->ptr) && num(args, "size", &out->size) && out->ptr;
   }
   if (one_of(name, unpin) || !strcmp(name, "hipFree")) {
@@ -159,10 +160,9 @@ void an_rule_pageable(an_mem *v, size_t n, uint64_t unchecked, an_rule *out) {
       out->of++;
       bool paged = !known(&pinned, &dev, m->ptr) || (m->ptr2 && !known(&pinned, &dev, m->ptr2));
       if (paged)
-        an_rule_instance(out, (an_instance){.start = m->start,
-                                            .dur = m->end - m->start,
-                                            .tid = m->tid,
-                                            .name = m->name});
+        an_rule_instance(
+            out, (an_instance){
+                     .start = m->start, .dur = m->end - m->start, .tid = m->tid, .name = m->name});
     }
     }
   }

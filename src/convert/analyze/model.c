@@ -344,7 +344,13 @@ void an_finish(an_state *st) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
-    an_rule_pageable(p->mem, p->nmem, p->mem_unchecked, &p->rules[AN_RULE_PAGEABLE_COPY]);
+    if (ctx->window_start) { /* --start dropped the allocations before it */
+      uint64_t copies = p->mem_unchecked;
+      for (size_t k = 0; k < p->nmem; k++) copies += p->mem[k].kind == AN_MEM_COPY;
+      an_rule_pageable(NULL, 0, copies, &p->rules[AN_RULE_PAGEABLE_COPY]);
+    } else {
+      an_rule_pageable(p->mem, p->nmem, p->mem_unchecked, &p->rules[AN_RULE_PAGEABLE_COPY]);
+    }
   }
   if (threaded)
     pthread_join(cp, NULL);

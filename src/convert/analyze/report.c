@@ -572,11 +572,10 @@ static void rules_text(const an_state *st, FILE *f) {
   for (uint32_t p = 0; p < st->nprocs; p++) {
     const an_rule *r = &st->procs[p].rules[AN_RULE_PAGEABLE_COPY];
     if (r->unchecked)
-      fprintf(f,
-              "%spid %u: %s: not checked for %" PRIu64 " async copies: the trace has no HIP "
-              "arguments (RTG_HIP_API_ARGS=1)\n",
-              any ? "" : "\n", st->ctx->procs[p].pid, an_rules[AN_RULE_PAGEABLE_COPY].id,
-              r->unchecked);
+      fprintf(f, "%spid %u: %s: not checked for %" PRIu64 " async copies: %s\n", any ? "" : "\n",
+              st->ctx->procs[p].pid, an_rules[AN_RULE_PAGEABLE_COPY].id, r->unchecked,
+              st->ctx->window_start ? "--start drops the allocations before it"
+                                    : "the trace has no HIP arguments (RTG_HIP_API_ARGS=1)");
     any = any || r->unchecked;
   }
 }
@@ -618,7 +617,7 @@ void an_write_text(const an_state *st, FILE *f) {
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) table(st, &st->devs[i], f);
   if (any)
-    fprintf(f, "\nEach idle nanosecond has one cause, the first that holds: startup, dependency,\n"
-               "copy_only, launch_latency, then what the thread that enqueued the GPU's next op\n"
+    fprintf(f, "\nEach idle nanosecond has one cause, the first that holds: startup, copy_only,\n"
+               "dependency, launch_latency, then what the thread that enqueued the GPU's next op\n"
                "was doing: host_sync, host_api, host_outside_api.\n");
 }

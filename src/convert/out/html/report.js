@@ -106,7 +106,7 @@
   }
 
   /* 1. verdicts and causes */
-  const CAUSES = ['startup', 'dependency', 'copy_only', 'launch_latency', 'host_sync', 'host_api',
+  const CAUSES = ['startup', 'copy_only', 'dependency', 'launch_latency', 'host_sync', 'host_api',
     'host_outside_api'];
   function causeBar(causes, total, skipStartup) {
     const bar = el('div', { class: 'bar' });
