@@ -24,7 +24,10 @@ end_after_dep() {
                      n++; if ((d in end) && b + 0 >= end[d] + 0) ok++ }
        END { print "barriers ending after their dependency: " ok + 0 " of " n + 0 }' "$1" "$1"
 }
-SIMGPU_LOG=1 SIMGPU_KERNEL_NS=20000 traced "$PROGS/tp_stretch" dep 100 >out 2>log
+# (1 ms kernels: each dispatch is still running when its barrier is
+# submitted, even on a loaded host, so every barrier waits on a raised
+# signal)
+SIMGPU_LOG=1 SIMGPU_KERNEL_NS=1000000 traced "$PROGS/tp_stretch" dep 100 >out 2>log
 f=$(trace_of)
 echo "barrier-value packets the GPU processed: $(grep -c 'barrier-value done' log)"
 end_after_dep "$f"
