@@ -108,7 +108,7 @@ void cv_ctx_free(cv_ctx *ctx) {
   rtg_strtab_free(ctx->strs);
 }
 
-/* Names shared by the timeline outputs (chrome.c, perfetto.c). */
+/* Names shared by the timeline outputs (out/chrome, out/perfetto). */
 const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap) {
   if (ev->has_bytes)
     snprintf(buf, cap, "%s %llu bytes", ev->name, (unsigned long long)ev->bytes);

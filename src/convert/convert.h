@@ -1,17 +1,20 @@
-/* rtg-convert: the pieces and how they connect.
+/* rtg-convert: the pieces and how they connect (each a room of
+ * src/convert, see convert.mk).
  *
  *   passes (passes.c): the span (N% windows, --zero), the main pass, and a
  *        |  second pass for the sinks that need one
  *        v
- *   inputs (input_trace.c, through the common trace reader; input_strace.c,
- *        |  input_tail.c, input_json.c): one cv_event per record, in file
- *        |  order; merged Chrome JSON events are cv_events too
+ *   inputs (in/: trace.c, through the common trace reader; strace.c,
+ *        |  tail.c, json.c): one cv_event per record, in file order;
+ *        |  merged Chrome JSON events are cv_events too
  *        v
  *   dispatch (convert.c): time window, counting, process table
  *        |
  *        v
- *   sinks, one file each behind cv_sink: chrome.c, perfetto.c, stats.c,
- *   gaps.c, sqlite.c, workgroups.c, csv_rocprofv3.c, otf2.c
+ *   sinks, one folder each behind cv_sink (out/<format>/): chrome,
+ *   perfetto, stats, gaps, sqlite, workgroups, csv, otf2; analyze/; what
+ *   several of them use is in shared/ (tracks, call/op matching, gap
+ *   trackers, stacks)
  *
  * Everything streams: an event's strings live only during the call, and a
  * sink keeps what it needs (interned names, aggregates), never the events. */
@@ -80,11 +83,11 @@ typedef struct cv_event {
   const void *json; /* CV_JSON: the cJSON object */
   bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
   /* An API call's Chrome JSON, made on the reader's threads
-   * (chrome_pre.c): all of it but the track, which goes at pre_mark; NULL
+   * (out/chrome/chrome_pre.c): all of it but the track, which goes at pre_mark; NULL
    * when the Chrome sink is to write it whole. */
   const char *pre;
   uint32_t pre_len, pre_mark;
-  /* An API call's lookup key in the Perfetto sink (perfetto_calls.c),
+  /* An API call's lookup key in the Perfetto sink (out/perfetto/perfetto_calls.c),
    * made on the reader's threads; NULL when the sink is to make it. */
   const struct cv_call_key *call_key;
 } cv_event;
@@ -182,11 +185,11 @@ typedef struct cv_ctx {
     void *state;
   } sinks[12];
   int nsinks;
-  /* duplicate inputs, per pass over the inputs (input_trace.c) */
+  /* duplicate inputs, per pass over the inputs (in/trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */
   /* -k: strtab id of a mangled kernel name -> id of its demangled name,
-   * from the dispatch records' demangled: fields (input_trace.c) */
+   * from the dispatch records' demangled: fields (in/trace.c) */
   rtg_u64map demangled;
 } cv_ctx;
 
@@ -209,8 +212,8 @@ struct cv_sink {
 
 extern const cv_sink cv_chrome_sink, cv_stats_sink, cv_gaps_sink, cv_sqlite_sink,
     cv_workgroups_sink, cv_perfetto_sink;
-extern const cv_sink cv_csv_sink;     /* csv_rocprofv3.c */
-extern const cv_sink cv_otf2_sink;    /* otf2.c (a stub saying why when built without OTF2) */
+extern const cv_sink cv_csv_sink;  /* out/csv/csv_rocprofv3.c */
+extern const cv_sink cv_otf2_sink; /* out/otf2/otf2.c (a stub saying why when built without OTF2) */
 extern const cv_sink cv_analyze_sink; /* analyze/sink.c */
 extern const cv_sink cv_html_sink;    /* out/html/html.c */
 
@@ -237,7 +240,7 @@ static inline rtg_gap_buckets cv_gap_buckets(const cv_ctx *ctx) {
 /* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
 const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
 
-/* stacks.c: a STACK or SYMBOL record of a process of host; the pcs of a
+/* shared/stacks.c: a STACK or SYMBOL record of a process of host; the pcs of a
  * stack, symbolized where SYMBOL records allow, one frame per call of fn
  * (returns the number of frames). */
 void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
@@ -249,18 +252,18 @@ int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
 bool cv_read_inputs(cv_ctx *ctx);
 void cv_measure_span(cv_ctx *ctx);
 
-/* input_trace.c: read one input of any kind (a trace, a log, Chrome JSON);
+/* in/trace.c: read one input of any kind (a trace, a log, Chrome JSON);
  * false when it could not be opened or read.  cv_pass_begin before each
  * pass over all inputs (duplicate detection). */
 void cv_pass_begin(cv_ctx *ctx);
 bool cv_read_input(cv_ctx *ctx, const char *path);
-/* input_json.c: a Chrome JSON file's events, merged. */
+/* in/json.c: a Chrome JSON file's events, merged. */
 bool cv_read_json(cv_ctx *ctx, const char *path);
-/* input_tail.c: the SYMBOL and STACK records at the end of a file (the
+/* in/tail.c: the SYMBOL and STACK records at the end of a file (the
  * tracer writes symbols when the process exits), so that stacks of events
  * before them can be symbolized in one pass. */
 void cv_prescan_tail(cv_ctx *ctx, const char *path);
-/* input_strace.c: strace/ltrace -tttT lines: -1 not such a line, 0
+/* in/strace.c: strace/ltrace -tttT lines: -1 not such a line, 0
  * consumed (an unfinished call, or warned about), 1 a call in *out
  * (strings valid until the next call). */
 typedef struct cv_strace cv_strace;
@@ -269,7 +272,7 @@ void cv_strace_free(cv_strace *s);
 int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
                    rtg_diag_file *df, uint64_t lineno, cv_event *out);
 
-/* chrome_pre.c: the Chrome JSON of an API call's line, made by the trace
+/* out/chrome/chrome_pre.c: the Chrome JSON of an API call's line, made by the trace
  * reader's threads (a prepare hook, trace_reader.h) into rtg_line.prep. */
 /* (read by the producers for every line: a cache line of its own, so that
  * what the caller writes beside it, on its stack, does not take it away;
@@ -281,7 +284,7 @@ typedef struct cv_chrome_pre {
 struct rtg_line;
 struct rtg_line_space;
 size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
-/* perfetto_calls.c: the key of an API call's line (its strings' lengths
+/* out/perfetto/perfetto_calls.c: the key of an API call's line (its strings' lengths
  * and hash, and its number in the producer's dictionary), made by the
  * reader's threads into rtg_line.prep. */
 typedef struct cv_call_key {

@@ -1,5 +1,11 @@
-# src/convert: rtg-convert, the offline converter.
-CONVERT_SRC := $(wildcard src/convert/*.c src/convert/analyze/*.c)
+# src/convert: rtg-convert, the offline converter, in rooms by role: the
+# driver here (main.c options.c passes.c convert.c convert.h), the readers
+# in in/, one folder per output format in out/, what several outputs use in
+# shared/, the idle-time analysis in analyze/.  Headers of another room are
+# named by their room ("shared/corr.h"), from src/convert.
+CONVERT_DIRS := src/convert src/convert/in $(wildcard src/convert/out/*) src/convert/shared \
+  src/convert/analyze
+CONVERT_SRC := $(wildcard $(CONVERT_DIRS:%=%/*.c))
 CONVERT_OBJ := $(CONVERT_SRC:%.c=$(B)/obj/%.o)
 # --html: the report's template (src/convert/out/html/report.*) is compiled
 # in, as C arrays that scripts/embed.sh makes.
@@ -14,8 +20,9 @@ $(B)/obj/html_assets.o: $(B)/obj/html_assets.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 CONVERT_BIN := $(B)/rtg-convert
+$(B)/obj/src/convert/%.o: CFLAGS += -Isrc/convert
 # --otf2 needs the OTF2 library (Debian: libotf2-trace-dev, which
-# scripts/install-deps.sh installs); without its headers otf2.c builds a
+# scripts/install-deps.sh installs); without its headers out/otf2/otf2.c builds a
 # stub that says so, and nothing is linked.
 OTF2_LIBS := $(shell printf '\043include <otf2/otf2.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo -lotf2)
 
@@ -30,10 +37,10 @@ INSTALL_BIN += $(CONVERT_BIN)
 UNIT_LIBS_test_convert_chrome := -lcjson
 
 # tests/unit/test_convert_corr.c tests the call/op matching on its own
-UNIT_EXTRA_test_convert_corr := -Isrc/convert src/convert/corr.c
+UNIT_EXTRA_test_convert_corr := -Isrc/convert/shared src/convert/shared/corr.c
 
 # tests/unit/test_convert_lanes.c checks the lanes of GPU ops against a model
-UNIT_EXTRA_test_convert_lanes := -Isrc/convert $(filter-out %/main.o,$(CONVERT_OBJ))
+UNIT_EXTRA_test_convert_lanes := -Isrc/convert -Isrc/convert/shared $(filter-out %/main.o,$(CONVERT_OBJ))
 UNIT_LIBS_test_convert_lanes := -lsqlite3 -lcjson $(OTF2_LIBS)
 $(B)/tests/test_convert_lanes: $(filter-out %/main.o,$(CONVERT_OBJ))
 

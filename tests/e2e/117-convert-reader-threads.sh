@@ -27,7 +27,7 @@ for in in t.txt r.txt; do
 done
 # HSA calls with 60000 distinct argument lists recurring at random: the
 # Perfetto output's caches evict, and the producers' dictionaries of calls
-# (perfetto_calls.c) fill up and each hold a different share; the output
+# (src/convert/out/perfetto/perfetto_calls.c) fill up and each hold a different share; the output
 # must still not depend on how the lines were shared
 ./gen 12000000 7 1 hsa | awk 'BEGIN { srand(7) } /^HSA: .* @/ { sub(/\(/, "(n=" int(rand() * 60000) ", ") } { print }' > d.txt
 for n in 1 2 3 8; do RTG_READER_THREADS=$n "$B/rtg-convert" -q -f -o "d$n.pftrace" d.txt || echo "exit $?"; done

@@ -17,7 +17,7 @@
 #if defined(__has_include)
 #if __has_include(<otf2/otf2.h>)
 #include <otf2/otf2.h>
-#define FZ_HAVE_OTF2 1 /* as src/convert/otf2.c decides: built with the library */
+#define FZ_HAVE_OTF2 1 /* as src/convert/out/otf2/otf2.c decides: built with the library */
 #endif
 #endif
 

@@ -1,5 +1,5 @@
-/* libFuzzer target: rtg-convert's Chrome JSON merging (input_json.c, cJSON)
- * into its Chrome JSON output (chrome.c).  The input is written to a file
+/* libFuzzer target: rtg-convert's Chrome JSON merging (src/convert/in/json.c, cJSON)
+ * into its Chrome JSON output (src/convert/out/chrome/chrome.c).  The input is written to a file
  * and read by cv_read_json as rtg-convert reads a .json input: its events
  * go through cv_dispatch to the sinks.
  * Oracles: no crash; when the file is accepted, the output is valid JSON

@@ -288,7 +288,7 @@ def main():
                 fail("unexpected legacy phase " + phase)
             if not open_[uuid]:
                 # a known limit: an end at a 0 ns slice written before the
-                # pair was known (see perfetto.c); counted, and the arrows
+                # pair was known (see src/convert/out/perfetto/perfetto.c); counted, and the arrows
                 # that remain must all be the JSON's
                 lost.add(fid)
                 continue

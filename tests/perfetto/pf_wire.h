@@ -1,5 +1,5 @@
 /* A checker of rtg-convert's Perfetto traces in C, from Perfetto's field
- * numbers (src/convert/perfetto_proto.h), for the fuzz target (every input)
+ * numbers (src/convert/out/perfetto/perfetto_proto.h), for the fuzz target (every input)
  * and the unit test: the protobuf wire format is well formed (varints of at
  * most 10 bytes, lengths inside their message, the wire type each field
  * has in Perfetto's protos), the packets are what the writer writes, every
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/convert/perfetto_proto.h"
+#include "../../src/convert/out/perfetto/perfetto_proto.h"
 
 enum { PFW_VARINT = 0, PFW_I64 = 1, PFW_LEN = 2 };
 

@@ -1,4 +1,4 @@
-/* rtg-convert's call/op matching (src/convert/corr.c): with tables far
+/* rtg-convert's call/op matching (src/convert/shared/corr.c): with tables far
  * smaller than the distance between calls and their ops, every pair is
  * still found exactly once (through compaction, spilling and corr_finish),
  * ops without a call are counted, and memory stays at the size limit. */

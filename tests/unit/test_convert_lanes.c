@@ -1,4 +1,4 @@
-/* rtg-convert's lanes of GPU ops (src/convert/tracks.c): ops that overlap
+/* rtg-convert's lanes of GPU ops (src/convert/shared/tracks.c): ops that overlap
  * on one queue go on lanes; a full lane (TK_LANE_SPANS busy spans) merges
  * its two closest spans.  tracks.c remembers the smallest gaps between
  * spans instead of looking at them all for each op; here every op's lane

@@ -1,6 +1,6 @@
 /* The Perfetto output's pieces: the protobuf writer (src/common/pbw.h)
  * against hand-encoded bytes, minimal lengths for nested messages of every
- * size; the sink (src/convert/perfetto.c) on a real recording, checked by
+ * size; the sink (src/convert/out/perfetto/perfetto.c) on a real recording, checked by
  * the C checker the fuzz target uses (tests/perfetto/pf_wire.h); and that
  * checker refusing broken traces (truncated, an iid used before its
  * definition, an end without a begin). */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "convert.h"
-#include "gaptrack.h"
+#include "shared/gaptrack.h"
 
 #define HOST_PER_GAP 3
 

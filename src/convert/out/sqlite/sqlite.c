@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "convert.h"
-#include "corr.h"
+#include "shared/corr.h"
 #include "sqlite_schema.h"
 
 enum {

@@ -117,7 +117,7 @@ static inline bool put_dim3(text *t, rtg_dim3 d) {
          put_lit(t, ",") && put_u64(t, d.z) && put_lit(t, "]");
 }
 
-/* As chrome.c writes a kernel (the event input_trace.c makes of a
+/* As chrome.c writes a kernel (the event in/trace.c makes of a
  * dispatch record): {"ph":"X","name":..,"cat":"kernel","ts":..,"dur":..
  * (the mark) ,"args":{"queue":..,..}} */
 static bool kernel_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, char **mark) {

@@ -2,7 +2,7 @@
  *
  * A protobuf Trace: a sequence of TracePackets, encoded here directly
  * (pbw.h, field numbers in perfetto_proto.h).  The lanes are the Chrome
- * JSON's (tracks.c: the same tracks, names and order): a process track per
+ * JSON's (shared/tracks.c: the same tracks, names and order): a process track per
  * Chrome process, a named child track per Chrome thread, ordered
  * explicitly, plus counter tracks per GPU (ops in flight, bytes copied).
  * Each op is a TYPE_SLICE_BEGIN and a TYPE_SLICE_END packet, markers are
@@ -21,7 +21,7 @@
  * track have a spool of their own, written before the rest: see
  * pf_slice_end.
  *
- * Flows (-f) pair host calls and GPU ops exactly as the JSON does (corr.c).
+ * Flows (-f) pair host calls and GPU ops exactly as the JSON does (shared/corr.c).
  * An op whose call is already known gets two legacy flow events ('s' at
  * the call, 'f' bound to the op's slice), written while the op's slice is
  * open so that they bind to it even when it lasts 0 ns.  An op written
@@ -284,7 +284,7 @@ static void gpu_op(pf *p, const cv_event *ev) {
   } else {
     t = tracks_lane(&p->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
   }
-  /* the flow: the same choice as the JSON's (chrome.c) */
+  /* the flow: the same choice as the JSON's (out/chrome/chrome.c) */
   bool have_host = false, launch = false;
   /* b: the op's own flow id, for an op of 0 ns only (see claim) */
   corr_val host, op = {track_uuid(p, t), ev->end == ev->start ? op_flow_id(ev) : 0, ev->start,

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "convert.h"
-#include "corr.h"
-#include "gaptrack.h"
+#include "shared/corr.h"
+#include "shared/gaptrack.h"
 #include "outfile.h"
 #include "chrome_trace.h"
-#include "tracks.h"
+#include "shared/tracks.h"
 
 typedef struct gpu_gaps {
   uint32_t proc;

@@ -2,7 +2,7 @@
  * trace reader (src/common/trace_reader.h, as rpt reads them) and become
  * events: rtg records, HCC_PROFILE=2 "profile:" lines, and the strace/
  * ltrace -tttT lines the original converter took.  A file that starts
- * with '{' or '[' is a Chrome JSON file to merge (input_json.c). */
+ * with '{' or '[' is a Chrome JSON file to merge (json.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,7 +538,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
   /* the Chrome JSON of API calls and kernels is made on the reader's
-   * threads (chrome_pre.c), or the Perfetto sink's key of API calls */
+   * threads (out/chrome/chrome_pre.c), or the Perfetto sink's key of API calls */
   cv_chrome_pre pre = {.time_base = ctx->time_base, .kernel_names = ctx->opt.kernel_names};
   if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
     ro.prepare = cv_chrome_prepare;

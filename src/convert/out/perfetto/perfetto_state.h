@@ -7,12 +7,12 @@
 #define RTG_CONVERT_PERFETTO_STATE_H
 
 #include "convert.h"
-#include "corr.h"
-#include "gaptrack.h"
+#include "shared/corr.h"
+#include "shared/gaptrack.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
 #include "spool.h"
-#include "tracks.h"
+#include "shared/tracks.h"
 
 #define SEQ_ID 1
 #define BODY_FLUSH (1u << 20)

@@ -183,7 +183,7 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   const rtg_record *rec = &l->u.rec;
   const char *s[3];
   bool name_only = false;
-  if (l->kind == RTG_KIND_DISPATCH) { /* a kernel's name, as input_trace.c takes it */
+  if (l->kind == RTG_KIND_DISPATCH) { /* a kernel's name, as in/trace.c takes it */
     const rtg_rec_DISPATCH *k = &rec->u.DISPATCH;
     bool dem = RTG_HAS(rec, RTG_FIELD(DISPATCH, demangled)) && *k->demangled;
     s[0] = dem ? k->demangled : k->name, s[1] = s[2] = "";
