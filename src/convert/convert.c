@@ -63,8 +63,17 @@ void cv_dispatch(cv_ctx *ctx, cv_event *ev) {
     if (!ctx->first_ns || ev->start < ctx->first_ns) ctx->first_ns = ev->start;
     if (ev->end > ctx->last_ns) ctx->last_ns = ev->end;
   }
-  if (ev->type != CV_JSON) {
+  if (ev->type != CV_JSON && !ev->prep) {
     for (int i = 0; i < ctx->nsinks; i++) ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+    return;
+  }
+  if (ev->type != CV_JSON) { /* what was prepared goes to the sink that prepared it */
+    const char *prep = ev->prep;
+    for (int i = 0; i < ctx->nsinks; i++) {
+      ev->prep = i + 1 == ctx->prepare_sink ? prep : NULL;
+      ctx->sinks[i].ops->event(ctx->sinks[i].state, ev);
+    }
+    ev->prep = prep;
     return;
   }
   ctx->counts[CVC_JSON_EVENTS]++;
@@ -82,6 +91,10 @@ bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops) {
   ctx->sinks[ctx->nsinks].ops = ops;
   ctx->sinks[ctx->nsinks].state = st;
   ctx->nsinks++;
+  if (ops->prepare && !ctx->prepare_sink) {
+    ops->prepare(st, &ctx->prepare);
+    ctx->prepare_sink = ctx->nsinks;
+  }
   return true;
 }
 
@@ -90,6 +103,7 @@ bool cv_close_sinks(cv_ctx *ctx) {
   for (int i = 0; i < ctx->nsinks; i++)
     if (!ctx->sinks[i].ops->close(ctx->sinks[i].state)) ok = false;
   ctx->nsinks = 0;
+  ctx->prepare_sink = 0;
   return ok;
 }
 

@@ -82,14 +82,11 @@ typedef struct cv_event {
   bool has_deps;    /* barrier: it waits on dependency signals */
   const void *json; /* CV_JSON: the cJSON object */
   bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
-  /* An API call's Chrome JSON, made on the reader's threads
-   * (out/chrome/chrome_pre.c): all of it but the track, which goes at pre_mark; NULL
-   * when the Chrome sink is to write it whole. */
-  const char *pre;
-  uint32_t pre_len, pre_mark;
-  /* An API call's lookup key in the Perfetto sink (out/perfetto/perfetto_calls.c),
-   * made on the reader's threads; NULL when the sink is to make it. */
-  const struct cv_call_key *call_key;
+  /* What the sink that prepares (cv_sink.prepare) made of the event's
+   * line on the trace reader's threads: its bytes and a mark of that
+   * sink's own.  NULL when it made nothing, and for every other sink. */
+  const char *prep;
+  uint32_t prep_len, prep_mark;
 } cv_event;
 
 /* A process: one (host, pid).  Files of the same process merge into it. */
@@ -154,6 +151,18 @@ typedef struct cv_options {
 
 typedef struct cv_sink cv_sink;
 
+/* A preparation pass: a sink's work on each line of a trace that needs no
+ * state, done by the trace reader's threads beside the line
+ * (rtg_reader_opts.prepare in trace_reader.h: fn, arg and scale are its
+ * prepare, prepare_arg and prepare_scale). */
+struct rtg_line;
+struct rtg_line_space;
+typedef struct cv_prepare {
+  size_t (*fn)(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
+  void *arg;
+  unsigned scale;
+} cv_prepare;
+
 enum cv_pass {
   CV_PASS_MAIN,   /* every event to every sink */
   CV_PASS_SPAN,   /* no sinks: the span of the events (for N% windows, --zero) */
@@ -185,6 +194,9 @@ typedef struct cv_ctx {
     void *state;
   } sinks[12];
   int nsinks;
+  /* the sink that prepares lines (cv_sink.prepare): its index + 1, 0 none */
+  int prepare_sink;
+  cv_prepare prepare;
   /* duplicate inputs, per pass over the inputs (in/trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */
@@ -201,6 +213,12 @@ struct cv_sink {
   void (*event)(void *st, const cv_event *ev);
   /* Merged Chrome JSON events (cJSON objects), for sinks that take them. */
   void (*json_event)(void *st, const void *cjson_item);
+  /* A sink that makes part of its output from the lines of a trace before
+   * they are events (on the trace reader's threads, in the main pass) has
+   * prepare: it fills *p once open.  The events of those lines then carry
+   * what it made (cv_event.prep) to this sink alone.  One sink prepares:
+   * the first opened that has the slot. */
+  void (*prepare)(void *st, cv_prepare *p);
   /* A sink that needs a second pass over the inputs (--gaps: the host
    * calls during the largest gaps, known once every op was seen) has
    * second_pass: the driver then calls first_pass_end (if any), reads the
@@ -271,31 +289,6 @@ cv_strace *cv_strace_new(void);
 void cv_strace_free(cv_strace *s);
 int cv_strace_line(cv_ctx *ctx, cv_strace *s, uint32_t proc, char *line, size_t len,
                    rtg_diag_file *df, uint64_t lineno, cv_event *out);
-
-/* out/chrome/chrome_pre.c: the Chrome JSON of an API call's line, made by the trace
- * reader's threads (a prepare hook, trace_reader.h) into rtg_line.prep. */
-/* (read by the producers for every line: a cache line of its own, so that
- * what the caller writes beside it, on its stack, does not take it away;
- * the alignment makes the struct 64 bytes too) */
-typedef struct cv_chrome_pre {
-  _Alignas(64) uint64_t time_base;
-  bool kernel_names;
-} cv_chrome_pre;
-struct rtg_line;
-struct rtg_line_space;
-size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
-/* out/perfetto/perfetto_calls.c: the key of an API call's line (its strings' lengths
- * and hash, and its number in the producer's dictionary), made by the
- * reader's threads into rtg_line.prep. */
-typedef struct cv_call_key {
-  uint64_t hash;
-  uint32_t len[3]; /* name, args, ret */
-  uint32_t dict;   /* the producer's dictionary + 1; 0: none */
-  uint32_t id;     /* the call's number there */
-  bool name_only;  /* a kernel's name (len[0]) and nothing else */
-} cv_call_key;
-size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
-                           void *arg);
 
 /* options.c */
 int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input);

@@ -28,7 +28,6 @@ typedef struct reader {
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
-  bool prep_json;      /* what the reader's threads made of lines: JSON, else call keys */
   /* API calls, most lines of a big trace, reuse one event (handle_api) and
    * the device their agent value 0 names in their process, until an agent
    * is added */
@@ -205,11 +204,7 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
     rtg_warn_line(&r->df, l->lineno, "duration overflows (skipped)");
     return;
   }
-  ev->pre = NULL, ev->pre_len = ev->pre_mark = 0, ev->call_key = NULL;
-  if (l->prep && r->prep_json)
-    ev->pre = l->prep, ev->pre_len = l->prep_len, ev->pre_mark = l->prep_mark;
-  else if (l->prep)
-    ev->call_key = (const cv_call_key *)l->prep;
+  ev->prep = l->prep, ev->prep_len = l->prep_len, ev->prep_mark = l->prep_mark;
   ev->proc = proc_of(r, rec->pid);
   ev->agent = 0;
   if (!r->api_dev_ok || r->api_dev_proc != ev->proc) {
@@ -330,10 +325,6 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
     ev.tick = GET(rec, DISPATCH, tick);
-    if (r->prep_json)
-      ev.pre = l->prep, ev.pre_len = l->prep_len, ev.pre_mark = l->prep_mark;
-    else if (l->prep) /* the Perfetto sink's key of its name */
-      ev.call_key = (const cv_call_key *)l->prep;
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
@@ -399,6 +390,7 @@ static void handle_record(reader *r, const rtg_line *l) {
   default:
     return;
   }
+  ev.prep = l->prep, ev.prep_len = l->prep_len, ev.prep_mark = l->prep_mark;
   ev.proc = proc_of(r, rec->pid);
   ev.agent = (uint32_t)agent;
   ev.device = rtg_agents_device(&ctx->procs[ev.proc].agents, agent);
@@ -537,15 +529,10 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
-  /* the Chrome JSON of API calls and kernels is made on the reader's
-   * threads (out/chrome/chrome_pre.c), or the Perfetto sink's key of API calls */
-  cv_chrome_pre pre = {.time_base = ctx->time_base, .kernel_names = ctx->opt.kernel_names};
-  if (ctx->pass == CV_PASS_MAIN && ctx->opt.json_out) {
-    ro.prepare = cv_chrome_prepare;
-    ro.prepare_arg = &pre;
-    ro.prepare_scale = 2;
-  } else if (ctx->pass == CV_PASS_MAIN && ctx->opt.perfetto_out) {
-    ro.prepare = cv_perfetto_prepare;
+  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink) { /* a sink's work on the lines */
+    ro.prepare = ctx->prepare.fn;
+    ro.prepare_arg = ctx->prepare.arg;
+    ro.prepare_scale = ctx->prepare.scale;
   }
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) {
@@ -555,7 +542,6 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
   r.host = UINT32_MAX;
   r.first_pass = count;
-  r.prep_json = ro.prepare == cv_chrome_prepare;
   prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;

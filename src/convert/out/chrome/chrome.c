@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chrome.h"
 #include "convert.h"
 #include "shared/corr.h"
 #include "shared/gaptrack.h"
@@ -32,6 +33,7 @@ typedef struct chrome {
   corr_table calls;    /* HIP call -> op, by correlation id */
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
   uint64_t next_flow;
+  cv_chrome_pre *pre; /* what the preparation pass needs (chrome_pre.c) */
   gpu_gaps *gaps;
   uint32_t ngaps;
   rtg_u64map gap_index; /* (proc, agent) -> index + 1 */
@@ -69,6 +71,18 @@ static void *chrome_open(cv_ctx *ctx) {
   corr_set_unmatched(&c->calls, op_without_call, c);
   tracks_init(&c->ts, ctx);
   return c;
+}
+
+/* The JSON of API calls and kernels, most lines of a big trace, is made
+ * on the trace reader's threads (chrome_pre.c); the sink puts the track
+ * into it (chrome_event). */
+static void chrome_prepare(void *st, cv_prepare *p) {
+  chrome *c = st;
+  c->pre = aligned_alloc(64, sizeof *c->pre);
+  if (!c->pre) return; /* (no preparation: the sink makes every event) */
+  *c->pre =
+      (cv_chrome_pre){.time_base = c->ctx->time_base, .kernel_names = c->ctx->opt.kernel_names};
+  *p = (cv_prepare){cv_chrome_prepare, c->pre, 2};
 }
 
 /* ------------------------------------------------------------ event text */
@@ -255,10 +269,10 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_HSA_API: {
     bool hip = ev->type == CV_HIP_API;
     t = tracks_get(&c->ts, ev->proc, hip ? TK_HIP : TK_HSA, ev->tid, 0, 0);
-    if (ev->pre) { /* made on the reader's threads (chrome_pre.c): the track goes in */
-      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+    if (ev->prep) { /* made on the reader's threads (chrome_pre.c): the track goes in */
+      rtg_chrome_event_text(&c->out, ev->prep, ev->prep_mark);
       put_where(c, t);
-      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+      rtg_jsonw_raw(&c->out.w, ev->prep + ev->prep_mark, ev->prep_len - ev->prep_mark);
     } else {
       bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
       slice(c, t, rename ? ev->kernel : ev->name, hip ? "hip" : "hsa", ev->start, ev->end);
@@ -306,10 +320,10 @@ static void chrome_event(void *st, const cv_event *ev) {
   case CV_BARRIER: {
     bool k = ev->type == CV_KERNEL;
     t = tracks_lane(&c->ts, ev->proc, TK_QUEUE, ev->device, ev->queue, ev->start, ev->end);
-    if (ev->pre) { /* a kernel's text made on the reader's threads (chrome_pre.c) */
-      rtg_chrome_event_text(&c->out, ev->pre, ev->pre_mark);
+    if (ev->prep) { /* a kernel's text made on the reader's threads (chrome_pre.c) */
+      rtg_chrome_event_text(&c->out, ev->prep, ev->prep_mark);
       put_where(c, t);
-      rtg_jsonw_raw(&c->out.w, ev->pre + ev->pre_mark, ev->pre_len - ev->pre_mark);
+      rtg_jsonw_raw(&c->out.w, ev->prep + ev->prep_mark, ev->prep_len - ev->prep_mark);
     } else {
       slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
       arg_u64(&a, "queue", ev->queue);
@@ -452,6 +466,7 @@ static bool chrome_close(void *st) {
   tracks_free(&c->ts);
   corr_free(&c->calls);
   corr_free(&c->dispatch);
+  free(c->pre);
   free(c);
   return ok;
 }
@@ -461,5 +476,6 @@ const cv_sink cv_chrome_sink = {
     .open = chrome_open,
     .event = chrome_event,
     .json_event = chrome_json_event,
+    .prepare = chrome_prepare,
     .close = chrome_close,
 };

@@ -11,6 +11,7 @@
  * overflows; and a line whose text may not fit the space. */
 #include <string.h>
 
+#include "chrome.h"
 #include "convert.h"
 #include "jsonw.h"
 #include "trace_reader.h"

@@ -225,11 +225,12 @@ static void host_call(pf *p, const cv_event *ev) {
   }
   bool rename = ctx->opt.kernel_names && ev->kernel && *ev->kernel;
   int cat = hip ? CAT_hip : CAT_hsa;
+  const cv_call_key *key = (const cv_call_key *)ev->prep; /* (cv_perfetto_prepare) */
   pkt k;
   if (!ev->kernel && ev->args && ev->ret) { /* most calls: the three strings as one */
-    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_args, ev->args, ev->ret, ev->call_key);
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_args, ev->args, ev->ret, key);
   } else if (!rename && ev->kernel && !ev->args && ev->ret) { /* a launch, as one too */
-    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_kernel, ev->kernel, ev->ret, ev->call_key);
+    k = pf_call_begin(p, t, ev->start, cat, ev->name, AN_kernel, ev->kernel, ev->ret, key);
   } else {
     k = pf_slice_begin(p, t, ev->start, rename ? ev->kernel : ev->name, cat);
     if (rename)
@@ -321,7 +322,7 @@ static void gpu_op(pf *p, const cv_event *ev) {
     if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
   } else {
     bool kern = ev->type == CV_KERNEL;
-    k = kern ? pf_kernel_begin(p, t, ev->start, ev->name, CAT_kernel, ev->call_key)
+    k = kern ? pf_kernel_begin(p, t, ev->start, ev->name, CAT_kernel, (const cv_call_key *)ev->prep)
              : pf_slice_begin(p, t, ev->start, ev->name, CAT_barrier);
     pf_ann_u64(p, AN_queue, ev->queue);
     pf_ann_u64(p, AN_agent, ev->agent);
@@ -401,6 +402,13 @@ static void op_without_call(void *arg, corr_val op) {
   if (op.d && corr_op(&p->dispatch, op.d, op, &host)) flow(p, CAT_dispatch, host, op);
 }
 
+/* The keys of API calls and kernel names are made on the trace reader's
+ * threads (perfetto_calls.c). */
+static void pf_prepare(void *st, cv_prepare *prep) {
+  (void)st;
+  *prep = (cv_prepare){cv_perfetto_prepare, NULL, 0};
+}
+
 /* Chrome JSON inputs are merged into the JSON output only. */
 static void pf_json_event(void *st, const void *item) {
   pf *p = st;
@@ -474,5 +482,6 @@ const cv_sink cv_perfetto_sink = {
     .open = pf_open,
     .event = pf_event,
     .json_event = pf_json_event,
+    .prepare = pf_prepare,
     .close = pf_close,
 };

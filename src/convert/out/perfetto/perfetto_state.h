@@ -259,7 +259,23 @@ void pf_ann_dim3(pf *p, int an, rtg_dim3 d);
 void pf_ann_stack(pf *p, uint32_t proc, uint64_t stack);
 void pf_sc_free(scache_slot *c, uint32_t slots);
 
-/* perfetto_calls.c: an API call's slice begun, with its function name,
+/* perfetto_calls.c: the key of an API call's line (its strings' lengths
+ * and hash, and its number in the producer's dictionary), made by the
+ * trace reader's threads into rtg_line.prep: the sink's preparation pass
+ * (cv_sink.prepare). */
+typedef struct cv_call_key {
+  uint64_t hash;
+  uint32_t len[3]; /* name, args, ret */
+  uint32_t dict;   /* the producer's dictionary + 1; 0: none */
+  uint32_t id;     /* the call's number there */
+  bool name_only;  /* a kernel's name (len[0]) and nothing else */
+} cv_call_key;
+struct rtg_line;
+struct rtg_line_space;
+size_t cv_perfetto_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space,
+                           void *arg);
+
+/* An API call's slice begun, with its function name,
  * the annotation an1 (its arguments, or a launch's kernel) and its return
  * value (none of them NULL), as pf_slice_begin and pf_ann_str would write
  * them; key: their lengths and hash, made on the reader's threads
