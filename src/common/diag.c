@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *program = "rtg";
 int rtg_diag_quiet;
@@ -22,6 +24,18 @@ void rtg_error(const char *fmt, ...) {
   va_start(ap, fmt);
   vmsg("error", fmt, ap);
   va_end(ap);
+}
+
+void rtg_die_at(const char *file, int line, int err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", program);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (at %s:%d)", file, line);
+  if (err) fprintf(stderr, ": %s", strerror(err));
+  fputc('\n', stderr);
+  exit(1);
 }
 
 void rtg_warning(const char *fmt, ...) {

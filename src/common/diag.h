@@ -16,6 +16,13 @@ void rtg_diag_set_program(const char *name);
 void rtg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtg_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A failure the tool cannot go on after: "PROGRAM: error: MESSAGE (at
+ * FILE:LINE): strerror(err)" (no strerror when err is 0), then exit
+ * status 1.  rtg_die names the caller's source line. */
+_Noreturn void rtg_die_at(const char *file, int line, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define rtg_die(err, ...) rtg_die_at(__FILE__, __LINE__, err, __VA_ARGS__)
+
 /* Per-input-file warning state. */
 typedef struct rtg_diag_file {
   const char *path;
