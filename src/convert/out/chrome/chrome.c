@@ -12,17 +12,10 @@
 #include "chrome.h"
 #include "convert.h"
 #include "shared/corr.h"
-#include "shared/gaptrack.h"
+#include "shared/gapindex.h"
 #include "outfile.h"
 #include "chrome_trace.h"
 #include "shared/tracks.h"
-
-typedef struct gpu_gaps {
-  uint32_t proc;
-  rtg_device device;
-  gaptrack gt;
-  struct chrome *c;
-} gpu_gaps;
 
 typedef struct chrome {
   cv_ctx *ctx;
@@ -34,12 +27,12 @@ typedef struct chrome {
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
   uint64_t next_flow;
   cv_chrome_pre *pre; /* what the preparation pass needs (chrome_pre.c) */
-  gpu_gaps *gaps;
-  uint32_t ngaps;
-  rtg_u64map gap_index; /* (proc, agent) -> index + 1 */
+  gap_index gaps;     /* -g: a tracker per GPU */
 } chrome;
 
 static void op_without_call(void *arg, corr_val op);
+static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after);
 
 static void *chrome_open(cv_ctx *ctx) {
   chrome *c = calloc(1, sizeof *c);
@@ -70,6 +63,7 @@ static void *chrome_open(cv_ctx *ctx) {
   }
   corr_set_unmatched(&c->calls, op_without_call, c);
   tracks_init(&c->ts, ctx);
+  gap_index_init(&c->gaps, sizeof(gap_res), on_gap, c);
   return c;
 }
 
@@ -227,10 +221,10 @@ static uint64_t dispatch_key(const cv_event *ev) {
 
 /* ------------------------------------------------------------ gaps (-g) */
 
-static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
-  gpu_gaps *g = arg;
-  chrome *c = g->c;
-  track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->device, 0, 0);
+static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after) {
+  chrome *c = arg;
+  track *t = tracks_get(&c->ts, r->proc, TK_GAPS, r->device, 0, 0);
   char name[64];
   slice(c, t, cv_gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
   args a = {c, false};
@@ -240,21 +234,8 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 }
 
 static void gap_add(chrome *c, const cv_event *ev) {
-  bool added;
-  uint64_t *ix = rtg_u64map_put(&c->gap_index, (uint64_t)ev->proc << 32 | ev->device, 0, &added);
-  if (added) {
-    gpu_gaps *ng = realloc(c->gaps, (c->ngaps + 1) * sizeof *ng);
-    if (!ng) exit(1);
-    c->gaps = ng;
-    /* the trackers point at their own entries: fix them after the move */
-    for (uint32_t i = 0; i < c->ngaps; i++) c->gaps[i].gt.arg = &c->gaps[i];
-    gpu_gaps *g = &c->gaps[c->ngaps];
-    g->proc = ev->proc, g->device = ev->device, g->c = c;
-    gt_init(&g->gt, on_gap, g);
-    *ix = ++c->ngaps;
-  }
-  gpu_gaps *g = &c->gaps[*ix - 1];
-  gt_add(&g->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(c->ctx, ev->name));
+  gap_res *r = gap_index_get(&c->gaps, ev->proc, ev->device, GAP_DEVICE, NULL);
+  gt_add(&r->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(c->ctx, ev->name));
 }
 
 /* ------------------------------------------------------------ events */
@@ -434,12 +415,8 @@ static void chrome_json_event(void *st, const void *item) {
 static bool chrome_close(void *st) {
   chrome *c = st;
   cv_ctx *ctx = c->ctx;
-  for (uint32_t i = 0; i < c->ngaps; i++) {
-    gt_finish(&c->gaps[i].gt);
-    gt_free(&c->gaps[i].gt);
-  }
-  free(c->gaps);
-  rtg_u64map_free(&c->gap_index);
+  gap_index_finish(&c->gaps);
+  gap_index_free(&c->gaps);
   rtg_u64map seen = {0};
   char name[1024];
   for (uint32_t i = 0; i < c->ts.n; i++) {

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "convert.h"
-#include "shared/gaptrack.h"
+#include "shared/gapindex.h"
+#include "xalloc.h"
 
 #define HOST_PER_GAP 3
 
@@ -30,44 +31,45 @@ typedef struct top_gap {
   int nhost;
 } top_gap;
 
+/* A GPU (queue GAP_DEVICE) or one of its queues: its kernels' gaps (in
+ * base.gt) in buckets, and for a GPU the largest ones. */
 typedef struct res {
-  uint32_t proc;
-  rtg_device device;
-  uint64_t queue; /* UINT64_MAX: the whole device */
-  gaptrack gt;
+  gap_res base;
   gaptrack mixed; /* kernels and copies, for the overlap */
   bucket b[17];
   top_gap *top;
   int ntop;
   uint64_t kernels, copies;
-  struct gaps *g;
 } res;
 
 typedef struct gaps {
   cv_ctx *ctx;
-  res **r;
-  uint32_t n, cap;
-  rtg_u64map index;
+  gap_index index;
 } gaps;
 
+static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after);
+
 static void *gaps_open(cv_ctx *ctx) {
-  gaps *g = calloc(1, sizeof *g);
-  if (!g) exit(1);
+  gaps *g = rtg_xcalloc(1, sizeof *g, "the --gaps report");
   g->ctx = ctx;
+  gap_index_init(&g->index, sizeof(res), on_gap, g);
   return g;
 }
 
-static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
-  res *r = arg;
+static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after) {
+  gaps *g = arg;
+  res *r = (res *)base;
   uint64_t d = end - start;
-  rtg_gap_buckets gb = cv_gap_buckets(r->g->ctx);
+  rtg_gap_buckets gb = cv_gap_buckets(g->ctx);
   bucket *b = &r->b[rtg_gap_bucket(&gb, d)];
   if (!b->n || d < b->min) b->min = d;
   if (d > b->max) b->max = d;
   b->n++;
   b->total += d;
-  int want = r->g->ctx->opt.top_gaps;
-  if (r->queue != UINT64_MAX || !want) return;
+  int want = g->ctx->opt.top_gaps;
+  if (r->base.queue != GAP_DEVICE || !want) return;
   /* keep the largest `want` gaps, sorted by size descending */
   if (r->ntop == want && d <= r->top[want - 1].end - r->top[want - 1].start) return;
   int i = r->ntop < want ? r->ntop++ : want - 1;
@@ -79,39 +81,28 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 }
 
 static res *res_get(gaps *g, uint32_t proc, rtg_device device, uint64_t queue) {
-  uint64_t key = rtg_mix64(((uint64_t)proc << 32 | device) ^ rtg_mix64(queue));
   bool added;
-  uint64_t *ix = rtg_u64map_put(&g->index, key, g->n, &added);
+  res *r = (res *)gap_index_get(&g->index, proc, device, queue, &added);
   if (added) {
-    if (g->n == g->cap) {
-      g->cap = g->cap ? g->cap * 2 : 16;
-      g->r = realloc(g->r, g->cap * sizeof *g->r);
-      if (!g->r) exit(1);
-    }
-    res *r = calloc(1, sizeof *r);
-    if (!r) exit(1);
-    r->proc = proc, r->device = device, r->queue = queue, r->g = g;
-    gt_init(&r->gt, on_gap, r);
     gt_init(&r->mixed, NULL, NULL);
-    r->top = calloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top);
-    g->r[g->n++] = r;
+    r->top = rtg_xcalloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top, "the largest gaps");
   }
-  return g->r[*ix];
+  return r;
 }
 
 static void gaps_event(void *st, const cv_event *ev) {
   gaps *g = st;
   if (ev->type == CV_KERNEL) {
     uint32_t name = cv_intern(g->ctx, ev->name);
-    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
-    gt_add(&gpu->gt, ev->start, ev->end, GT_COMPUTE, name);
+    res *gpu = res_get(g, ev->proc, ev->device, GAP_DEVICE);
+    gt_add(&gpu->base.gt, ev->start, ev->end, GT_COMPUTE, name);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COMPUTE, name);
     gpu->kernels++;
     res *q = res_get(g, ev->proc, ev->device, ev->queue);
-    gt_add(&q->gt, ev->start, ev->end, GT_COMPUTE, name);
+    gt_add(&q->base.gt, ev->start, ev->end, GT_COMPUTE, name);
     q->kernels++;
   } else if (ev->type == CV_COPY) {
-    res *gpu = res_get(g, ev->proc, ev->device, UINT64_MAX);
+    res *gpu = res_get(g, ev->proc, ev->device, GAP_DEVICE);
     gt_add(&gpu->mixed, ev->start, ev->end, GT_COPY, 0);
     gpu->copies++;
   }
@@ -120,10 +111,8 @@ static void gaps_event(void *st, const cv_event *ev) {
 /* After the first pass: every op is in, the largest gaps are known. */
 static void gaps_first_pass_end(void *st) {
   gaps *g = st;
-  for (uint32_t i = 0; i < g->n; i++) {
-    gt_finish(&g->r[i]->gt);
-    gt_finish(&g->r[i]->mixed);
-  }
+  gap_index_finish(&g->index);
+  for (uint32_t i = 0; i < g->index.n; i++) gt_finish(&((res *)g->index.r[i])->mixed);
 }
 
 /* The second pass: the host calls overlapping each top gap of their process. */
@@ -132,9 +121,9 @@ static void gaps_second_pass(void *st, const cv_event *ev) {
   if (ev->type != CV_HIP_API && ev->type != CV_HSA_API && ev->type != CV_SYSCALL &&
       ev->type != CV_RANGE)
     return;
-  for (uint32_t i = 0; i < g->n; i++) {
-    res *r = g->r[i];
-    if (r->proc != ev->proc || r->queue != UINT64_MAX) continue;
+  for (uint32_t i = 0; i < g->index.n; i++) {
+    res *r = (res *)g->index.r[i];
+    if (r->base.proc != ev->proc || r->base.queue != GAP_DEVICE) continue;
     for (int k = 0; k < r->ntop; k++) {
       top_gap *t = &r->top[k];
       uint64_t s = ev->start > t->start ? ev->start : t->start;
@@ -169,9 +158,9 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
     }
   double sp = span ? (double)span : 1;
   fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8s %8s  busy (kernels)\n",
-          (double)r->gt.all.total * 100.0 / sp, r->gt.all.total / 1000.0,
+          (double)r->base.gt.all.total * 100.0 / sp, r->base.gt.all.total / 1000.0,
           (unsigned long long)r->kernels,
-          r->kernels ? r->gt.all.total / 1000.0 / (double)r->kernels : 0.0, "-", "-");
+          r->kernels ? r->base.gt.all.total / 1000.0 / (double)r->kernels : 0.0, "-", "-");
   for (int k = 0; k < n; k++) {
     bucket *b = &r->b[order[k]];
     if (!b->n) continue;
@@ -197,29 +186,32 @@ static bool gaps_close(void *st) {
     }
     own = true;
   }
-  if (!g->n) fprintf(f, "no kernels: no GPU gaps to report\n");
-  for (uint32_t i = 0; i < g->n; i++) {
-    res *r = g->r[i];
-    if (r->queue != UINT64_MAX) continue;
-    const cv_proc *p = &ctx->procs[r->proc];
+  if (!g->index.n) fprintf(f, "no kernels: no GPU gaps to report\n");
+  for (uint32_t i = 0; i < g->index.n; i++) {
+    res *r = (res *)g->index.r[i];
+    if (r->base.queue != GAP_DEVICE) continue;
+    const cv_proc *p = &ctx->procs[r->base.proc];
     char label[300], a[32], b[32], c[32];
-    cv_device_label(ctx, r->proc, r->device, label, sizeof label);
+    cv_device_label(ctx, r->base.proc, r->base.device, label, sizeof label);
     const char *host = cv_str(ctx, ctx->hosts[p->host]);
     uint64_t span = r->mixed.last - r->mixed.first;
     fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
     us(a, sizeof a, r->mixed.first), us(b, sizeof b, r->mixed.last), us(c, sizeof c, span);
     fprintf(f, "  span %s us (%s .. %s), busy %.2f%%, %llu kernels, %llu copies\n", c, a, b,
-            span ? r->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)r->kernels,
-            (unsigned long long)r->copies);
+            span ? r->base.gt.all.total * 100.0 / (double)span : 0.0,
+            (unsigned long long)r->kernels, (unsigned long long)r->copies);
     us(a, sizeof a, r->mixed.compute.total), us(b, sizeof b, r->mixed.copy.total);
     us(c, sizeof c, gt_overlap(&r->mixed));
     fprintf(f, "  compute %s us, copy %s us, compute/copy overlap %s us\n", a, b, c);
     print_table(f, ctx, r, span);
-    for (uint32_t j = 0; j < g->n; j++) {
-      res *q = g->r[j];
-      if (q->queue == UINT64_MAX || q->proc != r->proc || q->device != r->device) continue;
-      fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->queue,
-              span ? q->gt.all.total * 100.0 / (double)span : 0.0, (unsigned long long)q->kernels);
+    for (uint32_t j = 0; j < g->index.n; j++) {
+      res *q = (res *)g->index.r[j];
+      if (q->base.queue == GAP_DEVICE || q->base.proc != r->base.proc ||
+          q->base.device != r->base.device)
+        continue;
+      fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->base.queue,
+              span ? q->base.gt.all.total * 100.0 / (double)span : 0.0,
+              (unsigned long long)q->kernels);
       print_table(f, ctx, q, span);
     }
     if (r->ntop) fprintf(f, "  largest gaps:\n");
@@ -238,14 +230,12 @@ static bool gaps_close(void *st) {
     }
     fputc('\n', f);
   }
-  for (uint32_t i = 0; i < g->n; i++) {
-    gt_free(&g->r[i]->gt);
-    gt_free(&g->r[i]->mixed);
-    free(g->r[i]->top);
-    free(g->r[i]);
+  for (uint32_t i = 0; i < g->index.n; i++) {
+    res *r = (res *)g->index.r[i];
+    gt_free(&r->mixed);
+    free(r->top);
   }
-  free(g->r);
-  rtg_u64map_free(&g->index);
+  gap_index_free(&g->index);
   free(g);
   bool ok = !ferror(f);
   if (own && fclose(f)) ok = false;

@@ -44,6 +44,8 @@
 #include "zalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
+static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after);
 
 /* ------------------------------------------------------------ output */
 
@@ -88,6 +90,7 @@ static void *pf_open(cv_ctx *ctx) {
   }
   corr_set_unmatched(&p->calls, op_without_call, p);
   tracks_init(&p->ts, ctx);
+  gap_index_init(&p->gaps, sizeof(gap_res), on_gap, p);
   return p;
 }
 
@@ -177,10 +180,10 @@ static uint64_t op_flow_id(const cv_event *ev) {
 
 /* ------------------------------------------------------------ gaps (-g) */
 
-static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after) {
-  pf_gaps *g = arg;
-  pf *p = g->p;
-  track *t = tracks_get(&p->ts, g->proc, TK_GAPS, g->agent, 0, 0);
+static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
+                   uint32_t after) {
+  pf *p = arg;
+  track *t = tracks_get(&p->ts, r->proc, TK_GAPS, r->device, 0, 0);
   char name[64];
   pkt k = pf_slice_begin(p, t, start, cv_gap_name(p->ctx, end - start, name, sizeof name), CAT_gap);
   pf_ann_str(p, AN_after, cv_str(p->ctx, before));
@@ -190,22 +193,8 @@ static void on_gap(void *arg, uint64_t start, uint64_t end, uint32_t before, uin
 }
 
 static void gap_add(pf *p, const cv_event *ev) {
-  bool added;
-  uint64_t *ix = rtg_u64map_put(&p->gap_index, (uint64_t)ev->proc << 32 | ev->device, 0, &added);
-  if (!ix) exit(1);
-  if (added) {
-    pf_gaps *ng = realloc(p->gaps, (p->ngaps + 1) * sizeof *ng);
-    if (!ng) exit(1);
-    p->gaps = ng;
-    /* the trackers point at their own entries: fix them after the move */
-    for (uint32_t i = 0; i < p->ngaps; i++) p->gaps[i].gt.arg = &p->gaps[i];
-    pf_gaps *g = &p->gaps[p->ngaps];
-    g->proc = ev->proc, g->agent = ev->device, g->p = p;
-    gt_init(&g->gt, on_gap, g);
-    *ix = ++p->ngaps;
-  }
-  pf_gaps *g = &p->gaps[*ix - 1];
-  gt_add(&g->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(p->ctx, ev->name));
+  gap_res *r = gap_index_get(&p->gaps, ev->proc, ev->device, GAP_DEVICE, NULL);
+  gt_add(&r->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(p->ctx, ev->name));
 }
 
 /* ------------------------------------------------------------ events */
@@ -421,12 +410,8 @@ static void pf_json_event(void *st, const void *item) {
 static bool pf_close(void *st) {
   pf *p = st;
   cv_ctx *ctx = p->ctx;
-  for (uint32_t i = 0; i < p->ngaps; i++) {
-    gt_finish(&p->gaps[i].gt);
-    gt_free(&p->gaps[i].gt);
-  }
-  free(p->gaps);
-  rtg_u64map_free(&p->gap_index);
+  gap_index_finish(&p->gaps);
+  gap_index_free(&p->gaps);
   corr_finish(&p->calls, flow_late_launch, p);
   corr_finish(&p->dispatch, flow_late_dispatch, p);
   pf_counters_finish(p);

@@ -8,7 +8,7 @@
 
 #include "convert.h"
 #include "shared/corr.h"
-#include "shared/gaptrack.h"
+#include "shared/gapindex.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
 #include "spool.h"
@@ -119,12 +119,6 @@ typedef struct counter {
   uint32_t n; /* waiting in all */
 } counter;
 
-typedef struct pf_gaps {
-  uint32_t proc, agent;
-  gaptrack gt;
-  struct pf *p;
-} pf_gaps;
-
 typedef struct pf {
   cv_ctx *ctx;
   const char *path;
@@ -162,10 +156,7 @@ typedef struct pf {
   counter *ctr;
   uint32_t nctr;
   rtg_u64map ctr_index;
-  /* -g */
-  pf_gaps *gaps;
-  uint32_t ngaps;
-  rtg_u64map gap_index;
+  gap_index gaps; /* -g: a tracker per GPU */
   bool warned_json;
 } pf;
 
