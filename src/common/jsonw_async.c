@@ -1,16 +1,17 @@
-/* The writer thread of a JSON writer (rtg_jsonw_start_async; jsonw.h).
+/* The bytes of a JSON writer on their way to the background writer
+ * (rtg_jsonw_start_async; jsonw.h, bgwrite.h).
  *
  * The formatting thread fills a small buffer that stays in its own cache,
  * and copies each full one into 1 MB buffers with streaming stores, which
- * go to memory without bringing the lines into its cache; a thread of its
- * own writes those to the file.  The formatting buffer itself is never
- * handed over: its lines would go to the writer's core for the kernel's
- * copy and come back to be written over, costing the formatting thread
- * more than the writes take.  Without SSE2 the writes stay on the
- * formatting thread (scripts/BENCHMARKS.md has the measurements). */
+ * go to memory without bringing the lines into its cache; the background
+ * writer writes those to the file and hands them back.  The formatting
+ * buffer itself is never handed over: its lines would go to the writer's
+ * core for the kernel's copy and come back to be written over, costing the
+ * formatting thread more than the writes take.  Without SSE2 the writes
+ * stay on the formatting thread (scripts/BENCHMARKS.md has the
+ * measurements). */
 #include "jsonw.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,45 +19,19 @@
 #include <emmintrin.h>
 #endif
 
+#include "bgwrite.h"
+
 #define BIG (1u << 20) /* what the writer thread writes at a time */
 #define NBIG 4         /* in flight, and being filled */
 
-/* full: a queue of filled buffers for the writer; free_: a stack of
- * written ones for the formatting thread, which fills big up to big_len */
+/* big: the buffer being filled, up to big_len; spare: buffers never
+ * handed over yet; the others are with the background writer. */
 struct rtg_jsonw_async {
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  char *full[NBIG], *free_[NBIG];
-  size_t full_len[NBIG];
-  unsigned nfull, full_head, nfree;
-  bool stop, error;
-  char *big;
+  rtg_bgw *bg;
+  char *big, *spare[NBIG];
+  unsigned nspare;
   size_t big_len;
 };
-
-static void *writer_main(void *arg) {
-  rtg_jsonw *w = arg;
-  struct rtg_jsonw_async *a = w->async;
-  pthread_mutex_lock(&a->mu);
-  for (;;) {
-    while (!a->nfull && !a->stop) pthread_cond_wait(&a->cv, &a->mu);
-    if (!a->nfull) break; /* stopped and drained */
-    char *b = a->full[a->full_head];
-    size_t n = a->full_len[a->full_head];
-    a->full_head = (a->full_head + 1) % NBIG;
-    a->nfull--;
-    bool error = a->error;
-    pthread_mutex_unlock(&a->mu);
-    if (!error && fwrite(b, 1, n, w->f) != n) error = true;
-    pthread_mutex_lock(&a->mu);
-    a->error |= error;
-    a->free_[a->nfree++] = b;
-    pthread_cond_broadcast(&a->cv);
-  }
-  pthread_mutex_unlock(&a->mu);
-  return NULL;
-}
 
 #if defined(__SSE2__)
 /* memcpy with streaming stores where dst is 16-byte aligned */
@@ -75,17 +50,13 @@ static void stream_copy(char *dst, const char *src, size_t n) {
   memcpy(dst, src, n);
 }
 
-/* The filled buffer to the writer thread, and the next one to fill. */
-static void hand_over(struct rtg_jsonw_async *a) {
+/* The filled buffer to the writer, and the next one to fill: a spare one,
+ * else one the writer has written. */
+static void hand_over(rtg_jsonw *w) {
+  struct rtg_jsonw_async *a = w->async;
   _mm_sfence(); /* the streaming stores, seen before the buffer is */
-  pthread_mutex_lock(&a->mu);
-  a->full[(a->full_head + a->nfull) % NBIG] = a->big;
-  a->full_len[(a->full_head + a->nfull) % NBIG] = a->big_len;
-  a->nfull++;
-  pthread_cond_broadcast(&a->cv);
-  while (!a->nfree) pthread_cond_wait(&a->cv, &a->mu);
-  a->big = a->free_[--a->nfree];
-  pthread_mutex_unlock(&a->mu);
+  rtg_bgw_put(a->bg, w->f, a->big, a->big_len);
+  a->big = a->nspare ? a->spare[--a->nspare] : rtg_bgw_take(a->bg);
   a->big_len = 0;
 }
 
@@ -93,49 +64,39 @@ bool rtg_jsonw_start_async(rtg_jsonw *w) {
   if (w->len) return false; /* (only before the first bytes) */
   struct rtg_jsonw_async *a = calloc(1, sizeof *a);
   if (!a) return false;
+  a->bg = rtg_bgw_new(NBIG, true);
+  if (!a->bg || !rtg_bgw_threaded(a->bg)) {
+    if (a->bg) rtg_bgw_free(a->bg);
+    free(a);
+    return false;
+  }
   for (unsigned i = 0; i < NBIG; i++)
-    if (!(a->free_[i] = aligned_alloc(64, BIG))) {
-      while (i--) free(a->free_[i]);
+    if (!(a->spare[i] = aligned_alloc(64, BIG))) {
+      while (i--) free(a->spare[i]);
+      rtg_bgw_free(a->bg);
       free(a);
       return false;
     }
-  a->nfree = NBIG - 1;
-  a->big = a->free_[NBIG - 1];
-  pthread_mutex_init(&a->mu, NULL);
-  pthread_cond_init(&a->cv, NULL);
+  a->nspare = NBIG - 1;
+  a->big = a->spare[NBIG - 1];
   w->async = a;
-  if (pthread_create(&a->thread, NULL, writer_main, w)) {
-    for (unsigned i = 0; i < NBIG; i++) free(a->free_[i]);
-    pthread_mutex_destroy(&a->mu);
-    pthread_cond_destroy(&a->cv);
-    free(a);
-    w->async = NULL;
-    return false;
-  }
   w->cap = RTG_JSONW_STAGE; /* (the buffer holds more: it was made for the writes) */
   return true;
 }
 
 void rtg_jsonw_async_put(rtg_jsonw *w) {
   struct rtg_jsonw_async *a = w->async;
-  if (a->big_len + w->len > BIG) hand_over(a);
+  if (a->big_len + w->len > BIG) hand_over(w);
   stream_copy(a->big + a->big_len, w->buf, w->len);
   a->big_len += w->len;
 }
 
 bool rtg_jsonw_async_stop(rtg_jsonw *w) {
   struct rtg_jsonw_async *a = w->async;
-  if (a->big_len) hand_over(a);
-  pthread_mutex_lock(&a->mu);
-  a->stop = true;
-  pthread_cond_broadcast(&a->cv);
-  pthread_mutex_unlock(&a->mu);
-  pthread_join(a->thread, NULL);
-  bool ok = !a->error;
-  for (unsigned i = 0; i < a->nfree; i++) free(a->free_[i]);
+  if (a->big_len) hand_over(w);
+  bool ok = rtg_bgw_free(a->bg); /* (written, and the buffers it kept freed) */
+  for (unsigned i = 0; i < a->nspare; i++) free(a->spare[i]);
   free(a->big);
-  pthread_mutex_destroy(&a->mu);
-  pthread_cond_destroy(&a->cv);
   free(a);
   w->async = NULL;
   return ok;

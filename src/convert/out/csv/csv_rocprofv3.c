@@ -27,8 +27,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "chunkw.h"
 #include "convert.h"
+#include "bgwrite.h"
 #include "jsonw.h"
 
 enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_N };
@@ -62,8 +62,9 @@ static const char *const headers[F_N] = {
  * again for appending when needed. */
 #define MAX_OPEN 64
 
-/* Rows gather in a buffer per open file; a full one goes to the writer
- * thread (chunkw.c) while the rows that follow are formatted. */
+/* Rows gather in a buffer per open file; a full one goes to the
+ * background writer (bgwrite.h) while the rows that follow are formatted. */
+#define PENDING 8 /* full buffers handed over and not written yet, at most */
 #define CHUNK (64 * 1024)
 
 typedef struct csv_file {
@@ -83,7 +84,7 @@ typedef struct csv {
   uint64_t clock;
   char *line; /* the row being built */
   size_t len, cap;
-  chunkw *cw;
+  rtg_bgw *bg;
   bool failed;
 } csv;
 
@@ -98,8 +99,8 @@ static void *csv_open(cv_ctx *ctx) {
   c->ctx = ctx;
   c->cap = 4096;
   c->line = malloc(c->cap);
-  c->cw = chunkw_new();
-  if (!c->line || !c->cw) exit(1);
+  c->bg = rtg_bgw_new(PENDING, false);
+  if (!c->line || !c->bg) exit(1);
   return c;
 }
 
@@ -183,7 +184,7 @@ static void host_dir(const char *h, char *out) {
 
 static void flush_file(csv *c, csv_file *cf) {
   if (cf->blen)
-    chunkw_put(c->cw, cf->f, cf->buf, cf->blen);
+    rtg_bgw_put(c->bg, cf->f, cf->buf, cf->blen);
   else
     free(cf->buf);
   cf->buf = NULL;
@@ -196,7 +197,7 @@ static void append(csv *c, csv_file *cf, const char *s, size_t n) {
     char *copy = malloc(n);
     if (!copy) exit(1);
     memcpy(copy, s, n);
-    chunkw_put(c->cw, cf->f, copy, n);
+    rtg_bgw_put(c->bg, cf->f, copy, n);
     return;
   }
   if (!cf->buf && !(cf->buf = malloc(CHUNK))) exit(1);
@@ -222,7 +223,7 @@ static csv_file *file_of(csv *c, uint32_t proc, int kind) {
     for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
       if (c->files[i].f && (!lru || c->files[i].used < lru->used)) lru = &c->files[i];
     flush_file(c, lru);
-    chunkw_drain(c->cw); /* its rows are written before it is closed */
+    rtg_bgw_drain(c->bg); /* its rows are written before it is closed */
     if (fclose(lru->f)) c->failed = true;
     lru->f = NULL;
     c->nopen--;
@@ -409,10 +410,10 @@ static bool csv_close(void *st) {
   csv *c = st;
   for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
     if (c->files[i].f) flush_file(c, &c->files[i]);
-  chunkw_drain(c->cw);
+  rtg_bgw_drain(c->bg);
   for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
     if (c->files[i].f && fclose(c->files[i].f)) c->failed = true;
-  if (!chunkw_free(c->cw)) c->failed = true;
+  if (!rtg_bgw_free(c->bg)) c->failed = true;
   bool ok = !c->failed;
   if (!ok) rtg_error("cannot write the CSV files in %s", c->ctx->opt.csv_dir);
   if (c->ctx->opt.verbose) {
