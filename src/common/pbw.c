@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "diag.h"
+#include "xalloc.h"
 
 bool pbw_init(pbw *w, size_t cap) {
   memset(w, 0, sizeof *w);
@@ -21,11 +21,7 @@ void pbw_free(pbw *w) {
 void pbw_grow(pbw *w, size_t extra) {
   size_t nc = w->cap ? w->cap * 2 : 4096;
   while (nc < w->n + extra) nc *= 2;
-  uint8_t *nb = realloc(w->buf, nc);
-  if (!nb) {
-    rtg_error("out of memory writing protobuf");
-    exit(1);
-  }
+  uint8_t *nb = rtg_xrealloc(w->buf, nc, "a protobuf buffer");
   w->buf = nb;
   w->cap = nc;
 }

@@ -4,14 +4,12 @@
 #include <string.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 uint32_t cv_intern(cv_ctx *ctx, const char *s) {
   if (!s) s = "";
   uint32_t id = rtg_strtab_intern(ctx->strs, s, strlen(s));
-  if (id == UINT32_MAX) {
-    rtg_error("out of memory interning names");
-    exit(1);
-  }
+  if (id == UINT32_MAX) rtg_out_of_memory("the table of names");
   return id;
 }
 
@@ -23,8 +21,7 @@ uint32_t cv_host(cv_ctx *ctx, const char *host) {
   uint32_t id = cv_intern(ctx, host);
   for (uint32_t i = 0; i < ctx->nhosts; i++)
     if (ctx->hosts[i] == id) return i;
-  uint32_t *nh = realloc(ctx->hosts, (ctx->nhosts + 1) * sizeof *nh);
-  if (!nh) exit(1);
+  uint32_t *nh = rtg_xrealloc(ctx->hosts, (ctx->nhosts + 1) * sizeof *nh, "the table of hosts");
   ctx->hosts = nh;
   ctx->hosts[ctx->nhosts] = id;
   return ctx->nhosts++;
@@ -33,12 +30,11 @@ uint32_t cv_host(cv_ctx *ctx, const char *host) {
 uint32_t cv_proc_get(cv_ctx *ctx, uint32_t host, uint32_t pid) {
   bool added;
   uint64_t *v = rtg_u64map_put(&ctx->proc_index, (uint64_t)host << 32 | pid, ctx->nprocs, &added);
-  if (!v) exit(1);
+  if (!v) rtg_out_of_memory("the index of processes");
   if (added) {
     if (ctx->nprocs == ctx->cap_procs) {
       uint32_t nc = ctx->cap_procs ? ctx->cap_procs * 2 : 16;
-      cv_proc *np = realloc(ctx->procs, nc * sizeof *np);
-      if (!np) exit(1);
+      cv_proc *np = rtg_xrealloc(ctx->procs, nc * sizeof *np, "the table of processes");
       ctx->procs = np;
       ctx->cap_procs = nc;
     }

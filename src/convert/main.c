@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 static uint64_t window_bound(cv_ctx *ctx, const char *arg, uint64_t first, uint64_t last) {
   double v;
@@ -107,7 +108,7 @@ int main(int argc, char **argv) {
   if (st >= 0) return st;
   rtg_diag_quiet = ctx.opt.quiet;
   ctx.strs = rtg_strtab_new();
-  if (!ctx.strs) return 1;
+  if (!ctx.strs) rtg_out_of_memory("the table of names");
   ctx.inputs = (const char **)argv + first;
   ctx.ninputs = argc - first;
   const char *clash = output_among_inputs(&ctx);

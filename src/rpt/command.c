@@ -10,6 +10,7 @@
  * A command whose stop is before its start cannot be accounted: bad. */
 #include "decimal.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -30,8 +31,7 @@ const char *rpt_cmd_name(const rpt_cmd *c, size_t *len) {
   if (n + 32 > cap) {
     cap = n + 32 + 256;
     free(buf);
-    buf = malloc(cap);
-    if (!buf) abort();
+    buf = rtg_xmalloc(cap, "a command's text");
   }
   memcpy(buf, name, n);
   if (c->sized) { /* (not snprintf: a trace can hold millions of copies) */

@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "chrome_trace.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,17 +34,15 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
     return false;
   }
   rtg_chrome c;
-  if (!rtg_chrome_open(&c, f, "{\"traceEvents\":[\n", false)) {
-    fclose(f);
-    rtg_error("out of memory");
-    return false;
-  }
+  if (!rtg_chrome_open(&c, f, "{\"traceEvents\":[\n", false))
+    rtg_out_of_memory("the -g trace's buffer");
   rtg_u64map tracks = {0}; /* (pid << 32 | queue) seen */
   for (size_t p = from; p < to; p++) {
     const rpt_rec *r = &d->recs[order[p]];
     uint64_t pid = pid_of(r);
     bool added;
-    if (!rtg_u64map_put(&tracks, pid << 32 | r->queue, 0, &added)) abort();
+    if (!rtg_u64map_put(&tracks, pid << 32 | r->queue, 0, &added))
+      rtg_out_of_memory("the tracks of the -g trace");
     rtg_chrome_event(&c, "X");
     RTG_CHROME_U64(&c, "pid", pid);
     RTG_CHROME_U64(&c, "tid", r->queue);
@@ -63,8 +62,8 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
   }
   /* Names of the resources (processes) and queues (threads), sorted so
    * the file does not depend on hash order. */
-  uint64_t *keys = malloc((tracks.n + 1) * sizeof *keys), key, val;
-  if (!keys) abort();
+  uint64_t *keys = rtg_xmalloc((tracks.n + 1) * sizeof *keys, "the tracks of the -g trace"), key,
+           val;
   size_t nkeys = 0;
   for (size_t it = 0; rtg_u64map_next(&tracks, &it, &key, &val);) keys[nkeys++] = key;
   qsort(keys, nkeys, sizeof *keys, cmp_u64);

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "rpt.h"
 #include "trace_reader.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,15 +53,6 @@ typedef struct file_state {
   uint32_t cur_pid;
 } file_state;
 
-static void *xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    rtg_error("out of memory");
-    exit(1);
-  }
-  return q;
-}
-
 static void skip(file_state *fs, uint64_t lineno, const char *why) {
   fs->skipped++;
   rtg_warn_line(&fs->diag, lineno, "%s (skipped)", why);
@@ -88,10 +80,7 @@ static bool duplicate(file_state *fs, int64_t pid, uint64_t lines) {
 static bool header(rpt_data *d, file_state *fs, const rtg_line *l) {
   bool dup = rtg_seen_header(&d->seen_headers, rtg_header_fingerprint(&l->u.rec));
   uint64_t *v = rtg_u64map_put(&fs->dup_pids, l->pid, 0, NULL);
-  if (!v) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (!v) rtg_out_of_memory("the pids of a file");
   if (dup && !*v)
     rtg_warn_line(&fs->diag, l->lineno,
                   "the trace of pid %u again (the same header as before: a file read twice or "
@@ -118,10 +107,7 @@ static uint32_t intern(rpt_data *d, const char *s, size_t n) {
   struct name_cache *c = &name_cache[slot % NAME_CACHE];
   if (c->s && c->len == n && memcmp(c->s, s, n) == 0) return c->id;
   uint32_t id = rtg_strtab_intern(d->names, s, n);
-  if (id == UINT32_MAX) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (id == UINT32_MAX) rtg_out_of_memory("the table of names");
   *c = (struct name_cache){rtg_strtab_get(d->names, id), (uint32_t)n, id};
   return id;
 }
@@ -131,13 +117,12 @@ static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *
                        uint64_t lineno) {
   if (d->n == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 4096;
-    d->recs = xrealloc(d->recs, d->cap * sizeof *d->recs);
-    if (d->spool) d->text_end = xrealloc(d->text_end, d->cap * sizeof *d->text_end);
+    d->recs = rtg_xrealloc(d->recs, d->cap * sizeof *d->recs, "the table of records");
+    if (d->spool)
+      d->text_end =
+          rtg_xrealloc(d->text_end, d->cap * sizeof *d->text_end, "the text ends of the records");
   }
-  if (d->n >= UINT32_MAX - 1) {
-    rtg_error("more than %u records: not supported", UINT32_MAX - 2);
-    exit(1);
-  }
+  if (d->n >= UINT32_MAX - 1) rtg_die(0, "more than %u records: not supported", UINT32_MAX - 2);
   uint32_t idx = (uint32_t)d->n++;
   d->recs[idx] = *r;
   if (d->spool) d->text_end[idx] = d->spool_pos;
@@ -150,10 +135,8 @@ static void add_record(rpt_data *d, rpt_opts *o, file_state *fs, const rpt_rec *
 /* A text line; line is NULL when only its number matters (@LINE). */
 static void add_text(rpt_data *d, rpt_opts *o, const char *line, size_t len, uint64_t lineno) {
   if (d->spool && line) {
-    if (fwrite(line, 1, len, d->spool) != len || putc('\n', d->spool) == EOF) {
-      rtg_error("cannot write the text spool: %s", strerror(errno));
-      exit(1);
-    }
+    if (fwrite(line, 1, len, d->spool) != len || putc('\n', d->spool) == EOF)
+      rtg_die(errno, "cannot write the text spool (a temporary file)");
     d->spool_pos += len + 1;
   }
   if (o->roi_start.kind != ROI_DEFAULT) rpt_roi_text(&o->roi_start, lineno, line ? line : "", len);
@@ -169,10 +152,7 @@ static uint16_t agent_slot(file_state *fs, uint32_t pid, uint64_t value) {
   if (fs->nslots && fs->slot_val[last] == value && fs->slot_pid[last] == pid) return last;
   bool added;
   uint64_t *v = rtg_u64map_put(&fs->slot_of, slot_key(pid, value), fs->nslots, &added);
-  if (!v) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (!v) rtg_out_of_memory("the index of signal slots");
   size_t slot = *v;
   if (!added && (fs->slot_val[slot] != value || fs->slot_pid[slot] != pid)) { /* a collision */
     slot = 0;
@@ -180,8 +160,10 @@ static uint16_t agent_slot(file_state *fs, uint32_t pid, uint64_t value) {
     added = slot == fs->nslots;
   }
   if (added) {
-    fs->slot_val = xrealloc(fs->slot_val, (fs->nslots + 1) * sizeof *fs->slot_val);
-    fs->slot_pid = xrealloc(fs->slot_pid, (fs->nslots + 1) * sizeof *fs->slot_pid);
+    fs->slot_val =
+        rtg_xrealloc(fs->slot_val, (fs->nslots + 1) * sizeof *fs->slot_val, "the signal slots");
+    fs->slot_pid =
+        rtg_xrealloc(fs->slot_pid, (fs->nslots + 1) * sizeof *fs->slot_pid, "the signal slots");
     fs->slot_val[fs->nslots] = value;
     fs->slot_pid[fs->nslots] = pid;
     fs->nslots++;
@@ -193,12 +175,9 @@ static uint16_t agent_slot(file_state *fs, uint32_t pid, uint64_t value) {
 static rtg_agents *agents_of(rpt_data *d, uint32_t pid) {
   bool added;
   uint64_t *ix = rtg_u64map_put(&d->agents_of, pid, d->nagents, &added);
-  if (!ix) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (!ix) rtg_out_of_memory("the index of agents");
   if (added) {
-    d->agents = xrealloc(d->agents, (d->nagents + 1) * sizeof *d->agents);
+    d->agents = rtg_xrealloc(d->agents, (d->nagents + 1) * sizeof *d->agents, "the agents");
     d->agents[d->nagents++] = (rtg_agents){0};
   }
   return &d->agents[*ix];
@@ -254,7 +233,7 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
  * is named as a device by the agents of its process (agents.h). */
 static void name_devices(rpt_data *d, file_state *fs) {
   if (!fs->trace || fs->first == UINT32_MAX) return;
-  rtg_device *dev = xrealloc(NULL, (fs->nslots + 1) * sizeof *dev);
+  rtg_device *dev = rtg_xmalloc((fs->nslots + 1) * sizeof *dev, "the devices of the signal slots");
   for (size_t s = 0; s < fs->nslots; s++)
     dev[s] = rtg_agents_device(agents_of(d, fs->slot_pid[s]), fs->slot_val[s]);
   for (size_t i = fs->first; i <= fs->last; i++) {
@@ -366,10 +345,8 @@ static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bo
     }
     if (l->cls == RTG_LINE_RECORD && l->kind == RTG_KIND_AGENT) {
       if (duplicate(fs, pid, 1)) break;
-      if (!rtg_agents_add(agents_of(d, l->pid), &l->u.rec)) {
-        rtg_error("out of memory");
-        exit(1);
-      }
+      if (!rtg_agents_add(agents_of(d, l->pid), &l->u.rec))
+        rtg_out_of_memory("the agents of a process");
       add_text(d, o, raw, l->len, l->lineno); /* agent lines stay text */
       break;
     }
@@ -393,7 +370,7 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
    * are read (as rtg-convert does), and the exit status is 1. */
   int kept = 0;
   rtg_u64map seen_files = {0};
-  d->again = xrealloc(NULL, (size_t)o->ninputs * sizeof *d->again);
+  d->again = rtg_xmalloc((size_t)o->ninputs * sizeof *d->again, "the list of inputs");
   for (int i = 0; i < o->ninputs; i++) {
     if (!strcmp(o->inputs[i], "-")) {
       o->inputs[kept++] = o->inputs[i];
@@ -428,13 +405,10 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
     return false;
   }
   d->names = rtg_strtab_new();
-  if (!d->names) {
-    rtg_error("out of memory");
-    return false;
-  }
+  if (!d->names) rtg_out_of_memory("the table of names");
   d->paths = (const char **)o->inputs;
   d->npaths = (size_t)o->ninputs;
-  d->file_lines = xrealloc(NULL, d->npaths * sizeof *d->file_lines);
+  d->file_lines = rtg_xmalloc(d->npaths * sizeof *d->file_lines, "the line counts of the inputs");
   if (o->text_trace && !o->hide_app_text) {
     d->spool = tmpfile();
     if (!d->spool) {
@@ -462,10 +436,7 @@ bool rpt_read_inputs(rpt_data *d, rpt_opts *o) {
       .text_kinds = RTG_PARSE(RTG_KIND_HEADER) | RTG_PARSE(RTG_KIND_AGENT),
   };
   rtg_reader *r = rtg_reader_open(&ro);
-  if (!r) {
-    rtg_error("out of memory");
-    return false;
-  }
+  if (!r) rtg_out_of_memory("the trace reader");
   file_state fs;
   file_begin(&fs, d->paths[0], 0);
   rtg_line *l;

@@ -4,6 +4,7 @@
  * read -> sort -> resolve the ROI -> walk the ROI per resource -> print. */
 #include "diag.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -142,8 +143,7 @@ static bool add_gaps(rpt_opts *o, const char *s, bool must) {
       break;
     }
     if (v <= 0) usage_error("argument --gaps: bucket limits must be > 0 us, not '%s'%s", t, "");
-    uint64_t *g = realloc(o->gaps, (o->ngaps + 1) * sizeof *g);
-    if (!g) abort();
+    uint64_t *g = rtg_xrealloc(o->gaps, (o->ngaps + 1) * sizeof *g, "the --gaps limits");
     o->gaps = g;
     o->gaps[o->ngaps++] = (uint64_t)v;
   }
@@ -158,8 +158,7 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
   o->topn = 20;
   o->roi_start.opt = "roi_start";
   o->roi_stop.opt = "roi_stop";
-  o->inputs = calloc((size_t)argc, sizeof *o->inputs);
-  if (!o->inputs) abort();
+  o->inputs = rtg_xcalloc((size_t)argc, sizeof *o->inputs, "the list of inputs");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (only_files || a[0] != '-' || a[1] == 0) {
@@ -254,8 +253,7 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
   }
   if (!gaps_given) {
     o->ngaps = sizeof default_gaps / sizeof default_gaps[0];
-    o->gaps = malloc(sizeof default_gaps);
-    if (!o->gaps) abort();
+    o->gaps = rtg_xmalloc(sizeof default_gaps, "the --gaps limits");
     memcpy(o->gaps, default_gaps, sizeof default_gaps);
   }
   o->ngaps = rtg_gap_limits_normalize(o->gaps, o->ngaps);

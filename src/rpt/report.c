@@ -8,6 +8,7 @@
  * Times: start in ms from the ROI start, durations in us. */
 #include "diag.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -80,8 +81,7 @@ void rpt_print_text(rpt_data *d, uint32_t idx) {
     if (want > cap) {
       free(buf);
       cap = want;
-      buf = malloc(cap);
-      if (!buf) abort();
+      buf = rtg_xmalloc(cap, "a report line");
     }
     ssize_t got = pread(fd, buf, want, (off_t)from);
     if (got <= 0) {
@@ -125,8 +125,7 @@ static double pct(uint64_t part, uint64_t whole) {
 
 static void summary(const rpt_resource *res, const rpt_resources *rs, const rtg_strtab *names,
                     const rpt_opts *o, uint64_t roi_ns) {
-  const rpt_row **rows = malloc((res->nrows + 1) * sizeof *rows);
-  if (!rows) abort();
+  const rpt_row **rows = rtg_xmalloc((res->nrows + 1) * sizeof *rows, "a resource's rows");
   size_t n = 0;
   for (size_t i = 0; i < res->nrows; i++)
     if (!(o->no_gaps && (res->rows[i].key & RPT_GAP_BIT))) rows[n++] = &res->rows[i];

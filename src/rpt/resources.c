@@ -13,24 +13,21 @@
  * name is interned before the walk, so a flat array maps ids to rows. */
 #include "diag.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t intern_str(rtg_strtab *t, const char *s) {
   uint32_t id = rtg_strtab_intern(t, s, strlen(s));
-  if (id == UINT32_MAX) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (id == UINT32_MAX) rtg_out_of_memory("the table of names");
   return id;
 }
 
 void rpt_resources_init(rpt_resources *rs, rtg_strtab *names, rtg_gap_buckets buckets) {
   memset(rs, 0, sizeof *rs);
   rs->buckets = buckets;
-  rs->gap_names = malloc((buckets.n + 1) * sizeof *rs->gap_names);
-  if (!rs->gap_names) abort();
+  rs->gap_names = rtg_xmalloc((buckets.n + 1) * sizeof *rs->gap_names, "the gap bucket names");
   char buf[96];
   for (size_t i = 0; i <= buckets.n; i++)
     rs->gap_names[i] = intern_str(names, rtg_gap_bucket_name(&buckets, i, buf, sizeof buf));
@@ -58,12 +55,9 @@ const char *rpt_resource_name(const rpt_rec *r, char buf[16]) {
 }
 
 static rpt_resource *new_resource(const rpt_resources *rs, const char *name) {
-  rpt_resource *r = calloc(1, sizeof *r);
+  rpt_resource *r = rtg_xcalloc(1, sizeof *r, "a resource");
   size_t n = rs->nnames + rs->buckets.n + 1;
-  if (!r || !(r->row_of = malloc(n * sizeof *r->row_of))) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  r->row_of = rtg_xmalloc(n * sizeof *r->row_of, "a resource's rows");
   memset(r->row_of, 0xff, n * sizeof *r->row_of);
   snprintf(r->name, sizeof r->name, "%s", name);
   return r;
@@ -77,8 +71,7 @@ static rpt_resource *resource_new_of(rpt_resources *rs, const rpt_rec *r) {
   uint32_t ix = rpt_device_index(r);
   if (ix >= rs->ngpu) {
     size_t n = (size_t)ix + 1;
-    rpt_resource **g = realloc(rs->gpu, n * sizeof *g);
-    if (!g) abort();
+    rpt_resource **g = rtg_xrealloc(rs->gpu, n * sizeof *g, "the table of GPUs");
     memset(g + rs->ngpu, 0, (n - rs->ngpu) * sizeof *g);
     rs->gpu = g;
     rs->ngpu = n;
@@ -105,8 +98,7 @@ static __attribute__((noinline)) uint32_t new_row(rpt_resource *res, uint64_t ke
   res->row_of[slot] = (uint32_t)res->nrows;
   if (res->nrows == res->cap) {
     res->cap = res->cap ? 2 * res->cap : 16;
-    res->rows = realloc(res->rows, res->cap * sizeof *res->rows);
-    if (!res->rows) abort();
+    res->rows = rtg_xrealloc(res->rows, res->cap * sizeof *res->rows, "a resource's rows");
   }
   res->rows[res->nrows++] = (rpt_row){.key = key, .min = t, .max = t};
   return res->row_of[slot];

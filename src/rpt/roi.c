@@ -10,6 +10,7 @@
  * after the sort.  For %REGEX a max-heap keeps only the N best matches. */
 #include "diag.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,8 +135,7 @@ static void heap_offer(rpt_roi *r, const rpt_roi_match *m) {
     return;
   }
   if ((r->nheap & (r->nheap - 1)) == 0) { /* grow at powers of two */
-    h = realloc(h, (r->nheap ? 2 * r->nheap : 1) * sizeof *h);
-    if (!h) abort();
+    h = rtg_xrealloc(h, (r->nheap ? 2 * r->nheap : 1) * sizeof *h, "the ROI's pending commands");
     r->heap = h;
   }
   size_t i = r->nheap++;
@@ -159,8 +159,7 @@ void rpt_roi_text(rpt_roi *r, uint64_t lineno, const char *line, size_t len) {
     if (len + 1 > r->pend_cap) {
       r->pend_cap = len + 1;
       free(r->pend_text);
-      r->pend_text = malloc(r->pend_cap);
-      if (!r->pend_text) abort();
+      r->pend_text = rtg_xmalloc(r->pend_cap, "the ROI's pending text");
     }
     memcpy(r->pend_text, line, len + 1);
   }

@@ -10,6 +10,7 @@
  * one queue that is also the original's tie order (the log's order). */
 #include "diag.h"
 #include "rpt.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,7 @@ static bool insertion(uint32_t *a, size_t n, const rpt_rec *r, uint64_t budget) 
 
 uint32_t *rpt_sort(const rpt_data *d) {
   size_t n = d->n;
-  uint32_t *a = malloc((n ? n : 1) * sizeof *a);
-  if (!a) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  uint32_t *a = rtg_xmalloc((n ? n : 1) * sizeof *a, "the order of the records");
   for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
   const rpt_rec *r = d->recs;
   if (insertion(a, n, r, 16 * (uint64_t)n + 4096)) return a;
@@ -64,14 +61,12 @@ uint32_t *rpt_sort(const rpt_data *d) {
 
   /* Run boundaries: run i is [runs[i], runs[i+1]). */
   size_t nruns = 0, cap = 64;
-  size_t *runs = malloc(cap * sizeof *runs);
-  if (!runs) abort();
+  size_t *runs = rtg_xmalloc(cap * sizeof *runs, "the sorted runs of the records");
   for (size_t i = 0; i < n; i++) {
     if (i == 0 || before(&r[i], &r[i - 1])) {
       if (nruns + 2 > cap) {
         cap *= 2;
-        runs = realloc(runs, cap * sizeof *runs);
-        if (!runs) abort();
+        runs = rtg_xrealloc(runs, cap * sizeof *runs, "the sorted runs of the records");
       }
       runs[nruns++] = i;
     }
@@ -79,11 +74,7 @@ uint32_t *rpt_sort(const rpt_data *d) {
   runs[nruns] = n;
 
   if (nruns > 1) {
-    uint32_t *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) {
-      rtg_error("out of memory");
-      exit(1);
-    }
+    uint32_t *tmp = rtg_xmalloc(n * sizeof *tmp, "the merge of the records");
     /* Merge neighbouring runs pairwise until one is left. */
     while (nruns > 1) {
       size_t m = 0;

@@ -22,7 +22,8 @@ FUZZ_SRC_demangle := src/common/demangle.c
 
 FUZZ_SRC_linereader := src/common/linereader.c
 
-FUZZ_RPT_SRC := src/rpt/roi.c src/rpt/sort.c src/common/diag.c src/common/strtab.c
+FUZZ_RPT_SRC := src/rpt/roi.c src/rpt/sort.c src/common/diag.c src/common/strtab.c \
+  src/common/xalloc.c
 FUZZ_SRC_roi := $(FUZZ_RPT_SRC)
 FUZZ_OBJ_roi := $(filter %/roi.o %/sort.o,$(RPT_OBJ))
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 #define MAX_JSON (1ull << 31)
 
@@ -28,9 +29,10 @@ bool cv_read_json(cv_ctx *ctx, const char *path) {
     fclose(f);
     return false;
   }
-  char *buf = malloc((size_t)size + 1);
-  if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-    rtg_error("cannot read input: path=%s", path);
+  char *buf = rtg_xmalloc((size_t)size + 1, "a Chrome JSON input");
+  if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
+    rtg_error("cannot read input: path=%s: %s", path,
+              ferror(f) ? strerror(errno) : "the file shrank while it was read");
     free(buf);
     fclose(f);
     return false;

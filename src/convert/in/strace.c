@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 #define PENDING 64
 
@@ -25,7 +26,7 @@ struct cv_strace {
 };
 
 cv_strace *cv_strace_new(void) {
-  return calloc(1, sizeof(cv_strace));
+  return rtg_xcalloc(1, sizeof(cv_strace), "the strace/ltrace reader");
 }
 void cv_strace_free(cv_strace *s) {
   free(s);

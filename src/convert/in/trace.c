@@ -14,6 +14,7 @@
 #include "hcc_profile.h"
 #include "linereader.h"
 #include "trace_reader.h"
+#include "xalloc.h"
 
 typedef struct reader {
   cv_ctx *ctx;
@@ -144,10 +145,7 @@ static void prescan_demangled(cv_ctx *ctx, const char *path) {
 static void add_agent(reader *r, const rtg_record *rec) {
   r->api_dev_ok = false;
   cv_proc *p = proc_ptr(r, rec->pid);
-  if (!rtg_agents_add(&p->agents, rec)) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (!rtg_agents_add(&p->agents, rec)) rtg_out_of_memory("the agents of a process");
 }
 
 /* (a copy of it, not memset: compilers clear a struct this size with a
@@ -535,10 +533,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
     ro.prepare_scale = ctx->prepare.scale;
   }
   rtg_reader *rd = rtg_reader_open(&ro);
-  if (!rd) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  if (!rd) rtg_out_of_memory("the trace reader");
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
   r.host = UINT32_MAX;
   r.first_pass = count;

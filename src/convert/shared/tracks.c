@@ -7,6 +7,7 @@
  * pid = host*10000000 + pid (RPD's pid_stride), holding all its tracks.
  * Chrome tids are small numbers given out in order of first use. */
 #include "tracks.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +86,8 @@ track *tracks_find(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uin
   }
   if (ts->n == ts->cap) {
     uint32_t nc = ts->cap ? ts->cap * 2 : 64;
-    track *nt = realloc(ts->t, nc * sizeof *nt);
-    uint32_t *nn = realloc(ts->next, nc * sizeof *nn);
-    if (!nt || !nn) exit(1);
+    track *nt = rtg_xrealloc(ts->t, nc * sizeof *nt, "the timeline's tracks");
+    uint32_t *nn = rtg_xrealloc(ts->next, nc * sizeof *nn, "the timeline's tracks");
     ts->t = nt, ts->next = nn, ts->cap = nc;
   }
   track *t = &ts->t[ts->n];
@@ -210,8 +210,7 @@ static void lane_add(tk_lane *l, uint64_t start, uint64_t end) {
   if (l->n == l->cap) {
     uint32_t nc = l->cap ? l->cap * 2 : 4;
     if (nc > TK_LANE_SPANS + 1) nc = TK_LANE_SPANS + 1;
-    void *ns = realloc(l->span, nc * sizeof *l->span);
-    if (!ns) exit(1);
+    void *ns = rtg_xrealloc(l->span, nc * sizeof *l->span, "the spans of a lane");
     l->span = ns, l->cap = nc;
   }
   memmove(&l->span[i + 1], &l->span[i], (l->n - i) * sizeof *l->span);
@@ -228,8 +227,7 @@ track *tracks_lane(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uin
                    uint64_t start, uint64_t end) {
   track *base = tracks_get(ts, proc, kind, a, b, 0);
   if (!base->lanes) {
-    base->lanes = calloc(TK_MAX_LANES, sizeof *base->lanes);
-    if (!base->lanes) exit(1);
+    base->lanes = rtg_xcalloc(TK_MAX_LANES, sizeof *base->lanes, "the lanes of a track");
   }
   uint32_t lane = UINT32_MAX, best = 0;
   for (uint32_t i = 0; i < base->nlanes; i++) {

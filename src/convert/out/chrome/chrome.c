@@ -16,6 +16,7 @@
 #include "outfile.h"
 #include "chrome_trace.h"
 #include "shared/tracks.h"
+#include "xalloc.h"
 
 typedef struct chrome {
   cv_ctx *ctx;
@@ -35,8 +36,7 @@ static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t
                    uint32_t after);
 
 static void *chrome_open(cv_ctx *ctx) {
-  chrome *c = calloc(1, sizeof *c);
-  if (!c) return NULL;
+  chrome *c = rtg_xcalloc(1, sizeof *c, "the JSON output");
   c->ctx = ctx;
   if (!strcmp(ctx->opt.json_out, "-")) {
     c->f = stdout;
@@ -57,10 +57,8 @@ static void *chrome_open(cv_ctx *ctx) {
           : "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rtg-convert " RTG_VERSION
             "\",\"clock\":\"CLOCK_BOOTTIME\"},\n\"traceEvents\":[\n";
   if (!rtg_chrome_open(&c->out, c->f, head, true) || !corr_init(&c->calls, slots) ||
-      !corr_init(&c->dispatch, slots)) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+      !corr_init(&c->dispatch, slots))
+    rtg_out_of_memory("the JSON output's buffers and call/op tables");
   corr_set_unmatched(&c->calls, op_without_call, c);
   tracks_init(&c->ts, ctx);
   gap_index_init(&c->gaps, sizeof(gap_res), on_gap, c);

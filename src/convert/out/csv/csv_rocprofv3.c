@@ -30,6 +30,7 @@
 #include "convert.h"
 #include "bgwrite.h"
 #include "jsonw.h"
+#include "xalloc.h"
 
 enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_N };
 
@@ -94,13 +95,12 @@ static void *csv_open(cv_ctx *ctx) {
     rtg_error("cannot create directory: path=%s: %s", dir, strerror(errno));
     return NULL;
   }
-  csv *c = calloc(1, sizeof *c);
-  if (!c) exit(1);
+  csv *c = rtg_xcalloc(1, sizeof *c, "the CSV output");
   c->ctx = ctx;
   c->cap = 4096;
-  c->line = malloc(c->cap);
+  c->line = rtg_xmalloc(c->cap, "a CSV row");
   c->bg = rtg_bgw_new(PENDING, false);
-  if (!c->line || !c->bg) exit(1);
+  if (!c->bg) rtg_out_of_memory("the CSV output's writer");
   return c;
 }
 
@@ -109,8 +109,7 @@ static void *csv_open(cv_ctx *ctx) {
 static void need(csv *c, size_t n) {
   if (c->len + n <= c->cap) return;
   while (c->len + n > c->cap) c->cap *= 2;
-  c->line = realloc(c->line, c->cap);
-  if (!c->line) exit(1);
+  c->line = rtg_xrealloc(c->line, c->cap, "a CSV row");
 }
 
 static void put_raw(csv *c, const char *s, size_t n) {
@@ -194,13 +193,12 @@ static void flush_file(csv *c, csv_file *cf) {
 static void append(csv *c, csv_file *cf, const char *s, size_t n) {
   if (cf->blen + n > CHUNK) flush_file(c, cf);
   if (n > CHUNK) { /* a row longer than a chunk goes alone */
-    char *copy = malloc(n);
-    if (!copy) exit(1);
+    char *copy = rtg_xmalloc(n, "a long CSV row");
     memcpy(copy, s, n);
     rtg_bgw_put(c->bg, cf->f, copy, n);
     return;
   }
-  if (!cf->buf && !(cf->buf = malloc(CHUNK))) exit(1);
+  if (!cf->buf) cf->buf = rtg_xmalloc(CHUNK, "a CSV file's buffer");
   memcpy(cf->buf + cf->blen, s, n);
   cf->blen += n;
 }
@@ -209,8 +207,7 @@ static csv_file *file_of(csv *c, uint32_t proc, int kind) {
   if (proc >= c->nprocs) {
     uint32_t n = c->nprocs ? c->nprocs : 4;
     while (n <= proc) n *= 2;
-    csv_file *nf = realloc(c->files, (size_t)n * F_N * sizeof *nf);
-    if (!nf) exit(1);
+    csv_file *nf = rtg_xrealloc(c->files, (size_t)n * F_N * sizeof *nf, "the CSV files");
     memset(nf + (size_t)c->nprocs * F_N, 0, (size_t)(n - c->nprocs) * F_N * sizeof *nf);
     c->files = nf;
     c->nprocs = n;

@@ -42,6 +42,7 @@
 
 #include "convert.h"
 #include "jsonw.h"
+#include "xalloc.h"
 
 #ifndef RTG_HAVE_OTF2
 
@@ -158,14 +159,12 @@ static void *otf2_open(cv_ctx *ctx) {
     return NULL;
   }
   if (!remove_archive(dir)) return NULL;
-  otf2w *w = calloc(1, sizeof *w);
-  if (!w) exit(1);
+  otf2w *w = rtg_xcalloc(1, sizeof *w, "the OTF2 output");
   w->ctx = ctx;
   w->run_slices = RUN_SLICES;
   const char *e = getenv("RTG_CONVERT_OTF2_RUN");
   if (e && atol(e) > 0 && atol(e) < RUN_SLICES) w->run_slices = (uint32_t)atol(e);
-  w->mem = malloc(w->run_slices * sizeof *w->mem);
-  if (!w->mem) exit(1);
+  w->mem = rtg_xmalloc(w->run_slices * sizeof *w->mem, "the OTF2 output's slices");
   w->first = UINT64_MAX;
   return w;
 }
@@ -185,7 +184,7 @@ static uint32_t loc_get(otf2w *w, uint32_t proc, int cls, uint64_t a, uint64_t b
   uint64_t h = loc_hash(proc, cls, a, b);
   bool added;
   uint64_t *head = rtg_u64map_put(&w->loc_index, h, 0, &added);
-  if (!head) exit(1);
+  if (!head) rtg_out_of_memory("the index of OTF2 locations");
   for (uint32_t i = (uint32_t)*head; i; i = w->locs[i - 1].next) {
     base_loc *l = &w->locs[i - 1];
     if (l->proc == proc && l->cls == cls && l->a == a && l->b == b) {
@@ -195,8 +194,7 @@ static uint32_t loc_get(otf2w *w, uint32_t proc, int cls, uint64_t a, uint64_t b
   }
   if (w->nlocs == w->cap_locs) {
     w->cap_locs = w->cap_locs ? w->cap_locs * 2 : 64;
-    w->locs = realloc(w->locs, w->cap_locs * sizeof *w->locs);
-    if (!w->locs) exit(1);
+    w->locs = rtg_xrealloc(w->locs, w->cap_locs * sizeof *w->locs, "the OTF2 locations");
   }
   w->locs[w->nlocs] = (base_loc){proc, (uint8_t)cls, a, b, (uint32_t)*head};
   *head = ++w->nlocs;
@@ -208,12 +206,12 @@ static uint32_t region_get(otf2w *w, const char *name, int cls) {
   uint64_t key = (uint64_t)cv_intern(w->ctx, name) << 8 | (uint64_t)cls;
   bool added;
   uint64_t *v = rtg_u64map_put(&w->regions, key, w->nregions, &added);
-  if (!v) exit(1);
+  if (!v) rtg_out_of_memory("the index of OTF2 regions");
   if (added) {
     if (w->nregions == w->cap_regions) {
       w->cap_regions = w->cap_regions ? w->cap_regions * 2 : 256;
-      w->region_keys = realloc(w->region_keys, w->cap_regions * sizeof *w->region_keys);
-      if (!w->region_keys) exit(1);
+      w->region_keys =
+          rtg_xrealloc(w->region_keys, w->cap_regions * sizeof *w->region_keys, "the OTF2 regions");
     }
     w->region_keys[w->nregions++] = key;
   }
@@ -250,20 +248,14 @@ static void sort_slices(otf2w *w, slice *v, size_t n) {
 static void spill_run(otf2w *w) {
   if (!w->spill) {
     w->spill = tmpfile();
-    if (!w->spill) {
-      rtg_error("--otf2: cannot create a temporary file: %s", strerror(errno));
-      exit(1);
-    }
+    if (!w->spill) rtg_die(errno, "--otf2: cannot create a temporary file");
   }
   sort_slices(w, w->mem, w->nmem);
-  run *nr = realloc(w->runs, (w->nruns + 1) * sizeof *nr);
-  if (!nr) exit(1);
+  run *nr = rtg_xrealloc(w->runs, (w->nruns + 1) * sizeof *nr, "the OTF2 output's sorted runs");
   w->runs = nr;
   w->runs[w->nruns++] = (run){ftell(w->spill), w->nmem, NULL, 0, 0};
-  if (fwrite(w->mem, sizeof *w->mem, w->nmem, w->spill) != w->nmem) {
-    rtg_error("--otf2: cannot write the temporary file: %s", strerror(errno));
-    exit(1);
-  }
+  if (fwrite(w->mem, sizeof *w->mem, w->nmem, w->spill) != w->nmem)
+    rtg_die(errno, "--otf2: cannot write the temporary file");
   w->nmem = 0;
 }
 
@@ -335,10 +327,8 @@ static bool run_fill(otf2w *w, run *r) {
   if (r->pos < r->n) return true;
   if (!r->left) return false;
   uint32_t n = r->left < READ_SLICES ? (uint32_t)r->left : READ_SLICES;
-  if (fseek(w->spill, r->off, SEEK_SET) || fread(r->buf, sizeof *r->buf, n, w->spill) != n) {
-    rtg_error("--otf2: cannot read the temporary file back");
-    exit(1);
-  }
+  if (fseek(w->spill, r->off, SEEK_SET) || fread(r->buf, sizeof *r->buf, n, w->spill) != n)
+    rtg_die(ferror(w->spill) ? errno : 0, "--otf2: cannot read the temporary file back");
   r->off += (long)(n * sizeof *r->buf);
   r->left -= n;
   r->pos = 0, r->n = n;
@@ -409,8 +399,7 @@ static lane *lane_new(writer *wr, uint32_t base) {
   lane *l = &wr->lanes[wr->nlanes];
   if (wr->nouts == wr->cap_outs) {
     wr->cap_outs = wr->cap_outs ? wr->cap_outs * 2 : 64;
-    wr->outs = realloc(wr->outs, wr->cap_outs * sizeof *wr->outs);
-    if (!wr->outs) exit(1);
+    wr->outs = rtg_xrealloc(wr->outs, wr->cap_outs * sizeof *wr->outs, "the OTF2 writers");
   }
   uint64_t id = (uint64_t)wr->loc_rank[base] << 6 | wr->nlanes;
   wr->outs[wr->nouts] = (out_loc){base, wr->nlanes, id, 0};
@@ -428,8 +417,7 @@ static lane *lane_new(writer *wr, uint32_t base) {
 static void push(lane *l, const slice *s) {
   if (l->depth == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
-    l->stack = realloc(l->stack, l->cap * sizeof *l->stack);
-    if (!l->stack) exit(1);
+    l->stack = rtg_xrealloc(l->stack, l->cap * sizeof *l->stack, "an OTF2 location's stack");
   }
   l->stack[l->depth++] = (open_slice){s->end, s->region};
 }
@@ -472,8 +460,7 @@ static void write_events(writer *wr) {
   if (w->nruns) {
     spill_run(w); /* the last run too: then one merge over them all */
     for (uint32_t i = 0; i < w->nruns; i++) {
-      w->runs[i].buf = malloc(READ_SLICES * sizeof(slice));
-      if (!w->runs[i].buf) exit(1);
+      w->runs[i].buf = rtg_xmalloc(READ_SLICES * sizeof(slice), "the OTF2 output's merge");
     }
   } else {
     sort_slices(w, w->mem, w->nmem);
@@ -509,8 +496,7 @@ static const char *utf8_clean(const char *text, char **tmp) {
   int k;
   while (i < n && (k = rtg_utf8_seq_len((const unsigned char *)text + i, n - i))) i += (size_t)k;
   if (i == n) return text;
-  char *o = *tmp = malloc(3 * n + 1);
-  if (!o) exit(1);
+  char *o = *tmp = rtg_xmalloc(3 * n + 1, "an OTF2 string");
   for (i = 0; i < n;) {
     k = rtg_utf8_seq_len((const unsigned char *)text + i, n - i);
     if (k) {
@@ -529,7 +515,7 @@ static OTF2_StringRef str_ref(strings *s, const char *text) {
   uint32_t id = cv_intern(s->wr->w->ctx, text);
   bool added;
   uint64_t *v = rtg_u64map_put(&s->ids, id, s->n, &added);
-  if (!v) exit(1);
+  if (!v) rtg_out_of_memory("the index of OTF2 strings");
   if (added) check(s->wr, OTF2_GlobalDefWriter_WriteString(s->gw, s->n++, text));
   free(tmp);
   return (OTF2_StringRef)*v;
@@ -592,7 +578,7 @@ static void write_locations(writer *wr, strings *ss) {
     const cv_proc *p = &ctx->procs[l->proc];
     bool added;
     uint64_t *node = rtg_u64map_put(&hosts, p->host, nnodes, &added);
-    if (!node) exit(1);
+    if (!node) rtg_out_of_memory("the OTF2 system tree");
     if (added) {
       const char *h = cv_str(ctx, ctx->hosts[p->host]);
       check(wr, OTF2_GlobalDefWriter_WriteSystemTreeNode(
@@ -600,7 +586,7 @@ static void write_locations(writer *wr, strings *ss) {
                     OTF2_UNDEFINED_SYSTEM_TREE_NODE));
     }
     uint64_t *pg = rtg_u64map_put(&groups, (uint64_t)l->proc << 1, ngroups, &added);
-    if (!pg) exit(1);
+    if (!pg) rtg_out_of_memory("the OTF2 location groups");
     if (added) {
       const char *exe = p->exe != UINT32_MAX ? cv_str(ctx, p->exe) : "";
       const char *base = strrchr(exe, '/');
@@ -613,7 +599,7 @@ static void write_locations(writer *wr, strings *ss) {
     if (l->cls != LC_THREAD) { /* the GPU's group, made by the process's */
       uint64_t key = rtg_mix64((uint64_t)l->proc << 1 | 1) ^ l->a;
       uint64_t *gg = rtg_u64map_put(&groups, key, ngroups, &added);
-      if (!gg) exit(1);
+      if (!gg) rtg_out_of_memory("the OTF2 location groups");
       if (added) {
         cv_device_label(ctx, l->proc, (rtg_device)l->a, name, sizeof name);
         check(wr, OTF2_GlobalDefWriter_WriteLocationGroup(
@@ -658,8 +644,8 @@ static int out_cmp(const void *pa, const void *pb) {
 /* order[rank] = index, and rank[index] = rank */
 static uint32_t *ranks(otf2w *w, uint32_t n, int (*cmp)(const void *, const void *),
                        uint32_t **order_out) {
-  uint32_t *order = malloc((n + 1) * sizeof *order), *rank = malloc((n + 1) * sizeof *rank);
-  if (!order || !rank) exit(1);
+  uint32_t *order = rtg_xmalloc((n + 1) * sizeof *order, "an OTF2 definition order");
+  uint32_t *rank = rtg_xmalloc((n + 1) * sizeof *rank, "an OTF2 definition order");
   for (uint32_t i = 0; i < n; i++) order[i] = i;
   sorting = w;
   qsort(order, n, sizeof *order, cmp);

@@ -42,6 +42,7 @@
 #include "outfile.h"
 #include "perfetto_state.h"
 #include "zalloc.h"
+#include "xalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
 static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
@@ -50,8 +51,7 @@ static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t
 /* ------------------------------------------------------------ output */
 
 static void *pf_open(cv_ctx *ctx) {
-  pf *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
+  pf *p = rtg_xcalloc(1, sizeof *p, "the Perfetto output");
   p->ctx = ctx;
   p->path = ctx->opt.perfetto_out;
   if (!strcmp(p->path, "-")) {
@@ -84,10 +84,8 @@ static void *pf_open(cv_ctx *ctx) {
   p->ccache = rtg_zalloc(CCACHE_SLOTS, sizeof *p->ccache);
   if (!p->names || !p->scache || !p->ncache || !p->ccache || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
       !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
-      !corr_init(&p->dispatch, slots)) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+      !corr_init(&p->dispatch, slots))
+    rtg_out_of_memory("the Perfetto output's buffers, caches and call/op tables");
   corr_set_unmatched(&p->calls, op_without_call, p);
   tracks_init(&p->ts, ctx);
   gap_index_init(&p->gaps, sizeof(gap_res), on_gap, p);
@@ -135,8 +133,7 @@ static void claim(void *arg, corr_val host, corr_val op) {
   pf *p = arg;
   if (p->nclaimed == p->cap_claimed) {
     uint32_t nc = p->cap_claimed ? p->cap_claimed * 2 : 16;
-    corr_val *n = realloc(p->claimed, nc * sizeof *n);
-    if (!n) exit(1);
+    corr_val *n = rtg_xrealloc(p->claimed, nc * sizeof *n, "the ops a call claims");
     p->claimed = n, p->cap_claimed = nc;
   }
   p->claimed[p->nclaimed++] = op;

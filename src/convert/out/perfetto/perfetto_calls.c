@@ -22,6 +22,7 @@
 #include "strhash.h"
 #include "trace_reader.h"
 #include "zalloc.h"
+#include "xalloc.h"
 
 /* The slot of a call in the cache: hit when it holds the three strings. */
 static call_slot *find(pf *p, const char *const s[3], const uint32_t len[3], uint64_t h,
@@ -37,8 +38,7 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
                  const uint64_t iid[3]) {
   size_t total = (size_t)len[0] + len[1] + len[2];
   if (e->cap < total) {
-    char *n = realloc(e->text, total);
-    if (!n) exit(1);
+    char *n = rtg_xrealloc(e->text, total, "the Perfetto output's cache of calls");
     e->text = n, e->cap = (uint32_t)total;
   }
   for (int i = 0, off = 0; i < 3; off += (int)len[i], i++) {

@@ -5,6 +5,7 @@
 
 #include "perfetto_state.h"
 #include "strhash.h"
+#include "xalloc.h"
 
 const char *const pf_cat_names[NCATS] = {
     [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
@@ -62,8 +63,7 @@ static void pend_add(pf *p, uint32_t field, uint64_t iid, const char *s, size_t 
   if (p->narena + len + 1 > p->cap_arena) {
     size_t nc = p->cap_arena ? p->cap_arena * 2 : 4096;
     while (nc < p->narena + len) nc *= 2;
-    char *n = realloc(p->arena, nc);
-    if (!n) exit(1);
+    char *n = rtg_xrealloc(p->arena, nc, "the Perfetto output's interned strings");
     p->arena = n, p->cap_arena = nc;
   }
   memcpy(p->arena + p->narena, s, len);
@@ -88,8 +88,7 @@ static inline scache_slot *sc_find(scache_slot *c, uint32_t slots, const char *s
 
 static void sc_fill(scache_slot *e, const char *s, size_t len, uint64_t h, uint64_t iid) {
   if (e->cap < len + 1) {
-    char *n = realloc(e->s, len + 1);
-    if (!n) exit(1);
+    char *n = rtg_xrealloc(e->s, len + 1, "the Perfetto output's string cache");
     e->s = n, e->cap = (uint32_t)len + 1;
   }
   memcpy(e->s, s, len);

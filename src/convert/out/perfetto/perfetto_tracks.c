@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "perfetto_state.h"
+#include "xalloc.h"
 
 /* ------------------------------------------------------------ counters */
 
@@ -12,18 +13,16 @@ static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
   bool added;
   uint64_t key = (uint64_t)proc << 33 | (uint64_t)agent << 1 | bytes;
   uint64_t *ix = rtg_u64map_put(&p->ctr_index, key, 0, &added);
-  if (!ix) exit(1);
+  if (!ix) rtg_out_of_memory("the index of counter tracks");
   if (added) {
-    counter *nc = realloc(p->ctr, (p->nctr + 1) * sizeof *nc);
-    if (!nc) exit(1);
+    counter *nc = rtg_xrealloc(p->ctr, (p->nctr + 1) * sizeof *nc, "the counter tracks");
     p->ctr = nc;
     counter *c = &p->ctr[p->nctr];
     memset(c, 0, sizeof *c);
     c->proc = proc, c->agent = agent, c->bytes = bytes;
-    c->heap = malloc(CTR_WINDOW * sizeof *c->heap);
-    if (!c->heap) exit(1);
+    c->heap = rtg_xmalloc(CTR_WINDOW * sizeof *c->heap, "a counter track's window");
     for (int r = 0; r < CTR_RUNS; r++)
-      if (!(c->run[r].e = malloc(CTR_WINDOW * sizeof *c->run[r].e))) exit(1);
+      c->run[r].e = rtg_xmalloc(CTR_WINDOW * sizeof *c->run[r].e, "a counter track's window");
     *ix = p->nctr++;
   }
   return &p->ctr[*ix];
@@ -182,8 +181,7 @@ void pf_write_header(pf *p) {
   pbw_close(w, pk);
 
   uint32_t n = p->ts.n + p->nctr;
-  order *o = calloc(n ? n : 1, sizeof *o);
-  if (!o) exit(1);
+  order *o = rtg_xcalloc(n, sizeof *o, "the order of the track descriptors");
   for (uint32_t i = 0; i < p->ts.n; i++) {
     const track *t = &p->ts.t[i];
     o[i] = (order){t->cpid, t->sort, t->ctid, i};

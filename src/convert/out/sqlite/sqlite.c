@@ -18,6 +18,7 @@
 #include "convert.h"
 #include "shared/corr.h"
 #include "sqlite_schema.h"
+#include "xalloc.h"
 
 enum {
   S_STR,
@@ -114,8 +115,8 @@ static bool exec(rpd *r, const char *text) {
 }
 
 static void *rpd_open(cv_ctx *ctx) {
-  rpd *r = calloc(1, sizeof *r);
-  if (!r || !corr_init(&r->link, corr_slots_setting())) exit(1);
+  rpd *r = rtg_xcalloc(1, sizeof *r, "the RPD output");
+  if (!corr_init(&r->link, corr_slots_setting())) rtg_out_of_memory("the RPD's call/op tables");
   r->ctx = ctx;
   unlink(ctx->opt.sqlite_out); /* a new database, not rows added to an old one */
   if (sqlite3_open(ctx->opt.sqlite_out, &r->db) != SQLITE_OK) {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 #define SAMPLE_BUDGET (2u << 20) /* exact durations kept, all names together */
 #define SUB 64                   /* histogram buckets per power of two */
@@ -48,8 +49,7 @@ typedef struct stats {
 } stats;
 
 static void *stats_open(cv_ctx *ctx) {
-  stats *s = calloc(1, sizeof *s);
-  if (!s) exit(1);
+  stats *s = rtg_xcalloc(1, sizeof *s, "the statistics");
   s->ctx = ctx;
   if (ctx->opt.stats_dir && mkdir(ctx->opt.stats_dir, 0777) && errno != EEXIST) {
     rtg_error("cannot create directory: path=%s: %s", ctx->opt.stats_dir, strerror(errno));
@@ -74,8 +74,7 @@ static uint64_t bucket_mid(uint32_t b) {
 }
 
 static void to_hist(stats *s, stat_entry *e) {
-  e->hist = calloc(NBUCKETS, sizeof *e->hist);
-  if (!e->hist) exit(1);
+  e->hist = rtg_xcalloc(NBUCKETS, sizeof *e->hist, "a histogram of durations");
   for (uint32_t i = 0; i < e->nsamples; i++) e->hist[bucket_of(e->samples[i])]++;
   s->samples_held -= e->nsamples;
   free(e->samples);
@@ -92,8 +91,7 @@ static void add_n(stats *s, int which, const char *name, uint64_t dur, uint64_t 
   if (added) {
     if (t->n == t->cap) {
       t->cap = t->cap ? t->cap * 2 : 64;
-      t->e = realloc(t->e, t->cap * sizeof *t->e);
-      if (!t->e) exit(1);
+      t->e = rtg_xrealloc(t->e, t->cap * sizeof *t->e, "a table of statistics");
     }
     t->e[t->n++] = (stat_entry){.name = id, .min = UINT64_MAX};
   }
@@ -121,8 +119,7 @@ static void add_n(stats *s, int which, const char *name, uint64_t dur, uint64_t 
         break;
       }
       uint32_t nc = e->cap ? e->cap * 2 : 8;
-      uint64_t *ns = realloc(e->samples, nc * sizeof *ns);
-      if (!ns) exit(1);
+      uint64_t *ns = rtg_xrealloc(e->samples, nc * sizeof *ns, "the durations of a name");
       s->samples_held += nc - e->cap;
       e->samples = ns;
       e->cap = nc;
@@ -269,8 +266,7 @@ static bool stats_close(void *st) {
   for (int w = 0; w < ST_N; w++) {
     table *t = &s->t[w];
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
-    double *med = calloc(t->n ? t->n : 1, sizeof *med);
-    if (!med) exit(1);
+    double *med = rtg_xcalloc(t->n, sizeof *med, "the medians of a table");
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
     if (s->ctx->opt.stats_dir) ok &= write_csv(s, w, s->ctx->opt.stats_dir, med);
     if (s->ctx->opt.summary) print_summary(s, w, med);

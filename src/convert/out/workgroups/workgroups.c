@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "xalloc.h"
 
 typedef struct wg {
   cv_ctx *ctx;
@@ -11,8 +12,8 @@ typedef struct wg {
 } wg;
 
 static void *wg_open(cv_ctx *ctx) {
-  wg *w = calloc(1, sizeof *w);
-  if (!w || !(w->seen = rtg_strtab_new())) exit(1);
+  wg *w = rtg_xcalloc(1, sizeof *w, "the -w report");
+  if (!(w->seen = rtg_strtab_new())) rtg_out_of_memory("the -w report's kernel names");
   w->ctx = ctx;
   return w;
 }
@@ -44,8 +45,7 @@ static int cmp_row(const void *a, const void *b) {
 static bool wg_close(void *st) {
   wg *w = st;
   uint32_t n = rtg_strtab_count(w->seen);
-  row *rows = calloc(n ? n : 1, sizeof *rows);
-  if (!rows) exit(1);
+  row *rows = rtg_xcalloc(n, sizeof *rows, "the -w report's rows");
   for (uint32_t i = 0; i < n; i++) {
     const char *s = rtg_strtab_get(w->seen, i);
     sscanf(s, "%u,%u,%u", &rows[i].x, &rows[i].y, &rows[i].z);
