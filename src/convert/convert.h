@@ -249,14 +249,10 @@ bool cv_close_sinks(cv_ctx *ctx);
 void cv_ctx_free(cv_ctx *ctx);
 /* "GPU2" or "GPU2 (gfx90a)": label of a device of a process. */
 void cv_device_label(const cv_ctx *ctx, uint32_t proc, rtg_device device, char *buf, size_t cap);
-/* "HostToDevice 65536 bytes": the name of a copy on the timelines. */
-const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap);
 /* The --gap-buckets. */
 static inline rtg_gap_buckets cv_gap_buckets(const cv_ctx *ctx) {
   return (rtg_gap_buckets){ctx->opt.gap_buckets_us, (size_t)ctx->opt.ngap_buckets};
 }
-/* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
-const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
 
 /* shared/stacks.c: a STACK or SYMBOL record of a process of host; the pcs of a
  * stack, symbolized where SYMBOL records allow, one frame per call of fn

@@ -1,4 +1,4 @@
-/* Track assignment for the Chrome output; see tracks.h.
+/* Track assignment for the timeline outputs; see tracks.h.
  *
  * Layout.  By domain (default, like the original converter): one Chrome
  * process per (host, domain) with pid host*10 + 1 GPU, 2 HSA API, 3 HIP

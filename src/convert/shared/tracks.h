@@ -1,6 +1,8 @@
-/* Chrome trace tracks: which (pid, tid) an event goes on, its name and
- * sort order, and lanes for ops that overlap on one GPU queue or copy
- * engine (Perfetto draws a track only when its slices nest). */
+/* The tracks of the timeline outputs (out/chrome, out/perfetto): which
+ * Chrome (pid, tid) an event goes on, its name and sort order, and lanes
+ * for ops that overlap on one GPU queue or copy engine (Perfetto draws a
+ * track only when its slices nest).  The Perfetto output makes one track
+ * of its own per Chrome thread, in the same order. */
 #ifndef RTG_CONVERT_TRACKS_H
 #define RTG_CONVERT_TRACKS_H
 

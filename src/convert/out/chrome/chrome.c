@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "shared/corr.h"
 #include "shared/gapindex.h"
+#include "shared/names.h"
 #include "outfile.h"
 #include "chrome_trace.h"
 #include "shared/tracks.h"

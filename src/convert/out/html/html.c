@@ -5,6 +5,7 @@
 
 #include "html.h"
 #include "outfile.h"
+#include "shared/names.h"
 
 /* What the report's arguments may take (bytes of distinct argument
  * texts); the events whose arguments come later are shown without them. */

@@ -9,6 +9,7 @@
 #include "convert.h"
 #include "shared/corr.h"
 #include "shared/gapindex.h"
+#include "shared/names.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
 #include "spool.h"
