@@ -82,9 +82,11 @@ gaps||C --gaps
 gaps_opts||C --gaps=g.txt --gap-buckets 5,50,500 --top-gaps 2
 analyze||C --analyze
 analyze_json||C --analyze=a.json
+html||C --html r.html
+html_window||C --html r.html --start 10% --end 90% --zero -k
 workgroups||C -w -p -k -o out.json
 flows_few|RTG_CONVERT_CORR_SLOTS=1024|C -v -f -o out.json
-all||C -f -g -o out.json --stats=st --gaps=g.txt --sqlite out.rpd --csv csv --otf2 o2 --analyze=a.json --summary -w
+all||C -f -g -o out.json --stats=st --gaps=g.txt --sqlite out.rpd --csv csv --otf2 o2 --analyze=a.json --summary -w --html r.html
 all_pftrace||C -f -k -o out.pftrace --stats=st --gaps --sqlite out.rpd --csv csv --otf2 o2 --analyze
 rpt||R
 rpt_text||R -t
