@@ -1,5 +1,6 @@
 /* The idle causes of one (process, GPU): see attrib.h. */
 #include "attrib.h"
+#include "xalloc.h"
 #include "sort.h"
 
 #include <stdlib.h>
@@ -123,8 +124,7 @@ typedef struct seg {
 } seg;
 
 static seg *flatten(const an_gpu *g, size_t *nseg) {
-  seg *v = malloc((g->ncalls + 1) * sizeof *v);
-  if (!v) exit(1);
+  seg *v = rtg_xmalloc((g->ncalls + 1) * sizeof *v, "the analysis's call segments");
   size_t n = 0;
   for (size_t i = 0; i < g->ncalls; i++) {
     const an_call *c = &g->calls[i];

@@ -1,5 +1,6 @@
 /* The critical path and its what-ifs: see critical.h. */
 #include "critical.h"
+#include "xalloc.h"
 #include "sort.h"
 
 #include <stdio.h>
@@ -50,16 +51,6 @@ typedef struct graph {
   uint32_t *order;  /* the events in an order where each comes after its predecessors */
   size_t norder;
 } graph;
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) {
-    fprintf(stderr, "rtg-convert: out of memory (%zu x %zu bytes for the critical path)\n", n,
-            size);
-    exit(1);
-  }
-  return p;
-}
 
 static uint64_t ev_time(const graph *g, uint32_t ev) {
   const node *x = &g->n[ev / 2];
@@ -121,7 +112,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
                   const an_cp_gpu *gpus, size_t ngpus) {
   size_t nops = 0;
   for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
-  g->n = xcalloc(ncalls + nops, sizeof *g->n);
+  g->n = rtg_xcalloc(ncalls + nops, sizeof *g->n, "the critical path");
   /* top-level calls: a nested call is its outer call's time */
   size_t nc = 0;
   for (size_t i = 0; i < ncalls; i++) {
@@ -162,7 +153,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     }
   g->nn = nn;
   size_t nev = 2 * nn;
-  g->p = xcalloc(nev, sizeof *g->p);
+  g->p = rtg_xcalloc(nev, sizeof *g->p, "the critical path");
   for (size_t i = 0; i < nev; i++)
     for (int k = 0; k < NPRED; k++) g->p[i][k].ev = UINT32_MAX;
 
@@ -171,21 +162,19 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     if (i && g->n[i - 1].tid == g->n[i].tid) add_pred(g, 2 * i, 2 * (i - 1) + 1, E_CPU, 0);
     add_pred(g, 2 * i + 1, 2 * i, E_DUR, g->n[i].e - g->n[i].s);
   }
-  uint32_t *byend = xcalloc(nn - nc, sizeof *byend), *byq = xcalloc(nn - nc, sizeof *byq);
+  uint32_t *byend = rtg_xcalloc(nn - nc, sizeof *byend, "the critical path"),
+           *byq = rtg_xcalloc(nn - nc, sizeof *byq, "the critical path");
   size_t no = nn - nc;
   for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
   sort_graph = g;
   an_sort(byend, no, sizeof *byend, by_end);
   /* by queue, then start: the ops come by GPU, each GPU's by start */
-  uint32_t *key = xcalloc(no, sizeof *key);
+  uint32_t *key = rtg_xcalloc(no, sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */
   for (size_t i = 0; i < no; i++) {
     bool added;
     uint64_t *v = rtg_u64map_put(&dense, g->n[nc + i].qkey, 0, &added);
-    if (!v) {
-      fprintf(stderr, "rtg-convert: out of memory (queues of the critical path)\n");
-      exit(1);
-    }
+    if (!v) rtg_out_of_memory("the critical path's queues");
     if (added) *v = dense.n;
     key[i] = (uint32_t)*v;
   }
@@ -239,8 +228,8 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
 
   /* the edge that set each event's time: the latest of its predecessors'
    * times plus their intrinsic delays; it carries the observed delay */
-  g->bind = xcalloc(nev, sizeof *g->bind);
-  g->t = xcalloc(nev, sizeof *g->t);
+  g->bind = rtg_xcalloc(nev, sizeof *g->bind, "the critical path");
+  g->t = rtg_xcalloc(nev, sizeof *g->t, "the critical path");
   for (size_t ev = 0; ev < nev; ev++) {
     g->t[ev] = ev_time(g, (uint32_t)ev);
     uint32_t best = NPRED;
@@ -255,18 +244,20 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
 
   /* a topological order (Kahn); events on a cycle, which a wrong guess of
    * a wait's op could make, keep their trace times */
-  uint32_t *indeg = xcalloc(nev, sizeof *indeg), *start = xcalloc(nev + 1, sizeof *start);
+  uint32_t *indeg = rtg_xcalloc(nev, sizeof *indeg, "the critical path"),
+           *start = rtg_xcalloc(nev + 1, sizeof *start, "the critical path");
   for (size_t ev = 0; ev < nev; ev++)
     for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++)
       indeg[ev]++, start[g->p[ev][k].ev + 1]++;
   for (size_t ev = 0; ev < nev; ev++) start[ev + 1] += start[ev];
-  uint32_t *succ = xcalloc(start[nev], sizeof *succ), *fill = xcalloc(nev, sizeof *fill);
+  uint32_t *succ = rtg_xcalloc(start[nev], sizeof *succ, "the critical path"),
+           *fill = rtg_xcalloc(nev, sizeof *fill, "the critical path");
   for (size_t ev = 0; ev < nev; ev++)
     for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
       uint32_t from = g->p[ev][k].ev;
       succ[start[from] + fill[from]++] = (uint32_t)ev;
     }
-  g->order = xcalloc(nev, sizeof *g->order);
+  g->order = rtg_xcalloc(nev, sizeof *g->order, "the critical path");
   size_t head = 0, tail = 0;
   for (size_t ev = 0; ev < nev; ev++)
     if (!indeg[ev]) g->order[tail++] = (uint32_t)ev;
@@ -283,7 +274,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
  * take half as long. */
 static uint64_t rerun(const graph *g, uint32_t name) {
   size_t nev = 2 * g->nn;
-  uint64_t *t = xcalloc(nev, sizeof *t), end = 0;
+  uint64_t *t = rtg_xcalloc(nev, sizeof *t, "the critical path"), end = 0;
   memcpy(t, g->t, nev * sizeof *t);
   for (size_t i = 0; i < g->norder; i++) {
     uint32_t ev = g->order[i];
@@ -320,7 +311,7 @@ static int share_order(const void *a, const void *b) {
 
 static int top(const rtg_u64map *m, an_cp_share *out) {
   size_t n = m->n, k = 0;
-  an_cp_share *all = xcalloc(n, sizeof *all);
+  an_cp_share *all = rtg_xcalloc(n, sizeof *all, "the critical path");
   uint64_t key, val;
   for (size_t it = 0; rtg_u64map_next(m, &it, &key, &val);)
     all[k++] = (an_cp_share){(uint32_t)key, val};

@@ -1,5 +1,6 @@
 /* Interval sets: see ivset.h. */
 #include "ivset.h"
+#include "xalloc.h"
 #include "sort.h"
 
 #include <stdio.h>
@@ -10,11 +11,7 @@ void an_iv_add(an_ivset *set, uint64_t s, uint64_t e) {
   if (e <= s) return;
   if (set->n == set->cap) {
     size_t nc = set->cap ? set->cap * 2 : 16;
-    an_iv *nv = realloc(set->v, nc * sizeof *nv);
-    if (!nv) {
-      fputs("rtg-convert: out of memory\n", stderr);
-      exit(1);
-    }
+    an_iv *nv = rtg_xrealloc(set->v, nc * sizeof *nv, "the analysis's time intervals");
     set->v = nv;
     set->cap = nc;
   }

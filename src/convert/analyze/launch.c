@@ -1,18 +1,10 @@
 /* Launch decomposition: see launch.h. */
 #include "launch.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) {
-    fprintf(stderr, "rtg-convert: out of memory (%zu x %zu bytes for --analyze)\n", n, size);
-    exit(1);
-  }
-  return p;
-}
 
 /* Moves the k-th smallest of v[0..n) to v[k], smaller ones before it and
  * larger ones after (quickselect, median of three). */
@@ -83,7 +75,7 @@ static void group(const an_op **k, size_t n, bool queue, const an_op **tmp) {
   for (size_t i = 0; i < n; i++)
     if (key_of(k[i], queue) > max) max = key_of(k[i], queue);
   if (max == UINT32_MAX) max--; /* AN_NO_QUEUE (copies are not here) */
-  size_t *at = xcalloc((size_t)max + 2, sizeof *at);
+  size_t *at = rtg_xcalloc((size_t)max + 2, sizeof *at, "the launch decomposition");
   for (size_t i = 0; i < n; i++) at[key_of(k[i], queue) + 1]++;
   for (size_t x = 0; x <= max; x++) at[x + 1] += at[x];
   for (size_t i = 0; i < n; i++) tmp[at[key_of(k[i], queue)]++] = k[i];
@@ -100,7 +92,7 @@ static int by_total(const void *a, const void *b) {
 /* One row per run of equal keys in k (sorted by key). */
 static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows,
                            uint64_t *scratch) {
-  an_launch_row *r = xcalloc(n, sizeof *r);
+  an_launch_row *r = rtg_xcalloc(n, sizeof *r, "the launch decomposition");
   size_t nr = 0;
   for (size_t i = 0; i < n;) {
     uint32_t key = queue ? k[i]->queue : k[i]->name;
@@ -148,14 +140,14 @@ static void add_outlier(an_launch *l, const an_op *op) {
 
 void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
   memset(out, 0, sizeof *out);
-  const an_op **k = xcalloc(n, sizeof *k);
-  uint64_t *scratch = xcalloc(n, sizeof *scratch);
+  const an_op **k = rtg_xcalloc(n, sizeof *k, "the launch decomposition");
+  uint64_t *scratch = rtg_xcalloc(n, sizeof *scratch, "the launch decomposition");
   size_t nk = 0;
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == AN_OP_KERNEL) k[nk++] = &ops[i];
   out->kernels = nk;
 
-  const an_op **tmp = xcalloc(nk, sizeof *tmp);
+  const an_op **tmp = rtg_xcalloc(nk, sizeof *tmp, "the launch decomposition");
   group(k, nk, true, tmp);
   out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
   for (size_t i = 0, q = 0; i < nk; i++) {

@@ -1,5 +1,6 @@
 /* Pinned, device and pageable host memory of a process: see memory.h. */
 #include "memory.h"
+#include "xalloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -108,11 +109,7 @@ static bool holds(const ranges *r, uint64_t p) {
 static void add(ranges *r, uint64_t start, uint64_t size) {
   if (r->n == r->cap) {
     size_t nc = r->cap ? 2 * r->cap : 64;
-    void *nv = realloc(r->v, nc * sizeof *r->v);
-    if (!nv) {
-      fprintf(stderr, "rtg-convert: out of memory (%zu memory ranges for --analyze)\n", nc);
-      exit(1);
-    }
+    void *nv = rtg_xrealloc(r->v, nc * sizeof *r->v, "the memory ranges of --analyze");
     r->v = nv;
     r->cap = nc;
   }

@@ -5,16 +5,13 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "xalloc.h"
 #include "sort.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return p;
   size_t nc = *cap ? *cap * 2 : 64;
-  void *np = realloc(p, nc * size);
-  if (!np) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  void *np = rtg_xrealloc(p, nc * size, "the analysis's ops and calls");
   *cap = nc;
   return np;
 }
@@ -22,8 +19,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size) {
 static an_proc *proc_of(an_state *st, uint32_t proc) {
   if (proc >= st->nprocs) {
     uint32_t n = proc + 1;
-    an_proc *np = realloc(st->procs, n * sizeof *np);
-    if (!np) exit(1);
+    an_proc *np = rtg_xrealloc(st->procs, n * sizeof *np, "the analysis's processes");
     memset(np + st->nprocs, 0, (n - st->nprocs) * sizeof *np);
     for (uint32_t i = st->nprocs; i < n; i++) np[i].first_launch = UINT64_MAX;
     st->procs = np;
@@ -35,12 +31,11 @@ static an_proc *proc_of(an_state *st, uint32_t proc) {
 static an_dev *dev_of(an_state *st, uint32_t proc, rtg_device device) {
   bool added;
   uint64_t *v = rtg_u64map_put(&st->dev_index, (uint64_t)proc << 32 | device, 0, &added);
-  if (!v) exit(1);
+  if (!v) rtg_out_of_memory("the analysis's GPUs");
   if (!*v) {
     if (st->ndevs == st->cap) {
       uint32_t nc = st->cap ? st->cap * 2 : 8;
-      an_dev *nd = realloc(st->devs, nc * sizeof *nd);
-      if (!nd) exit(1);
+      an_dev *nd = rtg_xrealloc(st->devs, nc * sizeof *nd, "the analysis's GPUs");
       st->devs = nd;
       st->cap = nc;
     }
@@ -68,16 +63,9 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
   an_dev *d = dev_of(st, ev->proc, device);
   if (d->nops == d->cap) {
     size_t nc = d->cap ? d->cap * 2 : 64;
-    an_op *no = realloc(d->ops, nc * sizeof *no);
-    if (no) d->ops = no;
-    uint64_t *c = realloc(d->corr, nc * sizeof *c);
-    if (c) d->corr = c;
-    uint64_t *q = realloc(d->qid, nc * sizeof *q);
-    if (q) d->qid = q;
-    if (!no || !c || !q) {
-      rtg_error("out of memory");
-      exit(1);
-    }
+    d->ops = rtg_xrealloc(d->ops, nc * sizeof *d->ops, "the analysis's GPU ops");
+    d->corr = rtg_xrealloc(d->corr, nc * sizeof *d->corr, "the analysis's GPU ops");
+    d->qid = rtg_xrealloc(d->qid, nc * sizeof *d->qid, "the analysis's GPU ops");
     d->cap = nc;
   }
   d->ops[d->nops] = (an_op){.start = ev->start,
@@ -188,11 +176,7 @@ static int by_qid(const void *a, const void *b) {
  * enqueue, or the end of the op before it in its queue when that is later
  * (its GPU times are those of its completion); enq is set to that. */
 static void barrier_waits(an_dev *d) {
-  uint64_t(*v)[2] = malloc((d->nops ? d->nops : 1) * sizeof *v);
-  if (!v) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  uint64_t(*v)[2] = rtg_xmalloc(d->nops * sizeof *v, "the analysis");
   size_t n = 0;
   for (size_t i = 0; i < d->nops; i++)
     if (d->qid[i] != UINT64_MAX) v[n][0] = d->qid[i], v[n][1] = i, n++;
@@ -209,11 +193,7 @@ static void barrier_waits(an_dev *d) {
 }
 
 an_state *an_new(cv_ctx *ctx) {
-  an_state *st = calloc(1, sizeof *st);
-  if (!st) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  an_state *st = rtg_xcalloc(1, sizeof *st, "the analysis");
   st->ctx = ctx;
   return st;
 }
@@ -233,16 +213,8 @@ static int dev_order(const void *a, const void *b) {
 
 /* The idle causes of each queue: its kernels and barriers alone. */
 static void per_queue(an_dev *d, const an_gpu *g) {
-  an_op *q = malloc((d->nops ? d->nops : 1) * sizeof *q);
-  if (!q) {
-    rtg_error("out of memory");
-    exit(1);
-  }
-  uint32_t *key = malloc((d->nops ? d->nops : 1) * sizeof *key);
-  if (!key) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  an_op *q = rtg_xmalloc(d->nops * sizeof *q, "the analysis");
+  uint32_t *key = rtg_xmalloc(d->nops * sizeof *key, "the analysis");
   size_t n = 0;
   for (size_t i = 0; i < d->nops; i++) /* in order of start */
     if (d->ops[i].queue != AN_NO_QUEUE) key[n] = d->ops[i].queue, q[n++] = d->ops[i];
@@ -250,11 +222,7 @@ static void per_queue(an_dev *d, const an_gpu *g) {
   free(key);
   size_t nq = 0;
   for (size_t i = 0; i < n; i++) nq += !i || q[i].queue != q[i - 1].queue;
-  d->queues = calloc(nq ? nq : 1, sizeof *d->queues);
-  if (!d->queues) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  d->queues = rtg_xcalloc(nq, sizeof *d->queues, "the analysis's queues");
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && q[j].queue == q[i].queue) j++;
@@ -278,11 +246,7 @@ static uint64_t launched(const an_op *op) {
  * attribution (both only read the ops and calls, sorted before). */
 static void *critical_paths(void *arg) {
   an_state *st = arg;
-  an_cp_gpu *gpus = calloc(st->ndevs ? st->ndevs : 1, sizeof *gpus);
-  if (!gpus) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  an_cp_gpu *gpus = rtg_xcalloc(st->ndevs, sizeof *gpus, "the critical paths' GPUs");
   for (uint32_t i = 0; i < st->nprocs; i++) {
     an_proc *p = &st->procs[i];
     size_t n = 0;

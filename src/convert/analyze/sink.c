@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "xalloc.h"
 #include "outfile.h"
 
 typedef struct an_sink {
@@ -15,11 +16,7 @@ typedef struct an_sink {
 /* The JSON is opened here, with the other outputs, so that one that cannot
  * be created stops the run before any output is written. */
 static void *sink_open(cv_ctx *ctx) {
-  an_sink *s = calloc(1, sizeof *s);
-  if (!s) {
-    rtg_error("out of memory");
-    exit(1);
-  }
+  an_sink *s = rtg_xcalloc(1, sizeof *s, "the --analyze output");
   s->path = ctx->opt.analyze_out;
   if (strcmp(s->path, "-") && !(s->json = rtg_out_open(s->path))) {
     rtg_error("cannot create output: path=%s: %m", s->path);

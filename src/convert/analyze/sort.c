@@ -1,5 +1,6 @@
 /* an_sort: see sort.h. */
 #include "sort.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,40 +24,27 @@ static int keyed_order(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "rtg-convert: out of memory (%zu bytes for --analyze)\n", n);
-    exit(1);
-  }
-  return p;
-}
-
 void an_group(void *base, size_t n, size_t size, uint32_t *key) {
   if (n < 2) return;
   uint32_t max = 0;
   for (size_t i = 0; i < n; i++)
     if (key[i] > max) max = key[i];
-  size_t *to = xmalloc(n * sizeof *to);
+  size_t *to = rtg_xmalloc(n * sizeof *to, "the analysis\'s groups");
   if (max <= 4 * n + 65536) { /* counting: the place of each element */
-    size_t *at = calloc((size_t)max + 2, sizeof *at);
-    if (!at) {
-      fprintf(stderr, "rtg-convert: out of memory (%u keys for --analyze)\n", max);
-      exit(1);
-    }
+    size_t *at = rtg_xcalloc((size_t)max + 2, sizeof *at, "the analysis's groups");
     for (size_t i = 0; i < n; i++) at[key[i] + 1]++;
     for (size_t k = 0; k <= max; k++) at[k + 1] += at[k];
     for (size_t i = 0; i < n; i++) to[i] = at[key[i]]++;
     free(at);
   } else { /* sparse keys: sorted by (key, index) */
-    keyed *v = xmalloc(n * sizeof *v);
+    keyed *v = rtg_xmalloc(n * sizeof *v, "the analysis\'s groups");
     for (size_t i = 0; i < n; i++) v[i] = (keyed){key[i], i};
     qsort(v, n, sizeof *v, keyed_order);
     for (size_t i = 0; i < n; i++) to[v[i].index] = i;
     free(v);
   }
-  char *tmp = xmalloc(n * size);
-  uint32_t *ktmp = xmalloc(n * sizeof *ktmp);
+  char *tmp = rtg_xmalloc(n * size, "the analysis\'s groups");
+  uint32_t *ktmp = rtg_xmalloc(n * sizeof *ktmp, "the analysis\'s groups");
   for (size_t i = 0; i < n; i++) {
     memcpy(tmp + to[i] * size, (char *)base + i * size, size);
     ktmp[to[i]] = key[i];

@@ -1,4 +1,5 @@
 /* rtg-convert --html FILE: the sink (html.h). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,6 @@
 /* Events embedded one by one; above, the coverage bins and the events
  * around the largest gaps (RTG_HTML_MAX_EVENTS changes it). */
 #define MAX_EVENTS (4u << 20)
-
-static void oom(void) {
-  rtg_error("out of memory");
-  exit(1);
-}
 
 static void *sink_open(cv_ctx *ctx) {
   ht_state *h = calloc(1, sizeof *h);

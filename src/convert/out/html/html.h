@@ -15,6 +15,8 @@
 #ifndef RTG_HTML_H
 #define RTG_HTML_H
 
+#include <errno.h>
+
 #include "../../analyze/analyze.h"
 #include "../../convert.h"
 
@@ -137,5 +139,8 @@ size_t ht_first_at(const ht_track *t, uint64_t at);
 
 /* html_write.c: false after saying why */
 bool ht_write(ht_state *h);
+
+/* Out of memory: says where (the caller's line) and exits 1. */
+#define oom() rtg_die(ENOMEM, "out of memory: the HTML report")
 
 #endif

@@ -1,14 +1,10 @@
 /* What the HTML report shows beyond the analysis JSON, computed at the end
  * from the model (its idle pieces and ops) and the events kept (html.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
-
-static void oom(void) {
-  rtg_error("out of memory");
-  exit(1);
-}
 
 static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
   bool added;

@@ -13,6 +13,7 @@
  *                  indexes; args 0xffffffff: none); the devices'
  *                  utilisation (float32 ns per bin and series); the
  *                  tracks' coverage bins (uint8). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,6 @@
 extern const unsigned char rtg_html_report_html_in[], rtg_html_report_css[], rtg_html_report_js[];
 extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
     rtg_html_report_js_len;
-
-static void oom(void) {
-  rtg_error("out of memory");
-  exit(1);
-}
 
 /* base64, streamed */
 typedef struct b64 {
