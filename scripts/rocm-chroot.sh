@@ -38,12 +38,16 @@ ROCM="libhsa-runtime-dev libamdhip64-dev hipcc libroctx64-4 libroctx-dev"
 case $SUITE in
 trixie)
   DIST=trixie PKGS="$BASE $ROCM libhsakmt-dev libclang-rt-dev librocm-smi64-1"
-  REAL="librocrand1-tests libhiprand1-tests librocblas0-bench"
+  REAL="librocrand1-tests libhiprand1-tests librocblas0-bench librccl1-tests librocfft0-tests
+    libhipfft0-tests librocsparse0-tests libhipsparse0-tests librocsolver0-tests
+    libhipsolver0-tests libhipblas0-tests librocalution0-tests"
   SOURCES="deb $M trixie main"
   ;;
 sid)
   DIST=sid PKGS="$BASE $ROCM librocm-smi64-1"
-  REAL="librocrand1-tests libhiprand1-tests librocblas4-bench"
+  REAL="librocrand1-tests libhiprand1-tests librocblas4-bench librocfft0-tests
+    libhipfft0-tests librocsparse1-tests libhipsparse1-tests librocsolver0-tests
+    libhipsolver0-tests librocalution0-tests"
   SOURCES="deb $M sid main"
   ;;
 experimental)
@@ -52,7 +56,12 @@ experimental)
   for p in $ROCM libhsa-runtime64-1 libamdhip64-7 librocprofiler-register-0 libamd-comgr3 \
     libamd-comgr-dev librocm-smi64-7; do PKGS="$PKGS $p/experimental"; done
   for p in librocrand1-tests librocrand1 libhiprand1-tests libhiprand1 librocblas5-bench \
-    librocblas5; do REAL="$REAL $p/experimental"; done
+    librocblas5 librccl1-tests librccl1 librocfft0-tests librocfft0 libhipfft0-tests libhipfft0 \
+    libhipfft-dev librocsparse1-tests librocsparse1 librocsparse1-tests-data libhipsparse4-tests \
+    libhipsparse4 librocsolver0-tests librocsolver0 libhipsolver1-tests libhipsolver1 \
+    libhipsolver1-tests-data libhipblas3-tests libhipblas3 libhipblas3-tests-data \
+    libhipblaslt1-tests libhipblaslt1 libhipblaslt1-tests-data librocalution1-tests \
+    librocalution1; do REAL="$REAL $p/experimental"; done
   SOURCES="deb $M sid main
 deb $M experimental main"
   ;;

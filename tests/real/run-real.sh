@@ -31,8 +31,13 @@ pass=0 fail=0 skip=0
 verdicts() { grep -E '^\[ +(OK|FAILED) +\] [^ ]+\.' "$1" | sed 's/ ([0-9]* ms)$//' | sort; }
 
 # check PROG [ARGS...]: one line for PROG
-check() {
-  name=$(basename "$1")
+check() { checkas "$(basename "$1")" "" "$@"; }
+
+# checkas NAME ENV PROG [ARGS...]: one line NAME for PROG run with the
+# variables ENV ("" or "VAR=value ..."), e.g. SIMGPU_GPUS=2
+checkas() {
+  name=$1 envs=$2
+  shift 2
   case $name in *"$pattern"*) ;; *) return ;; esac
   case " ${RTG_REAL_PROGRAMS:-$name} " in *" $name "*) ;; *) return ;; esac
   if [ ! -x "$1" ]; then
@@ -42,10 +47,13 @@ check() {
   fi
   d="$work/$name"
   mkdir -p "$d/u" "$d/t"
-  (cd "$d/u" && timeout "$limit" "$@" >out 2>&1)
+  t0=$(date +%s)
+  (cd "$d/u" && env $envs timeout "$limit" "$@" >out 2>&1)
   us=$?
-  (cd "$d/t" && HSA_TOOLS_LIB="$B/rtg_tracer.so" timeout "$limit" "$@" >out 2>&1)
+  t1=$(date +%s)
+  (cd "$d/t" && env $envs HSA_TOOLS_LIB="$B/rtg_tracer.so" timeout "$limit" "$@" >out 2>&1)
   ts=$?
+  secs="$((t1 - t0)) s untraced, $(($(date +%s) - t1)) s traced"
   verdicts "$d/u/out" >"$d/u.v"
   verdicts "$d/t/out" >"$d/t.v"
   why=""
@@ -62,7 +70,7 @@ check() {
     # the same cases.
     cp "$d/u.v" "$d/seen.v"
     for k in 1 2 3; do
-      (cd "$d/u" && timeout "$limit" "$@" >out.$k 2>&1)
+      (cd "$d/u" && env $envs timeout "$limit" "$@" >out.$k 2>&1)
       exits="$exits$? "
       verdicts "$d/u/out.$k" >>"$d/seen.v"
       sort -u -o "$d/seen.v" "$d/seen.v"
@@ -81,7 +89,7 @@ check() {
   if [ "$n" = 0 ] && [ -z "$why" ] && ! grep -q '^rtg:' "$d/t/out"; then
     # the runtime loads the tracer at hsa_init: a program of host code only
     echo "$name: ok (exit $us, no HSA: no trace, $(grep -c 'OK' "$d/u.v") ok and" \
-      "$(grep -c 'FAILED' "$d/u.v") failed both ways)"
+      "$(grep -c 'FAILED' "$d/u.v") failed both ways; $secs)"
     pass=$((pass + 1))
     return
   fi
@@ -107,7 +115,7 @@ check() {
   if [ -z "$why" ]; then
     v=""
     [ "$vary" = 0 ] || v=", $vary varying untraced too"
-    echo "$name: ok (exit $us, $ok ok and $bad failed$v, $disp dispatches, lost 0, unfinished 0)"
+    echo "$name: ok (exit $us, $ok ok and $bad failed$v, $disp dispatches, lost 0, unfinished 0; $secs)"
     pass=$((pass + 1))
   else
     echo "$name: FAIL ($why)"
@@ -130,5 +138,36 @@ for p in /usr/libexec/rocm/librocblas*-bench/rocblas-bench; do
   d="$work/rocblas-bench"
   [ -f "$d/u/out" ] && echo "rocblas-bench: us per gemm untraced $(us "$d/u/out"), traced $(us "$d/t/out")"
 done
+# gt NAME ENV PROGRAM FILTER: a gtest program of a library's tests package
+# (the first of PROGRAM's glob; whichever package version the suite has),
+# only the cases of FILTER: those that exercise the runtime widely (streams,
+# events, graphs, memcpy kinds, runtime-compiled code objects, several GPUs,
+# stream-ordered allocation), chosen to stay fast
+gt() {
+  n=$1 e=$2 f=$4
+  set -- $3
+  checkas "$n" "$e" "$1" --gtest_filter="$f"
+}
+L=/usr/libexec/rocm
+# rocFFT: runtime-compiled kernels (hipModuleLoadData of hiprtc's code
+# objects), several streams, a captured and launched graph, work buffers;
+# with two GPUs, transforms split over both (hipMemcpyPeerAsync, events)
+gt rocfft-test "" "$L/librocfft0-tests/rocfft-test" \
+  'rocfft_UnitTest.simple_multistream_1D:rocfft_UnitTest.hipGraph_execution:rocfft_UnitTest.workmem_*:rocfft_UnitTest.plan_description*:multi_gpu_validate.*'
+gt rocfft-test-2gpu SIMGPU_GPUS=2 "$L/librocfft0-tests/rocfft-test" \
+  'multi_gpu_slowest_dim/*single_op_batch_1_*:multi_gpu_slowin_fastout/*single_op_batch_1_*'
+gt hipfft-test "" "$L/libhipfft0-tests/hipfft-test" 'hipfftTest.*'
+# rocSPARSE (stream-ordered hipMallocAsync/hipFreeAsync in sid's and
+# experimental's) and hipSPARSE: many small kernels, async copies
+gt rocsparse-test "" "$L/librocsparse*-tests/rocsparse-test" 'quick/axpyi.*:quick/gthr.*'
+gt hipsparse-test "" "$L/libhipsparse*-tests/hipsparse-test" '*csrmv*'
+# rocSOLVER and hipSOLVER: rocBLAS's device memory model, logging; getrf
+gt rocsolver-test "" "$L/librocsolver*-tests/rocsolver-test" 'checkin_misc_*:checkin_lapack/GETRF.__float/*'
+gt hipsolver-test "" "$L/libhipsolver*-tests/hipsolver-test" 'checkin_misc_*:checkin_lapack/GETRF.__float/*'
+gt hipblas-test "" "$L/libhipblas*-tests/hipblas-test" '*axpy*:*set_get*'
+gt rocalution-test "" "$L/librocalution*-tests/rocalution-test" 'backend*:local_vector_bad_args.*:cg/*'
+# RCCL's unit tests: collectives over the GPUs of one process
+gt rccl-UnitTests SIMGPU_GPUS=2 "$L/librccl1-tests/*UnitTests" 'AllReduce*'
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
