@@ -6,7 +6,8 @@
 #   PROGRAM: ok (VERDICTS, DISPATCHES dispatches, lost 0, unfinished 0)
 #   PROGRAM: FAIL (why)
 #   PROGRAM: skip (why)          (not installed in this suite, or killed by
-#                                 a signal untraced too: never a pass)
+#                                 a signal or timed out untraced too: never
+#                                 a pass)
 # A program passes when, traced, it exits as untraced with the same test
 # verdicts (gtest's OK/FAILED lines: the simulated GPU runs no kernel code,
 # so a check of generated numbers fails both ways; a check that reads
@@ -59,6 +60,11 @@ checkas() {
   why=""
   if [ $us -gt 128 ] && [ $ts = $us ]; then
     echo "$name: skip (killed by signal $((us - 128)) untraced too: the simulator cannot run it)"
+    skip=$((skip + 1))
+    return
+  fi
+  if [ $us = 124 ] && [ $ts = 124 ]; then
+    echo "$name: skip (timed out after $limit s untraced too: the simulator cannot run it)"
     skip=$((skip + 1))
     return
   fi
@@ -164,9 +170,12 @@ gt hipsparse-test "" "$L/libhipsparse*-tests/hipsparse-test" '*csrmv*'
 # rocSOLVER and hipSOLVER: rocBLAS's device memory model, logging; getrf
 gt rocsolver-test "" "$L/librocsolver*-tests/rocsolver-test" 'checkin_misc_*:checkin_lapack/GETRF.__float/*'
 gt hipsolver-test "" "$L/libhipsolver*-tests/hipsolver-test" 'checkin_misc_*:checkin_lapack/GETRF.__float/*'
-gt hipblas-test "" "$L/libhipblas*-tests/hipblas-test" '*axpy*:*set_get*'
+gt hipblas-test "" "$L/libhipblas*-tests/hipblas-test" '*set_get*:*axpy*/1:*axpy*_1'
 gt rocalution-test "" "$L/librocalution*-tests/rocalution-test" 'backend*:local_vector_bad_args.*:cg/*'
-# RCCL's unit tests: collectives over the GPUs of one process
+# RCCL's unit tests: collectives over the GPUs of one process.  7.2.4
+# (experimental) runs them (the reductions' checks fail: no kernel code
+# runs); 5.4.3 (trixie) hangs in AllReduce.GroupCall untraced too (a skip);
+# sid cannot install librccl1 (it needs HIP 5's libamdhip64-5)
 gt rccl-UnitTests SIMGPU_GPUS=2 "$L/librccl1-tests/*UnitTests" 'AllReduce*'
 
 echo "$pass passed, $fail failed, $skip skipped"
