@@ -437,18 +437,21 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
 
 /* The host of a record comes from its process's header line, and the
  * device of a GPU op from its process's agent lines.  In a file written by
- * the tracer those are the first lines, but in a reordered file (sorted by
- * time, shuffled, reversed) records come before them, and would land in
- * another process (host unknown) or name a device before its agent is
- * known: then the file is scanned for its header and agent lines first.  A
- * file that starts with a header line costs nothing. */
+ * the tracer the header is the first line and the agent lines follow it,
+ * but in a reordered file (sorted by time, shuffled, reversed) records come
+ * before them, and would land in another process (host unknown) or name a
+ * device before its agent is known: then the file is scanned for its
+ * header and agent lines first.  A file that starts with a header is read
+ * up to the end of its block of agent lines (traces written before the
+ * tracer put them right after the header may have another thread's
+ * records in between). */
 static void prescan_reordered(reader *r, const char *path) {
   if (!strcmp(path, "-")) return;
   rtg_linereader lr;
   if (!rtg_linereader_open(&lr, path)) return;
   char *line, **agents = NULL;
   size_t len, nagents = 0;
-  bool nul, first = true;
+  bool nul, first = true, in_order = false, seen_agent = false;
   rtg_record rec;
   const char *why;
   while ((line = rtg_linereader_next(&lr, &len, &nul))) {
@@ -461,8 +464,14 @@ static void prescan_reordered(reader *r, const char *path) {
       while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) i++;
       if (i == len) continue; /* blank */
     }
-    if (first && header) break; /* in order: nothing to do */
+    if (first && header) in_order = true;
     first = false;
+    if (in_order && !header) { /* only the agent lines, up to the end of their block */
+      bool agent = rtg && strstr(line, " agent index:");
+      if (!agent && seen_agent) break;
+      if (!agent) continue; /* another thread's record before them: look on */
+      seen_agent = true;
+    }
     if (header) {
       uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
       if (v) *v = (uint64_t)cv_host(r->ctx, GET(&rec, HEADER, host)) + 1;
