@@ -1,14 +1,25 @@
 /* See fake_hsa.h. */
 #include "fake_hsa.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 fake_log fake;
 rtg_hsa_fns rtg_real, rtg_impl; /* hsa/tables.c's, not linked here */
 
+/* Signals live in a static pool, as the runtime's do in its own memory:
+ * the tests create them freely and nothing is left to free at exit. */
+enum { POOL = 4096 };
+static amd_signal_t pool[POOL] __attribute__((aligned(64)));
+static unsigned used;
+
 hsa_signal_t fake_signal_new(int64_t value) {
-  amd_signal_t *s = aligned_alloc(64, sizeof *s);
+  if (used == POOL) {
+    fprintf(stderr, "fake_hsa: more than %d signals\n", POOL);
+    abort();
+  }
+  amd_signal_t *s = &pool[used++];
   memset(s, 0, sizeof *s);
   s->value = value;
   return (hsa_signal_t){(uint64_t)(uintptr_t)s};
@@ -33,7 +44,7 @@ static hsa_status_t signal_create(hsa_signal_value_t v, uint32_t n, const hsa_ag
   return HSA_STATUS_SUCCESS;
 }
 static hsa_status_t signal_destroy(hsa_signal_t s) {
-  free(fake_amd(s));
+  memset(fake_amd(s), 0xa5, sizeof(amd_signal_t)); /* a use after destroy reads garbage */
   fake.signals_live--;
   return HSA_STATUS_SUCCESS;
 }
