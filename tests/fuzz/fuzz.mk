@@ -28,7 +28,8 @@ FUZZ_SRC_roi := $(FUZZ_RPT_SRC)
 FUZZ_OBJ_roi := $(filter %/roi.o %/sort.o,$(RPT_OBJ))
 
 # rtg-convert without its main(), and the common code it uses
-FUZZ_CV_SRC := $(filter-out src/convert/main.c,$(CONVERT_SRC)) $(wildcard src/common/*.c)
+FUZZ_CV_SRC := $(filter-out src/convert/main.c,$(CONVERT_SRC)) $(wildcard src/common/*.c) \
+  $(B)/obj/html_assets.c
 FUZZ_CV_OBJ := $(filter-out %/main.o,$(CONVERT_OBJ))
 FUZZ_SRC_json := $(FUZZ_CV_SRC)
 FUZZ_OBJ_json := $(FUZZ_CV_OBJ)
@@ -38,7 +39,7 @@ FUZZ_OBJ_convert := $(FUZZ_CV_OBJ)
 FUZZ_LIBS_convert := -lsqlite3 -lcjson $(OTF2_LIBS) -lm
 
 $(B)/fuzz/fuzz_roi $(B)/fuzz/replay_roi: $(wildcard src/rpt/*.c src/rpt/*.h) $(FUZZ_OBJ_roi)
-$(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard $(CONVERT_DIRS:%=%/*.c) $(CONVERT_DIRS:%=%/*.h)) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h tests/perfetto/pf_wire.h
+$(B)/fuzz/fuzz_json $(B)/fuzz/fuzz_convert: $(wildcard $(CONVERT_DIRS:%=%/*.c) $(CONVERT_DIRS:%=%/*.h)) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h tests/perfetto/pf_wire.h $(B)/obj/html_assets.c
 $(B)/fuzz/replay_json $(B)/fuzz/replay_convert: $(FUZZ_CV_OBJ) tests/fuzz/fuzz_cv.h tests/fuzz/fuzz_csv_otf2.h tests/perfetto/pf_wire.h
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/common/*.c src/common/*.h include/rtg/*.h)
