@@ -3,8 +3,10 @@
  *              variables, and what the launcher itself is asked to do
  *   setup.c    the tracer library, --hip-table's preload, the traces' path
  *   after.c    after the run: the traces it wrote, rtg-convert and rpt
+ *   launcher.c what they share: the launcher's directory, its failure
+ *              messages, its changes to the environment
  * Every failure says on stderr what failed, on which file, and errno's
- * text (fail()). */
+ * text (rtg_fail()). */
 #ifndef RTG_TRACE_LAUNCHER_H
 #define RTG_TRACE_LAUNCHER_H
 
@@ -24,8 +26,10 @@ typedef struct launch {
 } launch;
 
 /* The directory rtg-trace is in (the tracer and the tools are found from
- * it). */
+ * it), set by rtg_find_self_dir (launcher.c, with rtg_setenv and
+ * rtg_fail). */
 extern char rtg_self_dir[PATH_MAX];
+void rtg_find_self_dir(void);
 
 /* options.c: parse argv into the environment and *l.  Returns -1 to go
  * on, else the exit status (0 after --help or --version, 2 on a usage

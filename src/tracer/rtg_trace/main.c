@@ -22,27 +22,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-char rtg_self_dir[PATH_MAX];
-
-void rtg_fail(const char *what, const char *path, int err) {
-  fprintf(stderr, "rtg-trace: cannot %s%s%s%s%s\n", what, path ? ": path=" : "", path ? path : "",
-          err ? ": " : "", err ? strerror(err) : "");
-}
-
-int rtg_setenv(const char *name, const char *value) {
-  if (!setenv(name, value, 1)) return 1;
-  rtg_fail("set the environment variable", name, errno);
-  return 0;
-}
-
-static void find_self_dir(void) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  char *s = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-  if (s) *s = 0;
-  snprintf(rtg_self_dir, sizeof rtg_self_dir, "%s", s ? exe : ".");
-}
-
 /* Die of the signal that killed the application, as it did. */
 static int die_of(int sig) {
   fflush(NULL);
@@ -62,7 +41,7 @@ static int die_of(int sig) {
 }
 
 int main(int argc, char **argv) {
-  find_self_dir();
+  rtg_find_self_dir();
   launch l = {0};
   int status = rtg_options_parse(argc, argv, &l);
   if (status >= 0) return status;
