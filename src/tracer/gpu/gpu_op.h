@@ -13,6 +13,7 @@
  *                 ops whose signal has an application handler
  *   gpu_deps.c    packets that make the GPU wait for an op, made to wait
  *                 for the hardware alone
+ *   app_view.c    what the application sees of a signal the tracer owns
  * An op is begun where its packet or copy is submitted (queue_intercept.c,
  * copies.c: rtg_op_begin, then the kind's own fields, then rtg_op_submit),
  * completed by an application thread in its wait (signal_hooks.c), by the
@@ -237,8 +238,15 @@ RTG_HIDDEN bool rtg_async_watched(uint64_t handle);
 RTG_HIDDEN bool rtg_gpu_deps_rewrite(hsa_kernel_dispatch_packet_t *pkt, rtg_op_kind kind);
 RTG_HIDDEN void rtg_async_handlers_install(void);
 
-/* signal_hooks.c: the value the application would load from sig (an op the
- * hardware finished is completed first), and its conditions. */
+/* app_view.c: what the application sees of signal sig while the tracer
+ * owns it: the value v read while o was its owner as the application
+ * would see it; a load through real that completes (or settles) an op the
+ * hardware finished and gives the application's value; the same with
+ * hsa_signal_load_scacquire; and its conditions. */
+RTG_HIDDEN hsa_signal_value_t rtg_signal_app_value(hsa_signal_t sig, const rtg_owner_ref *o,
+                                                   hsa_signal_value_t v);
+RTG_HIDDEN hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t),
+                                              hsa_signal_t sig);
 RTG_HIDDEN hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig);
 RTG_HIDDEN bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_value_t v,
                                          hsa_signal_value_t cmp);

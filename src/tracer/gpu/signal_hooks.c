@@ -23,34 +23,6 @@
 
 #include <time.h>
 
-bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_value_t v,
-                              hsa_signal_value_t cmp) {
-  switch (c) {
-  case HSA_SIGNAL_CONDITION_EQ:
-    return v == cmp;
-  case HSA_SIGNAL_CONDITION_NE:
-    return v != cmp;
-  case HSA_SIGNAL_CONDITION_LT:
-    return v < cmp;
-  case HSA_SIGNAL_CONDITION_GTE:
-    return v >= cmp;
-  }
-  return true; /* unknown: leave it to the runtime */
-}
-
-/* The value the application would see, for v read from sig while o was
- * its owner: one less while that owner is still raised (not quiet, not
- * yet released).  The release subtracts and ends the ownership in one
- * section under the signal's lock, so an owner found again after the read
- * was not yet released when v was read. */
-static hsa_signal_value_t app_value(hsa_signal_t sig, const rtg_owner_ref *o,
-                                    hsa_signal_value_t v) {
-  rtg_owner_ref now;
-  if (o->quiet || !rtg_sigtrack_owner(sig.handle, &now) || now.op != o->op || now.claim != o->claim)
-    return v;
-  return v - 1;
-}
-
 typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
                                       uint64_t, hsa_wait_state_t);
 
@@ -68,13 +40,14 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       rtg_op_settle(sig.handle, &o);
       continue;
     }
-    hsa_signal_value_t v = app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
+    hsa_signal_value_t v = rtg_signal_app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
     if (rtg_signal_condition_met(cond, v, cmp)) { /* as the runtime returns at once */
       __atomic_thread_fence(__ATOMIC_ACQUIRE);    /* (the value came from a relaxed load) */
       return v;
     }
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
-    if (v >= o.wait_below) return app_value(sig, &o, v); /* timed out: may return early */
+    if (v >= o.wait_below)
+      return rtg_signal_app_value(sig, &o, v); /* timed out: may return early */
     rtg_op_settle(sig.handle, &o);
   }
   return real(sig, cond, cmp, timeout, state);
@@ -109,7 +82,7 @@ static uint32_t first_met(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t
     rtg_owner_ref o;
     bool owned = rtg_sigtrack_owner(sigs[j].handle, &o);
     hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
-    if (owned) v = app_value(sigs[j], &o, v);
+    if (owned) v = rtg_signal_app_value(sigs[j], &o, v);
     if (!rtg_signal_condition_met(conds[j], v, vals[j])) continue;
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
     if (out) *out = v;
@@ -137,7 +110,8 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
       }
       if (!owned[i]) continue;
       if (rtg_signal_condition_met(
-              conds[i], app_value(sigs[i], &o[i], rtg_real.hsa_signal_load_relaxed(sigs[i])),
+              conds[i],
+              rtg_signal_app_value(sigs[i], &o[i], rtg_real.hsa_signal_load_relaxed(sigs[i])),
               vals[i])) {
         uint32_t k = first_met(n, sigs, conds, vals, out); /* as the runtime returns at once */
         if (k < n) return k;
@@ -166,31 +140,11 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
   return rtg_real.hsa_amd_signal_wait_any(n, sigs, conds, vals, timeout, state, out);
 }
 
-/* A load that sees the owner's decrement completes (or settles) it and loads
- * again; a load while the owner runs gets the application's value. */
-static hsa_signal_value_t load_completing(hsa_signal_value_t (*real)(hsa_signal_t),
-                                          hsa_signal_t sig) {
-  rtg_owner_ref o;
-  if (!rtg_sigtrack_owner(sig.handle, &o)) return real(sig);
-  if (rtg_owner_hw_done(&o)) {
-    rtg_op_settle(sig.handle, &o);
-    return real(sig);
-  }
-  hsa_signal_value_t v = real(sig);
-  if (!rtg_owner_hw_done(&o)) return app_value(sig, &o, v);
-  rtg_op_settle(sig.handle, &o); /* finished meanwhile */
-  return real(sig);
-}
-
-hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig) {
-  return load_completing(rtg_real.hsa_signal_load_scacquire, sig);
-}
-
 static hsa_signal_value_t hook_load_scacquire(hsa_signal_t sig) {
-  return load_completing(rtg_real.hsa_signal_load_scacquire, sig);
+  return rtg_signal_load(rtg_real.hsa_signal_load_scacquire, sig);
 }
 static hsa_signal_value_t hook_load_relaxed(hsa_signal_t sig) {
-  return load_completing(rtg_real.hsa_signal_load_relaxed, sig);
+  return rtg_signal_load(rtg_real.hsa_signal_load_relaxed, sig);
 }
 
 /* The application may destroy a signal as soon as the hardware is done with
