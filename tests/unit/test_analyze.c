@@ -136,7 +136,7 @@ static void test_precedence(void) {
 }
 
 /* Launch decomposition: api, queue and kernel times per name and queue,
- * launch-bound kernels, queue-time outliers. */
+ * launch-bound kernels; its queue-time outlier in the queue_delay rule. */
 static void test_launch(void) {
   an_op ops[] = {
       /* name 1 on queue 0: api 10, queue 5, kernel 100 */
@@ -175,9 +175,15 @@ static void test_launch(void) {
   CHECK_U64(l.nqueue, 2);
   CHECK_U64(l.by_queue[1].key, 1);
   CHECK_U64(l.by_queue[1].count, 2);
-  CHECK_U64(l.outliers, 1);
-  CHECK_U64(l.outlier[0].queue_ns, 200000);
-  CHECK_U64(l.outlier[0].start, 300000);
+  CHECK(an_launch_queue(&l, 1) == &l.by_queue[1]);
+  CHECK(!an_launch_queue(&l, 7));
+  /* the queue-time outlier: the queue_delay rule's one instance */
+  an_rule r[AN_NRULES];
+  an_result res = {.span = 400000};
+  an_rules_gpu(ops, sizeof ops / sizeof *ops, &res, &l, r);
+  CHECK_U64(r[AN_RULE_QUEUE_DELAY].count, 1);
+  CHECK_U64(r[AN_RULE_QUEUE_DELAY].worst[0].dur, 200000);
+  CHECK_U64(r[AN_RULE_QUEUE_DELAY].worst[0].start + r[AN_RULE_QUEUE_DELAY].worst[0].dur, 300000);
   an_launch_free(&l);
 }
 

@@ -1,5 +1,6 @@
 /* Launch decomposition: see launch.h. */
 #include "launch.h"
+#include "sort.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -68,21 +69,6 @@ static uint32_t key_of(const an_op *op, bool queue) {
   return queue ? op->queue : op->name;
 }
 
-/* k regrouped by key (the queue or the name), each group in k's order: a
- * counting sort, keys being small dense ids. */
-static void group(const an_op **k, size_t n, bool queue, const an_op **tmp) {
-  uint32_t max = 0;
-  for (size_t i = 0; i < n; i++)
-    if (key_of(k[i], queue) > max) max = key_of(k[i], queue);
-  if (max == UINT32_MAX) max--; /* AN_NO_QUEUE (copies are not here) */
-  size_t *at = rtg_xcalloc((size_t)max + 2, sizeof *at, "the launch decomposition");
-  for (size_t i = 0; i < n; i++) at[key_of(k[i], queue) + 1]++;
-  for (size_t x = 0; x <= max; x++) at[x + 1] += at[x];
-  for (size_t i = 0; i < n; i++) tmp[at[key_of(k[i], queue)]++] = k[i];
-  memcpy(k, tmp, n * sizeof *k);
-  free(at);
-}
-
 static int by_total(const void *a, const void *b) {
   const an_launch_row *x = a, *y = b;
   if (x->kernel.total != y->kernel.total) return x->kernel.total > y->kernel.total ? -1 : 1;
@@ -95,9 +81,9 @@ static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows,
   an_launch_row *r = rtg_xcalloc(n, sizeof *r, "the launch decomposition");
   size_t nr = 0;
   for (size_t i = 0; i < n;) {
-    uint32_t key = queue ? k[i]->queue : k[i]->name;
+    uint32_t key = key_of(k[i], queue);
     size_t j = i;
-    while (j < n && (queue ? k[j]->queue : k[j]->name) == key) j++;
+    while (j < n && key_of(k[j], queue) == key) j++;
     an_launch_row *row = &r[nr++];
     row->key = key;
     row->count = j - i;
@@ -122,20 +108,11 @@ static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows,
   return r;
 }
 
-static void add_outlier(an_launch *l, const an_op *op) {
-  an_outlier o = {.start = op->start,
-                  .queue_ns = op->start - op->enq,
-                  .tid = op->tid,
-                  .name = op->name,
-                  .queue = op->queue};
-  l->outliers++;
-  l->outlier_ns += o.queue_ns;
-  int n = l->noutliers;
-  if (n == AN_MAX_OUTLIERS && l->outlier[n - 1].queue_ns >= o.queue_ns) return;
-  if (n < AN_MAX_OUTLIERS) l->noutliers = ++n;
-  int i = n - 1;
-  for (; i > 0 && l->outlier[i - 1].queue_ns < o.queue_ns; i--) l->outlier[i] = l->outlier[i - 1];
-  l->outlier[i] = o;
+/* k regrouped by its kernels' queue or name (an_group: each group keeps
+ * k's order). */
+static void group(const an_op **k, size_t n, bool queue, uint32_t *key) {
+  for (size_t i = 0; i < n; i++) key[i] = key_of(k[i], queue);
+  an_group(k, n, sizeof *k, key);
 }
 
 void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
@@ -147,23 +124,28 @@ void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
     if (ops[i].kind == AN_OP_KERNEL) k[nk++] = &ops[i];
   out->kernels = nk;
 
-  const an_op **tmp = rtg_xcalloc(nk, sizeof *tmp, "the launch decomposition");
-  group(k, nk, true, tmp);
+  uint32_t *key = rtg_xcalloc(nk, sizeof *key, "the launch decomposition");
+  group(k, nk, true, key);
   out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
-  for (size_t i = 0, q = 0; i < nk; i++) {
-    while (out->by_queue[q].key != k[i]->queue) q++;
-    uint64_t limit = out->by_queue[q].queue.median * AN_OUTLIER_FACTOR;
-    if (limit < AN_OUTLIER_MIN_NS) limit = AN_OUTLIER_MIN_NS;
-    if (queue_known(k[i]) && k[i]->start - k[i]->enq > limit) add_outlier(out, k[i]);
-  }
-
-  group(k, nk, false, tmp);
-  free(tmp);
+  group(k, nk, false, key);
+  free(key);
   out->by_name = rows(k, nk, false, &out->nname, scratch);
   qsort(out->by_name, out->nname, sizeof *out->by_name, by_total);
   for (size_t i = 0; i < out->nname; i++) out->launch_bound += out->by_name[i].launch_bound;
   free(k);
   free(scratch);
+}
+
+const an_launch_row *an_launch_queue(const an_launch *l, uint32_t queue) {
+  size_t lo = 0, hi = l->nqueue;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (l->by_queue[mid].key < queue)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < l->nqueue && l->by_queue[lo].key == queue ? &l->by_queue[lo] : NULL;
 }
 
 void an_launch_free(an_launch *l) {

@@ -4,17 +4,12 @@
  *          to its start on the GPU;
  *   kernel its duration on the GPU;
  * summarised per kernel name and per queue (median, p95, max), with the
- * kernels shorter than their launch call (launch-bound) and the queue-time
- * outliers (over AN_OUTLIER_FACTOR x their queue's median and over
- * AN_OUTLIER_MIN_NS). */
+ * kernels shorter than their launch call (launch-bound). The queue-time
+ * outliers are the queue_delay rule's (rules.h). */
 #ifndef RTG_ANALYZE_LAUNCH_H
 #define RTG_ANALYZE_LAUNCH_H
 
 #include "attrib.h"
-
-#define AN_OUTLIER_FACTOR 10
-#define AN_OUTLIER_MIN_NS 50000
-#define AN_MAX_OUTLIERS 5
 
 /* nearest-rank percentiles of what was known; n = how many */
 typedef struct an_dist {
@@ -28,24 +23,19 @@ typedef struct an_launch_row {
   an_dist api, queue, kernel;
 } an_launch_row;
 
-typedef struct an_outlier {
-  uint64_t start, queue_ns, tid;
-  uint32_t name, queue;
-} an_outlier;
-
 typedef struct an_launch {
   an_launch_row *by_name; /* the largest total kernel time first */
   size_t nname;
   an_launch_row *by_queue; /* by queue */
   size_t nqueue;
-  an_outlier outlier[AN_MAX_OUTLIERS]; /* the longest queue times first */
-  int noutliers;
-  uint64_t outliers, outlier_ns; /* how many in all, their queue time */
   uint64_t kernels, launch_bound;
 } an_launch;
 
 /* Fills out from the kernels among ops (any order); an_launch_free frees. */
 void an_launch_compute(const an_op *ops, size_t n, an_launch *out);
 void an_launch_free(an_launch *l);
+
+/* The row of queue in l->by_queue; NULL: none. */
+const an_launch_row *an_launch_queue(const an_launch *l, uint32_t queue);
 
 #endif

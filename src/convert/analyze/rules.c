@@ -90,17 +90,22 @@ static void launch_bound(const an_op *ops, size_t n, an_rule *r) {
   r->fired = r->count >= 3 && 4 * r->count >= r->of;
 }
 
-static void queue_delay(const an_result *res, const an_launch *l, an_rule *r) {
-  r->count = l->outliers;
-  r->cost = l->outlier_ns;
+static void queue_delay(const an_op *ops, size_t n, const an_result *res, const an_launch *l,
+                        an_rule *r) {
   r->of = l->kernels;
-  for (int i = 0; i < l->noutliers; i++)
-    r->worst[i] = (an_instance){.start = l->outlier[i].start - l->outlier[i].queue_ns,
-                                .dur = l->outlier[i].queue_ns,
-                                .tid = l->outlier[i].tid,
-                                .value = l->outlier[i].queue,
-                                .name = l->outlier[i].name};
-  r->nworst = l->noutliers;
+  for (size_t i = 0; i < n; i++) {
+    const an_op *op = &ops[i];
+    if (op->kind != AN_OP_KERNEL || !op->enq || op->start < op->enq) continue;
+    const an_launch_row *q = an_launch_queue(l, op->queue);
+    uint64_t limit = q ? q->queue.median * AN_OUTLIER_FACTOR : 0;
+    if (limit < AN_OUTLIER_MIN_NS) limit = AN_OUTLIER_MIN_NS;
+    if (op->start - op->enq > limit)
+      an_rule_instance(r, (an_instance){.start = op->enq,
+                                        .dur = op->start - op->enq,
+                                        .tid = op->tid,
+                                        .value = op->queue,
+                                        .name = op->name});
+  }
   /* at least 1 % of the span after startup */
   r->fired = r->count && 100 * r->cost >= res->span - res->cause[AN_STARTUP];
 }
@@ -153,7 +158,7 @@ void an_rules_gpu(const an_op *ops, size_t n, const an_result *res, const an_lau
     out[i].evaluated = true;
   }
   launch_bound(ops, n, &out[AN_RULE_LAUNCH_BOUND]);
-  queue_delay(res, l, &out[AN_RULE_QUEUE_DELAY]);
+  queue_delay(ops, n, res, l, &out[AN_RULE_QUEUE_DELAY]);
   low_utilization(ops, n, res, &out[AN_RULE_LOW_UTILIZATION]);
   an_rule *st = &out[AN_RULE_STARTUP];
   uint64_t startup = res->cause[AN_STARTUP];

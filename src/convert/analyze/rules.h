@@ -44,6 +44,11 @@ enum an_rule_id {
 
 #define AN_FIRST_GPU_RULE AN_RULE_LAUNCH_BOUND
 
+/* queue_delay: a queue time over this many times its queue's median, and
+ * over AN_OUTLIER_MIN_NS */
+#define AN_OUTLIER_FACTOR 10
+#define AN_OUTLIER_MIN_NS 50000
+
 typedef struct an_rule_info {
   const char *id, *title, *advice;
 } an_rule_info;
