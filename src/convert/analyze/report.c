@@ -78,15 +78,21 @@ static void label(const an_state *st, const an_dev *d, char *buf, size_t cap) {
   snprintf(buf, cap, "%s (pid %u)", dev, st->ctx->procs[d->proc].pid);
 }
 
+/* The cause that took the most idle time after startup; -1: none. */
+static int top_cause(const uint64_t cause[AN_NCAUSES]) {
+  int top = -1;
+  for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
+    if (cause[c] && (top < 0 || cause[c] > cause[top])) top = c;
+  return top;
+}
+
 static void verdict(const an_state *st, const an_dev *d, FILE *f) {
   const an_result *r = &d->res;
   char lb[64], t[32], ev[768];
   label(st, d, lb, sizeof lb);
   uint64_t span = r->span - r->cause[AN_STARTUP], idle = r->idle - r->cause[AN_STARTUP];
   fprintf(f, "%s: idle %.0f %% of %s", lb, pct(idle, span), dur(span, t, sizeof t));
-  int top = -1;
-  for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
-    if (r->cause[c] && (top < 0 || r->cause[c] > r->cause[top])) top = c;
+  int top = top_cause(r->cause);
   if (top >= 0) {
     evidence(st, r, top, ev, sizeof ev);
     fprintf(f, ": %s %.0f %%%s", an_cause_names[top], pct(r->cause[top], idle), ev);
@@ -122,9 +128,7 @@ static void queues_text(const an_state *st, const an_dev *d, FILE *f) {
     uint64_t span = r->span - r->cause[AN_STARTUP], idle = r->idle - r->cause[AN_STARTUP];
     fprintf(f, "    queue %-4u %8" PRIu64 " kernels  idle %5.1f %% of %s", q->queue, r->kernels,
             pct(idle, span), dur(span, t, sizeof t));
-    int top = -1;
-    for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
-      if (r->cause[c] && (top < 0 || r->cause[c] > r->cause[top])) top = c;
+    int top = top_cause(r->cause);
     if (top >= 0) fprintf(f, ": %s %.0f %%", an_cause_names[top], pct(r->cause[top], idle));
     fprintf(f, "\n");
   }
@@ -388,13 +392,6 @@ static uint32_t proc_sums(const an_state *st, proc_sum *out) {
   return n;
 }
 
-static int top_cause(const proc_sum *ps) {
-  int top = -1;
-  for (int c = AN_STARTUP + 1; c < AN_NCAUSES; c++)
-    if (ps->cause[c] && (top < 0 || ps->cause[c] > ps->cause[top])) top = c;
-  return top;
-}
-
 /* the process whose GPU work ends last, and the one whose GPUs wait most */
 static void extremes(const proc_sum *v, uint32_t n, uint32_t *last, uint32_t *waits) {
   *last = *waits = 0;
@@ -422,7 +419,7 @@ static void processes_text(const an_state *st, FILE *f) {
     fprintf(f, "  %8s  %-12s %4s  %12s  %12s  %6s  %s\n", "pid", "host", "gpus", "ends at (s)",
             "idle", "idle %", "top cause");
     for (uint32_t i = 0; i < n; i++) {
-      int top = top_cause(&v[i]);
+      int top = top_cause(v[i].cause);
       fprintf(f, "  %8u  %-12s %4u  %+12.6f  %12s  %6.1f  %s\n", st->ctx->procs[v[i].proc].pid,
               cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[v[i].proc].host]), v[i].gpus,
               (double)(v[i].end - t0) / 1e9, dur(v[i].idle, t, sizeof t),
@@ -438,7 +435,7 @@ static void processes_json(const an_state *st, FILE *f) {
   uint32_t n = proc_sums(st, v), last, waits;
   fprintf(f, ",\n\"processes\":[");
   for (uint32_t i = 0; i < n; i++) {
-    int top = top_cause(&v[i]);
+    int top = top_cause(v[i].cause);
     fprintf(f, "%s\n{", i ? "," : "");
     who_json(st, f, v[i].proc, NULL);
     fprintf(f, ",\"gpus\":%u,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",", v[i].gpus,
