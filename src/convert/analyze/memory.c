@@ -49,8 +49,14 @@ bool an_mem_of_call(const char *name, const char *args, an_mem *out, bool *copy_
   static const char *const d2h[] = {"hipMemcpyDtoHAsync", NULL};
   static const char *const kinded[] = {"hipMemcpyAsync", "hipMemcpyWithStream", "hipMemcpy2DAsync",
                                        NULL};
-  *copy_call = one_of(name, h2d) || one_of(name, d2h) || one_of(name, kinded);
   memset(out, 0, sizeof *out);
+  /* every name above is hipM..., hipH..., hipF... or hipE...: the other
+   * calls (most of them: launches, syncs) go by without the lists */
+  if (strncmp(name, "hip", 3) || !name[3] || !strchr("MHFE", name[3])) {
+    *copy_call = false;
+    return false;
+  }
+  *copy_call = one_of(name, h2d) || one_of(name, d2h) || one_of(name, kinded);
   if (!args) return false;
   if (one_of(name, pin) || one_of(name, dev)) {
     /* hipExtMallocWithFlags pins only with hipDeviceMallocFinegrained and
