@@ -34,22 +34,32 @@ typedef struct node {
   bool sync, deps;
 } node;
 
+#define NONE UINT32_MAX
+
+/* A node's links to the nodes its events follow (NONE: none):
+ *   call: a = the thread's previous call, b = the op its synchronisation
+ *         waited for;
+ *   op:   a = the call that enqueued it, b = the op before it in its queue,
+ *         c = the op a waiting barrier waited for. */
+typedef struct links {
+  uint32_t a, b, c;
+} links;
+
 #define NPRED 3
 
 typedef struct pred {
-  uint32_t ev; /* UINT32_MAX: none */
+  uint32_t ev;
   uint8_t kind;
-  uint64_t delay;
+  uint64_t delay; /* the intrinsic delay: what the edge takes at least */
 } pred;
 
+/* The graph's edges are not stored: each event's predecessors come from
+ * its node's links (preds), and the edge that set its time is chosen when
+ * asked (bind), so the graph costs its nodes and 12 bytes a node. */
 typedef struct graph {
   node *n;
+  links *l;
   size_t nn, ncall;
-  pred (*p)[NPRED]; /* per event (2 i: node i's start, 2 i + 1: its end) */
-  uint32_t *bind;   /* per event: the index in p of the edge that set its time; NPRED: none */
-  uint64_t *t;      /* per event: its time in the trace */
-  uint32_t *order;  /* the events in an order where each comes after its predecessors */
-  size_t norder;
 } graph;
 
 static uint64_t ev_time(const graph *g, uint32_t ev) {
@@ -57,13 +67,48 @@ static uint64_t ev_time(const graph *g, uint32_t ev) {
   return ev & 1 ? x->e : x->s;
 }
 
-static void add_pred(graph *g, uint32_t ev, uint32_t from, uint8_t kind, uint64_t intrinsic) {
-  if (from == UINT32_MAX || ev_time(g, from) > ev_time(g, ev)) return;
-  for (int i = 0; i < NPRED; i++)
-    if (g->p[ev][i].ev == UINT32_MAX) {
-      g->p[ev][i] = (pred){from, kind, intrinsic};
-      return;
+static void add_pred(const graph *g, pred *p, int *np, uint32_t ev, uint32_t from, uint8_t kind,
+                     uint64_t intrinsic) {
+  if (from == NONE || ev_time(g, from) > ev_time(g, ev)) return;
+  p[(*np)++] = (pred){from, kind, intrinsic};
+}
+
+/* The predecessors of event ev, in a fixed order (ties go to the first). */
+static int preds(const graph *g, uint32_t ev, pred p[NPRED]) {
+  uint32_t i = ev / 2;
+  const node *x = &g->n[i];
+  const links *l = &g->l[i];
+  int np = 0;
+  if (x->type == N_CALL) {
+    if (!(ev & 1)) {
+      if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a + 1, E_CPU, 0);
+    } else if (l->b == NONE) {
+      add_pred(g, p, &np, ev, 2 * i, E_DUR, x->e - x->s);
+    } else { /* start -> end: at least the return after the op it waited for */
+      uint64_t wake = x->e - g->n[l->b].e;
+      add_pred(g, p, &np, ev, 2 * i, E_DUR, wake);
+      add_pred(g, p, &np, ev, 2 * l->b + 1, E_WAKE, wake);
     }
+  } else if (ev & 1) {
+    add_pred(g, p, &np, ev, 2 * i, E_DUR, x->e - x->s);
+  } else {
+    if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a, E_LAUNCH, x->enq - g->n[l->a].s);
+    if (l->b != NONE) add_pred(g, p, &np, ev, 2 * l->b + 1, E_QPREV, 0);
+    if (l->c != NONE) add_pred(g, p, &np, ev, 2 * l->c + 1, E_DEP, 0);
+  }
+  return np;
+}
+
+/* The edge that set ev's time in the trace: the latest of its
+ * predecessors' times plus their intrinsic delays (-1: none). */
+static int bind(const graph *g, uint32_t ev, const pred *p, int np) {
+  int best = -1;
+  uint64_t bt = 0;
+  for (int k = 0; k < np; k++) {
+    uint64_t at = ev_time(g, p[k].ev) + p[k].delay;
+    if (best < 0 || at > bt) best = k, bt = at;
+  }
+  return best;
 }
 
 static int by_tid_start(const void *a, const void *b) {
@@ -83,7 +128,7 @@ static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t) {
     else
       hi = mid;
   }
-  if (!lo || g->n[lo - 1].tid != tid) return UINT32_MAX;
+  if (!lo || g->n[lo - 1].tid != tid) return NONE;
   return (uint32_t)(lo - 1);
 }
 
@@ -112,7 +157,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
                   const an_cp_gpu *gpus, size_t ngpus) {
   size_t nops = 0;
   for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
-  g->n = rtg_xcalloc(ncalls + nops, sizeof *g->n, "the critical path");
+  g->n = rtg_xmalloc((ncalls + nops) * sizeof *g->n, "the critical path");
   /* top-level calls: a nested call is its outer call's time */
   size_t nc = 0;
   for (size_t i = 0; i < ncalls; i++) {
@@ -152,24 +197,20 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       x->enq = enq;
     }
   g->nn = nn;
-  size_t nev = 2 * nn;
-  g->p = rtg_xcalloc(nev, sizeof *g->p, "the critical path");
-  for (size_t i = 0; i < nev; i++)
-    for (int k = 0; k < NPRED; k++) g->p[i][k].ev = UINT32_MAX;
+  g->l = rtg_xmalloc(nn * sizeof *g->l, "the critical path");
+  for (size_t i = 0; i < nn; i++) g->l[i] = (links){NONE, NONE, NONE};
 
-  /* the threads: previous call -> call; start -> end */
-  for (size_t i = 0; i < nc; i++) {
-    if (i && g->n[i - 1].tid == g->n[i].tid) add_pred(g, 2 * i, 2 * (i - 1) + 1, E_CPU, 0);
-    add_pred(g, 2 * i + 1, 2 * i, E_DUR, g->n[i].e - g->n[i].s);
-  }
-  uint32_t *byend = rtg_xcalloc(nn - nc, sizeof *byend, "the critical path"),
-           *byq = rtg_xcalloc(nn - nc, sizeof *byq, "the critical path");
+  /* the threads: the previous call */
+  for (size_t i = 1; i < nc; i++)
+    if (g->n[i - 1].tid == g->n[i].tid) g->l[i].a = (uint32_t)(i - 1);
   size_t no = nn - nc;
+  uint32_t *byend = rtg_xmalloc(no * sizeof *byend, "the critical path"),
+           *byq = rtg_xmalloc(no * sizeof *byq, "the critical path");
   for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
   sort_graph = g;
   an_sort(byend, no, sizeof *byend, by_end);
   /* by queue, then start: the ops come by GPU, each GPU's by start */
-  uint32_t *key = rtg_xcalloc(no, sizeof *key, "the critical path");
+  uint32_t *key = rtg_xmalloc(no * sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */
   for (size_t i = 0; i < no; i++) {
     bool added;
@@ -181,17 +222,12 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   rtg_u64map_free(&dense);
   an_group(byq, no, sizeof *byq, key);
   free(key);
-  /* the ops: duration; enqueuing call; the op before in the queue */
+  /* the ops: the enqueuing call; the op before in the queue */
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];
     node *x = &g->n[i];
-    add_pred(g, 2 * i + 1, 2 * i, E_DUR, x->e - x->s);
-    if (x->enq && x->tid) {
-      uint32_t c = call_at(g, x->tid, x->enq);
-      if (c != UINT32_MAX) add_pred(g, 2 * i, 2 * c, E_LAUNCH, x->enq - g->n[c].s);
-    }
-    if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey)
-      add_pred(g, 2 * i, 2 * byq[k - 1] + 1, E_QPREV, 0);
+    if (x->enq && x->tid) g->l[i].a = call_at(g, x->tid, x->enq);
+    if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey) g->l[i].b = byq[k - 1];
   }
   /* a waiting barrier <- the op that ended last before it on another queue */
   for (size_t i = nc; i < nn; i++) {
@@ -201,7 +237,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
       const node *d = &g->n[byend[j - 1]];
       if (d->qkey != x->qkey && byend[j - 1] != i) {
-        add_pred(g, 2 * (uint32_t)i, 2 * byend[j - 1] + 1, E_DEP, 0);
+        g->l[i].c = byend[j - 1];
         break;
       }
     }
@@ -216,81 +252,76 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       const node *o = &g->n[byend[j - 1]];
       if (o->e < c->s) break;
       if (o->enq && o->enq < c->e) {
-        uint64_t wake = c->e - o->e;
-        add_pred(g, 2 * (uint32_t)i + 1, 2 * byend[j - 1] + 1, E_WAKE, wake);
-        g->p[2 * i + 1][0].delay = wake; /* start -> end: at least the return */
+        g->l[i].b = byend[j - 1];
         break;
       }
     }
   }
   free(byend);
   free(byq);
+}
 
-  /* the edge that set each event's time: the latest of its predecessors'
-   * times plus their intrinsic delays; it carries the observed delay */
-  g->bind = rtg_xcalloc(nev, sizeof *g->bind, "the critical path");
-  g->t = rtg_xcalloc(nev, sizeof *g->t, "the critical path");
-  for (size_t ev = 0; ev < nev; ev++) {
-    g->t[ev] = ev_time(g, (uint32_t)ev);
-    uint32_t best = NPRED;
-    uint64_t bt = 0;
-    for (uint32_t k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
-      uint64_t at = ev_time(g, g->p[ev][k].ev) + g->p[ev][k].delay;
-      if (best == NPRED || at > bt) best = k, bt = at;
-    }
-    g->bind[ev] = best;
-    if (best < NPRED) g->p[ev][best].delay = g->t[ev] - ev_time(g, g->p[ev][best].ev);
-  }
-
-  /* a topological order (Kahn); events on a cycle, which a wrong guess of
-   * a wait's op could make, keep their trace times */
+/* The events in an order where each comes after its predecessors (Kahn);
+ * events on a cycle, which a wrong guess of a wait's op could make, are
+ * left out and keep their trace times. */
+static uint32_t *topological(const graph *g, size_t *norder) {
+  size_t nev = 2 * g->nn;
   uint32_t *indeg = rtg_xcalloc(nev, sizeof *indeg, "the critical path"),
            *start = rtg_xcalloc(nev + 1, sizeof *start, "the critical path");
-  for (size_t ev = 0; ev < nev; ev++)
-    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++)
-      indeg[ev]++, start[g->p[ev][k].ev + 1]++;
-  for (size_t ev = 0; ev < nev; ev++) start[ev + 1] += start[ev];
-  uint32_t *succ = rtg_xcalloc(start[nev], sizeof *succ, "the critical path"),
-           *fill = rtg_xcalloc(nev, sizeof *fill, "the critical path");
-  for (size_t ev = 0; ev < nev; ev++)
-    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
-      uint32_t from = g->p[ev][k].ev;
-      succ[start[from] + fill[from]++] = (uint32_t)ev;
-    }
-  g->order = rtg_xcalloc(nev, sizeof *g->order, "the critical path");
-  size_t head = 0, tail = 0;
-  for (size_t ev = 0; ev < nev; ev++)
-    if (!indeg[ev]) g->order[tail++] = (uint32_t)ev;
-  while (head < tail) {
-    uint32_t ev = g->order[head++];
-    for (uint32_t s = start[ev]; s < start[ev + 1]; s++)
-      if (!--indeg[succ[s]]) g->order[tail++] = succ[s];
+  pred p[NPRED];
+  for (uint32_t ev = 0; ev < nev; ev++) {
+    int np = preds(g, ev, p);
+    indeg[ev] = (uint32_t)np;
+    for (int k = 0; k < np; k++) start[p[k].ev + 1]++;
   }
-  g->norder = tail;
-  free(indeg), free(start), free(succ), free(fill);
+  for (size_t ev = 0; ev < nev; ev++) start[ev + 1] += start[ev];
+  uint32_t *succ = rtg_xmalloc((start[nev] + 1) * sizeof *succ, "the critical path"),
+           *fill = rtg_xcalloc(nev, sizeof *fill, "the critical path");
+  for (uint32_t ev = 0; ev < nev; ev++) {
+    int np = preds(g, ev, p);
+    for (int k = 0; k < np; k++) succ[start[p[k].ev] + fill[p[k].ev]++] = ev;
+  }
+  free(fill);
+  uint32_t *order = rtg_xmalloc(nev * sizeof *order, "the critical path");
+  size_t head = 0, tail = 0;
+  for (uint32_t ev = 0; ev < nev; ev++)
+    if (!indeg[ev]) order[tail++] = ev;
+  while (head < tail) {
+    uint32_t ev = order[head++];
+    for (uint32_t s = start[ev]; s < start[ev + 1]; s++)
+      if (!--indeg[succ[s]]) order[tail++] = succ[s];
+  }
+  free(indeg), free(start), free(succ);
+  *norder = tail;
+  return order;
 }
 
 /* The time of the last event when the ops that match (name, or every copy)
- * take half as long. */
-static uint64_t rerun(const graph *g, uint32_t name) {
+ * take half as long: the graph run forward in order, the edge that set an
+ * event's time in the trace with its observed delay, the others with their
+ * intrinsic ones. */
+static uint64_t rerun(const graph *g, const uint32_t *order, size_t norder, uint32_t name) {
   size_t nev = 2 * g->nn;
-  uint64_t *t = rtg_xcalloc(nev, sizeof *t, "the critical path"), end = 0;
-  memcpy(t, g->t, nev * sizeof *t);
-  for (size_t i = 0; i < g->norder; i++) {
-    uint32_t ev = g->order[i];
+  uint64_t *t = rtg_xmalloc(nev * sizeof *t, "the critical path"), end = 0;
+  for (uint32_t ev = 0; ev < nev; ev++) t[ev] = ev_time(g, ev);
+  pred p[NPRED];
+  for (size_t i = 0; i < norder; i++) {
+    uint32_t ev = order[i];
+    int np = preds(g, ev, p);
+    if (!np) continue;
+    int b = bind(g, ev, p, np);
+    p[b].delay = ev_time(g, ev) - ev_time(g, p[b].ev);
+    const node *x = &g->n[ev / 2];
     uint64_t best = 0;
-    bool any = false;
-    for (int k = 0; k < NPRED && g->p[ev][k].ev != UINT32_MAX; k++) {
-      const pred *p = &g->p[ev][k];
-      uint64_t d = p->delay;
-      const node *x = &g->n[ev / 2];
-      if (p->kind == E_DUR && x->type != N_CALL &&
+    for (int k = 0; k < np; k++) {
+      uint64_t d = p[k].delay;
+      if (p[k].kind == E_DUR && x->type != N_CALL &&
           (name == AN_CP_ALL_COPIES ? x->type == N_COPY : x->type == N_KERNEL && x->name == name))
         d /= 2;
-      uint64_t at = t[p->ev] + d;
-      if (!any || at > best) best = at, any = true;
+      uint64_t at = t[p[k].ev] + d;
+      if (!k || at > best) best = at;
     }
-    if (any) t[ev] = best;
+    t[ev] = best;
   }
   for (size_t ev = 0; ev < nev; ev++)
     if (t[ev] > end) end = t[ev];
@@ -326,21 +357,25 @@ static int top(const rtg_u64map *m, an_cp_share *out) {
 static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
   size_t nev = 2 * g->nn;
   uint32_t cur = 0;
-  for (uint32_t ev = 1; ev < nev; ev++)
-    if (g->t[ev] > g->t[cur] || (g->t[ev] == g->t[cur] && g->n[ev / 2].type != N_CALL)) cur = ev;
-  r->start = proc_start < g->t[cur] ? proc_start : g->t[cur];
-  r->end = g->t[cur];
+  for (uint32_t ev = 1; ev < nev; ev++) {
+    uint64_t t = ev_time(g, ev), tc = ev_time(g, cur);
+    if (t > tc || (t == tc && g->n[ev / 2].type != N_CALL)) cur = ev;
+  }
+  r->start = proc_start < ev_time(g, cur) ? proc_start : ev_time(g, cur);
+  r->end = ev_time(g, cur);
   r->length = r->end - r->start;
   rtg_u64map kernels = {0}, calls = {0};
+  pred pr[NPRED];
   for (size_t steps = 0; steps <= nev; steps++) {
-    uint32_t b = g->bind[cur];
-    if (b == NPRED) {
-      r->cat[AN_CP_HOST_CPU] += g->t[cur] - r->start;
+    int np = preds(g, cur, pr);
+    int b = bind(g, cur, pr, np);
+    if (b < 0) {
+      r->cat[AN_CP_HOST_CPU] += ev_time(g, cur) - r->start;
       break;
     }
-    const pred *p = &g->p[cur][b];
+    const pred *p = &pr[b];
     const node *x = &g->n[cur / 2], *from = &g->n[p->ev / 2];
-    uint64_t d = g->t[cur] - g->t[p->ev];
+    uint64_t d = ev_time(g, cur) - ev_time(g, p->ev);
     r->steps++;
     switch (p->kind) {
     case E_CPU:
@@ -390,7 +425,7 @@ bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
   graph g = {0};
   build(&g, proc_start, calls, ncalls, gpus, ngpus);
   if (g.nn == g.ncall) {
-    free(g.n), free(g.p), free(g.bind), free(g.t), free(g.order);
+    free(g.n), free(g.l);
     return false;
   }
   walk(&g, proc_start, out);
@@ -400,8 +435,13 @@ bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
       out->whatif[out->nwhatif++] = (an_cp_whatif){out->kernels[i].name, 0};
   if (100 * out->cat[AN_CP_COPY] >= out->length)
     out->whatif[out->nwhatif++] = (an_cp_whatif){AN_CP_ALL_COPIES, 0};
-  for (int i = 0; i < out->nwhatif; i++)
-    out->whatif[i].length = rerun(&g, out->whatif[i].name) - out->start;
-  free(g.n), free(g.p), free(g.bind), free(g.t), free(g.order);
+  if (out->nwhatif) {
+    size_t norder;
+    uint32_t *order = topological(&g, &norder);
+    for (int i = 0; i < out->nwhatif; i++)
+      out->whatif[i].length = rerun(&g, order, norder, out->whatif[i].name) - out->start;
+    free(order);
+  }
+  free(g.n), free(g.l);
   return true;
 }
