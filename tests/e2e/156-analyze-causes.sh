@@ -104,7 +104,7 @@ PY
 done
 # all eight processes in one run: each the same as alone, side by side
 echo "== all"
-"$B/rtg-convert" -q --analyze=all.json */rtg_trace.txt.* >all.txt
+"$B/rtg-convert" -q --analyze=all.json --html all.html */rtg_trace.txt.* >all.txt
 echo "exit $?"
 grep -c '^  *[0-9][0-9]*  *[^ ]*  *1  *+' all.txt
 python3 - <<'PY'
@@ -122,4 +122,12 @@ last = max(procs, key=lambda p: p["end_ns"])["pid"]
 most = max(procs, key=lambda p: p["idle_after_startup_us"])["pid"]
 print("finishes_last and waits_most:", doc["finishes_last"] == last and doc["waits_most"] == most)
 print("critical paths:", len(doc["critical_path"]))
+# the HTML report's gaps are each GPU's idle pieces after startup: they
+# add up to its idle time less startup (a queue's pieces are not the GPU's)
+html = open("all.html").read()
+meta = html.split('id="rtg-meta">', 1)[1].split("</script>", 1)[0]
+devs = {(d["pid"], d["gpu"]): d for d in json.loads(meta)["devs"]}
+print("html gaps are the idle after startup:", sorted(devs) == sorted(together) and all(
+    abs(sum(devs[k]["gap_ns"]) / 1000.0 - (g["idle_us"] - g["idle_causes"]["startup"])) < 0.002
+    for k, g in together.items()))
 PY

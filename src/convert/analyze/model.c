@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "xalloc.h"
@@ -226,7 +227,8 @@ static void per_queue(an_dev *d, const an_gpu *g) {
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && q[j].queue == q[i].queue) j++;
-    an_gpu qg = *g;
+    an_gpu qg = *g; /* (its pieces are the GPU's, not the queue's) */
+    qg.piece = NULL;
     qg.ops = q + i;
     qg.nops = j - i;
     an_queue *r = &d->queues[d->nqueues++];
@@ -242,10 +244,8 @@ static uint64_t launched(const an_op *op) {
   return op->api_s ? op->api_s : op->enq ? op->enq : op->start;
 }
 
-/* The critical paths of every process: on their own thread, beside the
- * attribution (both only read the ops and calls, sorted before). */
-static void *critical_paths(void *arg) {
-  an_state *st = arg;
+/* The critical paths of every process. */
+static void critical_paths(an_state *st) {
   an_cp_gpu *gpus = rtg_xcalloc(st->ndevs, sizeof *gpus, "the critical paths' GPUs");
   for (uint32_t i = 0; i < st->nprocs; i++) {
     an_proc *p = &st->procs[i];
@@ -256,7 +256,98 @@ static void *critical_paths(void *arg) {
     p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
   }
   free(gpus);
+}
+
+static an_gpu gpu_of(an_state *st, uint32_t i) {
+  const an_dev *d = &st->devs[i];
+  const an_proc *p = &st->procs[d->proc];
+  return (an_gpu){.proc_start = p->start,
+                  .window_start = st->ctx->window_start,
+                  .window_end = st->ctx->window_end,
+                  .default_tid = st->ctx->procs[d->proc].pid,
+                  .ops = d->ops,
+                  .nops = d->nops,
+                  .calls = p->calls,
+                  .ncalls = p->ncalls};
+}
+
+/* The GPUs' idle causes; with a piece callback all in one task, in order,
+ * so the callback sees one GPU at a time. */
+static void attribute(an_state *st, uint32_t i) {
+  an_gpu g = gpu_of(st, i);
+  if (st->piece) g.piece = dev_piece, g.piece_arg = st;
+  st->piece_dev = i;
+  st->devs[i].ok = an_attribute(&g, &st->devs[i].res);
+}
+
+/* What an_finish computes once the ops and calls are sorted: parts that
+ * only read them, each writing its own results, run side by side. */
+enum task_kind { T_CRITICAL, T_ATTRIBUTE, T_QUEUES, T_LAUNCH };
+
+typedef struct task {
+  uint8_t kind;
+  uint32_t dev; /* T_ATTRIBUTE with a piece callback: UINT32_MAX, every GPU */
+} task;
+
+typedef struct tasks {
+  an_state *st;
+  task *v;
+  size_t n;
+  size_t next; /* taken atomically */
+} tasks;
+
+static void run_task(an_state *st, const task *t) {
+  switch (t->kind) {
+  case T_CRITICAL:
+    critical_paths(st);
+    break;
+  case T_ATTRIBUTE:
+    if (t->dev != UINT32_MAX) {
+      attribute(st, t->dev);
+    } else {
+      for (uint32_t i = 0; i < st->ndevs; i++) attribute(st, i);
+    }
+    break;
+  case T_QUEUES: {
+    an_gpu g = gpu_of(st, t->dev);
+    per_queue(&st->devs[t->dev], &g);
+    break;
+  }
+  case T_LAUNCH:
+    an_launch_compute(st->devs[t->dev].ops, st->devs[t->dev].nops, &st->devs[t->dev].launch);
+    break;
+  }
+}
+
+static void *worker(void *arg) {
+  tasks *q = arg;
+  for (size_t i; (i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED)) < q->n;)
+    run_task(q->st, &q->v[i]);
   return NULL;
+}
+
+#define MAX_WORKERS 8
+
+static void run_tasks(an_state *st) {
+  tasks q = {.st = st};
+  q.v = rtg_xcalloc(3 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
+  q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
+  if (st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, UINT32_MAX};
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    if (!st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, i};
+    q.v[q.n++] = (task){T_QUEUES, i};
+    q.v[q.n++] = (task){T_LAUNCH, i};
+  }
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t nw = cpus > 1 ? (size_t)cpus : 1;
+  if (nw > MAX_WORKERS) nw = MAX_WORKERS;
+  if (nw > q.n) nw = q.n;
+  pthread_t th[MAX_WORKERS];
+  size_t started = 0;
+  while (started + 1 < nw && !pthread_create(&th[started], NULL, worker, &q)) started++;
+  worker(&q);
+  for (size_t i = 0; i < started; i++) pthread_join(th[i], NULL);
+  free(q.v);
 }
 
 void an_finish(an_state *st) {
@@ -276,26 +367,11 @@ void an_finish(an_state *st) {
     an_sort_ops(d->ops, d->nops);
     an_sort_calls(p->calls, p->ncalls);
   }
-  pthread_t cp;
-  bool threaded = !pthread_create(&cp, NULL, critical_paths, st);
+  run_tasks(st);
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
-    an_gpu g = {.proc_start = p->start,
-                .window_start = ctx->window_start,
-                .window_end = ctx->window_end,
-                .default_tid = ctx->procs[d->proc].pid,
-                .ops = d->ops,
-                .nops = d->nops,
-                .calls = p->calls,
-                .ncalls = p->ncalls,
-                .piece = st->piece ? dev_piece : NULL,
-                .piece_arg = st};
-    st->piece_dev = i;
-    d->ok = an_attribute(&g, &d->res);
     if (!d->ok) continue;
-    per_queue(d, &g);
-    an_launch_compute(d->ops, d->nops, &d->launch);
     an_rules_gpu(d->ops, d->nops, &d->res, &d->launch, d->rules);
     for (size_t k = 0; k < d->nops; k++)
       if (d->ops[k].kind == AN_OP_KERNEL && !(d->ops[k].call_flags & AN_CALL_COPY)) {
@@ -316,10 +392,6 @@ void an_finish(an_state *st) {
       an_rule_pageable(p->mem, p->nmem, p->mem_unchecked, &p->rules[AN_RULE_PAGEABLE_COPY]);
     }
   }
-  if (threaded)
-    pthread_join(cp, NULL);
-  else
-    critical_paths(st);
   qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
 }
 
