@@ -1,6 +1,9 @@
-// Drives rtg's HTML report (rtg-convert --html) in headless Chromium through
-// playwright-core ($PLAYWRIGHT_CORE, see scripts/playwright.sh).  Prints
-// "browser: ..." lines; exit 1 when a check fails.
+// Drives rtg's HTML report (rtg-convert --html) in a headless browser:
+// Chromium through playwright-core ($PLAYWRIGHT_CORE), or with
+// RTG_BROWSER=firefox Firefox ESR through puppeteer-core and WebDriver BiDi
+// ($PUPPETEER_CORE); scripts/playwright.sh and scripts/puppeteer.sh install
+// them.  The checks use what both drivers' pages have alike (see `open`
+// below).  Prints "browser: ..." lines; exit 1 when a check fails.
 //   node browser-html.js check REPORT.html EXPECT.json
 //     EXPECT: {"analysis": the --analyze=FILE.json document, "verdicts": its
 //     printed verdict lines, "top_kernel": [name, total ns] from
@@ -10,8 +13,8 @@
 //   node browser-html.js bench REPORT.html
 //     the time to the first chart drawn and to the whole page, in ms
 'use strict';
-const { chromium } = require(process.env.PLAYWRIGHT_CORE);
 const fs = require('fs');
+const firefox = process.env.RTG_BROWSER === 'firefox';
 
 const [mode, report, expectPath] = process.argv.slice(2);
 let failed = 0;
@@ -21,23 +24,44 @@ const check = (ok, what) => {
   if (!ok) failed++;
 };
 
-(async () => {
+// The browser and a 1400x900 page in it.
+async function open() {
+  if (firefox) {
+    const puppeteer = require(process.env.PUPPETEER_CORE);
+    const browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: process.env.FIREFOX || '/usr/bin/firefox-esr',
+      headless: true,
+    });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    return { browser, page };
+  }
+  const { chromium } = require(process.env.PLAYWRIGHT_CORE);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  return { browser, page: await browser.newPage({ viewport: { width: 1400, height: 900 } }) };
+}
+
+(async () => {
+  const { browser, page } = await open();
+  const text = (sel) => page.$eval(sel, (e) => e.textContent);
   const errors = [], requests = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => { if (r.url() !== 'file://' + report) requests.push(r.url()); });
+  // (data: URLs are the report's own inline fonts; Firefox lists them)
+  page.on('request', (r) => {
+    if (r.url() !== 'file://' + report && !r.url().startsWith('data:')) requests.push(r.url());
+  });
   const t0 = Date.now();
   await page.goto('file://' + report);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   const loadMs = Date.now() - t0;
   const firstChart = await page.evaluate(() => window.rtgFirstChart || performance.now());
   if (mode === 'bench') {
-    say('first chart drawn ' + firstChart.toFixed(0) + ' ms after navigation, page ready in ' + loadMs + ' ms');
+    say((firefox ? 'firefox: ' : '') + 'first chart drawn ' + firstChart.toFixed(0) + ' ms after navigation, page ready in ' + loadMs + ' ms');
     console.log('BENCH_FIRST_CHART_MS=' + firstChart.toFixed(0));
     await browser.close();
     return;
@@ -48,7 +72,7 @@ const check = (ok, what) => {
     (requests.length ? ': ' + requests.join(' ') : ''));
 
   // the verdict lines, as --analyze prints them
-  const verdict = await page.textContent('#verdict-lines');
+  const verdict = await text('#verdict-lines');
   check(verdict === E.verdicts.join('\n'), 'the verdict equals --analyze\'s (' + E.verdicts.length + ' lines)');
 
   // each cause's time and percentages, per GPU, against the JSON
@@ -58,9 +82,9 @@ const check = (ok, what) => {
     const after = g.idle_us - g.idle_causes.startup;
     for (const [k, v] of Object.entries(g.idle_causes)) {
       const row = `${card} tr[data-cause="${k}"]`;
-      const us = await page.textContent(row + ' td.us');
-      const pi = await page.textContent(row + ' td.pct-idle');
-      const pa = await page.textContent(row + ' td.pct-after');
+      const us = await text(row + ' td.us');
+      const pi = await text(row + ' td.pct-idle');
+      const pa = await text(row + ' td.pct-after');
       const want = [v.toFixed(3), (g.idle_us ? (100 * v) / g.idle_us : 0).toFixed(1),
         k === 'startup' ? '-' : (after ? (100 * v) / after : 0).toFixed(1)];
       if (us !== want[0] || pi !== want[1] || pa !== want[2]) bad.push(`${g.gpu} ${k}: shown ${us} ${pi} ${pa}, JSON ${want}`);
@@ -80,9 +104,10 @@ const check = (ok, what) => {
   // partial report embeds single events only around the largest gaps: the
   // kernel may not be among them)
   if (!E.partial) {
-  await page.fill('#tl-find', kname);
-  await page.press('#tl-find', 'Enter');
-  const info = await page.textContent('#tl-info');
+  await page.$eval('#tl-find', (e, v) => { e.value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, kname);
+  await page.focus('#tl-find');
+  await page.keyboard.press('Enter');
+  const info = await text('#tl-info');
   const m = /GPU start ([0-9.]+) us, GPU stop ([0-9.]+) us/.exec(info);
   const us2ns = (s) => BigInt(s.replace('.', ''));
   const isDispatch = m && E.dispatches.some((d) => d[0] === kname && BigInt(d[1]) === us2ns(m[1]) && BigInt(d[2]) === us2ns(m[2]));
@@ -97,7 +122,7 @@ const check = (ok, what) => {
     return { x: box.left + tl.LW + PW * 0.5, y: box.top + ri * tl.RH + tl.RH / 2 };
   });
   await page.mouse.move(at.x, at.y);
-  const tip = await page.textContent('#tip');
+  const tip = await text('#tip');
   check(m && tip.startsWith(kname + '\n') && tip.includes('GPU start ' + m[1] + ' us'), 'hovering the kernel on the canvas shows it' + (m && tip.includes('GPU start ' + m[1] + ' us') ? '' : ': ' + tip));
   }
 
