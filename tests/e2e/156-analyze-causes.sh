@@ -43,7 +43,7 @@ for m in cpu sync malloc copy chain syncloop tiny pageable; do
   # the verdict of GPU0 where the injected cause is the GPU's (a chain is
   # one queue's, a sync loop or tiny kernels leave little idle), numbers out
   case $m in
-  chain) grep '^    queue .*: dependency' $m.txt | sed 's/queue [0-9]*/queue Q/' ;;
+  chain) grep '^    queue .*: dependency' $m.txt | sed 's/queue [0-9]*/queue Q/g' ;;
   syncloop | tiny | pageable) ;;
   *) grep '^GPU0 (pid [0-9]*): idle' $m.txt ;;
   esac | sed 's/[0-9][0-9.]* \(s\|ms\|us\|ns\)/T/g; s/[0-9][0-9.]* %/N %/g; s/x [0-9]*/x N/; s/pid [0-9]*/pid P/; s/tid [0-9]*/tid T/; s/ [0-9]* kernels/ N kernels/; s/  */ /g'
@@ -91,6 +91,13 @@ if cause == "copy_only":  # from pinned memory: no pageable copy, all of them ch
 cps = doc["critical_path"]
 print("critical path parts add up:", len(cps) == 1 and
       abs(sum(cps[0]["parts_us"].values()) - cps[0]["length_us"]) < 0.002)
+if cause == "dependency":  # the waiting queue waits for longwork on the other queue
+    q = max(g["queues"], key=lambda q: q["idle_causes"]["dependency"])
+    on = sum(v for k, v in q["dependency_on"].items() if k.startswith("longwork"))
+    print("the waiting queue waits for longwork on another queue:",
+          "95-105 %" if 0.95 <= on / q["idle_causes"]["dependency"] <= 1.05 else
+          "%.1f %%: %s" % (100 * on / q["idle_causes"]["dependency"], q["dependency_on"]),
+          all("queue %d" % q["queue"] not in k for k in q["dependency_on"]))
 if cause == "dependency":  # 5 x 20 ms of longwork, waited for by the host
     cp = cps[0]
     lw = sum(k["us"] for k in cp["kernels"] if k["name"].startswith("longwork"))

@@ -31,6 +31,22 @@ typedef struct an_queue {
   bool ok;
 } an_queue;
 
+/* What a waiting barrier waited for (an_op.waits_for - 1): the op whose
+ * completion signal it waited on (the latest to end before it did, on any
+ * GPU or copy engine of its process), or where that op is a barrier (an
+ * event's marker), the work before it in its queue. */
+typedef struct an_awaited {
+  uint32_t name;     /* cv_intern id */
+  rtg_device device; /* its GPU */
+  uint32_t queue;    /* AN_NO_QUEUE: a copy */
+} an_awaited;
+
+/* A barrier with dependency signals, as it came (ops index before sorting). */
+typedef struct an_waiter {
+  size_t op;
+  uint64_t dep[5];
+} an_waiter;
+
 /* One (process, GPU) and its result. */
 typedef struct an_dev {
   uint32_t proc;
@@ -39,6 +55,9 @@ typedef struct an_dev {
   size_t nops, cap;
   /* per op: the corr id of the op (UINT64_MAX: none), and its queue << 32 | id */
   uint64_t *corr, *qid;
+  uint64_t *sig;      /* per op: its completion signal, 0: none */
+  an_waiter *waiters; /* its barriers with dependency signals */
+  size_t nwaiters, capwaiters;
   an_result res;
   bool ok;
   an_queue *queues; /* by queue */
@@ -70,6 +89,9 @@ typedef struct an_state {
   uint32_t nprocs;
   rtg_u64map corr_call; /* proc << 40 | corr -> index of the HIP call + 1 */
   rtg_u64map host_tid;  /* hash of (proc, queue, id) -> tid of the host dispatch record */
+  an_awaited *awaited;  /* what barriers waited for (an_op.waits_for - 1) */
+  uint32_t nawaited, capawaited;
+  rtg_u64map awaited_index; /* hash of an an_awaited -> its index + 1 */
   /* optional, set before an_finish: each idle piece of a (process, GPU)
    * with its cause (an_gpu.piece; the HTML report bins them over time) */
   void (*piece)(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);

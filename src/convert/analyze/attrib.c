@@ -185,14 +185,37 @@ static void host_piece(const an_gpu *g, an_result *r, const seg *v, size_t n, ui
   }
 }
 
+#define WAITER_SEARCH 64 /* ops looked at after a dependency piece for its waiting op */
+
+/* What the op that waits through [s, e) waited for (an_op.waits_for): the
+ * first op at or after e with dependencies whose wait began by s; 0: none
+ * known. */
+static uint32_t waits_for(const an_gpu *g, uint64_t s, uint64_t e) {
+  size_t lo = 0, hi = g->nops;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->ops[mid].start < e)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t i = lo; i < g->nops && i < lo + WAITER_SEARCH; i++) {
+    const an_op *op = &g->ops[i];
+    uint64_t from = op->enq && op->enq < op->start ? op->enq : op->start;
+    if (op->waits_for && from <= s) return op->waits_for;
+  }
+  return 0;
+}
+
 /* rest -= set, the part taken noted for cause, each piece by the op that
- * ends it. */
+ * ends it (a dependency: by what its waiting op waited for, when known). */
 static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *set, int cause) {
   an_ivset got = {0}, left = {0};
   an_iv_intersect(rest, set, &got);
   for (size_t i = 0; i < got.n; i++) {
-    const an_op *op = next_op(g, got.v[i].e, true);
-    note(r, cause, op->name, 0, got.v[i].e - got.v[i].s);
+    uint32_t w = cause == AN_DEPENDENCY ? waits_for(g, got.v[i].s, got.v[i].e) : 0;
+    uint64_t key = w ? AN_DETAIL_WAITS_FOR | (w - 1) : next_op(g, got.v[i].e, true)->name;
+    note(r, cause, key, 0, got.v[i].e - got.v[i].s);
     piece(g, cause, got.v[i].s, got.v[i].e);
   }
   an_iv_subtract(rest, set, &left);

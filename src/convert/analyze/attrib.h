@@ -47,6 +47,8 @@ typedef struct an_op {
   uint8_t kind;          /* an_op_kind */
   uint8_t call_flags;    /* the AN_CALL_* flags of the call that launched it */
   bool deps;             /* barrier: it has dependency signals */
+  uint32_t waits_for;    /* barrier, copy with dependency signals: what it waited for, the
+                            caller's id + 1 (analyze.h: an_awaited); 0: not known */
 } an_op;
 
 #define AN_NO_QUEUE UINT32_MAX
@@ -86,12 +88,14 @@ typedef struct an_gpu {
 /* Where a cause's time went, by what named it: the call (host_sync,
  * host_api), the calls before and after (host_outside_api: key =
  * (before + 1) << 32 | (after + 1), 0 = none), the op (launch_latency,
- * dependency, copy_only: its name). */
+ * copy_only: its name; dependency: AN_DETAIL_WAITS_FOR | (waits_for - 1)
+ * of the waiting op when known, else the name of the op after it). */
 typedef struct an_detail {
   uint64_t key, tid, ns, count;
 } an_detail;
 
 #define AN_MAX_DETAILS 32
+#define AN_DETAIL_WAITS_FOR (UINT64_C(1) << 62)
 
 typedef struct an_result {
   uint64_t span_start, span_end, span, busy, copy_busy, idle;

@@ -67,6 +67,7 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
     d->ops = rtg_xrealloc(d->ops, nc * sizeof *d->ops, "the analysis's GPU ops");
     d->corr = rtg_xrealloc(d->corr, nc * sizeof *d->corr, "the analysis's GPU ops");
     d->qid = rtg_xrealloc(d->qid, nc * sizeof *d->qid, "the analysis's GPU ops");
+    d->sig = rtg_xrealloc(d->sig, nc * sizeof *d->sig, "the analysis's GPU ops");
     d->cap = nc;
   }
   d->ops[d->nops] = (an_op){.start = ev->start,
@@ -79,6 +80,13 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
                                                      !strcmp(ev->name, "barrier-value"))};
   d->corr[d->nops] = ev->has_corr ? ev->corr : UINT64_MAX;
   d->qid[d->nops] = kind == AN_OP_COPY ? UINT64_MAX : (ev->queue << 32 | (ev->id & 0xffffffffu));
+  d->sig[d->nops] = ev->signal;
+  if (kind == AN_OP_BARRIER && d->ops[d->nops].deps) {
+    d->waiters = grow(d->waiters, &d->capwaiters, d->nwaiters, sizeof *d->waiters);
+    an_waiter *w = &d->waiters[d->nwaiters++];
+    w->op = d->nops;
+    memcpy(w->dep, ev->deps, sizeof w->dep);
+  }
   d->nops++;
 }
 
@@ -191,6 +199,138 @@ static void barrier_waits(an_dev *d) {
     op->enq = from < op->start ? from : op->start;
   }
   free(v);
+}
+
+/* An op with a completion signal, for finding what a barrier waited on. */
+typedef struct signalled {
+  uint64_t sig, end;
+  uint32_t dev;
+  size_t op;
+} signalled;
+
+static int by_sig_end(const void *a, const void *b) {
+  const signalled *x = a, *y = b;
+  if (x->sig != y->sig) return x->sig < y->sig ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The op of v (sorted by signal, then end) that last ended on signal sig
+ * by t; NULL: none. */
+static const signalled *last_on(const signalled *v, size_t n, uint64_t sig, uint64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].sig < sig || (v[mid].sig == sig && v[mid].end <= t))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo && v[lo - 1].sig == sig ? &v[lo - 1] : NULL;
+}
+
+static uint32_t awaited_id(an_state *st, uint32_t name, rtg_device device, uint32_t queue) {
+  uint64_t key = rtg_mix64(((uint64_t)name << 32 | queue) ^ rtg_mix64(device));
+  bool added;
+  uint64_t *v = rtg_u64map_put(&st->awaited_index, key, 0, &added);
+  if (!v) rtg_out_of_memory("the analysis's dependencies");
+  if (!added) {
+    const an_awaited *a = &st->awaited[*v - 1];
+    if (a->name == name && a->device == device && a->queue == queue) return (uint32_t)*v - 1;
+    for (uint32_t i = 0; i < st->nawaited; i++) /* (a hash collision) */
+      if (st->awaited[i].name == name && st->awaited[i].device == device &&
+          st->awaited[i].queue == queue)
+        return i;
+  }
+  if (st->nawaited == st->capawaited) {
+    uint32_t nc = st->capawaited ? 2 * st->capawaited : 16;
+    st->awaited =
+        rtg_xrealloc(st->awaited, nc * sizeof *st->awaited, "the analysis's dependencies");
+    st->capawaited = nc;
+  }
+  st->awaited[st->nawaited] = (an_awaited){name, device, queue};
+  if (added) *v = st->nawaited + 1;
+  return st->nawaited++;
+}
+
+#define WORK_SEARCH 16 /* barriers looked past, back in a queue, for the work before them */
+
+/* A device's ops in queue order (qid: queue, then id) and each op's place
+ * in it. */
+typedef struct queue_order {
+  uint64_t (*v)[2]; /* qid, op */
+  size_t n;
+  size_t *pos; /* per op; SIZE_MAX: no queue */
+} queue_order;
+
+static void queue_order_of(const an_dev *d, queue_order *q) {
+  q->v = rtg_xmalloc((d->nops + 1) * sizeof *q->v, "the analysis");
+  q->pos = rtg_xmalloc((d->nops + 1) * sizeof *q->pos, "the analysis");
+  q->n = 0;
+  for (size_t i = 0; i < d->nops; i++) {
+    q->pos[i] = SIZE_MAX;
+    if (d->qid[i] != UINT64_MAX) q->v[q->n][0] = d->qid[i], q->v[q->n][1] = i, q->n++;
+  }
+  an_sort(q->v, q->n, sizeof *q->v, by_qid);
+  for (size_t k = 0; k < q->n; k++) q->pos[q->v[k][1]] = k;
+}
+
+/* What each barrier with dependency signals waited for (an_op.waits_for):
+ * per process, the op that last ended on one of its signals by its end (a
+ * signal is reused: the latest use is the one it saw), the latest of
+ * those; an event's marker barrier stands for the work before it. */
+static void match_waits(an_state *st) {
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    size_t n = 0, nw = 0;
+    for (uint32_t k = 0; k < st->ndevs; k++)
+      if (st->devs[k].proc == p) n += st->devs[k].nops, nw += st->devs[k].nwaiters;
+    if (!nw) continue;
+    signalled *v = rtg_xmalloc(n * sizeof *v, "the analysis's dependencies");
+    queue_order *qo = rtg_xcalloc(st->ndevs, sizeof *qo, "the analysis's dependencies");
+    n = 0;
+    for (uint32_t k = 0; k < st->ndevs; k++) {
+      const an_dev *d = &st->devs[k];
+      if (d->proc != p) continue;
+      for (size_t i = 0; i < d->nops; i++)
+        if (d->sig[i]) v[n++] = (signalled){d->sig[i], d->ops[i].end, k, i};
+    }
+    qsort(v, n, sizeof *v, by_sig_end);
+    for (uint32_t k = 0; k < st->ndevs; k++) {
+      an_dev *d = &st->devs[k];
+      if (d->proc != p) continue;
+      for (size_t w = 0; w < d->nwaiters; w++) {
+        an_op *op = &d->ops[d->waiters[w].op];
+        const signalled *best = NULL;
+        for (int j = 0; j < 5; j++) {
+          const signalled *s =
+              d->waiters[w].dep[j] ? last_on(v, n, d->waiters[w].dep[j], op->end) : NULL;
+          if (s && !(s->dev == k && s->op == d->waiters[w].op) && (!best || s->end > best->end))
+            best = s;
+        }
+        if (!best) continue;
+        const an_dev *od = &st->devs[best->dev];
+        size_t at = best->op;
+        if (od->ops[at].kind == AN_OP_BARRIER) { /* the work before it in its queue */
+          queue_order *q = &qo[best->dev];
+          if (!q->v) queue_order_of(od, q);
+          size_t k2 = q->pos[at];
+          for (int look = 0; k2 != SIZE_MAX && k2 > 0 && look < WORK_SEARCH; look++) {
+            k2--;
+            if (q->v[k2][0] >> 32 != od->qid[at] >> 32) break;
+            size_t prev = q->v[k2][1];
+            if (od->ops[prev].kind != AN_OP_BARRIER) {
+              at = prev;
+              break;
+            }
+          }
+        }
+        const an_op *a = &od->ops[at];
+        op->waits_for = awaited_id(st, a->name, od->device, a->queue) + 1;
+      }
+    }
+    for (uint32_t k = 0; k < st->ndevs; k++) free(qo[k].v), free(qo[k].pos);
+    free(qo);
+    free(v);
+  }
 }
 
 an_state *an_new(cv_ctx *ctx) {
@@ -357,6 +497,7 @@ void an_finish(an_state *st) {
     resolve(st, &st->devs[i]);
     barrier_waits(&st->devs[i]);
   }
+  match_waits(st);
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
@@ -401,6 +542,8 @@ void an_free(an_state *st) {
     free(st->devs[i].ops);
     free(st->devs[i].corr);
     free(st->devs[i].qid);
+    free(st->devs[i].sig);
+    free(st->devs[i].waiters);
     free(st->devs[i].queues);
     an_launch_free(&st->devs[i].launch);
   }
@@ -410,5 +553,7 @@ void an_free(an_state *st) {
   rtg_u64map_free(&st->dev_index);
   rtg_u64map_free(&st->corr_call);
   rtg_u64map_free(&st->host_tid);
+  rtg_u64map_free(&st->awaited_index);
+  free(st->awaited);
   free(st);
 }

@@ -29,6 +29,22 @@ static const char *name_of(const an_state *st, uint64_t id) {
   return id == UINT64_MAX ? "(others)" : cv_str(st->ctx, (uint32_t)id);
 }
 
+/* "longwork(float*, int) on GPU1 queue 0", "HostToDevice copy on GPU0": what
+ * a dependency detail's barrier waited for (an_detail). */
+static void awaited(const an_state *st, uint64_t key, char *buf, size_t cap) {
+  const an_awaited *a = &st->awaited[key & ~AN_DETAIL_WAITS_FOR];
+  char dev[16];
+  rtg_device_name(a->device, dev, sizeof dev);
+  if (a->queue == AN_NO_QUEUE)
+    snprintf(buf, cap, "%s copy on %s", cv_str(st->ctx, a->name), dev);
+  else
+    snprintf(buf, cap, "%s on %s queue %u", cv_str(st->ctx, a->name), dev, a->queue);
+}
+
+static bool is_awaited(uint64_t key) {
+  return key != UINT64_MAX && key & AN_DETAIL_WAITS_FOR;
+}
+
 /* "between hipGetLastError and hipLaunchKernel": the calls around a time
  * in no call (key: see an_detail). */
 static void between(const an_state *st, uint64_t key, char *buf, size_t cap) {
@@ -68,7 +84,12 @@ static void evidence(const an_state *st, const an_result *r, int c, char *buf, s
              t, d->count);
     return;
   default:
-    snprintf(buf, cap, " (%s x %" PRIu64 " before %s)", t, d->count, name_of(st, d->key));
+    if (is_awaited(d->key)) {
+      awaited(st, d->key, what, sizeof what);
+      snprintf(buf, cap, " (%s x %" PRIu64 " waiting for %s)", t, d->count, what);
+    } else {
+      snprintf(buf, cap, " (%s x %" PRIu64 " before %s)", t, d->count, name_of(st, d->key));
+    }
   }
 }
 
@@ -129,9 +150,28 @@ static void queues_text(const an_state *st, const an_dev *d, FILE *f) {
     fprintf(f, "    queue %-4u %8" PRIu64 " kernels  idle %5.1f %% of %s", q->queue, r->kernels,
             pct(idle, span), dur(span, t, sizeof t));
     int top = top_cause(r->cause);
-    if (top >= 0) fprintf(f, ": %s %.0f %%", an_cause_names[top], pct(r->cause[top], idle));
+    char ev[768] = "";
+    if (top == AN_DEPENDENCY && r->ndetail[top] && is_awaited(r->detail[top][0].key))
+      evidence(st, r, top, ev, sizeof ev);
+    if (top >= 0) fprintf(f, ": %s %.0f %%%s", an_cause_names[top], pct(r->cause[top], idle), ev);
     fprintf(f, "\n");
   }
+}
+
+/* "  dependency by what it waited for: longwork on GPU0 queue 1 100 ms x 5" */
+static void by_awaited(const an_state *st, const an_result *r, FILE *f) {
+  const int c = AN_DEPENDENCY;
+  bool any = false;
+  char t[32], what[512];
+  for (int i = 0, n = 0; i < r->ndetail[c] && n < 5; i++) {
+    const an_detail *d = &r->detail[c][i];
+    if (!is_awaited(d->key)) continue;
+    awaited(st, d->key, what, sizeof what);
+    fprintf(f, "%s %s %s x %" PRIu64, any ? "," : "  dependency by what it waited for:", what,
+            dur(d->ns, t, sizeof t), d->count);
+    any = true, n++;
+  }
+  if (any) fprintf(f, "\n");
 }
 
 static void dist_text(const an_dist *d, FILE *f) {
@@ -191,6 +231,7 @@ static void table(const an_state *st, const an_dev *d, FILE *f) {
   fprintf(f, "  %-18s %16.3f us  %9.1f\n", "sum", (double)sum / 1e3, pct(sum, r->idle));
   by_call(st, r, AN_HOST_SYNC, f);
   by_call(st, r, AN_HOST_API, f);
+  by_awaited(st, r, f);
   queues_text(st, d, f);
   launch_text(st, d, f);
 }
@@ -274,7 +315,26 @@ static void who_json(const an_state *st, FILE *f, uint32_t proc, const an_dev *d
   }
 }
 
-static void queues_json(FILE *f, const an_dev *d) {
+/* ,"dependency_on":{"longwork on GPU0 queue 1":100000.000}: the dependency
+ * time by what it waited for, where known. */
+static void awaited_json(const an_state *st, FILE *f, const an_result *r) {
+  fprintf(f, ",\"dependency_on\":{");
+  bool first = true;
+  char what[512];
+  for (int i = 0; i < r->ndetail[AN_DEPENDENCY]; i++) {
+    const an_detail *d = &r->detail[AN_DEPENDENCY][i];
+    if (!is_awaited(d->key)) continue;
+    awaited(st, d->key, what, sizeof what);
+    if (!first) fputc(',', f);
+    json_str(f, what);
+    fputc(':', f);
+    us(f, NULL, d->ns, "");
+    first = false;
+  }
+  fprintf(f, "}");
+}
+
+static void queues_json(const an_state *st, FILE *f, const an_dev *d) {
   fprintf(f, ",\"queues\":[");
   bool first = true;
   for (size_t i = 0; i < d->nqueues; i++) {
@@ -283,6 +343,7 @@ static void queues_json(FILE *f, const an_dev *d) {
     fprintf(f, "%s{\"queue\":%u,\"kernels\":%" PRIu64 ",", first ? "" : ",", q->queue,
             q->res.kernels);
     span_json(f, &q->res);
+    awaited_json(st, f, &q->res);
     fprintf(f, "}");
     first = false;
   }
@@ -517,7 +578,8 @@ void an_write_json(const an_state *st, FILE *f) {
     calls_json(st, f, r, AN_HOST_SYNC, ",");
     calls_json(st, f, r, AN_HOST_API, "");
     fprintf(f, "}");
-    queues_json(f, d);
+    awaited_json(st, f, r);
+    queues_json(st, f, d);
     fprintf(f, "}");
     first = false;
   }

@@ -323,6 +323,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
     ev.tick = GET(rec, DISPATCH, tick);
+    ev.signal = GET(rec, DISPATCH, signal);
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
@@ -345,8 +346,11 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.id = GET(rec, BARRIER, id);
     ev.has_corr = HAS(rec, BARRIER, corr);
     ev.corr = GET(rec, BARRIER, corr);
-    ev.has_deps = GET(rec, BARRIER, dep1) || GET(rec, BARRIER, dep2) || GET(rec, BARRIER, dep3) ||
-                  GET(rec, BARRIER, dep4) || GET(rec, BARRIER, dep5);
+    ev.signal = GET(rec, BARRIER, signal);
+    ev.deps[0] = GET(rec, BARRIER, dep1), ev.deps[1] = GET(rec, BARRIER, dep2);
+    ev.deps[2] = GET(rec, BARRIER, dep3), ev.deps[3] = GET(rec, BARRIER, dep4);
+    ev.deps[4] = GET(rec, BARRIER, dep5);
+    ev.has_deps = ev.deps[0] || ev.deps[1] || ev.deps[2] || ev.deps[3] || ev.deps[4];
     break;
   case RTG_KIND_COPY:
     if (!times_ok(r, lineno, GET(rec, COPY, start), GET(rec, COPY, stop))) return;
@@ -367,6 +371,10 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_corr = HAS(rec, COPY, corr);
     ev.corr = GET(rec, COPY, corr);
     ev.tick = GET(rec, COPY, tick);
+    ev.signal = GET(rec, COPY, signal);
+    ev.deps[0] = GET(rec, COPY, dep1), ev.deps[1] = GET(rec, COPY, dep2);
+    ev.deps[2] = GET(rec, COPY, dep3), ev.deps[3] = GET(rec, COPY, dep4);
+    ev.deps[4] = GET(rec, COPY, dep5);
     break;
   case RTG_KIND_ROCTX: {
     const char *op = GET(rec, ROCTX, op);
