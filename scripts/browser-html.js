@@ -93,6 +93,12 @@ async function open() {
   }
   check(!bad.length && ncause > 0, ncause + ' causes: time, % of idle and % after startup equal the JSON' + (bad.length ? ': ' + bad.join('; ') : ''));
 
+  // what the dependencies waited for, per GPU, as the JSON has it
+  const fmt = (o) => Object.keys(o || {}).map((n) => n + ' ' + o[n].toFixed(3) + ' us').join(', ');
+  const waited = E.analysis.gpus.filter((g) => fmt(g.dependency_on)).map((g) => 'dependency by what it waited for: ' + fmt(g.dependency_on));
+  const shownWaits = await page.$$eval('.card.gpu div', (ds) => ds.map((d) => d.textContent).filter((t) => t.startsWith('dependency by what it waited for: ')));
+  check(JSON.stringify(shownWaits) === JSON.stringify(waited), 'what the dependencies waited for equals the JSON (' + waited.length + ' GPUs)' + (JSON.stringify(shownWaits) === JSON.stringify(waited) ? '' : ': shown ' + JSON.stringify(shownWaits) + ', JSON ' + JSON.stringify(waited)));
+
   // the top kernel's total time
   const [kname, kns] = E.top_kernel;
   const top = await page.$$eval('table.top-kernels tbody tr', (rs) => rs.map((r) => [r.querySelector('td.name').textContent, r.querySelector('td.total').textContent]));

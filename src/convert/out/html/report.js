@@ -161,6 +161,8 @@
         if (!names.length) continue;
         c.append(el('div', null, k + ' by call: ' + names.map((n) => n + ' ' + fmtUs(calls[n]) + ' us').join(', ')));
       }
+      const waited = (on) => Object.keys(on || {}).map((n) => n + ' ' + fmtUs(on[n]) + ' us').join(', ');
+      if (waited(g.dependency_on)) c.append(el('div', null, 'dependency by what it waited for: ' + waited(g.dependency_on)));
       /* per queue, when the analysis has them */
       const qs = g.queues || [];
       if (qs.length > 1) c.append(el('div', { class: 'muted' }, 'by queue (each queue\'s own ops), after its startup: busy, then idle by cause:'));
@@ -169,9 +171,10 @@
         const st = q.idle_causes.startup || 0, after = q.span_us - st;
         const parts = Object.assign({ busy: q.busy_us }, q.idle_causes);
         c.append(el('div', { class: 'muted' }, 'queue ' + q.queue + ': ' + q.kernels + ' kernels, idle ' +
-          pct(q.idle_us - st, after) + ' % of ' + fmtDur(after * 1e3)), causeBar(parts, after, true));
+          pct(q.idle_us - st, after) + ' % of ' + fmtDur(after * 1e3) +
+          (waited(q.dependency_on) ? '; dependency waiting for ' + waited(q.dependency_on) : '')), causeBar(parts, after, true));
       }
-      const rest = Object.keys(g).filter((k) => !['pid', 'host', 'gpu', 'span_us', 'busy_us', 'copy_busy_us', 'idle_us', 'idle_causes', 'host_by_call', 'queues', 'span_start_ns', 'span_end_ns'].includes(k));
+      const rest = Object.keys(g).filter((k) => !['pid', 'host', 'gpu', 'span_us', 'busy_us', 'copy_busy_us', 'idle_us', 'idle_causes', 'host_by_call', 'dependency_on', 'queues', 'span_start_ns', 'span_end_ns'].includes(k));
       for (const k of rest) c.append(el('h3', null, k), generic(g[k]));
       s.append(c);
     }
