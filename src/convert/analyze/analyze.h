@@ -70,6 +70,8 @@ typedef struct an_dev {
 typedef struct an_proc {
   an_call *calls;
   size_t ncalls, cap;
+  uint64_t (*corrs)[2]; /* its HIP calls' corr ids: corr, index in calls (before sorting) */
+  size_t ncorrs, capcorrs;
   uint64_t start;                     /* its start (as the spans of its GPUs) */
   uint64_t first_launch, last_launch; /* of its kernels; first > last: none */
   an_rule rules[AN_NRULES];           /* the process rules (below AN_FIRST_GPU_RULE) */
@@ -87,11 +89,12 @@ typedef struct an_state {
   rtg_u64map dev_index; /* proc << 32 | device -> index + 1 */
   an_proc *procs;       /* by proc index */
   uint32_t nprocs;
-  rtg_u64map corr_call; /* proc << 40 | corr -> index of the HIP call + 1 */
-  rtg_u64map host_tid;  /* hash of (proc, queue, id) -> tid of the host dispatch record */
-  an_awaited *awaited;  /* what barriers waited for (an_op.waits_for - 1) */
+  rtg_u64map host_tid; /* hash of (proc, queue, id) -> tid of the host dispatch record */
+  an_awaited *awaited; /* what barriers waited for (an_op.waits_for - 1) */
   uint32_t nawaited, capawaited;
   rtg_u64map awaited_index; /* hash of an an_awaited -> its index + 1 */
+  uint8_t *call_flags;      /* by name id: AN_CALL_* | CALL_FLAGS_KNOWN; 0: not yet */
+  uint32_t ncall_flags;
   /* optional, set before an_finish: each idle piece of a (process, GPU)
    * with its cause (an_gpu.piece; the HTML report bins them over time) */
   void (*piece)(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);

@@ -94,17 +94,32 @@ static uint64_t qid_key(uint32_t proc, uint64_t qid) {
   return rtg_mix64((uint64_t)proc << 48 ^ qid);
 }
 
+#define CALL_FLAGS_KNOWN 0x80
+
+/* an_call_flags of a name, once per name id. */
+static uint8_t call_flags(an_state *st, uint32_t name, const char *s) {
+  if (name >= st->ncall_flags) {
+    uint32_t n = name < 256 ? 512 : 2 * name;
+    st->call_flags = rtg_xrealloc(st->call_flags, n, "the analysis's calls");
+    memset(st->call_flags + st->ncall_flags, 0, n - st->ncall_flags);
+    st->ncall_flags = n;
+  }
+  if (!st->call_flags[name]) st->call_flags[name] = an_call_flags(s) | CALL_FLAGS_KNOWN;
+  return st->call_flags[name] & ~CALL_FLAGS_KNOWN;
+}
+
 void an_add(an_state *st, const cv_event *ev) {
   switch (ev->type) {
   case CV_HIP_API:
   case CV_HSA_API: {
     an_proc *p = proc_of(st, ev->proc);
     p->calls = grow(p->calls, &p->cap, p->ncalls, sizeof *p->calls);
-    uint8_t flags = an_call_flags(ev->name);
+    uint32_t name = cv_intern(st->ctx, ev->name);
+    uint8_t flags = call_flags(st, name, ev->name);
     p->calls[p->ncalls] = (an_call){.tid = ev->tid,
                                     .start = ev->start,
                                     .end = ev->end,
-                                    .name = cv_intern(st->ctx, ev->name),
+                                    .name = name,
                                     .sync = flags & AN_CALL_SYNC,
                                     .flags = flags};
     p->ncalls++;
@@ -113,16 +128,16 @@ void an_add(an_state *st, const cv_event *ev) {
       bool copy_call;
       if (an_mem_of_call(ev->name, ev->args, &m, &copy_call)) {
         p->mem = grow(p->mem, &p->capmem, p->nmem, sizeof *p->mem);
-        m.start = ev->start, m.end = ev->end, m.tid = ev->tid,
-        m.name = cv_intern(st->ctx, ev->name);
+        m.start = ev->start, m.end = ev->end, m.tid = ev->tid, m.name = name;
         p->mem[p->nmem++] = m;
       } else if (copy_call && !ev->args) {
         p->mem_unchecked++;
       }
     }
     if (ev->type == CV_HIP_API && ev->has_corr) {
-      uint64_t *v = rtg_u64map_put(&st->corr_call, (uint64_t)ev->proc << 40 | ev->corr, 0, NULL);
-      if (v) *v = p->ncalls;
+      p->corrs = grow(p->corrs, &p->capcorrs, p->ncorrs, sizeof *p->corrs);
+      p->corrs[p->ncorrs][0] = ev->corr;
+      p->corrs[p->ncorrs++][1] = p->ncalls - 1;
     }
     return;
   }
@@ -149,25 +164,65 @@ void an_add(an_state *st, const cv_event *ev) {
   }
 }
 
+static int by_pair(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The HIP call of each corr id of a process (the last of calls with one
+ * id): an array by id when ids are dense (they count up from 1), else the
+ * ids sorted for a binary search. */
+typedef struct corr_index {
+  uint32_t *by_id; /* call index + 1; 0: none */
+  uint64_t nid;
+  bool sorted; /* else: p->corrs sorted by (id, index) */
+} corr_index;
+
+static void corr_index_of(an_proc *p, corr_index *x) {
+  memset(x, 0, sizeof *x);
+  uint64_t max = 0;
+  for (size_t i = 0; i < p->ncorrs; i++)
+    if (p->corrs[i][0] > max) max = p->corrs[i][0];
+  if (max < 4 * (uint64_t)p->ncorrs + 65536 && p->ncalls < UINT32_MAX) {
+    x->nid = max + 1;
+    x->by_id = rtg_xcalloc(x->nid, sizeof *x->by_id, "the analysis's corr ids");
+    for (size_t i = 0; i < p->ncorrs; i++) x->by_id[p->corrs[i][0]] = (uint32_t)p->corrs[i][1] + 1;
+  } else {
+    an_sort(p->corrs, p->ncorrs, sizeof *p->corrs, by_pair);
+    x->sorted = true;
+  }
+}
+
+static an_call *call_of_corr(an_proc *p, const corr_index *x, uint64_t corr) {
+  if (!x->sorted) return corr < x->nid && x->by_id[corr] ? &p->calls[x->by_id[corr] - 1] : NULL;
+  size_t lo = 0, hi = p->ncorrs; /* the last pair with this id */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->corrs[mid][0] <= corr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo && p->corrs[lo - 1][0] == corr ? &p->calls[p->corrs[lo - 1][1]] : NULL;
+}
+
 /* Who enqueued each op, and when: the HIP call of its corr: id (its
  * thread; its end when the op has no tick), else the host dispatch record. */
-static void resolve(an_state *st, an_dev *d) {
+static void resolve(an_state *st, an_dev *d, const corr_index *x) {
   an_proc *p = proc_of(st, d->proc);
   for (size_t i = 0; i < d->nops; i++) {
     an_op *op = &d->ops[i];
-    if (d->corr[i] != UINT64_MAX) {
-      uint64_t *v = rtg_u64map_get(&st->corr_call, (uint64_t)d->proc << 40 | d->corr[i]);
-      if (v && *v && *v <= p->ncalls) {
-        an_call *c = &p->calls[*v - 1];
-        op->tid = c->tid;
-        op->api_s = c->start;
-        op->api_e = c->end;
-        op->call_flags = c->flags;
-        /* a copy or fill that runs as a kernel is no kernel launch */
-        if (op->kind == AN_OP_KERNEL && !(c->flags & AN_CALL_COPY)) c->flags |= AN_CALL_LAUNCHED;
-        if (!op->enq) op->enq = c->end;
-        continue;
-      }
+    an_call *c = d->corr[i] != UINT64_MAX ? call_of_corr(p, x, d->corr[i]) : NULL;
+    if (c) {
+      op->tid = c->tid;
+      op->api_s = c->start;
+      op->api_e = c->end;
+      op->call_flags = c->flags;
+      /* a copy or fill that runs as a kernel is no kernel launch */
+      if (op->kind == AN_OP_KERNEL && !(c->flags & AN_CALL_COPY)) c->flags |= AN_CALL_LAUNCHED;
+      if (!op->enq) op->enq = c->end;
+      continue;
     }
     if (d->qid[i] != UINT64_MAX) {
       uint64_t *v = rtg_u64map_get(&st->host_tid, qid_key(d->proc, d->qid[i]));
@@ -492,11 +547,16 @@ static void run_tasks(an_state *st) {
 
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
-  /* (all before the calls that corr_call indexes are sorted) */
-  for (uint32_t i = 0; i < st->ndevs; i++) {
-    resolve(st, &st->devs[i]);
-    barrier_waits(&st->devs[i]);
+  /* (all before the calls that an_proc.corrs indexes are sorted) */
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    corr_index x;
+    corr_index_of(&st->procs[p], &x);
+    for (uint32_t i = 0; i < st->ndevs; i++)
+      if (st->devs[i].proc == p) resolve(st, &st->devs[i], &x);
+    free(x.by_id);
   }
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    if (st->devs[i].nwaiters) barrier_waits(&st->devs[i]);
   match_waits(st);
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
@@ -547,11 +607,12 @@ void an_free(an_state *st) {
     free(st->devs[i].queues);
     an_launch_free(&st->devs[i].launch);
   }
-  for (uint32_t i = 0; i < st->nprocs; i++) free(st->procs[i].calls), free(st->procs[i].mem);
+  for (uint32_t i = 0; i < st->nprocs; i++)
+    free(st->procs[i].calls), free(st->procs[i].mem), free(st->procs[i].corrs);
   free(st->devs);
   free(st->procs);
   rtg_u64map_free(&st->dev_index);
-  rtg_u64map_free(&st->corr_call);
+  free(st->call_flags);
   rtg_u64map_free(&st->host_tid);
   rtg_u64map_free(&st->awaited_index);
   free(st->awaited);
