@@ -12,6 +12,10 @@
 //     "partial": true when not every event is embedded}
 //   node browser-html.js bench REPORT.html
 //     the time to the first chart drawn and to the whole page, in ms
+//   node browser-html.js rows REPORT.html NAME
+//     a report of more rows than a canvas can be tall: the timeline scrolls
+//     over every row with a canvas of the window's height, and the event
+//     NAME (on the last row) is found, scrolled to and hovered
 'use strict';
 const fs = require('fs');
 const firefox = process.env.RTG_BROWSER === 'firefox';
@@ -66,6 +70,30 @@ async function open() {
     await browser.close();
     return;
   }
+  if (mode === 'rows') {
+    const name = expectPath;
+    check(!errors.length && !requests.length, 'loaded with ' + errors.length + ' console errors and ' + requests.length + ' network requests' + (errors.length ? ': ' + errors.join('; ') : ''));
+    const g = await page.evaluate(() => {
+      const tl = window.rtgReport.timeline, cv = document.getElementById('timeline');
+      return { rows: tl.rows.length, RH: tl.RH, canvas: cv.height / devicePixelRatio, scroll: tl.wrap.scrollHeight, view: innerHeight };
+    });
+    check(g.scroll >= g.rows * g.RH - 2 && g.canvas <= g.view, g.rows + ' rows scroll over ' + g.scroll + ' px with a canvas of at most the window\'s height' + (g.canvas <= g.view ? '' : ': ' + g.canvas + ' px'));
+    await page.$eval('#tl-find', (e, v) => { e.value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, name);
+    await page.focus('#tl-find');
+    await page.keyboard.press('Enter');
+    const at = await page.evaluate(() => {
+      const tl = window.rtgReport.timeline, st = tl.state(), M = window.rtgReport.meta;
+      const t = M.tracks.find((t) => st.sel >= t.off && st.sel < t.off + t.n);
+      const ri = tl.rows.findIndex((r) => r.t === t);
+      const cv = document.getElementById('timeline'), box = cv.getBoundingClientRect();
+      return { ri, top: tl.wrap.scrollTop, x: box.left + tl.LW + (cv.clientWidth - tl.LW) * 0.5, y: box.top + ri * tl.RH - tl.wrap.scrollTop + tl.RH / 2 };
+    });
+    await page.mouse.move(at.x, at.y);
+    const tip = await text('#tip');
+    check(at.ri === g.rows - 1 && at.top > 0 && tip.startsWith(name + '\n'), 'the last row\'s ' + name + ' is found, scrolled to and shown on hover' + (tip.startsWith(name + '\n') ? '' : ': row ' + at.ri + ', tip ' + JSON.stringify(tip)));
+    await browser.close();
+    process.exit(failed ? 1 : 0);
+  }
   const E = JSON.parse(fs.readFileSync(expectPath, 'utf8'));
   check(!errors.length && !requests.length, 'loaded with ' + errors.length + ' console errors and ' +
     requests.length + ' network requests' + (errors.length ? ': ' + errors.join('; ') : '') +
@@ -97,7 +125,7 @@ async function open() {
   const fmt = (o) => Object.keys(o || {}).map((n) => n + ' ' + o[n].toFixed(3) + ' us').join(', ');
   const waited = E.analysis.gpus.filter((g) => fmt(g.dependency_on)).map((g) => 'dependency by what it waited for: ' + fmt(g.dependency_on));
   const shownWaits = await page.$$eval('.card.gpu div', (ds) => ds.map((d) => d.textContent).filter((t) => t.startsWith('dependency by what it waited for: ')));
-  check(JSON.stringify(shownWaits) === JSON.stringify(waited), 'what the dependencies waited for equals the JSON (' + waited.length + ' GPUs)' + (JSON.stringify(shownWaits) === JSON.stringify(waited) ? '' : ': shown ' + JSON.stringify(shownWaits) + ', JSON ' + JSON.stringify(waited)));
+  check(JSON.stringify(shownWaits) === JSON.stringify(waited), 'what the dependencies waited for equals the JSON' + (JSON.stringify(shownWaits) === JSON.stringify(waited) ? '' : ': shown ' + JSON.stringify(shownWaits) + ', JSON ' + JSON.stringify(waited)));
 
   // the top kernel's total time
   const [kname, kns] = E.top_kernel;
@@ -125,7 +153,7 @@ async function open() {
     const ri = tl.rows.findIndex((r) => r.t === t);
     const cv = document.getElementById('timeline'), box = cv.getBoundingClientRect();
     const PW = cv.clientWidth - tl.LW;
-    return { x: box.left + tl.LW + PW * 0.5, y: box.top + ri * tl.RH + tl.RH / 2 };
+    return { x: box.left + tl.LW + PW * 0.5, y: box.top + ri * tl.RH - tl.wrap.scrollTop + tl.RH / 2 };
   });
   await page.mouse.move(at.x, at.y);
   const tip = await text('#tip');

@@ -6,6 +6,8 @@
 # timeline to it and shows its name and GPU start/stop as the trace has
 # them, on the info line and in the canvas's hover. Then: the first
 # instance of the costliest rule that fired scrolls the timeline to it; a
+# report of 2,400 rows (more than a canvas can be tall) scrolls over all of
+# them and finds, reveals and hovers the last one's event; a
 # report with fewer events embedded
 # says so; an output that cannot be written fails naming it and leaves the
 # other outputs as they were.
@@ -50,6 +52,20 @@ RTG_HTML_MAX_EVENTS=40 "$B/rtg-convert" -q --html partial.html t/rtg_trace.txt.*
 echo "convert: exit $?"
 expect expect-partial.json partial
 "$TOP/scripts/browser-test-html.sh" check partial.html expect-partial.json | grep -E 'loaded|verdict|embedded|FAIL'
+
+echo "== 800 processes: more rows than a canvas can be tall"
+python3 - <<'PY'
+with open("many.txt", "w") as f:
+    for p in range(1000, 1800):
+        t = 1000000 + (p - 1000) * 1000
+        f.write("RTG: pid:%d tid:%d trace format:1 host:n clock:CLOCK_BOOTTIME ppid:1 boot_ns:%d realtime_ns:1555950992000000000 exe:'/r'\n" % (p, p, t))
+        f.write("RTG: pid:%d tid:%d agent index:1 type:gpu name:'gfx90a'\n" % (p, p))
+        f.write("HIP: pid:%d tid:%d hipLaunchKernel(f=0x2) [k%d(float*)] ret=0 @%d +2000 corr:7\n" % (p, p, p, t + 100))
+        f.write("HSA: pid:%d tid:%d dispatch queue:0 agent:1 signal:5 name:'k%d' start:%d stop:%d id:1 corr:7\n" % (p, p + 1, p, t + 3000, t + 9000))
+PY
+"$B/rtg-convert" -q --html many.html many.txt >/dev/null
+echo "convert: exit $?"
+"$TOP/scripts/browser-test-html.sh" rows many.html k1799
 
 echo "== an output that cannot be written"
 echo old >out.json

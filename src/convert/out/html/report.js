@@ -484,9 +484,13 @@
       'Zoomed out, dense tracks show coverage blocks (darker: busier); zoomed in, single events.'));
     s.append(el('div', { class: 'toolbar' }, findBox, el('button', { onclick: () => reset() }, 'whole run'),
       el('button', { onclick: () => zoom(0.5, 0.5) }, '+'), el('button', { onclick: () => zoom(2, 0.5) }, '-'), view));
+    /* the canvas is the visible window only (sticky at the top of the
+     * scrolled box); the spacer under it gives the box the height of every
+     * row, so any number of tracks scrolls without a canvas that tall */
     const wrap = el('div', { id: 'tl-wrap' });
     const cv = el('canvas', { id: 'timeline' });
-    wrap.append(cv);
+    const spacer = el('div', { class: 'tl-spacer' });
+    wrap.append(cv, spacer);
     s.append(wrap);
     const info = el('div', { id: 'tl-info' }, 'Hover or click an event.');
     s.append(info);
@@ -512,30 +516,35 @@
       while (lo < hi) { const m = (lo + hi) >> 1; if (ST[m] < x) lo = m + 1; else hi = m; }
       return lo;
     }
+    /* the visible height: every row, up to the box's (70 % of the window) */
+    function viewHeight() {
+      return Math.min(rows.length * RH, Math.max(RH, Math.floor(innerHeight * 0.7) - 2));
+    }
     function draw() {
-      const dpr = devicePixelRatio, W = cv.clientWidth;
-      cv.style.height = rows.length * RH + 'px';
+      const dpr = devicePixelRatio, W = cv.clientWidth, H = viewHeight();
+      cv.style.height = H + 'px';
+      spacer.style.height = rows.length * RH - H + 'px';
       cv.width = W * dpr;
-      cv.height = rows.length * RH * dpr;
+      cv.height = H * dpr;
       const g = cv.getContext('2d');
       g.setTransform(dpr, 0, 0, dpr, 0, 0);
-      g.clearRect(0, 0, W, rows.length * RH);
+      g.clearRect(0, 0, W, H);
       g.font = '11px system-ui, sans-serif';
       g.textBaseline = 'middle';
       const PW = W - LW, k = PW / (v1 - v0);
-      const top = wrap.scrollTop, bottom = top + wrap.clientHeight;
+      const top = wrap.scrollTop;
       for (const [a, b] of M.windows) { /* where single events are embedded */
         const x0 = LW + Math.max(0, (a - v0) * k), x1 = LW + Math.min(PW, (b - v0) * k);
-        if (x1 > x0) { g.fillStyle = '#fff6db'; g.fillRect(x0, 0, x1 - x0, rows.length * RH); }
+        if (x1 > x0) { g.fillStyle = '#fff6db'; g.fillRect(x0, 0, x1 - x0, H); }
       }
-      rows.forEach((r, ri) => {
-        const y = ri * RH;
-        if (y + RH < top || y > bottom) return;
+      const first = Math.floor(top / RH), last = Math.min(rows.length, Math.ceil((top + H) / RH));
+      for (let ri = first; ri < last; ri++) {
+        const r = rows[ri], y = ri * RH - top;
         if (r.head) {
           g.fillStyle = '#e9edf1'; g.fillRect(0, y, W, RH);
           g.fillStyle = '#1d232b'; g.font = 'bold 11px system-ui, sans-serif';
           g.fillText(r.head, 4, y + RH / 2); g.font = '11px system-ui, sans-serif';
-          return;
+          continue;
         }
         const t = r.t;
         g.fillStyle = ri % 2 ? '#fafbfc' : '#fff';
@@ -550,13 +559,15 @@
         if (n <= 2 * PW) drawEvents(g, t, lo, hi, y, PW, k);
         else if (M.all_embedded && n < 400000) drawCoverage(g, t, lo, hi, y, PW, k);
         g.restore();
-      });
+      }
       if (mark) {
         const x0 = LW + (mark[0] - v0) * k, x1 = LW + (mark[1] - v0) * k;
-        g.fillStyle = '#1f6fd122'; g.fillRect(x0, 0, Math.max(2, x1 - x0), rows.length * RH);
-        g.strokeStyle = '#1f6fd1'; g.strokeRect(x0, 0, Math.max(2, x1 - x0), rows.length * RH);
+        g.fillStyle = '#1f6fd122'; g.fillRect(x0, 0, Math.max(2, x1 - x0), H);
+        g.strokeStyle = '#1f6fd1'; g.strokeRect(x0, 0, Math.max(2, x1 - x0), H);
       }
-      g.strokeStyle = '#d8dde3'; g.beginPath(); g.moveTo(LW - 0.5, 0); g.lineTo(LW - 0.5, rows.length * RH); g.stroke();
+      g.strokeStyle = '#d8dde3'; g.beginPath(); g.moveTo(LW - 0.5, 0); g.lineTo(LW - 0.5, H); g.stroke();
+      cv.dataset.rows = rows.length;
+      cv.dataset.top = top;
       view.textContent = 'view: ' + absUs(v0) + ' .. ' + absUs(v1) + ' us (' + fmtDur(v1 - v0) + ')';
       cv.dataset.v0 = v0; cv.dataset.v1 = v1;
     }
@@ -600,8 +611,8 @@
         }
       }
     }
-    function hit(mx, my) {
-      const r = rows[Math.floor(my / RH)];
+    function hit(mx, my) { /* my: from the canvas's top, the visible window's */
+      const r = rows[Math.floor((my + wrap.scrollTop) / RH)];
       if (!r || r.head || mx < LW) return -1;
       const t = r.t, PW = cv.clientWidth - LW, k = PW / (v1 - v0);
       const at = v0 + (mx - LW) / k, tol = 2 / k;
@@ -696,7 +707,7 @@
     findBox.addEventListener('keydown', (e) => { if (e.key === 'Enter' && findBox.value) find(findBox.value); });
     addEventListener('resize', draw);
     draw();
-    return { jump, find, setView, select, state, draw, LW, RH, rows };
+    return { jump, find, setView, select, state, draw, LW, RH, rows, wrap };
   })();
 
   /* the analysis as text */
