@@ -99,7 +99,7 @@ static int detail_order(const void *a, const void *b) {
 /* The op that ends an idle moment at t: the first to start at or after t
  * (else the last one before it); work: the first kernel or copy of those
  * (a barrier between names nothing the user launched). */
-static const an_op *next_op(const an_gpu *g, uint64_t t, bool work) {
+static size_t first_at(const an_gpu *g, uint64_t t) { /* the first op to start at or after t */
   size_t lo = 0, hi = g->nops;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -108,6 +108,11 @@ static const an_op *next_op(const an_gpu *g, uint64_t t, bool work) {
     else
       hi = mid;
   }
+  return lo;
+}
+
+static const an_op *next_op(const an_gpu *g, uint64_t t, bool work) {
+  size_t lo = first_at(g, t);
   if (lo == g->nops) return &g->ops[g->nops - 1];
   for (size_t i = lo; work && i < g->nops; i++)
     if (g->ops[i].kind != AN_OP_BARRIER) return &g->ops[i];
@@ -191,14 +196,7 @@ static void host_piece(const an_gpu *g, an_result *r, const seg *v, size_t n, ui
  * first op at or after e with dependencies whose wait began by s; 0: none
  * known. */
 static uint32_t waits_for(const an_gpu *g, uint64_t s, uint64_t e) {
-  size_t lo = 0, hi = g->nops;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (g->ops[mid].start < e)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = first_at(g, e);
   for (size_t i = lo; i < g->nops && i < lo + WAITER_SEARCH; i++) {
     const an_op *op = &g->ops[i];
     uint64_t from = op->enq && op->enq < op->start ? op->enq : op->start;
