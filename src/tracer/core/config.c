@@ -114,28 +114,48 @@ bool rtg_filter_match(const rtg_filter *in, const rtg_filter *out, const char *n
   return rtg_filter_match_cat(in, out, name, NULL, dflt);
 }
 
-/* Copy src to dst (cap bytes) replacing %hostname% and %rank%. */
-static void expand_filename(char *dst, size_t cap, const char *src, const char *host,
-                            const char *rank) {
+/* The patterns of RTG_FILENAME and what each becomes. */
+typedef struct pattern {
+  const char *name; /* with its % signs */
+  const char *value;
+} pattern;
+
+/* Copy src to dst (cap bytes) replacing each pattern of pats[0..n). */
+static void expand_filename(char *dst, size_t cap, const char *src, const pattern *pats, size_t n) {
   size_t o = 0;
   while (*src && o + 1 < cap) {
-    const char *rep = NULL;
-    size_t skip = 0;
-    if (!strncmp(src, "%hostname%", 10))
-      rep = host, skip = 10;
-    else if (!strncmp(src, "%rank%", 6))
-      rep = rank, skip = 6;
+    const pattern *rep = NULL;
+    for (size_t i = 0; i < n && !rep; i++)
+      if (!strncmp(src, pats[i].name, strlen(pats[i].name))) rep = &pats[i];
     if (rep) {
-      size_t n = strlen(rep);
-      if (o + n >= cap) n = cap - 1 - o;
-      memcpy(dst + o, rep, n);
-      o += n;
-      src += skip;
+      size_t k = strlen(rep->value);
+      if (o + k >= cap) k = cap - 1 - o;
+      memcpy(dst + o, rep->value, k);
+      o += k;
+      src += strlen(rep->name);
     } else {
       dst[o++] = *src++;
     }
   }
   dst[o] = 0;
+}
+
+/* A %word% in RTG_FILENAME that is no pattern stays as it is, said once. */
+static void check_filename(const char *f) {
+  for (const char *p = strchr(f, '%'); p; p = strchr(p + 1, '%')) {
+    size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+    if (!n || p[1 + n] != '%') continue;
+    if ((n == 8 && !strncmp(p + 1, "hostname", 8)) || (n == 4 && !strncmp(p + 1, "rank", 4)) ||
+        (n == 3 && !strncmp(p + 1, "pid", 3))) {
+      p += n + 1;
+      continue;
+    }
+    fprintf(stderr,
+            "rtg: RTG_FILENAME=%s: %%%.*s%% is no pattern (%%hostname%%, %%rank%%, %%pid%%); "
+            "kept as it is\n",
+            f, (int)n, p + 1);
+    return;
+  }
 }
 
 const char *rtg_rank(void) {
@@ -151,15 +171,20 @@ void rtg_config_path(char *out, size_t cap, uint32_t pid) {
   gethostname(host, sizeof host - 1);
   host[sizeof host - 1] = 0;
   const char *rank = rtg_rank();
+  char id[16];
+  snprintf(id, sizeof id, "%u", pid);
+  const pattern pats[] = {{"%hostname%", host}, {"%rank%", rank ? rank : "0"}, {"%pid%", id}};
   char base[sizeof rtg_cfg.path - 32];
-  expand_filename(base, sizeof base, rtg_cfg.filename, host, rank ? rank : "0");
+  expand_filename(base, sizeof base, rtg_cfg.filename, pats, sizeof pats / sizeof *pats);
   snprintf(out, cap, "%s.%u", base, pid);
 }
 
 void rtg_config_read(void) {
   rtg_config *c = &rtg_cfg;
-  c->verbose = env_int("RTG_VERBOSE", 0, 9);
+  c->verbose = env_int("RTG_VERBOSE", 0, 2);
   c->filename = env_str("RTG_FILENAME") ? env_str("RTG_FILENAME") : "rtg_trace.txt";
+  check_filename(c->filename);
+  c->trace_list = env_str("RTG_TRACE_LIST");
   c->hsa_filter.spec = env_str("RTG_HSA_API_FILTER");
   c->hsa_filter_out.spec = env_str("RTG_HSA_API_FILTER_OUT");
   /* FILTER_OUT alone means "all but these" (seed 002). */
@@ -169,10 +194,25 @@ void rtg_config_read(void) {
   c->hip_api = !getenv("RTG_HIP_API_FILTER") || c->hip_filter.spec; /* set but empty: off */
   c->hip_args = env_bool("RTG_HIP_API_ARGS", false);
   c->hip_path = env_str("RTG_HIP_PATH");
+  if (c->hip_path && strcmp(c->hip_path, "got") && strcmp(c->hip_path, "callback")) {
+    fprintf(stderr,
+            "rtg: cannot understand RTG_HIP_PATH=%s (expected got or callback); using the "
+            "release's own\n",
+            c->hip_path);
+    c->hip_path = NULL;
+  }
   c->hsa_host_dispatch = env_bool("RTG_HSA_HOST_DISPATCH", false);
   c->profile = env_bool("RTG_PROFILE", true);
   c->profile_copy = env_bool("RTG_PROFILE_COPY", true);
-  c->hcc_profile = env_int_words("HCC_PROFILE", 0, 9, true);
+  c->hcc_profile = env_int_words("HCC_PROFILE", 0, 2, true);
+  if (c->hcc_profile == 1) {
+    /* 1 was hcc's own summary at exit: rpt makes it from the profile: lines */
+    const char *v = getenv("HCC_PROFILE");
+    if (isdigit((unsigned char)v[strspn(v, " \t")]))
+      fprintf(stderr,
+              "rtg: HCC_PROFILE=%s is no mode of rtg (0: off, 2: profile: lines); using 2\n", v);
+    c->hcc_profile = 2;
+  }
   c->roctx = env_bool("RTG_ROCTX", true);
   c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
   c->backtrace = env_str("RTG_BACKTRACE");

@@ -18,6 +18,7 @@ typedef struct rtg_filter {
 typedef struct rtg_config {
   const char *filename;      /* RTG_FILENAME, before %hostname%/%rank%/pid */
   char path[4096];           /* the resolved output path, pid appended */
+  const char *trace_list;    /* RTG_TRACE_LIST: the launcher's list of trace paths, or NULL */
   rtg_filter hsa_filter;     /* RTG_HSA_API_FILTER */
   rtg_filter hsa_filter_out; /* RTG_HSA_API_FILTER_OUT */
   rtg_filter hip_filter;     /* RTG_HIP_API_FILTER (default all) */
@@ -55,7 +56,7 @@ RTG_HIDDEN bool rtg_filter_match_cat(const rtg_filter *in, const rtg_filter *out
                                      const char *category, bool dflt);
 
 /* Read the environment into rtg_cfg, print it (RTG_VERBOSE>=1), and
- * resolve the output path of process pid (%hostname%, %rank%, .pid). */
+ * resolve the output path of process pid (%hostname%, %rank%, %pid%, .pid). */
 RTG_HIDDEN void rtg_config_read(void);
 RTG_HIDDEN void rtg_config_print(void);
 RTG_HIDDEN void rtg_config_path(char *out, size_t cap, uint32_t pid);

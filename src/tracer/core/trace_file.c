@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "fmt.h"
 #include "tbuf.h"
+#include "trace_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,58 +175,26 @@ static bool write_header(void) {
   return write_all(out_fd, buf, len);
 }
 
-/* When this process started, CLOCK_BOOTTIME ns (/proc/self/stat field 22,
- * in clock ticks; exec keeps it). */
-static uint64_t process_start_ns(void) {
-  char buf[1024];
-  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return UINT64_MAX;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
+/* Append the trace's path to the launcher's list (RTG_TRACE_LIST): one
+ * write with O_APPEND, so the lines of processes that open their traces
+ * at the same time stay whole.  The list is the launcher's: never made
+ * here. */
+static void announce(void) {
+  char line[sizeof rtg_cfg.path + 8];
+  size_t n = rtg_trace_path_list_line(line, sizeof line);
+  if (!n) return;
+  int fd = open(rtg_cfg.trace_list, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return;
+  sig_guard g;
+  guard_begin(&g);
+  if (write(fd, line, n) < 0) rtg_log(1, "cannot append to RTG_TRACE_LIST=%s", rtg_cfg.trace_list);
+  guard_end(&g);
   close(fd);
-  if (n <= 0) return UINT64_MAX;
-  buf[n] = 0;
-  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-  for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
-  if (!p) return UINT64_MAX;
-  long hz = sysconf(_SC_CLK_TCK);
-  return strtoull(p + 1, NULL, 10) * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
-}
-
-/* Was path written by an earlier image of this process (before an exec)?
- * Its header then names our pid and a boot time after our start; a file
- * of an earlier process that had our pid started before us. */
-static bool earlier_image(const char *path) {
-  char buf[4096];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return false;
-  buf[n] = 0;
-  char *nl = strchr(buf, '\n');
-  if (nl) *nl = 0;
-  const char *b = strstr(buf, " boot_ns:");
-  unsigned long pid = 0;
-  if (sscanf(buf, "RTG: pid:%lu ", &pid) != 1 || pid != rtg_pid() || !b) return false;
-  return strtoull(b + 9, NULL, 10) >= process_start_ns();
 }
 
 bool rtg_file_open(void) {
-  rtg_config_path(rtg_cfg.path, sizeof rtg_cfg.path, rtg_pid());
-  /* exec keeps the pid: never overwrite what the image before wrote; the
-   * k-th exec'ed image writes <base>.exec<k>.<pid> (the pid stays last) */
-  char base[sizeof rtg_cfg.path - 32];
-  memcpy(base, rtg_cfg.path, sizeof base); /* the path ends well before */
-  base[sizeof base - 1] = 0;
-  char *dot = strrchr(base, '.');
-  if (dot) *dot = 0; /* the ".<pid>" rtg_config_path appended */
-  for (int k = 1; k < 10000 && earlier_image(rtg_cfg.path); k++)
-    snprintf(rtg_cfg.path, sizeof rtg_cfg.path, "%s.exec%d.%u", base, k, rtg_pid());
-  out_fd = open(rtg_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out_fd < 0) {
-    rtg_log(0, "Cannot open the trace file: path=%s: %s", rtg_cfg.path, strerror(errno));
-    return false;
-  }
+  out_fd = rtg_trace_path_open();
+  if (out_fd < 0) return false;
   /* not even the header fits (/dev/full, a full disk): tracing would only
    * cost the application, as when the file cannot be opened */
   opening = true;
@@ -239,6 +208,7 @@ bool rtg_file_open(void) {
     atomic_store(&rtg_counters[RTG_CNT_WRITE_ERRORS], 0);
     return false;
   }
+  announce();
   return true;
 }
 

@@ -20,6 +20,7 @@
  * generated); slots past the known ones (a newer HIP) are traced as
  * "HipDispatchTable_N". */
 #include "core/backtrace.h"
+#include "core/filter_check.h"
 #include "hip/gen/hip_table_names.h"
 #include "hip_trampoline.h"
 
@@ -183,6 +184,14 @@ static void take_runtime(void *table, uint64_t version, uint64_t instance) {
   }
   unsigned kept = wrap(fns, n, rtg_hip_runtime_names, rtg_hip_runtime_noerr, RTG_HIP_RUNTIME_SLOTS,
                        "HipDispatchTable");
+  if (!runtime_tables && rtg_cfg.hip_api) {
+    static const char *const keywords[] = {"all", NULL};
+    size_t known = n < RTG_HIP_RUNTIME_SLOTS ? n : RTG_HIP_RUNTIME_SLOTS;
+    rtg_filter_check("RTG_HIP_API_FILTER", rtg_cfg.hip_filter.spec, "HIP", rtg_hip_runtime_names,
+                     known, keywords);
+    rtg_filter_check("RTG_HIP_API_FILTER_OUT", rtg_cfg.hip_filter_out.spec, "HIP",
+                     rtg_hip_runtime_names, known, keywords);
+  }
   int step = -1;
   for (size_t s = 0; s < sizeof rtg_hip_step_slots / sizeof *rtg_hip_step_slots; s++)
     if (n >= rtg_hip_step_slots[s]) step = (int)s;

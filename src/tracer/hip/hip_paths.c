@@ -19,6 +19,7 @@
 #include "hip_tracing.h"
 
 #include "core/backtrace.h"
+#include "core/filter_check.h"
 #include "core/paths.h"
 #include "hip_internal.h"
 
@@ -96,6 +97,11 @@ static void setup_ops(void) {
     rtg_log(2, "HIP API %s %s", keep ? "keep" : "skip", n);
   }
   rtg_log(1, "HIP API: %u of the release's functions traced", kept);
+  static const char *const keywords[] = {"all", NULL};
+  rtg_filter_check("RTG_HIP_API_FILTER", rtg_cfg.hip_filter.spec, "HIP", r->names,
+                   (size_t)r->last_op + 1, keywords);
+  rtg_filter_check("RTG_HIP_API_FILTER_OUT", rtg_cfg.hip_filter_out.spec, "HIP", r->names,
+                   (size_t)r->last_op + 1, keywords);
 }
 
 /* What the callback paths need: HIP tracing asked for, the runtime, its

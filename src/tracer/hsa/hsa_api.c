@@ -16,6 +16,7 @@
  * a timeout, again and again makes one record with polls:N, the last
  * call's times and the sum of the durations.  Any other entry of the
  * thread publishes the held one first. */
+#include "core/filter_check.h"
 #include "core/fmt.h"
 #include "core/hold.h"
 #include "core/stamp.h"
@@ -401,6 +402,7 @@ void rtg_hsa_api_init(void) {
  * filter selects, a tracer hook where one is needed without tracing. */
 void rtg_hsa_api_install(void) {
   int traced = 0;
+  static const char *present[FN_COUNT]; /* the names of this runtime's functions */
   for (int i = 0; i < FN_COUNT; i++) {
     const fn_info *f = &fns[i];
     rtg_hsa_fn real, impl;
@@ -409,6 +411,7 @@ void rtg_hsa_api_install(void) {
     /* absent: this runtime's table lacks it (an older release, or an entry
      * past its minor_id); rtg_table_set checks the layout again */
     if (!real) continue;
+    present[i] = f->name;
     /* hsa_init/hsa_shut_down load and unload the tools (this library):
      * a wrapper would run while that happens, so they are never wrapped */
     if (i == FN_hsa_init || i == FN_hsa_shut_down) continue;
@@ -420,4 +423,11 @@ void rtg_hsa_api_install(void) {
     if (rtg_cfg.verbose >= 2) rtg_log(2, "HSA API %s %s", trace ? "trace" : "skip", f->name);
   }
   rtg_log(1, "tracing %d HSA API functions", traced);
+  if (rtg_cfg.hsa_api) {
+    static const char *const in[] = {"all", "core", "ext", "image", "finalizer", NULL};
+    static const char *const out[] = {"all", NULL};
+    rtg_filter_check("RTG_HSA_API_FILTER", rtg_cfg.hsa_filter.spec, "HSA", present, FN_COUNT, in);
+    rtg_filter_check("RTG_HSA_API_FILTER_OUT", rtg_cfg.hsa_filter_out.spec, "HSA", present,
+                     FN_COUNT, out);
+  }
 }

@@ -1,5 +1,5 @@
 /* Fatal signals: when the application dies of SIGSEGV, SIGABRT (ROCR's
- * asserts), SIGBUS, SIGFPE, SIGILL, or of SIGINT/SIGTERM it does not
+ * asserts), SIGBUS, SIGFPE, SIGILL, or of SIGINT/SIGTERM/SIGHUP it does not
  * handle itself, write what every thread recorded plus the summary, then
  * let the signal kill the process as it would have.  Handlers are only
  * installed where the disposition is still the default, so an
@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int fatal[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM, SIGQUIT};
+static const int fatal[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL,
+                            SIGINT,  SIGTERM, SIGHUP, SIGQUIT};
 static volatile sig_atomic_t handling;
 
 static void on_fatal(int sig) {
