@@ -1,10 +1,14 @@
 /* After the run: the trace files it wrote, converted by rtg-convert and
- * reported by rpt (both found beside rtg-trace), as the options ask. */
+ * reported by rpt (both found beside rtg-trace), as the options ask.  The
+ * traces are those the tracer of each process of the run's tree listed in
+ * RTG_TRACE_LIST, and, for a process that lost the variable on the way,
+ * the files whose names RTG_FILENAME's pattern gives, written during the
+ * run. */
 #define _GNU_SOURCE
 #include "launcher.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,49 +16,111 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The trace files this run wrote, PREFIX.<pid> modified since `since`,
- * into *files (NULL-terminated); their number, -1 when they cannot be
- * listed (said). */
-static int collect(const char *prefix, time_t since, char ***files) {
-  char dir[PATH_MAX], base[PATH_MAX];
-  const char *slash = strrchr(prefix, '/');
-  if (slash) {
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - prefix), prefix);
-    if (!*dir) strcpy(dir, "/");
-    snprintf(base, sizeof base, "%s", slash + 1);
-  } else {
-    strcpy(dir, ".");
-    snprintf(base, sizeof base, "%s", prefix);
+/* The trace files found, without repeats (one file may be named twice). */
+typedef struct found {
+  char **paths; /* NULL-terminated */
+  struct stat *st;
+  int n;
+} found;
+
+/* Add path when it is a regular file (modified since `since`, unless
+ * since is 0); false only when memory ran out (said). */
+static int add(found *f, const char *path, time_t since) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode) || (since && st.st_mtime < since)) return 1;
+  for (int i = 0; i < f->n; i++)
+    if (f->st[i].st_dev == st.st_dev && f->st[i].st_ino == st.st_ino) return 1;
+  char **more = realloc(f->paths, sizeof(char *) * (size_t)(f->n + 2));
+  if (more) f->paths = more;
+  struct stat *mst = more ? realloc(f->st, sizeof(struct stat) * (size_t)(f->n + 1)) : NULL;
+  if (mst) f->st = mst;
+  char *copy = mst ? strdup(path) : NULL;
+  if (!copy) {
+    rtg_fail("list the traces", path, errno);
+    return 0;
   }
-  DIR *d = opendir(dir);
-  if (!d) {
-    rtg_fail("list the traces", dir, errno);
-    return -1;
+  f->st[f->n] = st;
+  f->paths[f->n++] = copy;
+  f->paths[f->n] = NULL;
+  return 1;
+}
+
+/* The paths the tracer of each process appended to the list. */
+static int from_list(found *f, const char *list) {
+  FILE *in = fopen(list, "r");
+  if (!in) {
+    rtg_fail("read the list of traces", list, errno);
+    return 1;
   }
-  int n = 0;
-  size_t bl = strlen(base);
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (strncmp(e->d_name, base, bl) || e->d_name[bl] != '.') continue;
-    const char *t = e->d_name + bl + 1;
-    if (!*t || strspn(t, "0123456789") != strlen(t)) continue;
-    char path[PATH_MAX * 2];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    struct stat st;
-    if (stat(path, &st) || st.st_mtime < since) continue;
-    char **more = realloc(*files, sizeof(char *) * (size_t)(n + 2));
-    char *copy = more ? strdup(path) : NULL;
-    if (more) *files = more;
-    if (!copy) {
-      rtg_fail("list the traces", path, errno);
-      closedir(d);
-      return -1;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int ok = 1;
+  while (ok && (n = getline(&line, &cap, in)) > 0) {
+    if (line[n - 1] == '\n') line[n - 1] = 0;
+    if (*line) ok = add(f, line, 0);
+  }
+  free(line);
+  fclose(in);
+  return ok;
+}
+
+/* Is name (a file name) a trace's: ends in .<pid> or .exec<k>.<pid>? */
+static int trace_suffix(const char *name) {
+  const char *dot = strrchr(name, '.');
+  if (!dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1)) return 0;
+  return 1;
+}
+
+/* The files prefix.<pid> and prefix.exec<k>.<pid> written since `since`,
+ * each %hostname%, %rank% or %pid% of prefix matching any text: the
+ * processes that lost RTG_TRACE_LIST on the way, or when there is none. */
+static int from_names(found *f, const char *prefix, time_t since) {
+  static const char *const patterns[] = {"%hostname%", "%rank%", "%pid%"};
+  char pat[PATH_MAX * 2 + 8];
+  size_t o = 0;
+  for (const char *p = prefix; *p && o < sizeof pat - 8;) {
+    size_t skip = 0;
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns && !skip; i++)
+      if (!strncmp(p, patterns[i], strlen(patterns[i]))) skip = strlen(patterns[i]);
+    if (skip) {
+      pat[o++] = '*';
+      p += skip;
+      continue;
     }
-    (*files)[n++] = copy;
-    (*files)[n] = NULL;
+    if (strchr("*?[\\", *p)) pat[o++] = '\\';
+    pat[o++] = *p++;
   }
-  closedir(d);
-  return n;
+  memcpy(pat + o, ".*", 3);
+  glob_t g;
+  int r = glob(pat, 0, NULL, &g);
+  if (r == GLOB_NOMATCH) return 1;
+  if (r) {
+    rtg_fail("list the traces", pat, r == GLOB_NOSPACE ? ENOMEM : EIO);
+    return 0;
+  }
+  int ok = 1;
+  size_t pl = strlen(prefix);
+  int literal = !strchr(prefix, '%');
+  for (size_t i = 0; ok && i < g.gl_pathc; i++) {
+    const char *path = g.gl_pathv[i];
+    if (!trace_suffix(path)) continue;
+    if (literal) { /* exactly prefix.<pid> or prefix.exec<k>.<pid> */
+      const char *t = path + pl + 1;
+      if (!strncmp(t, "exec", 4)) {
+        t += 4 + strspn(t + 4, "0123456789");
+        if (t == path + pl + 5 || *t++ != '.') continue;
+      }
+      if (strspn(t, "0123456789") != strlen(t)) continue;
+    }
+    ok = add(f, path, since);
+  }
+  globfree(&g);
+  return ok;
+}
+
+static int by_path(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Run a helper program (rtg-convert, rpt) from our directory; its exit
@@ -73,6 +139,8 @@ static int run_tool(const char *tool, char **argv) {
     /* the tools must not be traced themselves */
     unsetenv("HSA_TOOLS_LIB");
     unsetenv("LD_PRELOAD");
+    unsetenv("RTG_TRACE_LIST");
+    rtg_signals_child();
     execv(path, argv);
     rtg_fail("run", path, errno);
     _exit(127);
@@ -89,9 +157,15 @@ static int run_tool(const char *tool, char **argv) {
 
 void rtg_after(const launch *l, const char *prefix, time_t since) {
   if (!l->convert && !l->stats && !l->analyze && !l->html && !l->rpt) return;
-  char **files = NULL;
-  int nf = collect(prefix, since, &files);
-  if (!nf) fprintf(stderr, "rtg-trace: no trace files %s.<pid> written by this run\n", prefix);
+  found f = {0};
+  int ok = !*l->list || from_list(&f, l->list);
+  ok = ok && from_names(&f, prefix, since);
+  if (*l->list) unlink(l->list);
+  if (f.n) qsort(f.paths, (size_t)f.n, sizeof *f.paths, by_path);
+  char **files = f.paths;
+  int nf = ok ? f.n : -1;
+  if (!nf)
+    fprintf(stderr, "rtg-trace: no trace files written by this run (RTG_FILENAME=%s)\n", prefix);
   char **av = nf > 0 ? calloc((size_t)nf + 12, sizeof *av) : NULL;
   if (nf > 0 && !av) rtg_fail("convert the traces", NULL, errno);
   if (av && (l->convert || l->stats || l->analyze || l->html)) {
@@ -131,6 +205,7 @@ void rtg_after(const launch *l, const char *prefix, time_t since) {
     run_tool("rpt", av);
   }
   free(av);
-  for (int i = 0; i < nf; i++) free(files[i]);
-  free(files);
+  for (int i = 0; i < f.n; i++) free(f.paths[i]);
+  free(f.paths);
+  free(f.st);
 }

@@ -7,6 +7,7 @@
  * are kept unless an option overrides them.  The application runs as a
  * child; its exit status is ours, and a signal that killed it kills us the
  * same way (after the optional conversion), so scripts see no difference.
+ * SIGTERM, SIGINT and SIGHUP sent to us are forwarded to it (signals.c).
  * Exit status: the application's; 2 usage; 127 the application could not
  * be started; 1 the tracer library could not be found (or another failure
  * of the launcher's, said on stderr). */
@@ -51,20 +52,20 @@ int main(int argc, char **argv) {
   const char *program = argv[l.program];
   time_t started = time(NULL);
   fflush(stdout);
+  rtg_signals_before_fork();
   pid_t pid = fork();
   if (pid < 0) {
     rtg_fail("fork to run", program, errno);
+    if (*l.list) unlink(l.list);
     return 1;
   }
   if (!pid) {
+    rtg_signals_child();
     execvp(program, argv + l.program);
     rtg_fail("run", program, errno);
     _exit(127);
   }
-  /* Like a shell: ^C and ^\ are for the application, which gets them from
-   * the terminal itself; we only wait for it. */
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
+  rtg_signals_running(pid);
   int st;
   while (waitpid(pid, &st, 0) < 0) {
     if (errno != EINTR) {
@@ -72,6 +73,7 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  rtg_signals_done();
   rtg_after(&l, prefix, started - 1);
   if (WIFSIGNALED(st)) return die_of(WTERMSIG(st));
   return WIFEXITED(st) ? WEXITSTATUS(st) : 1;

@@ -139,6 +139,56 @@ static const opt_def *def_of(int c) {
   return NULL;
 }
 
+/* Give optional value v to the option d, as getopt would have. */
+static int set_optional(const opt_def *d, const char *v, launch *l) {
+  switch (d->act) {
+  case ENV:
+    return rtg_setenv(d->var, v) ? 0 : 1;
+  case CONVERT:
+    l->convert = v;
+    return 0;
+  case ANALYZE:
+    l->analyze = v;
+    return 0;
+  case HTML:
+    l->html = v;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* getopt stopped at argv[optind], which is not an option.  When the option
+ * before it takes an optional value and a later "--" marks where the
+ * program begins, it is that option's value (rtg-trace -c run.json -- ./app):
+ * 0, go on parsing.  Without "--", a word that only names a file of that
+ * option (-c run.json ./app, --html report.html ./app) is refused: 2 (said).
+ * Else -1: it is the program.  1: the environment is full (said). */
+static int separate_value(int argc, char **argv, const opt_def *last, launch *l) {
+  if (!last || optind >= argc || !strcmp(argv[optind - 1], "--")) return -1;
+  const char *w = argv[optind];
+  int dashdash = 0;
+  for (int i = optind + 1; i < argc && !dashdash; i++) dashdash = !strcmp(argv[i], "--");
+  if (dashdash) {
+    int r = set_optional(last, w, l);
+    if (r) return r;
+    optind++;
+    return 0;
+  }
+  size_t n = strlen(w);
+  const char *ext = last->act == HTML ? ".html" : ".json";
+  if ((last->act == CONVERT || last->act == ANALYZE || last->act == HTML) && n > strlen(ext) &&
+      !strcmp(w + n - strlen(ext), ext)) {
+    fprintf(stderr,
+            "rtg-trace: %s is taken as the program; give --%s its file as --%s=%s, or put -- "
+            "before the program\n",
+            w, last->name, last->name, w);
+    fprintf(stderr, "Try 'rtg-trace --help'.\n");
+    return 2;
+  }
+  return -1;
+}
+
 int rtg_options_parse(int argc, char **argv, launch *l) {
   struct option longs[NDEFS + 1];
   char shorts[1 + 3 * NDEFS + 1] = "+"; /* '+': stop at the program */
@@ -155,9 +205,19 @@ int rtg_options_parse(int argc, char **argv, launch *l) {
   shorts[ns] = 0;
   longs[NDEFS] = (struct option){0, 0, 0, 0};
   int c;
-  while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+  const opt_def *last = NULL; /* the last option, when its optional value was not given */
+  for (;;) {
+    c = getopt_long(argc, argv, shorts, longs, NULL);
+    if (c == -1) {
+      int r = separate_value(argc, argv, last, l);
+      if (r > 0) return r;
+      if (r < 0) break;
+      last = NULL;
+      continue;
+    }
     const opt_def *d = def_of(c);
     if (!d) return usage_error("bad option", NULL);
+    last = d->has_arg == optional_argument && !optarg ? d : NULL;
     switch (d->act) {
     case ENV:
       if (!rtg_setenv(d->var, d->has_arg == no_argument || !optarg ? d->value : optarg)) return 1;

@@ -1,6 +1,6 @@
 /* The environment the traced program runs in: the tracer library
- * (HSA_TOOLS_LIB), --hip-table's preloaded rtg_register.so, and where the
- * traces go (RTG_FILENAME). */
+ * (HSA_TOOLS_LIB), --hip-table's preloaded rtg_register.so, where the
+ * traces go (RTG_FILENAME) and the list of them (RTG_TRACE_LIST). */
 #define _GNU_SOURCE
 #include "launcher.h"
 
@@ -81,7 +81,26 @@ static int mkdirs(const char *dir) {
   }
 }
 
-int rtg_setup(const launch *l, char *prefix, size_t cap) {
+/* The list the tracer of each process of the run appends its trace's path
+ * to (RTG_TRACE_LIST): found wherever the pattern puts a trace, after fork
+ * and exec, whatever directory the process runs in.  In $TMPDIR (/tmp). */
+static void make_list(launch *l) {
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || !*tmp) tmp = "/tmp";
+  int fd = -1;
+  if (path_fmt(l->list, sizeof l->list, "trace list", tmp, "/rtg-trace-list.XXXXXX")) {
+    fd = mkstemp(l->list);
+    if (fd < 0) rtg_fail("create the list of traces (finding them by name)", l->list, errno);
+  }
+  if (fd >= 0) {
+    close(fd);
+    if (rtg_setenv("RTG_TRACE_LIST", l->list)) return;
+    unlink(l->list);
+  }
+  l->list[0] = 0;
+}
+
+int rtg_setup(launch *l, char *prefix, size_t cap) {
   char lib[PATH_MAX];
   if (l->tracer) {
     if (!realpath(l->tracer, lib)) {
@@ -105,5 +124,9 @@ int rtg_setup(const launch *l, char *prefix, size_t cap) {
   } else if (!path_fmt(prefix, cap, "output", fname, "")) {
     return 0;
   }
-  return rtg_setenv("RTG_FILENAME", prefix);
+  if (!rtg_setenv("RTG_FILENAME", prefix)) return 0;
+  /* a list of another rtg-trace around this one is not ours */
+  unsetenv("RTG_TRACE_LIST");
+  if (l->convert || l->stats || l->analyze || l->html || l->rpt) make_list(l);
+  return 1;
 }
