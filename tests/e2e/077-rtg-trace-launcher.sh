@@ -1,6 +1,7 @@
 # rtg-trace: sets HSA_TOOLS_LIB and the RTG_* variables from its options,
 # preserves the exit status and a killing signal, writes into -o DIR,
-# converts with --convert, and documents every option in --help.
+# converts with --convert (its file also as the next word before --), and
+# documents every option in --help.
 . "$TOP/tests/simgpu/env.sh"
 echo "-- exit status"
 "$B/rtg-trace" -- sh -c 'exit 3'; echo "status $?"
@@ -20,6 +21,15 @@ echo "-- a HIP program into -o DIR, converted"
 ls traces | sed 's/[0-9][0-9]*$/PID/'
 grep -c '^HIP:' traces/rtg_trace.txt.*
 test -s run.json && echo "run.json written"
+echo "-- an option's optional value as the next word, when -- marks the program"
+"$B/rtg-trace" -c my.json --html my.html -A my-an.json -- "$B/progs/tp_exec" 2 wait true >/dev/null 2>err
+echo "status $?"; sort err; ls my.json my.html my-an.json
+"$B/rtg-trace" -v 1 -- env | grep '^RTG_VERBOSE='
+"$B/rtg-trace" -c -- sh -c 'exit 4' 2>/dev/null; echo "-c -- PROGRAM: status $?"
+echo "-- without --, a file name after -c is refused, not run"
+"$B/rtg-trace" -c my.json "$B/progs/tp_exec" 2 wait true 2>&1; echo "status $?"
+"$B/rtg-trace" --html my.html "$B/progs/tp_exec" 2 wait true 2>&1; echo "status $?"
+"$B/rtg-trace" -c sh -c 'exit 5' 2>/dev/null; echo "-c PROGRAM: status $?"
 echo "-- --help names every option"
 "$B/rtg-trace" --help >help.txt; echo "status $?"
 for o in hip-trace no-hip-trace hip-filter-out args hsa-trace hsa-filter-out host-dispatch no-kernels \

@@ -104,7 +104,7 @@ int rtg_trace_path_open(void) {
   int fd = open_trace(path);
   char failed[sizeof rtg_cfg.path];
   snprintf(failed, sizeof failed, "%s", path);
-  if (fd < 0 && errno == ENOENT && make_dirs(path, failed, sizeof failed)) {
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR) && make_dirs(path, failed, sizeof failed)) {
     snprintf(failed, sizeof failed, "%s", path);
     fd = open_trace(path);
   }

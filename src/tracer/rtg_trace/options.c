@@ -180,7 +180,7 @@ static int separate_value(int argc, char **argv, const opt_def *last, launch *l)
   if ((last->act == CONVERT || last->act == ANALYZE || last->act == HTML) && n > strlen(ext) &&
       !strcmp(w + n - strlen(ext), ext)) {
     fprintf(stderr,
-            "rtg-trace: %s is taken as the program; give --%s its file as --%s=%s, or put -- "
+            "rtg-trace: %s would be run as the program: give --%s its file as --%s=%s, or put -- "
             "before the program\n",
             w, last->name, last->name, w);
     fprintf(stderr, "Try 'rtg-trace --help'.\n");
