@@ -63,6 +63,11 @@ static void usage(FILE *f) {
         "      --tracer=PATH            use this rtg_tracer.so\n"
         "  -h, --help                   this text;  --version  the version\n"
         "\n"
+        "An optional value is attached (-cFILE, --convert=FILE) or, when -- marks the\n"
+        "program, the next word: rtg-trace -c run.json -- PROGRAM.  The traces of every\n"
+        "process PROGRAM starts (fork, exec, RTG_FILENAME patterns) are converted.\n"
+        "SIGTERM, SIGINT and SIGHUP sent to rtg-trace are forwarded to PROGRAM.\n"
+        "\n"
         "Exit status: PROGRAM's (a signal that killed it is re-raised); 127 when it\n"
         "could not be started; 1 when rtg_tracer.so is not found; 2 usage.\n",
         f);
