@@ -74,3 +74,6 @@ $(foreach t,test_sigtrack test_gpu_deps test_completion,$(eval $(call GPU_TEST,$
 # the op tables alone (the test has its own rtg_hip)
 UNIT_EXTRA_test_hip_ops := $(B)/obj/src/tracer/hip/hip_ops.o
 $(B)/tests/test_hip_ops: $(B)/obj/src/tracer/hip/hip_ops.o
+UNIT_EXTRA_test_filter_check := $(TRACER_CORE_OBJ)
+UNIT_LIBS_test_filter_check  := -ldl
+$(B)/tests/test_filter_check: $(TRACER_CORE_OBJ)
