@@ -81,4 +81,4 @@ rm -f rtg_trace.txt.*
 
 echo "-- no trace at all"
 "$B/rtg-trace" -c -- true 2>&1; echo "status $?"
-echo "-- the lists are removed: $(ls tmpdir | wc -l) left"
+echo "-- the lists are removed: $(ls tmpdir | grep -c "^rtg-trace-list\.") left"
