@@ -3,7 +3,8 @@
 # the same signal (128+N for the shell), or with its exit status when it
 # caught the signal.  A background job of a script starts with SIGINT
 # ignored: env --default-signal gives rtg-trace (and the application) the
-# default, as a terminal would.
+# default, as a terminal would.  ^C on a terminal (a pty) reaches the
+# application once: rtg-trace does not send it a second time.
 . "$TOP/tests/simgpu/env.sh"
 PROGS="$B/progs"
 kernels() { grep -c '"cat":"kernel"' "$1"; }
@@ -26,3 +27,28 @@ run TERM handle
 echo "-- the launcher is not left behind: no process of the run remains"
 run TERM wait >/dev/null
 pgrep -f "tp_crash 3 wait" >/dev/null && echo "still running" || echo "none"
+echo "-- ^C on the terminal reaches the program once (not forwarded a second time)"
+python3 - "$B/rtg-trace" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], ["rtg-trace", "--", "sh", "-c",
+             'trap "echo got INT" INT; echo ready; sleep 1 & wait; sleep 1 & wait; echo done'])
+out = b""
+def read(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 1000)
+            except OSError:
+                return
+while b"ready" not in out and len(out) < 10000:
+    read(0.1)
+os.write(fd, b"\x03")
+read(4)
+_, st = os.waitpid(pid, 0)
+lines = [l for l in out.decode().replace("\r", "").replace("^C", "").split("\n") if l]
+print(" ".join(lines) + ", exit status %d" % os.waitstatus_to_exitcode(st))
+PY
