@@ -2,7 +2,8 @@
 # fork children, images started by exec (<name>.exec<k>.<pid>), ranks of an
 # MPI-like job whose RTG_FILENAME has %hostname%/%rank% directories, one
 # of them in another working directory, %pid% in a directory; a process
-# that lost RTG_TRACE_LIST is found by the name pattern.  Each process's
+# that lost RTG_TRACE_LIST is found by the name pattern, and so is every
+# process when no list can be made.  Each process's
 # dispatches (its summary) are all in the JSON, on its own GPU lanes.
 . "$TOP/tests/simgpu/env.sh"
 PROGS="$B/progs"
@@ -77,6 +78,12 @@ rm -f rtg_trace.txt.*
 echo "status $?; $(cat err)"
 ls rtg_trace.txt.* | names
 check lost.json rtg_trace.txt.*
+rm -f rtg_trace.txt.*
+
+echo "-- no list can be made (TMPDIR missing): said, the traces found by their names"
+TMPDIR=/nonexistent "$B/rtg-trace" -c nolist.json -- "$PROGS/tp_exec" 2 wait self >/dev/null 2>err
+echo "status $?"; cat err
+check nolist.json rtg_trace.txt.*
 rm -f rtg_trace.txt.*
 
 echo "-- no trace at all"

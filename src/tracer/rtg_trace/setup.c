@@ -90,7 +90,7 @@ static void make_list(launch *l) {
   int fd = -1;
   if (path_fmt(l->list, sizeof l->list, "trace list", tmp, "/rtg-trace-list.XXXXXX")) {
     fd = mkstemp(l->list);
-    if (fd < 0) rtg_fail("create the list of traces (finding them by name)", l->list, errno);
+    if (fd < 0) rtg_fail("create the list of traces in TMPDIR (finding them by name)", tmp, errno);
   }
   if (fd >= 0) {
     close(fd);
