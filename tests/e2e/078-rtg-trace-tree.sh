@@ -66,6 +66,11 @@ echo "status $?; $(cat err)"
 ls "${host}_r3".* | names
 check rtg_trace.json "${host}_r3".*
 
+echo "-- -c without a file, -o DIR and a pattern: DIR/rtg_trace.json"
+"$B/rtg-trace" -c -o pat --filename='%hostname%/r%rank%/t' -- "$PROGS/tp_exec" 2 wait true 2>&1
+echo "status $?"
+check pat/rtg_trace.json pat/*/r0/t.*
+
 echo "-- %pid% in a directory, a fork child"
 "$B/rtg-trace" -c pid.json --filename='p%pid%/t' -- "$PROGS/tp_fork" 2 exit >/dev/null 2>err
 echo "status $?; $(cat err)"

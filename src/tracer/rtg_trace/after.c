@@ -171,7 +171,14 @@ void rtg_after(const launch *l, const char *prefix, time_t since) {
   if (av && (l->convert || l->stats || l->analyze || l->html)) {
     int k = 1;
     char out[PATH_MAX + 16], html[PATH_MAX + 16], an[PATH_MAX + 16];
-    const char *base = l->outdir ? prefix : "rtg_trace";
+    /* beside the traces with -o: named after them, or rtg_trace when
+     * their name is a pattern (it may name directories of its own) */
+    char dflt[PATH_MAX];
+    const char *base = "rtg_trace";
+    if (l->outdir && !strchr(prefix, '%'))
+      base = prefix;
+    else if (l->outdir && snprintf(dflt, sizeof dflt, "%s/rtg_trace", l->outdir) > 0)
+      base = dflt;
     if (l->convert && *l->convert)
       snprintf(out, sizeof out, "%s", l->convert);
     else if (l->convert)
