@@ -54,5 +54,5 @@ $(B)/tests/test_perfetto: $(filter-out %/main.o,$(CONVERT_OBJ)) tests/perfetto/p
 AN_UNIT_SRC := $(addprefix src/convert/analyze/,attrib.c ivset.c launch.c rules.c critical.c sort.c \
   memory.c) \
   src/common/u64map.c
-UNIT_EXTRA_test_analyze := -Isrc/convert/analyze $(AN_UNIT_SRC)
+UNIT_EXTRA_test_analyze := -Isrc/convert -Isrc/convert/analyze $(AN_UNIT_SRC)
 $(B)/tests/test_analyze: $(AN_UNIT_SRC) $(wildcard src/convert/analyze/*.h)

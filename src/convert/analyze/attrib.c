@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ivset.h"
+#include "shared/tmspan.h"
 
 const char *const an_cause_names[AN_NCAUSES] = {
     [AN_STARTUP] = "startup",
@@ -226,20 +227,18 @@ bool an_attribute(an_gpu *g, an_result *res) {
   if (!g->nops) return false;
   an_sort_ops(g->ops, g->nops);
   an_sort_calls(g->calls, g->ncalls);
-  uint64_t first = UINT64_MAX, last = 0;
+  uint64_t first = UINT64_MAX, first_start = UINT64_MAX, last = 0;
   for (size_t i = 0; i < g->nops; i++) {
     const an_op *op = &g->ops[i];
     uint64_t begin = op->kind == AN_OP_BARRIER && op->deps && op->enq && op->enq < op->start
                          ? op->enq
                          : op->start; /* a waiting barrier's wait is the GPU's first work */
     if (begin < first) first = begin;
+    if (op->start < first_start) first_start = op->start;
     if (op->end > last) last = op->end;
   }
-  uint64_t s = g->proc_start && g->proc_start < first ? g->proc_start : first;
-  uint64_t e = last;
-  if (s < g->window_start) s = g->window_start;
-  if (g->window_end && e > g->window_end) e = g->window_end;
-  if (e <= s) return false;
+  uint64_t s, e;
+  if (!tm_span(g->proc_start, first_start, last, g->window_start, g->window_end, &s, &e)) return false;
   res->span_start = s, res->span_end = e, res->span = e - s;
 
   an_ivset kern = {0}, copy = {0}, dep = {0}, launch = {0};

@@ -1,12 +1,9 @@
-/* The time model of rtg-convert --analyze for one (process, GPU), apart
- * from the converter so that tests can feed it by hand:
- *
- *   span  = [the process's start, the end of its last op on the GPU),
- *           clipped to the --start/--end window;
- *   busy  = the union of its kernels; copy_busy = the union of its copies
- *           (reported beside busy, not in it); barriers are waits, not work;
- *   idle  = span - busy, split into causes that add up to it exactly: each
- *           idle nanosecond gets the first cause of an_cause that holds.
+/* The idle causes of rtg-convert --analyze for one (process, GPU), apart
+ * from the converter so that tests can feed it by hand.  Span, busy,
+ * copy_busy and idle are those of the reports' time model
+ * (shared/timemodel.h, its span from shared/tmspan.h); idle is split into
+ * causes that add up to it exactly: each idle nanosecond gets the first
+ * cause of an_cause that holds.
  *
  * The host causes look at one thread: the one that enqueued the next op on
  * the GPU (the op that starts first at or after the idle moment). */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "shared/timemodel.h"
 #include "xalloc.h"
 #include "sort.h"
 
@@ -46,18 +47,6 @@ static an_dev *dev_of(an_state *st, uint32_t proc, rtg_device device) {
     *v = ++st->ndevs;
   }
   return &st->devs[*v - 1];
-}
-
-/* The GPU of a copy: the agent it was timed on when that is a GPU, else
- * the GPU among its source and destination. */
-static bool copy_gpu(an_state *st, const cv_event *ev, rtg_device *out) {
-  if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) return *out = ev->device, true;
-  if (!ev->has_agents) return false;
-  rtg_agents *a = &st->ctx->procs[ev->proc].agents;
-  rtg_device d = rtg_agents_device(a, ev->dst_agent);
-  if (rtg_device_class_of(d) != RTG_DEV_GPU) d = rtg_agents_device(a, ev->src_agent);
-  if (rtg_device_class_of(d) != RTG_DEV_GPU) return false;
-  return *out = d, true;
 }
 
 static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t kind) {
@@ -149,14 +138,12 @@ void an_add(an_state *st, const cv_event *ev) {
     return;
   }
   case CV_KERNEL:
-    if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) add_op(st, ev, ev->device, AN_OP_KERNEL);
-    return;
   case CV_BARRIER:
-    if (rtg_device_class_of(ev->device) == RTG_DEV_GPU) add_op(st, ev, ev->device, AN_OP_BARRIER);
-    return;
   case CV_COPY: {
     rtg_device d;
-    if (copy_gpu(st, ev, &d)) add_op(st, ev, d, AN_OP_COPY);
+    enum tm_kind k;
+    if (tm_op(st->ctx, ev, &d, &k))
+      add_op(st, ev, d, k == TM_KERNEL ? AN_OP_KERNEL : k == TM_COPY ? AN_OP_COPY : AN_OP_BARRIER);
     return;
   }
   default:

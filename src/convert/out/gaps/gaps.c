@@ -4,13 +4,15 @@
  * ran during them (found in a second pass over the inputs, which the driver
  * runs for this sink).
  *
- * Busy means a kernel ran: barriers are not counted (a barrier packet
- * waiting for a signal leaves the GPU idle), copies are reported apart. */
+ * Span, busy and idle are the time model's (shared/timemodel.h): the gaps
+ * are the idle time, from the process's start to the first kernel, between
+ * kernels and from the last kernel to the span's end, so that busy and the
+ * buckets add up to the span; copies are reported beside busy. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert.h"
-#include "shared/gapindex.h"
+#include "shared/timemodel.h"
 #include "xalloc.h"
 
 #define HOST_PER_GAP 3
@@ -31,20 +33,18 @@ typedef struct top_gap {
   int nhost;
 } top_gap;
 
-/* A GPU (queue GAP_DEVICE) or one of its queues: its kernels' gaps (in
- * base.gt) in buckets, and for a GPU the largest ones. */
+/* A GPU (queue GAP_DEVICE) or one of its queues: its gaps in buckets, and
+ * for a GPU the largest ones. */
 typedef struct res {
-  gap_res base;
-  gaptrack mixed; /* kernels and copies, for the overlap */
+  tm_res tm;
   bucket b[17];
   top_gap *top;
   int ntop;
-  uint64_t kernels, copies;
 } res;
 
 typedef struct gaps {
   cv_ctx *ctx;
-  gap_index index;
+  tm_index model;
 } gaps;
 
 static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint32_t before,
@@ -53,7 +53,7 @@ static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint3
 static void *gaps_open(cv_ctx *ctx) {
   gaps *g = rtg_xcalloc(1, sizeof *g, "the --gaps report");
   g->ctx = ctx;
-  gap_index_init(&g->index, sizeof(res), on_gap, g);
+  tm_init(&g->model, ctx, sizeof(res), true, on_gap, g);
   return g;
 }
 
@@ -69,7 +69,8 @@ static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint3
   b->n++;
   b->total += d;
   int want = g->ctx->opt.top_gaps;
-  if (r->base.queue != GAP_DEVICE || !want) return;
+  if (r->tm.base.queue != GAP_DEVICE || !want) return;
+  if (!r->top) r->top = rtg_xcalloc((size_t)want + 1, sizeof *r->top, "the largest gaps");
   /* keep the largest `want` gaps, sorted by size descending */
   if (r->ntop == want && d <= r->top[want - 1].end - r->top[want - 1].start) return;
   int i = r->ntop < want ? r->ntop++ : want - 1;
@@ -80,39 +81,15 @@ static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint3
   r->top[i] = (top_gap){start, end, before, after, {{0}}, 0};
 }
 
-static res *res_get(gaps *g, uint32_t proc, rtg_device device, uint64_t queue) {
-  bool added;
-  res *r = (res *)gap_index_get(&g->index, proc, device, queue, &added);
-  if (added) {
-    gt_init(&r->mixed, NULL, NULL);
-    r->top = rtg_xcalloc((size_t)g->ctx->opt.top_gaps + 1, sizeof *r->top, "the largest gaps");
-  }
-  return r;
-}
-
 static void gaps_event(void *st, const cv_event *ev) {
   gaps *g = st;
-  if (ev->type == CV_KERNEL) {
-    uint32_t name = cv_intern(g->ctx, ev->name);
-    res *gpu = res_get(g, ev->proc, ev->device, GAP_DEVICE);
-    gt_add(&gpu->base.gt, ev->start, ev->end, GT_COMPUTE, name);
-    gt_add(&gpu->mixed, ev->start, ev->end, GT_COMPUTE, name);
-    gpu->kernels++;
-    res *q = res_get(g, ev->proc, ev->device, ev->queue);
-    gt_add(&q->base.gt, ev->start, ev->end, GT_COMPUTE, name);
-    q->kernels++;
-  } else if (ev->type == CV_COPY) {
-    res *gpu = res_get(g, ev->proc, ev->device, GAP_DEVICE);
-    gt_add(&gpu->mixed, ev->start, ev->end, GT_COPY, 0);
-    gpu->copies++;
-  }
+  tm_event(&g->model, ev);
 }
 
 /* After the first pass: every op is in, the largest gaps are known. */
 static void gaps_first_pass_end(void *st) {
   gaps *g = st;
-  gap_index_finish(&g->index);
-  for (uint32_t i = 0; i < g->index.n; i++) gt_finish(&((res *)g->index.r[i])->mixed);
+  tm_finish(&g->model);
 }
 
 /* The second pass: the host calls overlapping each top gap of their process. */
@@ -121,9 +98,9 @@ static void gaps_second_pass(void *st, const cv_event *ev) {
   if (ev->type != CV_HIP_API && ev->type != CV_HSA_API && ev->type != CV_SYSCALL &&
       ev->type != CV_RANGE)
     return;
-  for (uint32_t i = 0; i < g->index.n; i++) {
-    res *r = (res *)g->index.r[i];
-    if (r->base.proc != ev->proc || r->base.queue != GAP_DEVICE) continue;
+  for (uint32_t i = 0; i < g->model.x.n; i++) {
+    res *r = (res *)g->model.x.r[i];
+    if (r->tm.base.proc != ev->proc || r->tm.base.queue != GAP_DEVICE || !r->top) continue;
     for (int k = 0; k < r->ntop; k++) {
       top_gap *t = &r->top[k];
       uint64_t s = ev->start > t->start ? ev->start : t->start;
@@ -145,9 +122,10 @@ static void us(char *buf, size_t cap, uint64_t ns) {
   snprintf(buf, cap, "%.3f", ns / 1000.0);
 }
 
-static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
+/* The busy row and the gap buckets (by total time, as rpt sorts), as
+ * shares of the span: they add up to 100 %. */
+static void print_table(FILE *f, const cv_ctx *ctx, res *r) {
   fprintf(f, "      Total(%%)    Time(us)    Calls  Avg(us)  Min(us)  Max(us)  Name\n");
-  /* rows: busy first, then the gap buckets by total time, as rpt sorts */
   int order[17], n = ctx->opt.ngap_buckets + 1;
   for (int i = 0; i < n; i++) order[i] = i;
   for (int i = 1; i < n; i++)
@@ -156,21 +134,26 @@ static void print_table(FILE *f, const cv_ctx *ctx, res *r, uint64_t span) {
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
-  double sp = span ? (double)span : 1;
+  const tm_totals *t = &r->tm.t;
+  double sp = t->span ? (double)t->span : 1;
+  uint64_t k = r->tm.kernels;
   fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8s %8s  busy (kernels)\n",
-          (double)r->base.gt.all.total * 100.0 / sp, r->base.gt.all.total / 1000.0,
-          (unsigned long long)r->kernels,
-          r->kernels ? r->base.gt.all.total / 1000.0 / (double)r->kernels : 0.0, "-", "-");
-  for (int k = 0; k < n; k++) {
-    bucket *b = &r->b[order[k]];
+          (double)t->busy * 100.0 / sp, t->busy / 1000.0, (unsigned long long)k,
+          k ? t->busy / 1000.0 / (double)k : 0.0, "-", "-");
+  for (int i = 0; i < n; i++) {
+    bucket *b = &r->b[order[i]];
     if (!b->n) continue;
     char name[64];
     rtg_gap_buckets gb = cv_gap_buckets(ctx);
-    rtg_gap_bucket_name(&gb, (size_t)order[k], name, sizeof name);
+    rtg_gap_bucket_name(&gb, (size_t)order[i], name, sizeof name);
     fprintf(f, "  %10.2f%% %11.1f %8llu %8.1f %8.1f %8.1f  %s\n", (double)b->total * 100.0 / sp,
             b->total / 1000.0, (unsigned long long)b->n, b->total / 1000.0 / (double)b->n,
             b->min / 1000.0, b->max / 1000.0, name);
   }
+}
+
+static double pct(uint64_t part, uint64_t whole) {
+  return whole ? part * 100.0 / (double)whole : 0.0;
 }
 
 static bool gaps_close(void *st) {
@@ -186,42 +169,47 @@ static bool gaps_close(void *st) {
     }
     own = true;
   }
-  if (!g->index.n) fprintf(f, "no kernels: no GPU gaps to report\n");
-  for (uint32_t i = 0; i < g->index.n; i++) {
-    res *r = (res *)g->index.r[i];
-    if (r->base.queue != GAP_DEVICE) continue;
-    const cv_proc *p = &ctx->procs[r->base.proc];
+  bool any = false;
+  gap_index *x = &g->model.x;
+  for (uint32_t i = 0; i < x->n; i++) {
+    res *r = (res *)x->r[i];
+    if (r->tm.base.queue != GAP_DEVICE || !r->tm.ok) continue;
+    any = true;
+    const tm_totals *t = &r->tm.t;
+    const cv_proc *p = &ctx->procs[r->tm.base.proc];
     char label[300], a[32], b[32], c[32];
-    cv_device_label(ctx, r->base.proc, r->base.device, label, sizeof label);
+    cv_device_label(ctx, r->tm.base.proc, r->tm.base.device, label, sizeof label);
     const char *host = cv_str(ctx, ctx->hosts[p->host]);
-    uint64_t span = r->mixed.last - r->mixed.first;
     fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
-    us(a, sizeof a, r->mixed.first), us(b, sizeof b, r->mixed.last), us(c, sizeof c, span);
-    fprintf(f, "  span %s us (%s .. %s), busy %.2f%%, %llu kernels, %llu copies\n", c, a, b,
-            span ? r->base.gt.all.total * 100.0 / (double)span : 0.0,
-            (unsigned long long)r->kernels, (unsigned long long)r->copies);
-    us(a, sizeof a, r->mixed.compute.total), us(b, sizeof b, r->mixed.copy.total);
-    us(c, sizeof c, gt_overlap(&r->mixed));
-    fprintf(f, "  compute %s us, copy %s us, compute/copy overlap %s us\n", a, b, c);
-    print_table(f, ctx, r, span);
-    for (uint32_t j = 0; j < g->index.n; j++) {
-      res *q = (res *)g->index.r[j];
-      if (q->base.queue == GAP_DEVICE || q->base.proc != r->base.proc ||
-          q->base.device != r->base.device)
+    us(a, sizeof a, t->span_start), us(b, sizeof b, t->span_end), us(c, sizeof c, t->span);
+    fprintf(f, "  span %s us (%s .. %s), busy %.2f%%, idle %.2f%%, %llu kernels, %llu copies\n", c,
+            a, b, pct(t->busy, t->span), pct(t->idle, t->span),
+            (unsigned long long)r->tm.kernels, (unsigned long long)r->tm.copies);
+    us(a, sizeof a, t->busy), us(b, sizeof b, t->copy_busy), us(c, sizeof c, t->idle);
+    fprintf(f, "  busy %s us, copy busy %s us (beside busy), idle %s us", a, b, c);
+    us(a, sizeof a, gt_overlap(&r->tm.mixed));
+    fprintf(f, ", compute/copy overlap %s us\n", a);
+    print_table(f, ctx, r);
+    for (uint32_t j = 0; j < x->n; j++) {
+      res *q = (res *)x->r[j];
+      if (q->tm.base.queue == GAP_DEVICE || q->tm.base.proc != r->tm.base.proc ||
+          q->tm.base.device != r->tm.base.device || !q->tm.ok)
         continue;
-      fprintf(f, "  queue %llu: busy %.2f%%, %llu kernels\n", (unsigned long long)q->base.queue,
-              span ? q->base.gt.all.total * 100.0 / (double)span : 0.0,
-              (unsigned long long)q->kernels);
-      print_table(f, ctx, q, span);
+      us(a, sizeof a, q->tm.t.span);
+      fprintf(f, "  queue %llu: span %s us, busy %.2f%%, idle %.2f%%, %llu kernels\n",
+              (unsigned long long)q->tm.base.queue, a, pct(q->tm.t.busy, q->tm.t.span),
+              pct(q->tm.t.idle, q->tm.t.span), (unsigned long long)q->tm.kernels);
+      print_table(f, ctx, q);
     }
     if (r->ntop) fprintf(f, "  largest gaps:\n");
     for (int k = 0; k < r->ntop; k++) {
-      top_gap *t = &r->top[k];
-      us(a, sizeof a, t->end - t->start), us(b, sizeof b, t->start - ctx->time_base);
+      top_gap *tg = &r->top[k];
+      us(a, sizeof a, tg->end - tg->start), us(b, sizeof b, tg->start - ctx->time_base);
       fprintf(f, "  %3d. %s us at %s us, after %s, before %s\n", k + 1, a, b,
-              cv_str(ctx, t->before), cv_str(ctx, t->after));
-      for (int h = 0; h < t->nhost; h++) {
-        host_call *hc = &t->host[h];
+              tg->before == UINT32_MAX ? "(the process's start)" : cv_str(ctx, tg->before),
+              tg->after == UINT32_MAX ? "(the span's end)" : cv_str(ctx, tg->after));
+      for (int h = 0; h < tg->nhost; h++) {
+        host_call *hc = &tg->host[h];
         us(a, sizeof a, hc->start - ctx->time_base), us(b, sizeof b, hc->end - hc->start);
         us(c, sizeof c, hc->overlap);
         fprintf(f, "         host: %s (tid %llu) at %s us for %s us, %s us in the gap\n",
@@ -230,12 +218,9 @@ static bool gaps_close(void *st) {
     }
     fputc('\n', f);
   }
-  for (uint32_t i = 0; i < g->index.n; i++) {
-    res *r = (res *)g->index.r[i];
-    gt_free(&r->mixed);
-    free(r->top);
-  }
-  gap_index_free(&g->index);
+  if (!any) fprintf(f, "no GPU ops: no GPU gaps to report\n");
+  for (uint32_t i = 0; i < x->n; i++) free(((res *)x->r[i])->top);
+  tm_free(&g->model);
   free(g);
   bool ok = !ferror(f);
   if (own && fclose(f)) ok = false;
