@@ -238,7 +238,8 @@ bool an_attribute(an_gpu *g, an_result *res) {
     if (op->end > last) last = op->end;
   }
   uint64_t s, e;
-  if (!tm_span(g->proc_start, first_start, last, g->window_start, g->window_end, &s, &e)) return false;
+  if (!tm_span(g->proc_start, first_start, last, g->window_start, g->window_end, &s, &e))
+    return false;
   res->span_start = s, res->span_end = e, res->span = e - s;
 
   an_ivset kern = {0}, copy = {0}, dep = {0}, launch = {0};

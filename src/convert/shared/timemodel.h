@@ -33,7 +33,6 @@ enum tm_kind { TM_KERNEL, TM_COPY, TM_BARRIER };
 /* The GPU and kind an event counts for; false: it is no GPU op. */
 bool tm_op(const cv_ctx *ctx, const cv_event *ev, rtg_device *gpu, enum tm_kind *kind);
 
-
 typedef struct tm_totals {
   uint64_t span_start, span_end, span, busy, copy_busy, idle;
 } tm_totals;
@@ -42,7 +41,7 @@ typedef struct tm_totals {
  * holds its kernels, whose gaps within the span are its idle gaps. */
 typedef struct tm_res {
   gap_res base;
-  gaptrack mixed; /* its kernels (GT_COMPUTE) and copies (GT_COPY): copy_busy, overlap */
+  gaptrack mixed;       /* its kernels (GT_COMPUTE) and copies (GT_COPY): copy_busy, overlap */
   uint64_t first, last; /* of its ops; first > last: none yet */
   uint32_t first_name;  /* the kernel that starts first */
   uint64_t first_kernel;

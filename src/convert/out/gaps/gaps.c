@@ -183,8 +183,8 @@ static bool gaps_close(void *st) {
     fprintf(f, "Resource=%s pid %u%s%s\n", label, p->pid, *host ? " host " : "", host);
     us(a, sizeof a, t->span_start), us(b, sizeof b, t->span_end), us(c, sizeof c, t->span);
     fprintf(f, "  span %s us (%s .. %s), busy %.2f%%, idle %.2f%%, %llu kernels, %llu copies\n", c,
-            a, b, pct(t->busy, t->span), pct(t->idle, t->span),
-            (unsigned long long)r->tm.kernels, (unsigned long long)r->tm.copies);
+            a, b, pct(t->busy, t->span), pct(t->idle, t->span), (unsigned long long)r->tm.kernels,
+            (unsigned long long)r->tm.copies);
     us(a, sizeof a, t->busy), us(b, sizeof b, t->copy_busy), us(c, sizeof c, t->idle);
     fprintf(f, "  busy %s us, copy busy %s us (beside busy), idle %s us", a, b, c);
     us(a, sizeof a, gt_overlap(&r->tm.mixed));
