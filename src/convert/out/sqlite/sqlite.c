@@ -8,8 +8,10 @@
  * does not log them either).  gpuId is the GPU's number (agents.h: GPUs
  * only, as HIP numbers devices); an op the runtime timed on a host agent
  * (a copy) has gpuId -1.  Several hosts: pid += host * pid_stride and
- * gpuId += host * gpu_stride, as RPD's multi-node views expect.  Everything
- * is one transaction. */
+ * gpuId += host * gpu_stride, as RPD's multi-node views expect.  The table
+ * rtg_gpu_time holds the time model per (process, GPU) (span, busy, copy
+ * busy, idle; shared/timemodel.h), and RPD's busy view reads it.
+ * Everything is one transaction. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 
 #include "convert.h"
 #include "shared/corr.h"
+#include "shared/timemodel.h"
 #include "sqlite_schema.h"
 #include "xalloc.h"
 
@@ -65,6 +68,7 @@ typedef struct rpd {
   int64_t next_string, next_ustring, next_api, next_op;
   int64_t empty, dom_hip, dom_hsa, marker, kernel_exec;
   corr_table link;
+  tm_index model;
   bool failed;
 } rpd;
 
@@ -118,6 +122,7 @@ static void *rpd_open(cv_ctx *ctx) {
   rpd *r = rtg_xcalloc(1, sizeof *r, "the RPD output");
   if (!corr_init(&r->link, corr_slots_setting())) rtg_out_of_memory("the RPD's call/op tables");
   r->ctx = ctx;
+  tm_init(&r->model, ctx, 0, false, NULL, NULL);
   unlink(ctx->opt.sqlite_out); /* a new database, not rows added to an old one */
   if (sqlite3_open(ctx->opt.sqlite_out, &r->db) != SQLITE_OK) {
     rtg_error("cannot create database: path=%s: %s", ctx->opt.sqlite_out, sqlite3_errmsg(r->db));
@@ -268,6 +273,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
   rpd *r = stp;
   char args[4096];
   if (r->failed) return;
+  tm_event(&r->model, ev);
   const cv_proc *p = &r->ctx->procs[ev->proc];
   int64_t pid = (int64_t)p->host * 10000000 + p->pid;
   switch (ev->type) {
@@ -333,11 +339,41 @@ static void rpd_event(void *stp, const cv_event *ev) {
   }
 }
 
+/* The time model's rows (rtg_gpu_time), which the busy view reads. */
+static void gpu_time_rows(rpd *r) {
+  tm_finish(&r->model);
+  sqlite3_stmt *st;
+  if (!exec(r, rtg_gpu_time_table)) return;
+  const char *ins = "INSERT INTO rtg_gpu_time VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  if (sqlite3_prepare_v2(r->db, ins, -1, &st, NULL) != SQLITE_OK) {
+    fail(r, ins);
+    return;
+  }
+  for (uint32_t i = 0; i < r->model.x.n && !r->failed; i++) {
+    const tm_res *m = (const tm_res *)r->model.x.r[i];
+    if (!m->ok) continue;
+    const cv_proc *p = &r->ctx->procs[m->base.proc];
+    int64_t v[8] = {(int64_t)p->host * 10000000 + p->pid,
+                    gpu_id(p, m->base.device),
+                    (int64_t)m->t.span_start,
+                    (int64_t)m->t.span_end,
+                    (int64_t)m->t.span,
+                    (int64_t)m->t.busy,
+                    (int64_t)m->t.copy_busy,
+                    (int64_t)m->t.idle};
+    for (int k = 0; k < 8; k++) sqlite3_bind_int64(st, k + 1, v[k]);
+    if (sqlite3_step(st) != SQLITE_DONE) fail(r, ins);
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+}
+
 static bool rpd_close(void *stp) {
   rpd *r = stp;
   if (!r->failed) corr_finish(&r->link, link_pending, r); /* pairs found through a spill */
   for (int i = 0; i < S_N; i++) sqlite3_finalize(r->st[i]);
   if (!r->failed) exec(r, rpd_indexes);
+  if (!r->failed) gpu_time_rows(r);
   if (!r->failed) exec(r, rpd_views);
   if (!r->failed) exec(r, "COMMIT;");
   bool ok = !r->failed;
@@ -345,6 +381,7 @@ static bool rpd_close(void *stp) {
   if (!ok) unlink(r->ctx->opt.sqlite_out);
   rtg_u64map_free(&r->strings);
   corr_free(&r->link);
+  tm_free(&r->model);
   free(r);
   return ok;
 }

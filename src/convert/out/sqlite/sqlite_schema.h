@@ -48,6 +48,13 @@ static const char rpd_tables[] =
     "INSERT INTO rocpd_metadata(tag, value) VALUES ('gpu_stride', '1000'),"
     " ('pid_stride', '10000000'), ('schema_version', '3');\n";
 
+/* rtg's own table: the time model (src/convert/shared/timemodel.h) per
+ * (process, GPU), in ns; pid and gpuId as in rocpd_api and rocpd_op. */
+static const char rtg_gpu_time_table[] =
+    "CREATE TABLE rtg_gpu_time (pid integer NOT NULL, gpuId integer NOT NULL,"
+    " spanStart integer NOT NULL, spanEnd integer NOT NULL, span integer NOT NULL,"
+    " busy integer NOT NULL, copyBusy integer NOT NULL, idle integer NOT NULL);\n";
+
 /* RPD's index names, created after the rows are in (faster). */
 static const char rpd_indexes[] =
     "CREATE INDEX \"rocpd_strin_string_c7b9cd_idx\" ON \"rocpd_string\" (\"string\");\n"
@@ -76,10 +83,10 @@ static const char rpd_views[] =
     "CREATE VIEW op AS SELECT o.id, o.gpuId, o.queueId, o.sequenceId, o.start, o.end,"
     " d.string AS description, t.string AS opType FROM rocpd_op o"
     " JOIN rocpd_string d ON d.id = o.description_id JOIN rocpd_string t ON t.id = o.opType_id;\n"
-    "CREATE VIEW busy AS SELECT g.gpuId, g.GpuTime, w.WallTime,"
-    " g.GpuTime * 1.0 / w.WallTime AS Busy"
-    " FROM (SELECT gpuId, sum(end - start) AS GpuTime FROM rocpd_op GROUP BY gpuId) g"
-    " JOIN (SELECT max(end) - min(start) AS WallTime FROM rocpd_op) w;\n"
+    /* RPD's columns, from rtg's time model: GpuTime is the kernels' union,
+     * WallTime the span of the process on the GPU (one row per process) */
+    "CREATE VIEW busy AS SELECT gpuId, busy AS GpuTime, span AS WallTime,"
+    " busy * 1.0 / span AS Busy FROM rtg_gpu_time;\n"
     /* an op is named by its description, or by its type when that is empty */
     "CREATE VIEW top AS SELECT s.string AS Name, count(s.string) AS TotalCalls,"
     " sum(x.end - x.start) / 1000 AS TotalDuration_us,"

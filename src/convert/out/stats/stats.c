@@ -7,7 +7,11 @@
  * log-linear histogram (median within 1/64 of the true value).  A record
  * of N repeated HSA calls (polls:N) counts N calls and the sum of their
  * durations (busy:); the calls of one such record count as equally long
- * (to the ns) for the other columns. */
+ * (to the ns) for the other columns.
+ *
+ * Beside them, gpu_time_stats.csv (and a GPU_TIME table): per (process,
+ * GPU) the span, busy, copy busy and idle of the time model
+ * (shared/timemodel.h); busy and idle add up to the span. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "shared/timemodel.h"
 #include "xalloc.h"
 
 #define SAMPLE_BUDGET (2u << 20) /* exact durations kept, all names together */
@@ -46,13 +51,16 @@ typedef struct stats {
   cv_ctx *ctx;
   table t[ST_N];
   uint64_t samples_held;
+  tm_index model;
 } stats;
 
 static void *stats_open(cv_ctx *ctx) {
   stats *s = rtg_xcalloc(1, sizeof *s, "the statistics");
   s->ctx = ctx;
+  tm_init(&s->model, ctx, 0, false, NULL, NULL);
   if (ctx->opt.stats_dir && mkdir(ctx->opt.stats_dir, 0777) && errno != EEXIST) {
     rtg_error("cannot create directory: path=%s: %s", ctx->opt.stats_dir, strerror(errno));
+    tm_free(&s->model);
     free(s);
     return NULL;
   }
@@ -144,6 +152,7 @@ static void add_polls(stats *s, int which, const char *name, uint64_t busy, uint
 static void stats_event(void *st, const cv_event *ev) {
   stats *s = st;
   uint64_t dur = ev->end - ev->start;
+  tm_event(&s->model, ev);
   switch (ev->type) {
   case CV_KERNEL:
     add(s, ST_KERNEL, ev->name, dur);
@@ -259,10 +268,76 @@ static void print_summary(stats *s, int which, double *medians) {
   fputc('\n', f);
 }
 
+/* Busy and idle as shares of the span that add up to 100.00 as printed:
+ * busy rounded to 0.01, idle the rest. */
+static void busy_idle_pct(const tm_totals *t, double *busy, double *idle) {
+  *busy = t->span ? round((double)t->busy * 10000.0 / (double)t->span) / 100.0 : 0;
+  *idle = t->span ? 100.0 - *busy : 0;
+}
+
+static bool write_gpu_time(stats *s, const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/gpu_time_stats.csv", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    rtg_error("cannot create output: path=%s: %s", path, strerror(errno));
+    return false;
+  }
+  fputs("\"Pid\",\"Host\",\"Gpu\",\"SpanStartNs\",\"SpanEndNs\",\"SpanNs\",\"BusyNs\","
+        "\"CopyBusyNs\",\"IdleNs\",\"BusyPercentage\",\"IdlePercentage\"\n",
+        f);
+  for (uint32_t i = 0; i < s->model.x.n; i++) {
+    const tm_res *r = (const tm_res *)s->model.x.r[i];
+    if (!r->ok) continue;
+    const cv_proc *p = &s->ctx->procs[r->base.proc];
+    char dev[64];
+    double b, id;
+    busy_idle_pct(&r->t, &b, &id);
+    fprintf(f, "%u,", p->pid);
+    csv_name(f, cv_str(s->ctx, s->ctx->hosts[p->host]));
+    fprintf(f, ",\"%s\",%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f\n",
+            rtg_device_name(r->base.device, dev, sizeof dev), (unsigned long long)r->t.span_start,
+            (unsigned long long)r->t.span_end, (unsigned long long)r->t.span,
+            (unsigned long long)r->t.busy, (unsigned long long)r->t.copy_busy,
+            (unsigned long long)r->t.idle, b, id);
+  }
+  bool ok = !ferror(f);
+  if (fclose(f) || !ok) {
+    rtg_error("cannot write output: path=%s", path);
+    return false;
+  }
+  return true;
+}
+
+static void print_gpu_time(stats *s) {
+  FILE *f = s->ctx->report;
+  bool head = false;
+  for (uint32_t i = 0; i < s->model.x.n; i++) {
+    const tm_res *r = (const tm_res *)s->model.x.r[i];
+    if (!r->ok) continue;
+    if (!head) {
+      fprintf(f, "GPU_TIME: busy = kernels, idle = span - busy, copy busy beside busy\n");
+      fprintf(f, "  %8s %-16s %14s %14s %8s %14s %8s %14s\n", "Pid", "GPU", "Span(us)", "Busy(us)",
+              "Busy(%)", "Idle(us)", "Idle(%)", "CopyBusy(us)");
+      head = true;
+    }
+    const cv_proc *p = &s->ctx->procs[r->base.proc];
+    char label[300];
+    double b, id;
+    busy_idle_pct(&r->t, &b, &id);
+    cv_device_label(s->ctx, r->base.proc, r->base.device, label, sizeof label);
+    fprintf(f, "  %8u %-16s %14.3f %14.3f %7.2f%% %14.3f %7.2f%% %14.3f\n", p->pid, label,
+            (double)r->t.span / 1000.0, (double)r->t.busy / 1000.0, b, (double)r->t.idle / 1000.0,
+            id, (double)r->t.copy_busy / 1000.0);
+  }
+  if (head) fputc('\n', f);
+}
+
 static bool stats_close(void *st) {
   stats *s = st;
   bool ok = true;
   sort_ctx = s->ctx;
+  tm_finish(&s->model);
   for (int w = 0; w < ST_N; w++) {
     table *t = &s->t[w];
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
@@ -278,6 +353,9 @@ static bool stats_close(void *st) {
     free(t->e);
     rtg_u64map_free(&t->index);
   }
+  if (s->ctx->opt.stats_dir) ok &= write_gpu_time(s, s->ctx->opt.stats_dir);
+  if (s->ctx->opt.summary) print_gpu_time(s);
+  tm_free(&s->model);
   free(s);
   return ok;
 }
