@@ -96,10 +96,17 @@ typedef struct an_state {
   uint8_t *call_flags;      /* by name id: AN_CALL_* | CALL_FLAGS_KNOWN; 0: not yet */
   uint32_t ncall_flags;
   /* optional, set before an_finish: each idle piece of a (process, GPU)
-   * with its cause (an_gpu.piece; the HTML report bins them over time) */
-  void (*piece)(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e);
+   * (queue AN_NO_QUEUE) and of each of its queues, with its cause
+   * (an_gpu.piece; the HTML report bins them over time, the timelines
+   * draw them) */
+  void (*piece)(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause, uint64_t s,
+                uint64_t e);
   void *piece_arg;
-  uint32_t piece_dev; /* (during an_finish: the index of the device attributed) */
+  uint32_t piece_dev;   /* (during an_finish: the index of the device attributed) */
+  uint32_t piece_queue; /* (and its queue, AN_NO_QUEUE: the GPU) */
+  /* set before an_add: only the idle causes (no launch decomposition, rules,
+   * critical path, host memory), for the timelines' gap slices */
+  bool idle_only;
 } an_state;
 
 /* model.c: an_new, then an_add for each event, then an_finish (results in

@@ -112,7 +112,7 @@ void an_add(an_state *st, const cv_event *ev) {
                                     .sync = flags & AN_CALL_SYNC,
                                     .flags = flags};
     p->ncalls++;
-    if (ev->type == CV_HIP_API) {
+    if (ev->type == CV_HIP_API && !st->idle_only) {
       an_mem m;
       bool copy_call;
       if (an_mem_of_call(ev->name, ev->args, &m, &copy_call)) {
@@ -385,7 +385,7 @@ an_state *an_new(cv_ctx *ctx) {
 static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e) {
   an_state *st = arg;
   const an_dev *d = &st->devs[st->piece_dev];
-  st->piece(st->piece_arg, d->proc, d->device, cause, s, e);
+  st->piece(st->piece_arg, d->proc, d->device, st->piece_queue, cause, s, e);
 }
 
 static int dev_order(const void *a, const void *b) {
@@ -395,7 +395,7 @@ static int dev_order(const void *a, const void *b) {
 }
 
 /* The idle causes of each queue: its kernels and barriers alone. */
-static void per_queue(an_dev *d, const an_gpu *g) {
+static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
   an_op *q = rtg_xmalloc(d->nops * sizeof *q, "the analysis");
   uint32_t *key = rtg_xmalloc(d->nops * sizeof *key, "the analysis");
   size_t n = 0;
@@ -409,13 +409,14 @@ static void per_queue(an_dev *d, const an_gpu *g) {
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && q[j].queue == q[i].queue) j++;
-    an_gpu qg = *g; /* (its pieces are the GPU's, not the queue's) */
-    qg.piece = NULL;
+    an_gpu qg = *g;
     qg.ops = q + i;
     qg.nops = j - i;
     an_queue *r = &d->queues[d->nqueues++];
     r->queue = q[i].queue;
+    if (st->piece) st->piece_queue = r->queue; /* (tasks run per_queue side by side without) */
     r->ok = an_attribute(&qg, &r->res);
+    if (st->piece) st->piece_queue = AN_NO_QUEUE;
     i = j;
   }
   free(q);
@@ -453,13 +454,16 @@ static an_gpu gpu_of(an_state *st, uint32_t i) {
                   .ncalls = p->ncalls};
 }
 
-/* The GPUs' idle causes; with a piece callback all in one task, in order,
- * so the callback sees one GPU at a time. */
+/* A GPU's idle causes; with a piece callback, its queues' too (all GPUs
+ * then in one task, in order, so the callback sees one GPU or queue at a
+ * time). */
 static void attribute(an_state *st, uint32_t i) {
   an_gpu g = gpu_of(st, i);
   if (st->piece) g.piece = dev_piece, g.piece_arg = st;
   st->piece_dev = i;
+  st->piece_queue = AN_NO_QUEUE;
   st->devs[i].ok = an_attribute(&g, &st->devs[i].res);
+  if (st->piece && st->devs[i].ok) per_queue(st, &st->devs[i], &g);
 }
 
 /* What an_finish computes once the ops and calls are sorted: parts that
@@ -492,7 +496,7 @@ static void run_task(an_state *st, const task *t) {
     break;
   case T_QUEUES: {
     an_gpu g = gpu_of(st, t->dev);
-    per_queue(&st->devs[t->dev], &g);
+    per_queue(st, &st->devs[t->dev], &g);
     break;
   }
   case T_LAUNCH:
@@ -513,12 +517,11 @@ static void *worker(void *arg) {
 static void run_tasks(an_state *st) {
   tasks q = {.st = st};
   q.v = rtg_xcalloc(3 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
-  q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
+  if (!st->idle_only) q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
   if (st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, UINT32_MAX};
   for (uint32_t i = 0; i < st->ndevs; i++) {
-    if (!st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, i};
-    q.v[q.n++] = (task){T_QUEUES, i};
-    q.v[q.n++] = (task){T_LAUNCH, i};
+    if (!st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
+    if (!st->idle_only) q.v[q.n++] = (task){T_LAUNCH, i};
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   size_t nw = cpus > 1 ? (size_t)cpus : 1;
@@ -556,7 +559,7 @@ void an_finish(an_state *st) {
     an_sort_calls(p->calls, p->ncalls);
   }
   run_tasks(st);
-  for (uint32_t i = 0; i < st->ndevs; i++) {
+  for (uint32_t i = 0; i < st->ndevs && !st->idle_only; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
     if (!d->ok) continue;
@@ -568,7 +571,7 @@ void an_finish(an_state *st) {
         if (t > p->last_launch) p->last_launch = t;
       }
   }
-  for (uint32_t i = 0; i < st->nprocs; i++) {
+  for (uint32_t i = 0; i < st->nprocs && !st->idle_only; i++) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);

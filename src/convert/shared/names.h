@@ -1,5 +1,6 @@
 /* The names the timeline outputs (out/chrome, out/perfetto, out/html)
- * give their slices of copies and of GPU idle gaps, the same in each. */
+ * give their slices of copies, the same in each (their gap slices are
+ * named by cause: analyze/gapslices.h). */
 #ifndef RTG_CONVERT_NAMES_H
 #define RTG_CONVERT_NAMES_H
 
@@ -10,7 +11,5 @@
 
 /* "HostToDevice 65536 bytes": the name of a copy on the timelines. */
 const char *cv_copy_name(const cv_event *ev, char *buf, size_t cap);
-/* "gap 20us-50us": the name of a GPU idle gap (-g), by --gap-buckets. */
-const char *cv_gap_name(const cv_ctx *ctx, uint64_t ns, char *buf, size_t cap);
 
 #endif

@@ -103,8 +103,11 @@ track *tracks_find(tracks *ts, uint32_t proc, enum tk_kind kind, uint64_t a, uin
   uint64_t sub;
   if (kind == TK_QUEUE || kind == TK_COPY || kind == TK_GAPS) {
     uint64_t q = kind == TK_QUEUE ? queue_ordinal(ts, proc, a, b) : b;
-    if (kind == TK_GAPS) q = 0;
-    uint64_t kk = kind == TK_GAPS ? 0 : kind == TK_QUEUE ? 1 : 2;
+    uint64_t kk = kind == TK_QUEUE ? 1 : 2;
+    if (kind == TK_GAPS && !b) /* a GPU's gaps: before its queues */
+      q = 0, kk = 0;
+    else if (kind == TK_GAPS) /* a queue's (b = queue + 1): after its lanes */
+      q = queue_ordinal(ts, proc, a, b - 1), kk = 1, lane = 63;
     sub = (a & 0xff) << 20 | kk << 18 | (q & 0x3ff) << 6 | (lane & 63);
   } else {
     sub = t->ctid & 0xfffffff;
@@ -310,9 +313,17 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
     else
       snprintf(buf, cap, "%s%s copy engine %llu%s", pre, agent, (unsigned long long)t->b, lane);
     break;
-  case TK_GAPS:
+  case TK_GAPS: {
     cv_device_label(ctx, t->proc, (rtg_device)t->a, agent, sizeof agent);
-    snprintf(buf, cap, "%s%s gaps", pre, agent);
+    if (!t->b) {
+      snprintf(buf, cap, "%s%s gaps", pre, agent);
+      break;
+    }
+    uint64_t key = rtg_mix64(((uint64_t)t->proc << 32 | t->a) ^ rtg_mix64(t->b - 1));
+    const uint64_t *ord = rtg_u64map_get(&ts->queue_ord, key);
+    uint64_t q = t->b - 1 < 100000 ? t->b - 1 : ord ? *ord : t->b - 1;
+    snprintf(buf, cap, "%s%s queue %llu gaps", pre, agent, (unsigned long long)q);
     break;
+  }
   }
 }

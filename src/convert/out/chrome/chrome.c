@@ -12,7 +12,7 @@
 #include "chrome.h"
 #include "convert.h"
 #include "shared/corr.h"
-#include "shared/gapindex.h"
+#include "analyze/gapslices.h"
 #include "shared/names.h"
 #include "outfile.h"
 #include "chrome_trace.h"
@@ -29,13 +29,10 @@ typedef struct chrome {
   corr_table dispatch; /* host dispatch -> op, by queue and packet id */
   uint64_t next_flow;
   cv_chrome_pre *pre; /* what the preparation pass needs (chrome_pre.c) */
-  gap_index gaps;     /* -g: a tracker per GPU */
+  an_slices gaps;     /* -g: the idle pieces by cause */
 } chrome;
 
 static void op_without_call(void *arg, corr_val op);
-static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
-                   uint32_t after);
-
 static void *chrome_open(cv_ctx *ctx) {
   chrome *c = rtg_xcalloc(1, sizeof *c, "the JSON output");
   c->ctx = ctx;
@@ -62,7 +59,7 @@ static void *chrome_open(cv_ctx *ctx) {
     rtg_out_of_memory("the JSON output's buffers and call/op tables");
   corr_set_unmatched(&c->calls, op_without_call, c);
   tracks_init(&c->ts, ctx);
-  gap_index_init(&c->gaps, sizeof(gap_res), on_gap, c);
+  if (ctx->opt.gap_events) an_slices_init(&c->gaps, ctx);
   return c;
 }
 
@@ -220,21 +217,17 @@ static uint64_t dispatch_key(const cv_event *ev) {
 
 /* ------------------------------------------------------------ gaps (-g) */
 
-static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
-                   uint32_t after) {
-  chrome *c = arg;
-  track *t = tracks_get(&c->ts, r->proc, TK_GAPS, r->device, 0, 0);
-  char name[64];
-  slice(c, t, cv_gap_name(c->ctx, end - start, name, sizeof name), "gap", start, end);
-  args a = {c, false};
-  arg_str(&a, "after", cv_str(c->ctx, before));
-  arg_str(&a, "before", cv_str(c->ctx, after));
-  args_end(&a);
-}
-
-static void gap_add(chrome *c, const cv_event *ev) {
-  gap_res *r = gap_index_get(&c->gaps, ev->proc, ev->device, GAP_DEVICE, NULL);
-  gt_add(&r->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(c->ctx, ev->name));
+/* The idle pieces of each GPU and queue, named by cause, on its gaps track. */
+static void gap_slices(chrome *c) {
+  an_slices_finish(&c->gaps);
+  for (size_t i = 0; i < c->gaps.n; i++) {
+    const an_slice *g = &c->gaps.v[i];
+    track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->device,
+                          g->queue == AN_NO_QUEUE ? 0 : (uint64_t)g->queue + 1, 0);
+    slice(c, t, an_cause_names[g->cause], "gap", g->start, g->end);
+    args a = {c, false};
+    args_end(&a);
+  }
 }
 
 /* ------------------------------------------------------------ events */
@@ -244,6 +237,7 @@ static void chrome_event(void *st, const cv_event *ev) {
   cv_ctx *ctx = c->ctx;
   args a = {c, false};
   track *t;
+  if (ctx->opt.gap_events) an_slices_add(&c->gaps, ev);
   switch (ev->type) {
   case CV_HIP_API:
   case CV_HSA_API: {
@@ -319,7 +313,6 @@ static void chrome_event(void *st, const cv_event *ev) {
       arg_str(&a, "mangled", ev->mangled);
       args_end(&a);
     }
-    if (k && ctx->opt.gap_events) gap_add(c, ev);
     break;
   }
   case CV_COPY: {
@@ -414,8 +407,7 @@ static void chrome_json_event(void *st, const void *item) {
 static bool chrome_close(void *st) {
   chrome *c = st;
   cv_ctx *ctx = c->ctx;
-  gap_index_finish(&c->gaps);
-  gap_index_free(&c->gaps);
+  if (ctx->opt.gap_events) gap_slices(c);
   rtg_u64map seen = {0};
   char name[1024];
   for (uint32_t i = 0; i < c->ts.n; i++) {
@@ -440,6 +432,7 @@ static bool chrome_close(void *st) {
   if (c->own_f && !rtg_out_close(c->f)) ok = false;
   if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
   tracks_free(&c->ts);
+  if (ctx->opt.gap_events) an_slices_free(&c->gaps);
   corr_free(&c->calls);
   corr_free(&c->dispatch);
   free(c->pre);

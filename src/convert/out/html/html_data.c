@@ -23,8 +23,10 @@ static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
   return &h->d[*v - 1];
 }
 
-void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, int cause, uint64_t s, uint64_t e) {
+void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause, uint64_t s,
+                 uint64_t e) {
   ht_state *h = arg;
+  if (queue != AN_NO_QUEUE) return; /* the report bins the GPU's pieces */
   ht_dev *d = dev_of(h, proc, device);
   if (d->np == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 64;

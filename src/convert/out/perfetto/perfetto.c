@@ -45,8 +45,6 @@
 #include "xalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
-static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
-                   uint32_t after);
 
 /* ------------------------------------------------------------ output */
 
@@ -88,7 +86,7 @@ static void *pf_open(cv_ctx *ctx) {
     rtg_out_of_memory("the Perfetto output's buffers, caches and call/op tables");
   corr_set_unmatched(&p->calls, op_without_call, p);
   tracks_init(&p->ts, ctx);
-  gap_index_init(&p->gaps, sizeof(gap_res), on_gap, p);
+  if (ctx->opt.gap_events) an_slices_init(&p->gaps, ctx);
   return p;
 }
 
@@ -177,21 +175,18 @@ static uint64_t op_flow_id(const cv_event *ev) {
 
 /* ------------------------------------------------------------ gaps (-g) */
 
-static void on_gap(void *arg, gap_res *r, uint64_t start, uint64_t end, uint32_t before,
-                   uint32_t after) {
-  pf *p = arg;
-  track *t = tracks_get(&p->ts, r->proc, TK_GAPS, r->device, 0, 0);
-  char name[64];
-  pkt k = pf_slice_begin(p, t, start, cv_gap_name(p->ctx, end - start, name, sizeof name), CAT_gap);
-  pf_ann_str(p, AN_after, cv_str(p->ctx, before));
-  pf_ann_str(p, AN_before, cv_str(p->ctx, after));
-  pf_pkt_end(p, k);
-  pf_slice_end(p, t, start, end);
-}
-
-static void gap_add(pf *p, const cv_event *ev) {
-  gap_res *r = gap_index_get(&p->gaps, ev->proc, ev->device, GAP_DEVICE, NULL);
-  gt_add(&r->gt, ev->start, ev->end, GT_COMPUTE, cv_intern(p->ctx, ev->name));
+/* The idle pieces of each GPU and queue, named by cause, on its gaps track
+ * (each track's in time order). */
+static void gap_slices(pf *p) {
+  an_slices_finish(&p->gaps);
+  for (size_t i = 0; i < p->gaps.n; i++) {
+    const an_slice *g = &p->gaps.v[i];
+    track *t = tracks_get(&p->ts, g->proc, TK_GAPS, g->device,
+                          g->queue == AN_NO_QUEUE ? 0 : (uint64_t)g->queue + 1, 0);
+    pkt k = pf_slice_begin(p, t, g->start, an_cause_names[g->cause], CAT_gap);
+    pf_pkt_end(p, k);
+    pf_slice_end(p, t, g->start, g->end);
+  }
 }
 
 /* ------------------------------------------------------------ events */
@@ -328,13 +323,13 @@ static void gpu_op(pf *p, const cv_event *ev) {
   if (have_host && !host.b) flow(p, launch ? CAT_launch : CAT_dispatch, host, op);
   pf_slice_end(p, t, ev->start, ev->end);
   pf_counters_op(p, ev);
-  if (ev->type == CV_KERNEL && ctx->opt.gap_events) gap_add(p, ev);
 }
 
 static void pf_event(void *st, const cv_event *ev) {
   pf *p = st;
   track *t;
   pkt k;
+  if (p->ctx->opt.gap_events) an_slices_add(&p->gaps, ev);
   switch (ev->type) {
   case CV_HIP_API:
   case CV_HSA_API:
@@ -407,8 +402,7 @@ static void pf_json_event(void *st, const void *item) {
 static bool pf_close(void *st) {
   pf *p = st;
   cv_ctx *ctx = p->ctx;
-  gap_index_finish(&p->gaps);
-  gap_index_free(&p->gaps);
+  if (ctx->opt.gap_events) gap_slices(p);
   corr_finish(&p->calls, flow_late_launch, p);
   corr_finish(&p->dispatch, flow_late_dispatch, p);
   pf_counters_finish(p);
@@ -441,6 +435,7 @@ static bool pf_close(void *st) {
   spool_free(&p->head);
   if (ctx->opt.verbose && ctx->opt.flows) corr_report(ctx->report, &p->calls, &p->dispatch);
   tracks_free(&p->ts);
+  if (ctx->opt.gap_events) an_slices_free(&p->gaps);
   corr_free(&p->calls);
   corr_free(&p->dispatch);
   rtg_strtab_free(p->names);

@@ -8,7 +8,7 @@
 
 #include "convert.h"
 #include "shared/corr.h"
-#include "shared/gapindex.h"
+#include "analyze/gapslices.h"
 #include "shared/names.h"
 #include "pbw.h"
 #include "perfetto_proto.h"
@@ -157,7 +157,7 @@ typedef struct pf {
   counter *ctr;
   uint32_t nctr;
   rtg_u64map ctr_index;
-  gap_index gaps; /* -g: a tracker per GPU */
+  an_slices gaps; /* -g: the idle pieces by cause */
   bool warned_json;
 } pf;
 
