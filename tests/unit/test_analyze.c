@@ -404,7 +404,7 @@ static void test_random(void) {
     memset(kern, 0, sizeof kern), memset(copy, 0, sizeof copy);
     memset(dep, 0, sizeof dep), memset(launch, 0, sizeof launch);
     size_t nops = 1 + rnd(40), ncalls = rnd(60);
-    uint64_t first = T, last = 0;
+    uint64_t first = T, first_start = T, last = 0;
     for (size_t i = 0; i < nops; i++) {
       uint64_t s = 200 + rnd(T - 400), e = s + rnd(150);
       an_op *o = &ops[i];
@@ -414,6 +414,7 @@ static void test_random(void) {
       /* a waiting barrier waits from its enqueue (when its queue reached it) */
       uint64_t from = o->deps && o->enq ? o->enq : s;
       if (from < first) first = from;
+      if (s < first_start) first_start = s;
       if (e > last) last = e;
       for (uint64_t t = s; t < e; t++) {
         if (o->kind == AN_OP_KERNEL) kern[t] = 1;
@@ -439,7 +440,9 @@ static void test_random(void) {
     an_result r;
     if (!an_attribute(&g, &r)) continue;
     uint64_t busy = 0, cause[4] = {0};
-    if (first < ps) ps = first; /* the span starts at the earliest of the two */
+    /* the span starts at the earliest of the process's start and the first
+     * op's start (a barrier's wait before that is cut off, as startup is) */
+    if (first_start < ps) ps = first_start;
     for (uint64_t t = ps; t < last; t++) {
       if (kern[t]) {
         busy++;
