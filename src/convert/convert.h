@@ -14,7 +14,7 @@
  *   sinks, one folder each behind cv_sink (out/<format>/): chrome,
  *   perfetto, stats, gaps, sqlite, workgroups, csv, otf2; analyze/; what
  *   several of them use is in shared/ (tracks, call/op matching, gap
- *   trackers, stacks)
+ *   trackers, the time model, stacks)
  *
  * Everything streams: an event's strings live only during the call, and a
  * sink keeps what it needs (interned names, aggregates), never the events. */

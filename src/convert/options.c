@@ -70,7 +70,7 @@ static void usage(FILE *f) {
       "                      named *.pftrace gets a native Perfetto (protobuf) trace\n"
       "      --format F      json or perfetto: the format of -o whatever its name\n"
       "  -f, --flows         flow arrows from HIP calls / host dispatches to GPU ops\n"
-      "  -g, --gap-events    add GPU idle-gap events\n"
+      "  -g, --gap-events    add GPU idle time as slices named by cause\n"
       "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
       "  -p, --by-process    group tracks by process instead of by domain\n"
       "      --zero          timestamps relative to the first event (default: boot time)\n"

@@ -1,6 +1,6 @@
 /* The gap trackers of the GPU resources, one per (process, device, queue),
- * in one index: the outputs that show idle gaps (out/chrome and
- * out/perfetto with -g, out/gaps) find a resource's tracker here.
+ * in one index: the time model (timemodel.h), which the reports use,
+ * finds a resource's tracker here.
  *
  * An entry is the caller's own struct, which begins with a gap_res; it is
  * made zeroed on first use and stays where it is (pointers to it stay
