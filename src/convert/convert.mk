@@ -39,6 +39,12 @@ UNIT_LIBS_test_convert_chrome := -lcjson
 # tests/unit/test_convert_corr.c tests the call/op matching on its own
 UNIT_EXTRA_test_convert_corr := -Isrc/convert/shared src/convert/shared/corr.c
 
+# tests/unit/test_convert_timemodel.c checks the streaming time model against
+# the analysis's attribution
+UNIT_EXTRA_test_convert_timemodel := -Isrc/convert -Isrc/convert/shared $(filter-out %/main.o,$(CONVERT_OBJ))
+UNIT_LIBS_test_convert_timemodel := -lsqlite3 -lcjson $(OTF2_LIBS)
+$(B)/tests/test_convert_timemodel: $(filter-out %/main.o,$(CONVERT_OBJ))
+
 # tests/unit/test_convert_lanes.c checks the lanes of GPU ops against a model
 UNIT_EXTRA_test_convert_lanes := -Isrc/convert -Isrc/convert/shared $(filter-out %/main.o,$(CONVERT_OBJ))
 UNIT_LIBS_test_convert_lanes := -lsqlite3 -lcjson $(OTF2_LIBS)
