@@ -38,7 +38,10 @@
 /* F(K, type, member, key, style, flags), K being the kind
  * type: u64, i64, str, dim3.  flags: REQ or OPT. */
 
-/* First line of every trace: format version, process, host and clock. */
+/* First line of every trace: format version, process, host and clock.
+ * boot_ns/realtime_ns: one instant on both clocks (at the process's
+ * start), realtime_err: that pair's own error, ns (half the bracket of two
+ * boottime reads around the realtime read). */
 #define RTG_FIELDS_HEADER(F, K)                                                                    \
   F(K, u64, format, "format", KV, REQ)                                                             \
   F(K, str, host, "host", KVW, REQ)                                                                \
@@ -48,7 +51,8 @@
   F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \
   F(K, str, rank, "rank", KVW, OPT)                                                                \
   F(K, str, version, "version", KVW, OPT)                                                          \
-  F(K, str, exe, "exe", KVS, OPT)
+  F(K, str, exe, "exe", KVS, OPT)                                                                  \
+  F(K, u64, realtime_err, "realtime_err", KV, OPT)
 
 /* An agent the runtime reported, so tools can name GPU tracks. */
 #define RTG_FIELDS_AGENT(F, K)                                                                     \
@@ -211,7 +215,9 @@
   F(K, u64, offset, "offset", KV, OPT)                                                             \
   F(K, str, module, "module", KVS, OPT)
 
-/* Last record of a trace: what was recorded, and what had to be dropped. */
+/* Last record of a trace: what was recorded, and what had to be dropped;
+ * boot_ns/realtime_ns/realtime_err: a second clock pair, at its writing
+ * (the process's exit), as the header's. */
 #define RTG_FIELDS_SUMMARY(F, K)                                                                   \
   F(K, u64, dispatches, "dispatches", KV, REQ)                                                     \
   F(K, u64, barriers, "barriers", KV, REQ)                                                         \
@@ -226,7 +232,10 @@
   F(K, u64, buffer_waits, "buffer_waits", KV, OPT)                                                 \
   F(K, u64, buffer_wait_ns, "buffer_wait_ns", KV, OPT)                                             \
   F(K, u64, hip_missed_until, "hip_missed_until", KV, OPT)                                         \
-  F(K, u64, destroy_wakeups, "destroy_wakeups", KV, OPT)
+  F(K, u64, destroy_wakeups, "destroy_wakeups", KV, OPT)                                           \
+  F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                           \
+  F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \
+  F(K, u64, realtime_err, "realtime_err", KV, OPT)
 
 /* X(KIND, prefix, keyword, FIELDS)
  * A kind is recognised by its prefix, then its keyword (the first word after

@@ -17,6 +17,23 @@ uint64_t rtg_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t read_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+rtg_clock_pair rtg_clock_pair_now(void) {
+  rtg_clock_pair best = {0, 0, UINT64_MAX};
+  for (int i = 0; i < 5; i++) {
+    uint64_t b1 = read_ns(CLOCK_BOOTTIME), rt = read_ns(CLOCK_REALTIME),
+             b2 = read_ns(CLOCK_BOOTTIME);
+    uint64_t err = (b2 - b1 + 1) / 2;
+    if (err < best.err_ns) best = (rtg_clock_pair){b1 + (b2 - b1) / 2, rt, err};
+  }
+  return best;
+}
+
 uint32_t rtg_pid(void) {
   if (!cached_pid) cached_pid = (uint32_t)getpid();
   return cached_pid;

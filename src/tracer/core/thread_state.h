@@ -28,6 +28,15 @@ extern __thread rtg_thread_state rtg_tls __attribute__((visibility("hidden")));
 /* CLOCK_BOOTTIME nanoseconds: the clock of HSA's profiling timestamps. */
 RTG_HIDDEN uint64_t rtg_now(void);
 
+/* A CLOCK_BOOTTIME / CLOCK_REALTIME pair for placing hosts on one time
+ * axis: the realtime read between two boottime reads, the tightest of a
+ * few tries.  boot_ns is the middle of the bracket, err_ns half its width
+ * (rounded up): the pair's own error.  Async-signal-safe. */
+typedef struct rtg_clock_pair {
+  uint64_t boot_ns, realtime_ns, err_ns;
+} rtg_clock_pair;
+RTG_HIDDEN rtg_clock_pair rtg_clock_pair_now(void);
+
 /* pid and kernel thread id of the caller, cached per thread. */
 RTG_HIDDEN uint32_t rtg_pid(void);
 RTG_HIDDEN uint64_t rtg_tid(void);

@@ -155,21 +155,21 @@ static bool write_header(void) {
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
-  struct timespec rt;
-  clock_gettime(CLOCK_REALTIME, &rt);
+  rtg_clock_pair cp = rtg_clock_pair_now();
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_HEADER, rtg_pid(), rtg_tid());
   r.u.HEADER.format = RTG_FORMAT_VERSION;
   r.u.HEADER.host = host;
   r.u.HEADER.clock = "boottime";
   RTG_SET(&r, HEADER, ppid, (uint64_t)getppid());
-  RTG_SET(&r, HEADER, boot_ns, rtg_now());
-  RTG_SET(&r, HEADER, realtime_ns, (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
+  RTG_SET(&r, HEADER, boot_ns, cp.boot_ns);
+  RTG_SET(&r, HEADER, realtime_ns, cp.realtime_ns);
   if (rtg_rank()) RTG_SET(&r, HEADER, rank, rtg_rank());
 #ifdef RTG_VERSION
   RTG_SET(&r, HEADER, version, RTG_VERSION);
 #endif
   if (exe[0]) RTG_SET(&r, HEADER, exe, exe);
+  RTG_SET(&r, HEADER, realtime_err, cp.err_ns);
   char buf[4096];
   size_t len = rtg_record_format(buf, sizeof buf, &r);
   return write_all(out_fd, buf, len);
@@ -254,6 +254,10 @@ off_t rtg_file_put_summary(void) {
   if (missed_until) RTG_SET(&r, SUMMARY, hip_missed_until, missed_until);
   uint64_t wakeups = rtg_counter_get(RTG_CNT_DESTROY_WAKEUPS);
   if (wakeups) RTG_SET(&r, SUMMARY, destroy_wakeups, wakeups);
+  rtg_clock_pair cp = rtg_clock_pair_now();
+  RTG_SET(&r, SUMMARY, boot_ns, cp.boot_ns);
+  RTG_SET(&r, SUMMARY, realtime_ns, cp.realtime_ns);
+  RTG_SET(&r, SUMMARY, realtime_err, cp.err_ns);
   char buf[1024];
   size_t n = rtg_record_format(buf, sizeof buf, &r);
   if (fd < 0 || !n) return -1;
