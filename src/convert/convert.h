@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "agents.h"
+#include "clockmap.h"
 #include "diag.h"
 #include "gap_buckets.h"
 #include "rtg/record.h"
@@ -149,6 +150,7 @@ typedef struct cv_options {
   const char *otf2_dir;    /* --otf2 DIR: an OTF2 archive */
   const char *analyze_out; /* --analyze[=FILE.json]: "-" = the text report only */
   const char *html_out;    /* --html FILE: the HTML report */
+  bool no_align;           /* --no-align: each host on its own CLOCK_BOOTTIME */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
@@ -163,6 +165,9 @@ typedef struct cv_prepare {
   size_t (*fn)(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
   void *arg;
   unsigned scale;
+  /* it writes the line's times: not for lines whose times the reader
+   * moves (hosts on one axis, in/hosts.c) */
+  bool timed;
 } cv_prepare;
 
 enum cv_pass {
@@ -184,9 +189,17 @@ typedef struct cv_ctx {
   uint64_t time_base;                /* subtracted from output times (--zero) */
   uint64_t first_ns, last_ns;        /* span of the events dispatched */
   enum cv_pass pass;
-  /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times */
+  /* CLOCK_REALTIME - CLOCK_BOOTTIME from a header, to place strace times
+   * (with hosts aligned: the reference's, on the common axis) */
   int64_t realtime_minus_boot;
   bool have_clock_offset;
+  /* hosts on one time axis (in/hosts.c): the map of each host's boot
+   * clock, made before the first pass; clocks.moves says whether any
+   * time moves.  clock_of_host: host index -> its map, as looked up. */
+  rtg_clockmap clocks;
+  bool clocks_made;
+  const rtg_clock_host **clock_of_host;
+  uint32_t nclock_of_host;
   /* input files, read once per pass */
   const char **inputs;
   int ninputs;
@@ -273,6 +286,16 @@ void cv_measure_span(cv_ctx *ctx);
  * pass over all inputs (duplicate detection). */
 void cv_pass_begin(cv_ctx *ctx);
 bool cv_read_input(cv_ctx *ctx, const char *path);
+/* in/hosts.c: the map of every host's boot clock onto one axis, from the
+ * clock pairs of the inputs (once; nothing with --no-align); -v prints it.
+ * cv_host_clock: the map of a host (by index), for rtg_clockmap_apply with
+ * clocks.lift_ns; only while clocks.moves.  cv_clock_text, cv_clock_json:
+ * each host's offset, uncertainty and drift, when there are several hosts
+ * (the JSON as ,"hosts":[...]). */
+void cv_align_hosts(cv_ctx *ctx);
+const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host);
+void cv_clock_text(const cv_ctx *ctx, FILE *f);
+void cv_clock_json(const cv_ctx *ctx, FILE *f);
 /* in/json.c: a Chrome JSON file's events, merged. */
 bool cv_read_json(cv_ctx *ctx, const char *path);
 /* in/tail.c: the SYMBOL and STACK records at the end of a file (the

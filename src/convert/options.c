@@ -25,7 +25,8 @@ enum {
   OPT_CSV,
   OPT_OTF2,
   OPT_ANALYZE,
-  OPT_HTML
+  OPT_HTML,
+  OPT_NO_ALIGN
 };
 
 static const struct option long_opts[] = {
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
     {"analyze", optional_argument, 0, OPT_ANALYZE},
     {"html", required_argument, 0, OPT_HTML},
     {"format", required_argument, 0, OPT_FORMAT},
+    {"no-align", no_argument, 0, OPT_NO_ALIGN},
     {0, 0, 0, 0},
 };
 
@@ -94,6 +96,9 @@ static void usage(FILE *f) {
       "Input selection:\n"
       "      --start T       drop events starting before T: microseconds or N%\n"
       "      --end T         drop events starting after T: microseconds or N%\n"
+      "Several hosts:\n"
+      "      --no-align      each host's times on its own CLOCK_BOOTTIME (default: every\n"
+      "                      host moved onto the first's by their clock pairs; -v)\n"
       "Messages:\n"
       "  -v, --verbose       counts of parsed and skipped lines per kind\n"
       "  -q, --quiet         no warnings\n"
@@ -243,6 +248,9 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
       break;
     case OPT_STRICT:
       o->strict = true;
+      break;
+    case OPT_NO_ALIGN:
+      o->no_align = true;
       break;
     case OPT_CSV:
       o->csv_dir = optarg;

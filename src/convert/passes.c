@@ -14,6 +14,7 @@ static bool pass(cv_ctx *ctx, enum cv_pass which) {
   int quiet = rtg_diag_quiet;
   if (which != CV_PASS_MAIN) rtg_diag_quiet = 1;
   ctx->pass = which;
+  cv_align_hosts(ctx); /* (before the first) */
   bool ok = true;
   cv_pass_begin(ctx);
   for (int i = 0; i < ctx->ninputs; i++)

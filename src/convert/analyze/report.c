@@ -589,6 +589,7 @@ void an_write_json(const an_state *st, FILE *f) {
   rules_json(st, f);
   critical_json(st, f);
   processes_json(st, f);
+  cv_clock_json(st->ctx, f); /* several hosts: each one's offset */
   fprintf(f, "\n}\n");
 }
 
@@ -666,6 +667,7 @@ static void critical_text(const an_state *st, FILE *f) {
 }
 
 void an_write_text(const an_state *st, FILE *f) {
+  cv_clock_text(st->ctx, f); /* several hosts: each one's offset */
   bool any = false;
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;

@@ -36,6 +36,9 @@ typedef struct reader {
   uint32_t api_dev_proc;
   rtg_device api_dev;
   bool api_dev_ok;
+  /* the clock map of the last process whose times moved (hosts.c) */
+  const rtg_clock_host *clock;
+  uint32_t clock_proc;
 } reader;
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
@@ -57,6 +60,24 @@ static bool header_seen(cv_ctx *ctx, const rtg_record *rec) {
 /* true when path is a regular file read before in this pass */
 static bool file_seen(cv_ctx *ctx, const char *path) {
   return rtg_seen_file(&ctx->seen_files, path, 0, NULL);
+}
+
+/* Several hosts: the times of an event onto the common axis, by its
+ * process's host (hosts.c).  One host: nothing moves. */
+static uint64_t aligned(reader *r, uint32_t proc, uint64_t t) {
+  cv_ctx *ctx = r->ctx;
+  if (!r->clock || r->clock_proc != proc) {
+    r->clock = cv_host_clock(ctx, ctx->procs[proc].host);
+    r->clock_proc = proc;
+  }
+  return rtg_clockmap_apply(r->clock, ctx->clocks.lift_ns, t);
+}
+
+static inline void align(reader *r, cv_event *ev) {
+  if (!r->ctx->clocks.moves) return;
+  ev->start = aligned(r, ev->proc, ev->start);
+  ev->end = aligned(r, ev->proc, ev->end);
+  if (ev->tick) ev->tick = aligned(r, ev->proc, ev->tick);
 }
 
 static uint32_t host_of(reader *r, uint32_t pid) {
@@ -211,6 +232,7 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
     r->api_dev_ok = true;
   }
   ev->device = r->api_dev;
+  align(r, ev);
   cv_dispatch(ctx, ev);
 }
 
@@ -255,8 +277,9 @@ static void handle_record(reader *r, const rtg_line *l) {
     cv_proc *p = proc_ptr(r, rec->pid);
     if (HAS(rec, HEADER, exe)) p->exe = cv_intern(ctx, GET(rec, HEADER, exe));
     if (HAS(rec, HEADER, rank)) p->rank = cv_intern(ctx, GET(rec, HEADER, rank));
-    if (HAS(rec, HEADER, boot_ns) && (!p->boot_ns || GET(rec, HEADER, boot_ns) < p->boot_ns))
-      p->boot_ns = GET(rec, HEADER, boot_ns);
+    uint64_t boot = GET(rec, HEADER, boot_ns);
+    if (boot && ctx->clocks.moves) boot = aligned(r, proc_of(r, rec->pid), boot);
+    if (HAS(rec, HEADER, boot_ns) && (!p->boot_ns || boot < p->boot_ns)) p->boot_ns = boot;
     if (HAS(rec, HEADER, boot_ns) && HAS(rec, HEADER, realtime_ns) && !ctx->have_clock_offset) {
       ctx->realtime_minus_boot =
           (int64_t)(GET(rec, HEADER, realtime_ns) - GET(rec, HEADER, boot_ns));
@@ -400,6 +423,7 @@ static void handle_record(reader *r, const rtg_line *l) {
   ev.proc = proc_of(r, rec->pid);
   ev.agent = (uint32_t)agent;
   ev.device = rtg_agents_device(&ctx->procs[ev.proc].agents, agent);
+  align(r, &ev);
   cv_dispatch(ctx, &ev);
 }
 
@@ -440,6 +464,7 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
   ev.has_engine = ev.type == CV_COPY;
   ev.id = h->seq;
   ev.proc = proc_of(r, r->have_last ? r->last_pid : 0);
+  align(r, &ev);
   cv_dispatch(r->ctx, &ev);
 }
 
@@ -544,7 +569,8 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
-  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink) { /* a sink's work on the lines */
+  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink &&
+      !(ctx->prepare.timed && ctx->clocks.moves)) { /* a sink's work on the lines */
     ro.prepare = ctx->prepare.fn;
     ro.prepare_arg = ctx->prepare.arg;
     ro.prepare_scale = ctx->prepare.scale;

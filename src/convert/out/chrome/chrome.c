@@ -72,7 +72,7 @@ static void chrome_prepare(void *st, cv_prepare *p) {
   if (!c->pre) return; /* (no preparation: the sink makes every event) */
   *c->pre =
       (cv_chrome_pre){.time_base = c->ctx->time_base, .kernel_names = c->ctx->opt.kernel_names};
-  *p = (cv_prepare){cv_chrome_prepare, c->pre, 2};
+  *p = (cv_prepare){cv_chrome_prepare, c->pre, 2, true};
 }
 
 /* ------------------------------------------------------------ event text */

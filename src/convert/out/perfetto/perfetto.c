@@ -387,7 +387,7 @@ static void op_without_call(void *arg, corr_val op) {
  * threads (perfetto_calls.c). */
 static void pf_prepare(void *st, cv_prepare *prep) {
   (void)st;
-  *prep = (cv_prepare){cv_perfetto_prepare, NULL, 0};
+  *prep = (cv_prepare){cv_perfetto_prepare, NULL, 0, false};
 }
 
 /* Chrome JSON inputs are merged into the JSON output only. */

@@ -1,0 +1,190 @@
+/* Hosts on one time axis.  Before the first pass, the clock pairs of every
+ * trace file make the map of each host's boot clock onto the reference
+ * host's (src/common/clockmap.h); trace.c then moves every time of a record
+ * through its host's map, so every output gets the aligned times.  A
+ * file's pairs are its first line's (the header) and its last line's (the
+ * summary, when it is the same process's): two reads per file, not a pass.
+ * A process whose header is elsewhere in a file (files concatenated) gets
+ * its host's map all the same. */
+#define _GNU_SOURCE /* memrchr */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "dedup.h"
+#include "xalloc.h"
+
+#define HEAD_MAX 65536 /* a header line is far shorter */
+#define TAIL_MAX 4096  /* so is a summary line */
+
+/* The last complete line of buf[0..n) (ending in '\n'), NUL-terminated in
+ * place; NULL when there is none. */
+static char *last_line(char *buf, size_t n, size_t *len) {
+  if (!n || buf[n - 1] != '\n') return NULL;
+  buf[--n] = 0;
+  char *nl = memrchr(buf, '\n', n);
+  if (!nl) return NULL; /* (the tail may start inside the line) */
+  *len = n - (size_t)(nl + 1 - buf);
+  return nl + 1;
+}
+
+/* The pairs of one file: its header's, and its summary's. */
+static void file_pairs(cv_ctx *ctx, int fd, off_t size) {
+  static char buf[HEAD_MAX + 1];
+  ssize_t n = pread(fd, buf, HEAD_MAX, 0);
+  char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+  rtg_record rec;
+  if (!nl || rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) != RTG_KIND_HEADER ||
+      !RTG_HAS(&rec, RTG_FIELD(HEADER, boot_ns)) || !RTG_HAS(&rec, RTG_FIELD(HEADER, realtime_ns)))
+    return;
+  const rtg_rec_HEADER *h = &rec.u.HEADER;
+  rtg_clock_sample start = {h->boot_ns, h->realtime_ns, h->realtime_err}, exit;
+  uint32_t pid = rec.pid;
+  uint32_t host = rtg_clockmap_host(&ctx->clocks, h->host);
+  if (host == UINT32_MAX) rtg_out_of_memory("the clocks of hosts");
+  bool has_exit = false;
+  off_t from = size > TAIL_MAX ? size - TAIL_MAX : 0;
+  n = pread(fd, buf, (size_t)(size - from), from);
+  size_t len;
+  char *line = n > 0 ? last_line(buf, (size_t)n, &len) : NULL;
+  if (line && rtg_record_parse(line, len, &rec, NULL) == RTG_KIND_SUMMARY && rec.pid == pid &&
+      RTG_HAS(&rec, RTG_FIELD(SUMMARY, boot_ns)) &&
+      RTG_HAS(&rec, RTG_FIELD(SUMMARY, realtime_ns))) {
+    const rtg_rec_SUMMARY *s = &rec.u.SUMMARY;
+    exit = (rtg_clock_sample){s->boot_ns, s->realtime_ns, s->realtime_err};
+    has_exit = true;
+  }
+  if (!rtg_clockmap_add(&ctx->clocks, host, &start, has_exit ? &exit : NULL))
+    rtg_out_of_memory("the clocks of hosts");
+}
+
+void cv_align_hosts(cv_ctx *ctx) {
+  if (ctx->clocks_made) return;
+  ctx->clocks_made = true;
+  if (ctx->opt.no_align) return;
+  rtg_u64map seen = {0};
+  for (int i = 0; i < ctx->ninputs; i++) {
+    const char *path = ctx->inputs[i];
+    if (!strcmp(path, "-") || rtg_seen_file(&seen, path, 0, NULL)) continue;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) continue; /* (the pass says why) */
+    if (!fstat(fd, &st) && S_ISREG(st.st_mode)) file_pairs(ctx, fd, st.st_size);
+    close(fd);
+  }
+  rtg_u64map_free(&seen);
+  rtg_clockmap *m = &ctx->clocks;
+  rtg_clockmap_solve(m);
+  if (m->moves) { /* strace times (wall clock) land on the common axis */
+    ctx->realtime_minus_boot = m->hosts[m->ref].offset_ns - (int64_t)m->lift_ns;
+    ctx->have_clock_offset = true;
+  }
+  if (ctx->opt.verbose) cv_clock_text(ctx, ctx->report);
+}
+
+const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host) {
+  static const rtg_clock_host unknown; /* not moved (but lifted) */
+  if (host >= ctx->nclock_of_host) {
+    uint32_t n = ctx->nhosts > host ? ctx->nhosts : host + 1;
+    const rtg_clock_host **t = realloc(ctx->clock_of_host, n * sizeof *t);
+    if (!t) rtg_out_of_memory("the clocks of hosts");
+    memset(t + ctx->nclock_of_host, 0, (n - ctx->nclock_of_host) * sizeof *t);
+    ctx->clock_of_host = t;
+    ctx->nclock_of_host = n;
+  }
+  if (!ctx->clock_of_host[host]) {
+    const char *name = cv_str(ctx, ctx->hosts[host]);
+    ctx->clock_of_host[host] = &unknown;
+    for (uint32_t i = 0; i < ctx->clocks.nhosts; i++)
+      if (!strcmp(ctx->clocks.hosts[i].name, name)) ctx->clock_of_host[host] = &ctx->clocks.hosts[i];
+  }
+  return ctx->clock_of_host[host];
+}
+
+/* The hosts in name order (the reference first). */
+static uint32_t *by_name(const rtg_clockmap *m) {
+  uint32_t *o = malloc(m->nhosts * sizeof *o);
+  if (!o) rtg_out_of_memory("the clocks of hosts");
+  for (uint32_t i = 0; i < m->nhosts; i++) {
+    uint32_t j = i;
+    for (; j > 0 && strcmp(m->hosts[o[j - 1]].name, m->hosts[i].name) > 0; j--) o[j] = o[j - 1];
+    o[j] = i;
+  }
+  return o;
+}
+
+/* What a host's times move by at its first pair, ns. */
+static int64_t moved_by(const rtg_clockmap *m, const rtg_clock_host *h) {
+  return h->shift_ns + (int64_t)m->lift_ns;
+}
+
+void cv_clock_text(const cv_ctx *ctx, FILE *f) {
+  const rtg_clockmap *m = &ctx->clocks;
+  if (m->nhosts < 2) return;
+  if (m->ref == UINT32_MAX) {
+    fprintf(f, "hosts: %u, none with clock pairs: each on its own CLOCK_BOOTTIME\n", m->nhosts);
+    return;
+  }
+  fprintf(f, "hosts on one time axis: %s's CLOCK_BOOTTIME", m->hosts[m->ref].name);
+  if (m->lift_ns)
+    fprintf(f, " + %" PRIu64 " s (another host's times would be before 0)", m->lift_ns / 1000000000);
+  fprintf(f, ", by the hosts' CLOCK_REALTIME pairs\n");
+  uint32_t *o = by_name(m);
+  for (uint32_t k = 0; k < m->nhosts; k++) {
+    const rtg_clock_host *h = &m->hosts[o[k]];
+    if (!h->known) {
+      fprintf(f, "  host %s: no clock pairs: not moved\n", h->name);
+      continue;
+    }
+    int64_t by = moved_by(m, h);
+    uint64_t mag = by < 0 ? -(uint64_t)by : (uint64_t)by;
+    fprintf(f,
+            "  host %s: offset %c%" PRIu64 ".%09" PRIu64 " s, uncertainty %" PRIu64
+            " ns, drift %+.3f ppm, %zu processes%s%s\n",
+            h->name, by < 0 ? '-' : '+', mag / 1000000000, mag % 1000000000, h->uncertainty_ns,
+            h->drift * 1e6, h->nprocs, o[k] == m->ref ? " (reference)" : "",
+            h->stepped ? "; its wall clock stepped: no drift applied" : "");
+  }
+  free(o);
+}
+
+static void json_name(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+void cv_clock_json(const cv_ctx *ctx, FILE *f) {
+  const rtg_clockmap *m = &ctx->clocks;
+  if (m->nhosts < 2) return;
+  fprintf(f, ",\n\"hosts\":[");
+  uint32_t *o = by_name(m);
+  for (uint32_t k = 0; k < m->nhosts; k++) {
+    const rtg_clock_host *h = &m->hosts[o[k]];
+    fprintf(f, "%s\n{\"host\":", k ? "," : "");
+    json_name(f, h->name);
+    if (!h->known) {
+      fprintf(f, ",\"offset_ns\":%" PRIu64 ",\"source\":\"none\",\"processes\":0}", m->lift_ns);
+      continue;
+    }
+    fprintf(f,
+            ",\"offset_ns\":%" PRId64 ",\"source\":\"realtime\",\"uncertainty_ns\":%" PRIu64
+            ",\"drift_ppm\":%.3f,\"processes\":%zu,\"reference\":%s}",
+            moved_by(m, h), h->uncertainty_ns, h->drift * 1e6, h->nprocs,
+            o[k] == m->ref ? "true" : "false");
+  }
+  fprintf(f, "]");
+  free(o);
+}
