@@ -100,7 +100,8 @@ const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host) {
     const char *name = cv_str(ctx, ctx->hosts[host]);
     ctx->clock_of_host[host] = &unknown;
     for (uint32_t i = 0; i < ctx->clocks.nhosts; i++)
-      if (!strcmp(ctx->clocks.hosts[i].name, name)) ctx->clock_of_host[host] = &ctx->clocks.hosts[i];
+      if (!strcmp(ctx->clocks.hosts[i].name, name))
+        ctx->clock_of_host[host] = &ctx->clocks.hosts[i];
   }
   return ctx->clock_of_host[host];
 }
@@ -131,7 +132,8 @@ void cv_clock_text(const cv_ctx *ctx, FILE *f) {
   }
   fprintf(f, "hosts on one time axis: %s's CLOCK_BOOTTIME", m->hosts[m->ref].name);
   if (m->lift_ns)
-    fprintf(f, " + %" PRIu64 " s (another host's times would be before 0)", m->lift_ns / 1000000000);
+    fprintf(f, " + %" PRIu64 " s (another host's times would be before 0)",
+            m->lift_ns / 1000000000);
   fprintf(f, ", by the hosts' CLOCK_REALTIME pairs\n");
   uint32_t *o = by_name(m);
   for (uint32_t k = 0; k < m->nhosts; k++) {
