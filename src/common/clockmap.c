@@ -90,21 +90,79 @@ static bool solve_offset(rtg_clock_host *h) {
   return true;
 }
 
+/* The wall-clock interval of a host's pairs. */
+static void wall_span(rtg_clock_host *h) {
+  h->wall_lo = UINT64_MAX, h->wall_hi = 0;
+  for (size_t i = 0; i < h->nprocs; i++)
+    for (int k = 0; k < 1 + h->procs[i].has_exit; k++) {
+      uint64_t w = (k ? &h->procs[i].exit : &h->procs[i].start)->realtime_ns;
+      if (w < h->wall_lo) h->wall_lo = w;
+      if (w > h->wall_hi) h->wall_hi = w;
+    }
+}
+
+/* Group the known hosts by joined wall-clock intervals (group[i], 0 for
+ * a host without pairs) and keep the largest group (ties: the one with the
+ * first host by name); the others are apart.  False when out of memory. */
+static bool keep_one_time(rtg_clockmap *m) {
+  uint32_t n = m->nhosts, *order = malloc(n * sizeof *order), *group = calloc(n, sizeof *group);
+  uint32_t *size = calloc(n + 1, sizeof *size);
+  if (!order || !group || !size) {
+    free(order), free(group), free(size);
+    return false;
+  }
+  uint32_t nk = 0;
+  for (uint32_t i = 0; i < n; i++) /* the known hosts by the start of their interval */
+    if (m->hosts[i].known) {
+      uint32_t j = nk++;
+      for (; j > 0 && m->hosts[order[j - 1]].wall_lo > m->hosts[i].wall_lo; j--)
+        order[j] = order[j - 1];
+      order[j] = i;
+    }
+  uint32_t g = 0;
+  uint64_t reach = 0;
+  for (uint32_t k = 0; k < nk; k++) {
+    const rtg_clock_host *h = &m->hosts[order[k]];
+    if (!g || h->wall_lo > reach + RTG_CLOCKMAP_APART_NS) g++;
+    if (h->wall_hi > reach) reach = h->wall_hi;
+    group[order[k]] = g;
+    size[g]++;
+  }
+  uint32_t best = 0, first = UINT32_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!group[i]) continue;
+    uint32_t gi = group[i];
+    bool better = !best || size[gi] > size[best] ||
+                  (size[gi] == size[best] && strcmp(m->hosts[i].name, m->hosts[first].name) < 0);
+    if (better) best = gi, first = i;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (group[i] && group[i] != best) m->hosts[i].known = false, m->hosts[i].apart = true;
+  free(order), free(group), free(size);
+  return true;
+}
+
 void rtg_clockmap_solve(rtg_clockmap *m) {
   m->ref = UINT32_MAX;
   m->lift_ns = 0;
   m->moves = false;
   for (uint32_t i = 0; i < m->nhosts; i++) {
     rtg_clock_host *h = &m->hosts[i];
-    h->known = h->stepped = false;
+    h->known = h->stepped = h->apart = false;
     h->shift_ns = 0;
     h->slope = 0;
     if (!h->nprocs) continue;
     solve_drift(h);
     if (!solve_offset(h)) continue; /* (out of memory: not placed) */
     h->known = true;
-    if (m->ref == UINT32_MAX || strcmp(h->name, m->hosts[m->ref].name) < 0) m->ref = i;
+    wall_span(h);
   }
+  if (!keep_one_time(m)) /* (out of memory: nothing moves) */
+    for (uint32_t i = 0; i < m->nhosts; i++) m->hosts[i].known = false;
+  for (uint32_t i = 0; i < m->nhosts; i++)
+    if (m->hosts[i].known &&
+        (m->ref == UINT32_MAX || strcmp(m->hosts[i].name, m->hosts[m->ref].name) < 0))
+      m->ref = i;
   if (m->ref == UINT32_MAX) return;
   const rtg_clock_host *r = &m->hosts[m->ref];
   int64_t min_start = INT64_MAX;

@@ -17,10 +17,16 @@
  *                  instant: u + offset_ref(u) = t + offset_h(t), solved
  *                  exactly for the linear offsets, plus lift_ns
  *
- * The reference is the first host by name (strcmp) that has pairs; it stays
- * where it is (aligned(t) = t) unless another host's first pair would land
- * before 0 (then every host is moved lift_ns later, in whole seconds).  A
- * host without pairs is not moved (but lifted).  A host's uncertainty is
+ * Only hosts whose traces are of one time are aligned: each host's pairs
+ * span a wall-clock interval, and intervals less than RTG_CLOCKMAP_APART_NS
+ * apart join (a job's hosts overlap; traces of runs hours or years apart,
+ * merged to compare them, do not).  The largest such group of hosts is
+ * aligned (of groups as large, the one with the first host by name); a host
+ * of another group is apart, and not moved.  The reference is the first
+ * host by name of that group; it stays where it is (aligned(t) = t) unless
+ * another host's first pair would land before 0 (then every host is moved
+ * lift_ns later, in whole seconds).  A host without pairs is not moved (but
+ * lifted).  A host's uncertainty is
  * the largest error of its pairs plus the spread of their offsets (the
  * processes of one host disagreeing); the offset between two hosts is
  * uncertain by the sum of theirs and by their wall clocks' own
@@ -31,6 +37,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Wall-clock intervals of hosts further apart are of different times. */
+#define RTG_CLOCKMAP_APART_NS (3600ull * 1000000000ull)
 
 /* One instant on both clocks; err_ns its error (0: not recorded). */
 typedef struct rtg_clock_sample {
@@ -47,14 +56,16 @@ typedef struct rtg_clock_host {
   rtg_clock_proc *procs; /* the pairs of its processes (rtg_clockmap_add) */
   size_t nprocs, cap;
   /* rtg_clockmap_solve: */
-  bool known;              /* it has pairs, and is placed by them */
-  bool stepped;            /* its offsets moved more than a clock drifts: no drift applied */
-  int64_t offset_ns;       /* a_h: realtime - boottime at t0_ns */
-  uint64_t t0_ns;          /* its first pair's boot time */
-  double drift;            /* d_h (ppm: times 1e6) */
-  uint64_t uncertainty_ns; /* largest pair error + spread of the offsets */
-  int64_t shift_ns;        /* aligned(t0_ns) - t0_ns */
-  double slope;            /* aligned(t) - t grows by slope per ns after t0_ns */
+  bool known;                /* it has pairs, and is placed by them */
+  bool apart;                /* it has pairs, of another time than the reference's: not moved */
+  uint64_t wall_lo, wall_hi; /* the wall-clock interval of its pairs */
+  bool stepped;              /* its offsets moved more than a clock drifts: no drift applied */
+  int64_t offset_ns;         /* a_h: realtime - boottime at t0_ns */
+  uint64_t t0_ns;            /* its first pair's boot time */
+  double drift;              /* d_h (ppm: times 1e6) */
+  uint64_t uncertainty_ns;   /* largest pair error + spread of the offsets */
+  int64_t shift_ns;          /* aligned(t0_ns) - t0_ns */
+  double slope;              /* aligned(t) - t grows by slope per ns after t0_ns */
 } rtg_clock_host;
 
 typedef struct rtg_clockmap {

@@ -134,9 +134,42 @@ static void lift(void) {
   rtg_clockmap_free(&m);
 }
 
+/* Hosts of another time (an hour and more apart on the wall clock) are
+ * not aligned: the largest group is, ties to the first host by name. */
+static void apart(void) {
+  rtg_clockmap m = {0};
+  uint32_t old = rtg_clockmap_host(&m, "a-old"), x = rtg_clockmap_host(&m, "x");
+  uint32_t y = rtg_clockmap_host(&m, "y"), z = rtg_clockmap_host(&m, "z");
+  /* a-old ran 7 years before x, y, z; z started 50 min after y's exit */
+  int64_t then = WALL - 7 * 365 * 86400 * S;
+  add(&m, old, pair(1 * S, then, 0), NULL);
+  rtg_clock_sample ye = pair(2100 * S, WALL - 2000 * S, 0); /* (wall: WALL + 100 s) */
+  add(&m, x, pair(3000 * S, WALL - 3000 * S, 0), NULL);
+  add(&m, y, pair(2000 * S, WALL - 2000 * S, 0), &ye);
+  add(&m, z, pair(4000 * S + 100 * S + 3000 * S, WALL - 4000 * S, 0), NULL);
+  rtg_clockmap_solve(&m);
+  CHECK(m.hosts[old].apart && !m.hosts[old].known);
+  CHECK(m.hosts[x].known && m.hosts[y].known && m.hosts[z].known);
+  CHECK_U64(m.ref, x);
+  CHECK_U64(at(&m, old, 5 * S), 5 * S);
+  CHECK_U64(at(&m, y, 2000 * S), 3000 * S);
+  rtg_clockmap_free(&m);
+
+  /* two hosts of two times: the first by name is aligned, alone: nothing moves */
+  uint32_t b = rtg_clockmap_host(&m, "vm"), a = rtg_clockmap_host(&m, "node1");
+  add(&m, b, pair(1992 * S, WALL, 0), NULL);
+  add(&m, a, pair(1 * S, then, 0), NULL);
+  rtg_clockmap_solve(&m);
+  CHECK_U64(m.ref, a);
+  CHECK(m.hosts[b].apart);
+  CHECK(!m.moves);
+  rtg_clockmap_free(&m);
+}
+
 int main(void) {
   offsets();
   drift();
   lift();
+  apart();
   return check_done("test_clockmap");
 }

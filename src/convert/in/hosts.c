@@ -139,7 +139,9 @@ void cv_clock_text(const cv_ctx *ctx, FILE *f) {
   for (uint32_t k = 0; k < m->nhosts; k++) {
     const rtg_clock_host *h = &m->hosts[o[k]];
     if (!h->known) {
-      fprintf(f, "  host %s: no clock pairs: not moved\n", h->name);
+      fprintf(f, "  host %s: %s: not moved\n", h->name,
+              h->apart ? "its traces are of another time (over an hour apart on the wall clock)"
+                       : "no clock pairs");
       continue;
     }
     int64_t by = moved_by(m, h);
@@ -178,7 +180,8 @@ void cv_clock_json(const cv_ctx *ctx, FILE *f) {
     fprintf(f, "%s\n{\"host\":", k ? "," : "");
     json_name(f, h->name);
     if (!h->known) {
-      fprintf(f, ",\"offset_ns\":%" PRIu64 ",\"source\":\"none\",\"processes\":0}", m->lift_ns);
+      fprintf(f, ",\"offset_ns\":%" PRIu64 ",\"source\":\"%s\",\"processes\":%zu}", m->lift_ns,
+              h->apart ? "apart" : "none", h->nprocs);
       continue;
     }
     fprintf(f,
