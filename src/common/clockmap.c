@@ -53,7 +53,7 @@ static void solve_drift(rtg_clock_host *h) {
   for (size_t i = 0; i < h->nprocs; i++) {
     const rtg_clock_proc *p = &h->procs[i];
     if (!p->has_exit || p->exit.boot_ns <= p->start.boot_ns) continue;
-    moved += (double)(offset_of(&p->exit) - offset_of(&p->start));
+    moved += (double)(int64_t)((uint64_t)offset_of(&p->exit) - (uint64_t)offset_of(&p->start));
     span += (double)(p->exit.boot_ns - p->start.boot_ns);
     err += (double)(p->start.err_ns + p->exit.err_ns);
   }
@@ -79,13 +79,15 @@ static bool solve_offset(rtg_clock_host *h) {
     for (int k = 0; k < 1 + h->procs[i].has_exit; k++) {
       const rtg_clock_sample *s = k ? &h->procs[i].exit : &h->procs[i].start;
       double since = (double)(int64_t)(s->boot_ns - h->t0_ns);
-      o[n++] = offset_of(s) - (int64_t)(h->drift * since);
+      o[n++] = (int64_t)((uint64_t)offset_of(s) - (uint64_t)(int64_t)(h->drift * since));
       if (s->err_ns > maxerr) maxerr = s->err_ns;
     }
   qsort(o, n, sizeof *o, cmp_i64);
   /* (the middle two's mean, without overflowing) */
-  h->offset_ns = n % 2 ? o[n / 2] : o[n / 2 - 1] + (o[n / 2] - o[n / 2 - 1]) / 2;
-  h->uncertainty_ns = maxerr + (uint64_t)(o[n - 1] - o[0]);
+  /* (in unsigned arithmetic: a broken trace's values may be anything) */
+  uint64_t lo = (uint64_t)o[n / 2 - (n % 2 ? 0 : 1)], hi = (uint64_t)o[n / 2];
+  h->offset_ns = (int64_t)(lo + (hi - lo) / 2);
+  h->uncertainty_ns = maxerr + ((uint64_t)o[n - 1] - (uint64_t)o[0]);
   free(o);
   return true;
 }
@@ -171,19 +173,19 @@ void rtg_clockmap_solve(rtg_clockmap *m) {
     if (!h->known || i == m->ref) continue;
     /* u (1 + d_r) = t + a_h + d_h (t - t0_h) - a_r + d_r t0_r, as the shift
      * at t0_h and a slope: the large difference of offsets in integers */
-    int64_t da = h->offset_ns - r->offset_ns;
+    int64_t da = (int64_t)((uint64_t)h->offset_ns - (uint64_t)r->offset_ns);
     double dr = r->drift;
     double corr = ((double)da * dr + dr * (double)(int64_t)(h->t0_ns - r->t0_ns)) / (1 + dr);
-    h->shift_ns = da - (int64_t)corr;
+    h->shift_ns = (int64_t)((uint64_t)da - (uint64_t)(int64_t)corr);
     h->slope = (h->drift - dr) / (1 + dr);
     if (h->shift_ns || h->slope != 0) m->moves = true;
-    int64_t at = (int64_t)h->t0_ns + h->shift_ns;
+    int64_t at = (int64_t)(h->t0_ns + (uint64_t)h->shift_ns);
     if (at < min_start) min_start = at;
   }
   /* the first pair of every host at 1 s or later */
   const int64_t s = 1000000000;
   if (min_start < s) {
-    m->lift_ns = (uint64_t)((s - min_start + s - 1) / s * s);
+    m->lift_ns = ((uint64_t)s - (uint64_t)min_start + (uint64_t)s - 1) / (uint64_t)s * (uint64_t)s;
     m->moves = true;
   }
 }

@@ -88,9 +88,9 @@ void rtg_clockmap_solve(rtg_clockmap *m);
 /* t (host's CLOCK_BOOTTIME ns) on the common axis.  Times of one host keep
  * their order; without drift, their differences exactly. */
 static inline uint64_t rtg_clockmap_apply(const rtg_clock_host *h, uint64_t lift_ns, uint64_t t) {
-  int64_t d = h->shift_ns + (int64_t)lift_ns;
-  if (h->slope != 0) d += (int64_t)(h->slope * (double)(int64_t)(t - h->t0_ns));
-  return t + (uint64_t)d;
+  uint64_t d = (uint64_t)h->shift_ns + lift_ns; /* (wrapping: a broken trace's values) */
+  if (h->slope != 0) d += (uint64_t)(int64_t)(h->slope * (double)(int64_t)(t - h->t0_ns));
+  return t + d;
 }
 void rtg_clockmap_free(rtg_clockmap *m);
 

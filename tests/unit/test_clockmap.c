@@ -166,10 +166,33 @@ static void apart(void) {
   rtg_clockmap_free(&m);
 }
 
+/* A broken trace's pairs (any values) are taken without undefined
+ * behaviour (built with -fsanitize=undefined, this says so). */
+static void extremes(void) {
+  static const uint64_t v[] = {0, 1, INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX};
+  rtg_clockmap m = {0};
+  char name[8];
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 5; j++) {
+      snprintf(name, sizeof name, "h%d%d", i, j);
+      uint32_t h = rtg_clockmap_host(&m, name);
+      rtg_clock_sample a = {v[i], v[j], v[j]}, b = {v[j], v[i], UINT64_MAX};
+      CHECK(rtg_clockmap_add(&m, h, &a, &b));
+      CHECK(rtg_clockmap_add(&m, h, &b, NULL));
+    }
+  rtg_clockmap_solve(&m);
+  uint64_t sum = 0;
+  for (uint32_t h = 0; h < m.nhosts; h++)
+    for (int i = 0; i < 5; i++) sum += at(&m, h, v[i]);
+  CHECK(m.nhosts == 25 && (sum | 1));
+  rtg_clockmap_free(&m);
+}
+
 int main(void) {
   offsets();
   drift();
   lift();
   apart();
+  extremes();
   return check_done("test_clockmap");
 }
