@@ -33,6 +33,8 @@ echo "analyze exit $?, its text names $(grep -c '^  host node-.: offset' an.txt)
 # -v: each host's offset (to the ms: the time namespaces' own) and its uncertainty
 grep -A4 '^hosts on one time axis' v.txt |
   sed -E 's/\.([0-9]{3})[0-9]{6} s/.\1 s/; s/uncertainty [0-9]+ ns/uncertainty N ns/; s/drift [-+]0\.[0-9]{3} ppm/drift ~0 ppm/'
+"$B/rtg-convert" -q --csv csv --sqlite k.rpd rtg_trace.txt.*
+echo "csv, sqlite exit $?"
 "$B/rtg-convert" -q -o n.json --no-align rtg_trace.txt.*
 echo "no-align exit $?"
 mkdir bare
@@ -72,6 +74,13 @@ print("aligned - wall clock spread %d ns; aligned starts spread %d ns" %
 print("aligned starts within 1 s of each other:", max(al.values()) - min(al.values()) < 10**9)
 print("--no-align starts as traced:", na == raw)
 print("--no-align starts over 900 s apart:", max(na.values()) - min(na.values()) > 900 * 10**9)
+import csv, sqlite3
+cs = {}
+for f in glob.glob("csv/*/*_kernel_trace.csv"):
+    for row in csv.DictReader(open(f)):
+        cs[int(f.split("/")[-1].split("_")[0])] = int(row["Start_Timestamp"])
+db = sorted(r[0] for r in sqlite3.connect("k.rpd").execute("select start from rocpd_op"))
+print("CSV and SQLite starts aligned as the JSON's:", cs == al and db == sorted(al.values()))
 same = True
 for h in set(host.values()):
     ps = [p for p in raw if host[p] == h]
