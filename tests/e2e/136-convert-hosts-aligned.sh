@@ -41,6 +41,15 @@ mkdir bare
 for f in rtg_trace.txt.*; do sed 's/ realtime_ns:[0-9]*//' "$f" > "bare/$f"; done
 (cd bare && "$B/rtg-convert" -q -o ../b.json rtg_trace.txt.*)
 cmp n.json b.json && echo "--no-align: the same bytes as traces without clock pairs"
+(cd bare && "$B/rtg-convert" -q -v -o /dev/null rtg_trace.txt.* | grep '^hosts')
+# node-b's traces without pairs (written before they were recorded): it stays
+mkdir mixed
+for f in rtg_trace.txt.*; do
+  if head -n1 "$f" | grep -q ' host:node-b '; then cp "bare/$f" mixed/; else cp "$f" mixed/; fi
+done
+(cd mixed && "$B/rtg-convert" -q -v -o /dev/null rtg_trace.txt.*) | grep -E '^  host node-[ab]' |
+  sed -E 's/uncertainty [0-9]+ ns, drift [-+]0\.[0-9]{3} ppm/.../'
+
 
 python3 - <<'PY'
 import glob, json, re, sys

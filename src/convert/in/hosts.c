@@ -38,14 +38,14 @@ static void file_pairs(cv_ctx *ctx, int fd, off_t size) {
   ssize_t n = pread(fd, buf, HEAD_MAX, 0);
   char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
   rtg_record rec;
-  if (!nl || rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) != RTG_KIND_HEADER ||
-      !RTG_HAS(&rec, RTG_FIELD(HEADER, boot_ns)) || !RTG_HAS(&rec, RTG_FIELD(HEADER, realtime_ns)))
-    return;
+  if (!nl || rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) != RTG_KIND_HEADER) return;
   const rtg_rec_HEADER *h = &rec.u.HEADER;
+  uint32_t host = rtg_clockmap_host(&ctx->clocks, h->host); /* (-v names it, pairs or not) */
+  if (host == UINT32_MAX) rtg_out_of_memory("the clocks of hosts");
+  if (!RTG_HAS(&rec, RTG_FIELD(HEADER, boot_ns)) || !RTG_HAS(&rec, RTG_FIELD(HEADER, realtime_ns)))
+    return;
   rtg_clock_sample start = {h->boot_ns, h->realtime_ns, h->realtime_err}, exit;
   uint32_t pid = rec.pid;
-  uint32_t host = rtg_clockmap_host(&ctx->clocks, h->host);
-  if (host == UINT32_MAX) rtg_out_of_memory("the clocks of hosts");
   bool has_exit = false;
   off_t from = size > TAIL_MAX ? size - TAIL_MAX : 0;
   n = pread(fd, buf, (size_t)(size - from), from);
