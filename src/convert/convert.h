@@ -290,11 +290,12 @@ bool cv_read_input(cv_ctx *ctx, const char *path);
  * clock pairs of the inputs (once; nothing with --no-align); -v prints it.
  * cv_host_clock: the map of a host (by index), for rtg_clockmap_apply with
  * clocks.lift_ns; only while clocks.moves.  cv_clock_text, cv_clock_json:
- * each host's offset, uncertainty and drift, when there are several hosts
- * (the JSON as ,"hosts":[...]). */
+ * each host's offset, uncertainty and drift, when several hosts had clock
+ * pairs (the JSON as ,"hosts":[...]); for -v (verbose), whenever there are
+ * several hosts. */
 void cv_align_hosts(cv_ctx *ctx);
 const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host);
-void cv_clock_text(const cv_ctx *ctx, FILE *f);
+void cv_clock_text(const cv_ctx *ctx, FILE *f, bool verbose);
 void cv_clock_json(const cv_ctx *ctx, FILE *f);
 /* in/json.c: a Chrome JSON file's events, merged. */
 bool cv_read_json(cv_ctx *ctx, const char *path);

@@ -667,7 +667,7 @@ static void critical_text(const an_state *st, FILE *f) {
 }
 
 void an_write_text(const an_state *st, FILE *f) {
-  cv_clock_text(st->ctx, f); /* several hosts: each one's offset */
+  cv_clock_text(st->ctx, f, false); /* several hosts: each one's offset */
   bool any = false;
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;

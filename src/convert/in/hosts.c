@@ -83,7 +83,7 @@ void cv_align_hosts(cv_ctx *ctx) {
     ctx->realtime_minus_boot = m->hosts[m->ref].offset_ns - (int64_t)m->lift_ns;
     ctx->have_clock_offset = true;
   }
-  if (ctx->opt.verbose) cv_clock_text(ctx, ctx->report);
+  if (ctx->opt.verbose) cv_clock_text(ctx, ctx->report, true);
 }
 
 const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host) {
@@ -123,9 +123,16 @@ static int64_t moved_by(const rtg_clockmap *m, const rtg_clock_host *h) {
   return h->shift_ns + (int64_t)m->lift_ns;
 }
 
-void cv_clock_text(const cv_ctx *ctx, FILE *f) {
+/* Did two hosts or more have pairs (was there anything to align)? */
+static bool several_with_pairs(const rtg_clockmap *m) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < m->nhosts; i++) n += m->hosts[i].nprocs > 0;
+  return n >= 2;
+}
+
+void cv_clock_text(const cv_ctx *ctx, FILE *f, bool verbose) {
   const rtg_clockmap *m = &ctx->clocks;
-  if (m->nhosts < 2) return;
+  if (m->nhosts < 2 || (!verbose && !several_with_pairs(m))) return;
   if (m->ref == UINT32_MAX) {
     fprintf(f, "hosts: %u, none with clock pairs: each on its own CLOCK_BOOTTIME\n", m->nhosts);
     return;
@@ -148,9 +155,10 @@ void cv_clock_text(const cv_ctx *ctx, FILE *f) {
     uint64_t mag = by < 0 ? -(uint64_t)by : (uint64_t)by;
     fprintf(f,
             "  host %s: offset %c%" PRIu64 ".%09" PRIu64 " s, uncertainty %" PRIu64
-            " ns, drift %+.3f ppm, %zu processes%s%s\n",
+            " ns, drift %+.3f ppm, %zu process%s%s%s\n",
             h->name, by < 0 ? '-' : '+', mag / 1000000000, mag % 1000000000, h->uncertainty_ns,
-            h->drift * 1e6, h->nprocs, o[k] == m->ref ? " (reference)" : "",
+            h->drift * 1e6, h->nprocs, h->nprocs == 1 ? "" : "es",
+            o[k] == m->ref ? " (reference)" : "",
             h->stepped ? "; its wall clock stepped: no drift applied" : "");
   }
   free(o);
@@ -172,7 +180,7 @@ static void json_name(FILE *f, const char *s) {
 
 void cv_clock_json(const cv_ctx *ctx, FILE *f) {
   const rtg_clockmap *m = &ctx->clocks;
-  if (m->nhosts < 2) return;
+  if (!several_with_pairs(m)) return;
   fprintf(f, ",\n\"hosts\":[");
   uint32_t *o = by_name(m);
   for (uint32_t k = 0; k < m->nhosts; k++) {
