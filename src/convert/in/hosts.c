@@ -80,7 +80,7 @@ void cv_align_hosts(cv_ctx *ctx) {
   rtg_clockmap *m = &ctx->clocks;
   rtg_clockmap_solve(m);
   if (m->moves) { /* strace times (wall clock) land on the common axis */
-    ctx->realtime_minus_boot = m->hosts[m->ref].offset_ns - (int64_t)m->lift_ns;
+    ctx->realtime_minus_boot = (int64_t)((uint64_t)m->hosts[m->ref].offset_ns - m->lift_ns);
     ctx->have_clock_offset = true;
   }
   if (ctx->opt.verbose) cv_clock_text(ctx, ctx->report, true);
@@ -120,7 +120,7 @@ static uint32_t *by_name(const rtg_clockmap *m) {
 
 /* What a host's times move by at its first pair, ns. */
 static int64_t moved_by(const rtg_clockmap *m, const rtg_clock_host *h) {
-  return h->shift_ns + (int64_t)m->lift_ns;
+  return (int64_t)((uint64_t)h->shift_ns + m->lift_ns); /* (wrapping: broken pairs) */
 }
 
 /* Did two hosts or more have pairs (was there anything to align)? */
