@@ -106,6 +106,11 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory build-all
 	@for s in scripts/bench-*.sh; do [ -x "$$s" ] || continue; echo "== $$s"; B=$(B) "$$s" || exit 1; done
 
+# The GPU timeline's stretch on every way a program waits (one table).
+bench-stretch: deps
+	$(Q)$(MAKE) --no-print-directory build-all
+	@B=$(B) scripts/bench-stretch.sh
+
 # Man pages from the Markdown pages beside the code (scripts/md2man; the
 # page names itself in its first line).  PAGE.md -> build/man/NAME.SECTION
 MAN_PAGES := $(B)/man/rtg_tracer.7 $(B)/man/rtg-trace.1 $(B)/man/rtg-convert.1 $(B)/man/rpt.1
@@ -150,4 +155,4 @@ check-refs:
 clean:
 	rm -rf $(B)
 
-.PHONY: all build-all build-tests deps test test-tsan tsan-bins test-rocm test-real demo bench man install format format-check check-refs clean
+.PHONY: all build-all build-tests deps test test-tsan tsan-bins test-rocm test-real demo bench bench-stretch man install format format-check check-refs clean
