@@ -18,8 +18,13 @@
  *   kernels, each kernel taking one away).
  * N kernels per thread.  Prints "elapsed_ns T": from the moment all threads
  * start to the last one's last completion seen; "tids A B ..", the threads'
- * ids; "handler_tid H", the thread that ran the last async handler. */
+ * ids; "handler_tid H", the thread that ran the last async handler; and,
+ * from the times the simulated GPU writes into every completion signal,
+ * "seen_ns MEDIAN P90": how long after a kernel's end its thread's wait
+ * returned, and "start_ns MEDIAN P90": how long after its submission it
+ * began (both but for b2b). */
 #define _GNU_SOURCE
+#include <hsa/amd_hsa_signal.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/syscall.h>
@@ -29,9 +34,14 @@
 #include "tp_common.h"
 
 enum wait_kind { W_SCACQ_B, W_SCACQ_A, W_RELAX_B, W_RELAX_A, W_POLL, W_ANY, W_HANDLER, W_B2B };
-static const char *const wait_names[] = {"scacquire-blocked", "scacquire-active", "relaxed-blocked",
-                                         "relaxed-active",    "poll",             "any",
-                                         "handler",           "b2b"};
+static const char *const wait_names[] = {"scacquire-blocked",
+                                         "scacquire-active",
+                                         "relaxed-blocked",
+                                         "relaxed-active",
+                                         "poll",
+                                         "any",
+                                         "handler",
+                                         "b2b"};
 enum { MAX_THREADS = 4 };
 
 static enum wait_kind kind;
@@ -44,6 +54,8 @@ static _Atomic long handler_tid;
 typedef struct worker {
   hsa_queue_t *q[2]; /* alternated (1t2q), else q[0] */
   hsa_signal_t *sig; /* n_ops fresh signals, or one reused */
+  uint64_t *seen;    /* per kernel: its wait's return - its end */
+  uint64_t *began;   /* per kernel: its start - its submission */
   sem_t done;        /* posted by the async handler */
   long tid;
   pthread_t thread;
@@ -100,6 +112,23 @@ static void wait_for(worker *w, hsa_signal_t s) {
   }
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* "name MEDIAN P90" of the threads' n values each in v[t] */
+static void print_spread(const char *name, uint64_t **v, int threads) {
+  size_t n = (size_t)threads * (size_t)n_ops;
+  uint64_t *all = malloc(n * sizeof *all);
+  if (!all) return;
+  for (int t = 0; t < threads; t++) memcpy(all + (size_t)t * n_ops, v[t], n_ops * sizeof *all);
+  qsort(all, n, sizeof *all, cmp_u64);
+  printf("%s %llu %llu\n", name, (unsigned long long)all[n / 2],
+         (unsigned long long)all[n * 9 / 10]);
+  free(all);
+}
+
 static void *run(void *arg) {
   worker *w = arg;
   w->tid = syscall(SYS_gettid);
@@ -111,8 +140,14 @@ static void *run(void *arg) {
       CHECK(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_LT, 1, on_complete, w));
     hsa_kernel_dispatch_packet_t d;
     sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, s);
+    uint64_t submitted = now();
     sg_submit(w->q[i % 2], &d);
     wait_for(w, s);
+    if (kind == W_B2B) continue;
+    uint64_t seen = now();
+    const amd_signal_t *as = (const amd_signal_t *)(uintptr_t)s.handle;
+    w->seen[i] = seen - (uint64_t)as->end_ts;
+    w->began[i] = (uint64_t)as->start_ts - submitted;
   }
   if (kind == W_B2B)
     for (int i = 0; i < (reuse ? 1 : n_ops); i++) sg_wait(w->sig[i]);
@@ -150,7 +185,9 @@ int main(int argc, char **argv) {
     w[t].q[1] = q[two_queues ? 1 : shared ? 0 : t];
     int ns = reuse ? 1 : n_ops;
     w[t].sig = calloc((size_t)ns, sizeof *w[t].sig);
-    if (!w[t].sig) return 1;
+    w[t].seen = calloc((size_t)n_ops, sizeof *w[t].seen);
+    w[t].began = calloc((size_t)n_ops, sizeof *w[t].began);
+    if (!w[t].sig || !w[t].seen || !w[t].began) return 1;
     for (int i = 0; i < ns; i++)
       CHECK(hsa_signal_create(reuse && kind == W_B2B ? n_ops : 1, 0, NULL, &w[t].sig[i]));
     sem_init(&w[t].done, 0, 0);
@@ -164,9 +201,17 @@ int main(int argc, char **argv) {
   printf("elapsed_ns %llu\ntids", (unsigned long long)(t1 - t0));
   for (int t = 0; t < threads; t++) printf(" %ld", w[t].tid);
   printf("\nhandler_tid %ld\n", (long)handler_tid);
+  if (kind != W_B2B) {
+    uint64_t *seen[MAX_THREADS], *began[MAX_THREADS];
+    for (int t = 0; t < threads; t++) seen[t] = w[t].seen, began[t] = w[t].began;
+    print_spread("seen_ns", seen, threads);
+    print_spread("start_ns", began, threads);
+  }
   for (int t = 0; t < threads; t++) {
     for (int i = 0; i < (reuse ? 1 : n_ops); i++) hsa_signal_destroy(w[t].sig[i]);
     free(w[t].sig);
+    free(w[t].seen);
+    free(w[t].began);
   }
   hsa_signal_destroy(idle);
   for (int i = 0; i < nq; i++) hsa_queue_destroy(q[i]);
