@@ -38,8 +38,8 @@ static pthread_barrier_t start;
 struct worker {
   hipStream_t s[2]; // alternated (1t2s), else s[0]
   hipEvent_t ev;
-  int *dev;      // the kernel's and the copy's device memory
-  int host[64];  // the copy's destination
+  int *dev;     // the kernel's and the copy's device memory
+  int host[64]; // the copy's destination
   long tid;
   pthread_t thread;
 };
@@ -97,7 +97,9 @@ static void *run(void *arg) {
 int main(int argc, char **argv) {
   for (int k = 0; argc == 4 && k < W_NONE; k++)
     if (!strcmp(argv[1], wait_names[k])) kind = static_cast<wait_kind>(k);
-  int threads = argc == 4 && !strcmp(argv[2], "2t") ? 2 : argc == 4 && !strcmp(argv[2], "4t1s") ? 4 : 1;
+  int threads = argc == 4 && !strcmp(argv[2], "2t")     ? 2
+                : argc == 4 && !strcmp(argv[2], "4t1s") ? 4
+                                                        : 1;
   n_ops = argc == 4 ? atol(argv[3]) : 0;
   if (kind == W_NONE || (threads == 1 && strcmp(argv[2], "1t2s")) || n_ops < 1 || n_ops > 100000) {
     fprintf(stderr, "usage: tp_hip_wait stream|event|device|memcpy|query|b2b 1t2s|2t|4t1s N\n");
