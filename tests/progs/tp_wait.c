@@ -22,7 +22,9 @@
  * from the times the simulated GPU writes into every completion signal,
  * "seen_ns MEDIAN P90": how long after a kernel's end its thread's wait
  * returned, and "start_ns MEDIAN P90": how long after its submission it
- * began (both but for b2b). */
+ * began (both but for b2b).
+ * TP_GAP_NS=G: each thread spins G ns after each wait before its next
+ * submit, as host work between kernels (or a tracer's) would take. */
 #define _GNU_SOURCE
 #include <hsa/amd_hsa_signal.h>
 #include <pthread.h>
@@ -47,6 +49,7 @@ enum { MAX_THREADS = 4 };
 static enum wait_kind kind;
 static bool reuse;
 static int n_ops;
+static uint64_t gap_ns;   /* TP_GAP_NS */
 static hsa_signal_t idle; /* never signalled: wait_any's other signal */
 static pthread_barrier_t start;
 static _Atomic long handler_tid;
@@ -145,6 +148,8 @@ static void *run(void *arg) {
     wait_for(w, s);
     if (kind == W_B2B) continue;
     uint64_t seen = now();
+    while (gap_ns && now() - seen < gap_ns) {
+    }
     const amd_signal_t *as = (const amd_signal_t *)(uintptr_t)s.handle;
     w->seen[i] = seen - (uint64_t)as->end_ts;
     w->began[i] = (uint64_t)as->start_ts - submitted;
@@ -166,6 +171,8 @@ int main(int argc, char **argv) {
   bool shared = threads == 4, two_queues = threads == 1;
   reuse = !strcmp(argv[3], "reuse");
   n_ops = atoi(argv[4]);
+  const char *gap = getenv("TP_GAP_NS");
+  gap_ns = gap ? strtoull(gap, NULL, 10) : 0;
   if (k > W_B2B || (threads == 1 && strcmp(argv[2], "1t2q")) ||
       (!reuse && strcmp(argv[3], "fresh")) || n_ops < 1 || n_ops > 100000) {
     fprintf(stderr, "tp_wait: bad arguments\n");

@@ -127,6 +127,7 @@ static void load(void) {
   sim_cfg.sdma_mbps = env_u64("SIMGPU_SDMA_MBPS", 0, 0, 1ull << 40);
   sim_cfg.poll_ns = env_u64("SIMGPU_POLL_US", 20, 1, 1000000) * 1000;
   sim_cfg.idle_ns = env_u64("SIMGPU_IDLE_US", 2000, 1, 1000000) * 1000;
+  sim_cfg.spin_ns = env_u64("SIMGPU_SPIN_US", 0, 0, 1000000) * 1000;
   sim_cfg.wait_entry_ns = env_u64("SIMGPU_WAIT_ENTRY_US", 0, 0, 10000000) * 1000;
   load_gfx();
   load_times();

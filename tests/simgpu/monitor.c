@@ -10,6 +10,7 @@
  * number of queues, and sim_kick() (a host SetEvent, or a host about to block
  * on an event) looks at the parked queues at once, in the kicking thread. */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 
@@ -126,7 +127,16 @@ void sim_kick(void) {
 /* Called by a worker that cannot progress. Returns once ready(q) may hold, or
  * the queue is being destroyed; the caller re-checks either way. */
 void sim_park(sim_queue_t *q, sim_ready_fn ready) {
-  uint64_t hot_until = sim_now_ns() + HOT_NS;
+  uint64_t now = sim_now_ns(), hot_until = now + HOT_NS;
+  /* SIMGPU_SPIN_US: a doorbell rung within this is seen at once, as a real
+   * GPU's command processor sees it, instead of at the next poll: a submit
+   * that comes a few microseconds later then costs those microseconds, not
+   * a whole poll interval.  Yields the core between looks (a small host
+   * runs the program's threads there). */
+  for (uint64_t until = now + sim_cfg.spin_ns; sim_cfg.spin_ns && sim_now_ns() < until;) {
+    if (q->stop || ready(q)) return;
+    sched_yield();
+  }
   while (sim_now_ns() < hot_until) {
     sim_sleep_ns(sim_cfg.poll_ns);
     if (q->stop || ready(q)) return;

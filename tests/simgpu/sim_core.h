@@ -49,6 +49,8 @@ typedef struct sim_config {
   uint64_t sdma_mbps;     /* SIMGPU_SDMA_MBPS, 0 = copies take no time */
   uint64_t poll_ns;       /* SIMGPU_POLL_US: worker poll interval while busy */
   uint64_t idle_ns;       /* SIMGPU_IDLE_US: longest doorbell poll interval when idle */
+  uint64_t spin_ns;       /* SIMGPU_SPIN_US: a worker that ran out of packets looks this long
+                           * without sleeping (0: its first look is after SIMGPU_POLL_US) */
   uint64_t wait_entry_ns; /* SIMGPU_WAIT_ENTRY_US: a long wait on one event starts late */
   uint64_t cpus[16];      /* SIMGPU_CPUS: bit c: the GPU's threads run on CPU c (none: anywhere) */
 } sim_config_t;
