@@ -22,7 +22,7 @@
  * from the times the simulated GPU writes into every completion signal,
  * "seen_ns MEDIAN P90": how long after a kernel's end its thread's wait
  * returned, and "start_ns MEDIAN P90": how long after its submission it
- * began (both but for b2b).
+ * began (not for b2b).
  * TP_GAP_NS=G: each thread spins G ns after each wait before its next
  * submit, as host work between kernels (or a tracer's) would take. */
 #define _GNU_SOURCE
