@@ -15,9 +15,15 @@
 //   (two threads, each with its own stream), 4t1s (four threads sharing one
 //   stream).
 // N kernels per thread.  Prints "elapsed_ns T", from the moment all threads
-// start to the last one's end, and "tids A B ..", the threads' ids.
+// start to the last one's end, "tids A B ..", the threads' ids, and
+// "handler_tid H", the thread that runs HSA async handlers (where HIP's own
+// handlers on its markers run).
+#include <dlfcn.h>
 #include <hip/hip_runtime.h>
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +58,36 @@ static unsigned long long now_ns() {
 
 __global__ void tick(int *p) {
   if (threadIdx.x == 0 && p) p[blockIdx.x] += 1;
+}
+
+// The thread that runs async handlers: one registered on a signal of our
+// own, set at once (HSA through dlsym: HIP has loaded the runtime).
+static sem_t handled;
+static long handler_tid;
+static bool on_handler(hsa_signal_value_t, void *) {
+  handler_tid = syscall(SYS_gettid);
+  sem_post(&handled);
+  return false;
+}
+static void find_handler_thread() {
+  auto create = (hsa_status_t(*)(hsa_signal_value_t, uint32_t, const hsa_agent_t *,
+                                 hsa_signal_t *))dlsym(RTLD_DEFAULT, "hsa_signal_create");
+  auto handler = (hsa_status_t(*)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
+                                  hsa_amd_signal_handler,
+                                  void *))dlsym(RTLD_DEFAULT, "hsa_amd_signal_async_handler");
+  auto store =
+      (void (*)(hsa_signal_t, hsa_signal_value_t))dlsym(RTLD_DEFAULT, "hsa_signal_store_screlease");
+  auto destroy = (hsa_status_t(*)(hsa_signal_t))dlsym(RTLD_DEFAULT, "hsa_signal_destroy");
+  hsa_signal_t s;
+  if (!create || !handler || !store || !destroy || create(1, 0, nullptr, &s) != HSA_STATUS_SUCCESS)
+    return;
+  sem_init(&handled, 0, 0);
+  if (handler(s, HSA_SIGNAL_CONDITION_LT, 1, on_handler, nullptr) == HSA_STATUS_SUCCESS) {
+    store(s, 0);
+    while (sem_wait(&handled) != 0) {
+    }
+  }
+  destroy(s);
 }
 
 static void *run(void *arg) {
@@ -121,6 +157,7 @@ int main(int argc, char **argv) {
     hipLaunchKernelGGL(tick, dim3(1), dim3(64), 0, w[t].s[0], w[t].dev); // warm up
   }
   CK(hipDeviceSynchronize());
+  find_handler_thread();
   pthread_barrier_init(&start, nullptr, (unsigned)threads + 1);
   for (int t = 0; t < threads; t++) pthread_create(&w[t].thread, nullptr, run, &w[t]);
   pthread_barrier_wait(&start);
@@ -128,7 +165,7 @@ int main(int argc, char **argv) {
   for (int t = 0; t < threads; t++) pthread_join(w[t].thread, nullptr);
   printf("elapsed_ns %llu\ntids", now_ns() - t0);
   for (int t = 0; t < threads; t++) printf(" %ld", w[t].tid);
-  printf("\n");
+  printf("\nhandler_tid %ld\n", handler_tid);
   for (int t = 0; t < threads; t++) {
     CK(hipEventDestroy(w[t].ev));
     CK(hipFree(w[t].dev));
