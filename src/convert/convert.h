@@ -218,6 +218,8 @@ typedef struct cv_ctx {
   /* -k: strtab id of a mangled kernel name -> id of its demangled name,
    * from the dispatch records' demangled: fields (in/trace.c) */
   rtg_u64map demangled;
+  /* the analysis the outputs that need it share (analyze/shared.c) */
+  struct an_state *analysis;
 } cv_ctx;
 
 /* An output: open it, feed it events, close it (writing the output).  Each

@@ -47,6 +47,12 @@ typedef struct an_waiter {
   uint64_t dep[5];
 } an_waiter;
 
+/* An idle piece [s, e) of a (process, GPU), of one of its queues or of
+ * the GPU (queue AN_NO_QUEUE), with its an_cause. */
+typedef void (*an_piece_fn)(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
+                            uint64_t s, uint64_t e);
+#define AN_MAX_PIECE_FNS 4
+
 /* One (process, GPU) and its result. */
 typedef struct an_dev {
   uint32_t proc;
@@ -95,26 +101,43 @@ typedef struct an_state {
   rtg_u64map awaited_index; /* hash of an an_awaited -> its index + 1 */
   uint8_t *call_flags;      /* by name id: AN_CALL_* | CALL_FLAGS_KNOWN; 0: not yet */
   uint32_t ncall_flags;
-  /* optional, set before an_finish: each idle piece of a (process, GPU)
-   * (queue AN_NO_QUEUE) and of each of its queues, with its cause
-   * (an_gpu.piece; the HTML report bins them over time, the timelines
+  /* set before an_finish (an_on_piece): each idle piece of a (process,
+   * GPU) (queue AN_NO_QUEUE) and of each of its queues, with its cause,
+   * to each of these (the HTML report bins them over time, the timelines
    * draw them) */
-  void (*piece)(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause, uint64_t s,
-                uint64_t e);
-  void *piece_arg;
+  struct {
+    an_piece_fn fn;
+    void *arg;
+  } pieces[AN_MAX_PIECE_FNS];
+  int npieces;
   uint32_t piece_dev;   /* (during an_finish: the index of the device attributed) */
   uint32_t piece_queue; /* (and its queue, AN_NO_QUEUE: the GPU) */
   /* set before an_add: only the idle causes (no launch decomposition, rules,
    * critical path, host memory), for the timelines' gap slices */
   bool idle_only;
+  /* shared.c: the outputs that use it, the one whose events it takes, and
+   * whether it is finished */
+  uint32_t users;
+  const void *feeder;
+  bool finished;
 } an_state;
 
 /* model.c: an_new, then an_add for each event, then an_finish (results in
  * devs[i].res where devs[i].ok, devs sorted by process and GPU), an_free. */
 an_state *an_new(cv_ctx *ctx);
 void an_add(an_state *st, const cv_event *ev);
+void an_on_piece(an_state *st, an_piece_fn fn, void *arg); /* before an_finish */
 void an_finish(an_state *st);
 void an_free(an_state *st);
+
+/* shared.c: one analysis for every output of a run that needs it
+ * (--analyze, --html, -g's gap slices), made by the first to ask (who: the
+ * asking output's state), fed by that one's events only, finished once,
+ * freed with its last user. idle_only: this user needs the causes only. */
+an_state *an_shared(cv_ctx *ctx, const void *who, bool idle_only);
+void an_shared_add(an_state *st, const void *who, const cv_event *ev);
+void an_shared_finish(an_state *st);
+void an_shared_release(an_state *st);
 
 /* report.c: the verdicts and the tables as text; the JSON document (its
  * schema is in src/convert/README.md, "Why is my GPU idle?"). */

@@ -6,13 +6,16 @@
 #include "sort.h"
 #include "xalloc.h"
 
+static void piece(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
+                  uint64_t st, uint64_t e);
+
 void an_slices_init(an_slices *s, cv_ctx *ctx) {
-  *s = (an_slices){.st = an_new(ctx)};
-  s->st->idle_only = true;
+  *s = (an_slices){.st = an_shared(ctx, s, true)};
+  an_on_piece(s->st, piece, s);
 }
 
 void an_slices_add(an_slices *s, const cv_event *ev) {
-  an_add(s->st, ev);
+  an_shared_add(s->st, s, ev);
 }
 
 static void piece(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
@@ -36,14 +39,12 @@ static int slice_order(const void *a, const void *b) {
 }
 
 void an_slices_finish(an_slices *s) {
-  s->st->piece = piece;
-  s->st->piece_arg = s;
-  an_finish(s->st);
+  an_shared_finish(s->st);
   an_sort(s->v, s->n, sizeof *s->v, slice_order);
 }
 
 void an_slices_free(an_slices *s) {
-  an_free(s->st);
+  an_shared_release(s->st);
   free(s->v);
   *s = (an_slices){0};
 }

@@ -381,11 +381,19 @@ an_state *an_new(cv_ctx *ctx) {
   return st;
 }
 
-/* an_gpu.piece to an_state.piece, with the device */
+void an_on_piece(an_state *st, an_piece_fn fn, void *arg) {
+  if (st->npieces == AN_MAX_PIECE_FNS)
+    rtg_die(0, "more than %d users of the idle pieces", AN_MAX_PIECE_FNS);
+  st->pieces[st->npieces].fn = fn;
+  st->pieces[st->npieces++].arg = arg;
+}
+
+/* an_gpu.piece to each an_state.pieces, with the device */
 static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e) {
   an_state *st = arg;
   const an_dev *d = &st->devs[st->piece_dev];
-  st->piece(st->piece_arg, d->proc, d->device, st->piece_queue, cause, s, e);
+  for (int i = 0; i < st->npieces; i++)
+    st->pieces[i].fn(st->pieces[i].arg, d->proc, d->device, st->piece_queue, cause, s, e);
 }
 
 static int dev_order(const void *a, const void *b) {
@@ -414,9 +422,9 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
     qg.nops = j - i;
     an_queue *r = &d->queues[d->nqueues++];
     r->queue = q[i].queue;
-    if (st->piece) st->piece_queue = r->queue; /* (tasks run per_queue side by side without) */
+    if (st->npieces) st->piece_queue = r->queue; /* (tasks run per_queue side by side without) */
     r->ok = an_attribute(&qg, &r->res);
-    if (st->piece) st->piece_queue = AN_NO_QUEUE;
+    if (st->npieces) st->piece_queue = AN_NO_QUEUE;
     i = j;
   }
   free(q);
@@ -459,11 +467,11 @@ static an_gpu gpu_of(an_state *st, uint32_t i) {
  * time). */
 static void attribute(an_state *st, uint32_t i) {
   an_gpu g = gpu_of(st, i);
-  if (st->piece) g.piece = dev_piece, g.piece_arg = st;
+  if (st->npieces) g.piece = dev_piece, g.piece_arg = st;
   st->piece_dev = i;
   st->piece_queue = AN_NO_QUEUE;
   st->devs[i].ok = an_attribute(&g, &st->devs[i].res);
-  if (st->piece && st->devs[i].ok) per_queue(st, &st->devs[i], &g);
+  if (st->npieces && st->devs[i].ok) per_queue(st, &st->devs[i], &g);
 }
 
 /* What an_finish computes once the ops and calls are sorted: parts that
@@ -518,9 +526,9 @@ static void run_tasks(an_state *st) {
   tasks q = {.st = st};
   q.v = rtg_xcalloc(3 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
   if (!st->idle_only) q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
-  if (st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, UINT32_MAX};
+  if (st->npieces) q.v[q.n++] = (task){T_ATTRIBUTE, UINT32_MAX};
   for (uint32_t i = 0; i < st->ndevs; i++) {
-    if (!st->piece) q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
+    if (!st->npieces) q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
     if (!st->idle_only) q.v[q.n++] = (task){T_LAUNCH, i};
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -23,17 +23,17 @@ static void *sink_open(cv_ctx *ctx) {
     free(s);
     return NULL;
   }
-  s->st = an_new(ctx);
+  s->st = an_shared(ctx, s, false);
   return s;
 }
 
 static void sink_event(void *arg, const cv_event *ev) {
-  an_add(((an_sink *)arg)->st, ev);
+  an_shared_add(((an_sink *)arg)->st, arg, ev);
 }
 
 static bool sink_close(void *arg) {
   an_sink *s = arg;
-  an_finish(s->st);
+  an_shared_finish(s->st);
   an_write_text(s->st, s->st->ctx->report);
   bool ok = true;
   if (s->json) {
@@ -43,7 +43,7 @@ static bool sink_close(void *arg) {
       ok = false;
     }
   }
-  an_free(s->st);
+  an_shared_release(s->st);
   free(s);
   return ok;
 }

@@ -27,7 +27,8 @@ static void *sink_open(cv_ctx *ctx) {
     free(h);
     return NULL;
   }
-  h->an = an_new(ctx);
+  h->an = an_shared(ctx, h, false);
+  an_on_piece(h->an, ht_piece_cb, h);
   h->args = rtg_strtab_new();
   if (!h->args) oom();
   h->args_budget = ARGS_BUDGET;
@@ -143,7 +144,7 @@ static void add(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key, const cv
 
 static void sink_event(void *arg, const cv_event *ev) {
   ht_state *h = arg;
-  an_add(h->an, ev);
+  an_shared_add(h->an, h, ev);
   char buf[512];
   switch (ev->type) {
   case CV_HIP_API:
@@ -186,18 +187,16 @@ static void sink_event(void *arg, const cv_event *ev) {
 }
 
 static void *finish(void *arg) {
-  an_finish(arg);
+  an_shared_finish(arg);
   return NULL;
 }
 
 static bool sink_close(void *arg) {
   ht_state *h = arg;
-  h->an->piece = ht_piece_cb;
-  h->an->piece_arg = h;
   /* the analysis on a thread of its own, the report's own work beside it */
   pthread_t th;
   bool threaded = !pthread_create(&th, NULL, finish, h->an);
-  if (!threaded) an_finish(h->an);
+  if (!threaded) an_shared_finish(h->an);
   ht_prepare(h);
   if (threaded) pthread_join(th, NULL);
   ht_compute(h);
@@ -211,7 +210,7 @@ static bool sink_close(void *arg) {
   free(h->t);
   rtg_u64map_free(&h->track_index);
   rtg_strtab_free(h->args);
-  an_free(h->an);
+  an_shared_release(h->an);
   free(h);
   return ok;
 }
