@@ -203,6 +203,9 @@ typedef struct cv_ctx {
   /* -k: strtab id of a mangled kernel name -> id of its demangled name,
    * from the dispatch records' demangled: fields (in/trace.c) */
   rtg_u64map demangled;
+  /* input files whose records disagree with their summary, or that have
+   * none (in/trace.c: warned), and files with no trace line at all */
+  uint32_t unhealthy, not_traces;
 } cv_ctx;
 
 /* An output: open it, feed it events, close it (writing the output).  Each

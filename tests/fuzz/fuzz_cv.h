@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/common/outfile.h"
 #include "../../src/convert/convert.h"
 
 static char fz_dir[64];
@@ -88,9 +89,14 @@ static void fz_ctx_init(cv_ctx *ctx) {
   ctx->report = fz_null;
 }
 
-/* Close the sinks (false when one failed) and free the context. */
+/* Close the sinks (false when one failed), put the outputs in place as
+ * main.c does (src/common/outfile.h) and free the context. */
 static bool fz_ctx_finish(cv_ctx *ctx) {
   bool ok = cv_close_sinks(ctx);
+  if (ok)
+    ok = rtg_out_commit();
+  else
+    rtg_out_discard();
   cv_ctx_free(ctx);
   return ok;
 }

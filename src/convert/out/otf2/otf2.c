@@ -42,6 +42,7 @@
 
 #include "convert.h"
 #include "jsonw.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 #ifndef RTG_HAVE_OTF2
@@ -120,11 +121,12 @@ typedef struct otf2w {
   uint32_t nruns;
   uint64_t slices, cut, first, last;
   bool failed;
+  const char *dir; /* where the archive is made (outfile.h): its files go to --otf2 DIR */
 } otf2w;
 
-/* The library does not overwrite an archive: a previous one (trace.otf2,
- * trace.def, trace/N.evt and trace/N.def, nothing else) is removed, as -o
- * replaces a JSON file.  False after saying why. */
+/* A new archive replaces the previous one (trace.otf2, trace.def,
+ * trace/N.evt and trace/N.def, nothing else), as -o replaces a JSON file:
+ * removed when the new one moves in.  False after saying why. */
 static bool remove_archive(const char *dir) {
   char p[4096];
   snprintf(p, sizeof p, "%s/trace.otf2", dir);
@@ -152,15 +154,19 @@ static bool remove_archive(const char *dir) {
   return true;
 }
 
+static void replace_archive(const char *dir) {
+  remove_archive(dir);
+}
+
 static void *otf2_open(cv_ctx *ctx) {
-  const char *dir = ctx->opt.otf2_dir;
-  if (mkdir(dir, 0777) && errno != EEXIST) {
-    rtg_error("cannot create directory: path=%s: %s", dir, strerror(errno));
+  const char *dir = rtg_out_dir(ctx->opt.otf2_dir, replace_archive);
+  if (!dir) {
+    rtg_error("cannot create directory: path=%s: %s", ctx->opt.otf2_dir, strerror(errno));
     return NULL;
   }
-  if (!remove_archive(dir)) return NULL;
   otf2w *w = rtg_xcalloc(1, sizeof *w, "the OTF2 output");
   w->ctx = ctx;
+  w->dir = dir;
   w->run_slices = RUN_SLICES;
   const char *e = getenv("RTG_CONVERT_OTF2_RUN");
   if (e && atol(e) > 0 && atol(e) < RUN_SLICES) w->run_slices = (uint32_t)atol(e);
@@ -671,7 +677,7 @@ static bool otf2_close(void *st) {
   static OTF2_FlushCallbacks flush = {pre_flush, NULL};
   /* the smallest chunks: a writer's buffer is cleared when made, and a
    * trace has a writer per location (lanes included) */
-  wr.ar = OTF2_Archive_Open(ctx->opt.otf2_dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+  wr.ar = OTF2_Archive_Open(w->dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                             OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!wr.ar) {
     rtg_error("cannot create the OTF2 archive: path=%s/trace.otf2", ctx->opt.otf2_dir);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 #define SAMPLE_BUDGET (2u << 20) /* exact durations kept, all names together */
@@ -46,12 +47,13 @@ typedef struct stats {
   cv_ctx *ctx;
   table t[ST_N];
   uint64_t samples_held;
+  const char *dir; /* where the CSV files are made (outfile.h); NULL: --summary only */
 } stats;
 
 static void *stats_open(cv_ctx *ctx) {
   stats *s = rtg_xcalloc(1, sizeof *s, "the statistics");
   s->ctx = ctx;
-  if (ctx->opt.stats_dir && mkdir(ctx->opt.stats_dir, 0777) && errno != EEXIST) {
+  if (ctx->opt.stats_dir && !(s->dir = rtg_out_dir(ctx->opt.stats_dir, NULL))) {
     rtg_error("cannot create directory: path=%s: %s", ctx->opt.stats_dir, strerror(errno));
     free(s);
     return NULL;
@@ -213,7 +215,8 @@ static bool write_csv(stats *s, int which, const char *dir, double *medians) {
   snprintf(path, sizeof path, "%s/%s", dir, file_names[which]);
   FILE *f = fopen(path, "w");
   if (!f) {
-    rtg_error("cannot create output: path=%s: %s", path, strerror(errno));
+    rtg_error("cannot create output: path=%s/%s: %s", s->ctx->opt.stats_dir, file_names[which],
+              strerror(errno));
     return false;
   }
   fputs("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
@@ -229,9 +232,9 @@ static bool write_csv(stats *s, int which, const char *dir, double *medians) {
             (unsigned long long)e->total, (double)e->total / (double)e->calls, pct,
             (unsigned long long)e->min, (unsigned long long)e->max, sd, medians[i]);
   }
-  bool ok = !ferror(f);
-  if (fclose(f) || !ok) {
-    rtg_error("cannot write output: path=%s", path);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s/%s: %s", s->ctx->opt.stats_dir, file_names[which],
+              rtg_out_why());
     return false;
   }
   return true;
@@ -268,7 +271,7 @@ static bool stats_close(void *st) {
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
     double *med = rtg_xcalloc(t->n, sizeof *med, "the medians of a table");
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
-    if (s->ctx->opt.stats_dir) ok &= write_csv(s, w, s->ctx->opt.stats_dir, med);
+    if (s->dir) ok &= write_csv(s, w, s->dir, med);
     if (s->ctx->opt.summary) print_summary(s, w, med);
     free(med);
     for (uint32_t i = 0; i < t->n; i++) {
