@@ -34,6 +34,7 @@
 #endif
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -384,13 +385,27 @@ typedef struct writer {
   lane lanes[MAX_LANES];
   uint32_t nlanes;
   bool error;
+  char why[512]; /* the library's first error message */
 } writer;
 
-static void check(writer *wr, OTF2_ErrorCode e) {
-  if (e != OTF2_SUCCESS && !wr->error) {
-    rtg_error("--otf2: %s: %s", OTF2_Error_GetName(e), OTF2_Error_GetDescription(e));
-    wr->error = true;
+/* The library's errors: the first one kept, none printed (it prints a
+ * line for every call up the stack, dozens for one full disk); the sink
+ * says it in one line. */
+static OTF2_ErrorCode quiet_error(void *arg, const char *file, uint64_t line, const char *function,
+                                  OTF2_ErrorCode code, const char *fmt, va_list va) {
+  writer *wr = arg;
+  if (!wr->why[0]) {
+    int n = snprintf(wr->why, sizeof wr->why, "%s", OTF2_Error_GetDescription(code));
+    if (fmt && *fmt && n > 0 && (size_t)n + 2 < sizeof wr->why) {
+      wr->why[n++] = ':', wr->why[n++] = ' ';
+      vsnprintf(wr->why + n, sizeof wr->why - (size_t)n, fmt, va);
+    }
   }
+  return code;
+}
+
+static void check(writer *wr, OTF2_ErrorCode e) {
+  if (e != OTF2_SUCCESS && !wr->error) wr->error = true;
 }
 
 static void leave_until(writer *wr, lane *l, uint64_t t) {
@@ -675,12 +690,12 @@ static bool otf2_close(void *st) {
   wr.loc_rank = ranks(w, w->nlocs, loc_cmp, NULL);
   wr.region_rank = ranks(w, w->nregions, region_idx_cmp, &wr.region_order);
   static OTF2_FlushCallbacks flush = {pre_flush, NULL};
+  OTF2_ErrorCallback old_handler = OTF2_Error_RegisterCallback(quiet_error, &wr);
   /* the smallest chunks: a writer's buffer is cleared when made, and a
    * trace has a writer per location (lanes included) */
   wr.ar = OTF2_Archive_Open(w->dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                             OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!wr.ar) {
-    rtg_error("cannot create the OTF2 archive: path=%s/trace.otf2", ctx->opt.otf2_dir);
     wr.error = true;
   } else {
     check(&wr, OTF2_Archive_SetFlushCallbacks(wr.ar, &flush, NULL));
@@ -702,7 +717,6 @@ static bool otf2_close(void *st) {
 
     strings ss = {.wr = &wr, .gw = OTF2_Archive_GetGlobalDefWriter(wr.ar)};
     if (!ss.gw) {
-      rtg_error("--otf2: cannot open the global definitions");
       wr.error = true;
     } else {
       uint64_t first = w->slices ? w->first : 0, len = w->slices ? w->last - w->first : 0;
@@ -716,6 +730,10 @@ static bool otf2_close(void *st) {
     rtg_u64map_free(&ss.ids);
     check(&wr, OTF2_Archive_Close(wr.ar));
   }
+  OTF2_Error_RegisterCallback(old_handler, NULL);
+  if (wr.error)
+    rtg_error("cannot write the OTF2 archive: path=%s: %s", ctx->opt.otf2_dir,
+              wr.why[0] ? wr.why : "the library failed");
   if (ctx->opt.verbose)
     fprintf(ctx->report, "OTF2: %llu slices, %u locations, %u regions, %llu cut to nest\n",
             (unsigned long long)w->slices, wr.nouts, w->nregions, (unsigned long long)w->cut);
