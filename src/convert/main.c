@@ -233,8 +233,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (ctx.unhealthy && ctx.opt.strict) {
-    rtg_error("--strict: %u input files are incomplete traces (see the warnings above)",
-              ctx.unhealthy);
+    rtg_error("--strict: %u input file%s an incomplete trace (see the warnings above)",
+              ctx.unhealthy, ctx.unhealthy == 1 ? " is" : "s are");
     return 1;
   }
   return 0;
