@@ -41,6 +41,8 @@ cp g.json g.orig
 "$R" -g g.json -r @99999 "$T" >/dev/null 2>err.txt
 echo "ROI not found: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo CHANGED)"
 sed 's/^/  /' err.txt
+"$R" -g g.json --gaps 100 10 "$T" >/dev/null 2>err.txt
+echo "--gaps 100 10: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo CHANGED)"
 "$R" -g g.json "$T" missing.txt >/dev/null 2>err.txt
 echo "an input missing: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo CHANGED)"
 sed 's/^/  /' err.txt
