@@ -15,6 +15,9 @@ head -n 171 "$T" >killed.txt
 { head -n 100 "$T"; echo "$S"; } >short.txt
 sed '$ s/lost:0 /lost:5 /; $ s/unfinished:0/unfinished:2/; $ s/write_errors:0/write_errors:3/; $ s/$/ hip_missed_until:123456/' "$T" >flags.txt
 { cat killed.txt; sed 's/pid:16834/pid:777/g' "$T"; } >two.txt
+# whole traces in another order: records before the header and the summary count too
+tac "$T" >reversed.txt
+awk '{ print (NR * 7919) % 173, $0 }' "$T" | sort -n -s -k1,1 | cut -d' ' -f2- >shuffled.txt
 cp "$TOP/tests/data/convert/rocprofv3-csv/node1/100_kernel_trace.csv" rocprof.csv
 printf 'Hello from the application\nresult: 42\n' >app.txt
 printf '{"kept":1}\n' >a.json
@@ -25,7 +28,7 @@ run() { # ARGS...: the exit status, whether out.json was written, the messages
   echo "$*: exit $?, $([ -s out.json ] && echo out.json written || echo no out.json)"
   sed 's/^/  /' err
 }
-for f in "$T" killed.txt short.txt flags.txt two.txt; do
+for f in "$T" reversed.txt shuffled.txt killed.txt short.txt flags.txt two.txt; do
   run "$f"
   run --strict "$f"
 done 2>&1 | sed "s|$T|base.txt|g"

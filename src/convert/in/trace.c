@@ -21,6 +21,7 @@
  * against what its summary counts (include/rtg/FORMAT.md). */
 typedef struct health {
   uint32_t pid, summaries;
+  bool header;
   uint64_t ops, calls; /* GPU op records (profile: lines too), API calls */
   uint64_t s_ops, s_calls, lost, lost_gpu, unfinished, write_errors, hip_missed_until;
 } health;
@@ -45,27 +46,30 @@ typedef struct reader {
   uint32_t api_dev_proc;
   rtg_device api_dev;
   bool api_dev_ok;
-  /* the main pass: the processes that have a header in the file, by pid
-   * (index + 1 into health) */
+  /* the main pass: the processes of the file, by pid (index + 1 into
+   * health) */
   bool check_health;
   rtg_u64map health_index;
   health *health;
   uint32_t nhealth;
+  uint32_t health_last; /* index + 1 of the entry asked for last (most records are one pid's) */
 } reader;
 
-/* The health entry of pid, made by its header; NULL for a pid without one
- * (a legacy log: nothing to check). */
-static health *health_of(reader *r, uint32_t pid, bool header) {
+/* The health entry of pid (records may come before its header in a
+ * reordered file); NULL outside the main pass. */
+static health *health_of(reader *r, uint32_t pid) {
   if (!r->check_health) return NULL;
-  uint64_t *v = header ? rtg_u64map_put(&r->health_index, pid, 0, NULL)
-                       : rtg_u64map_get(&r->health_index, pid);
-  if (!v) return NULL;
+  if (r->health_last && r->health[r->health_last - 1].pid == pid)
+    return &r->health[r->health_last - 1];
+  uint64_t *v = rtg_u64map_put(&r->health_index, pid, 0, NULL);
+  if (!v) rtg_out_of_memory("the trace summaries");
   if (!*v) {
     health *h = rtg_xrealloc(r->health, (r->nhealth + 1) * sizeof *h, "the trace summaries");
     r->health = h;
     r->health[r->nhealth] = (health){.pid = pid};
     *v = ++r->nhealth;
   }
+  r->health_last = (uint32_t)*v;
   return &r->health[*v - 1];
 }
 
@@ -253,13 +257,13 @@ static void count_record(reader *r, const rtg_record *rec) {
   case RTG_KIND_DISPATCH:
   case RTG_KIND_BARRIER:
   case RTG_KIND_COPY:
-    if ((h = health_of(r, rec->pid, false))) h->ops++;
+    if ((h = health_of(r, rec->pid))) h->ops++;
     break;
   case RTG_KIND_HIP_API:
-    if ((h = health_of(r, rec->pid, false))) h->calls++;
+    if ((h = health_of(r, rec->pid))) h->calls++;
     break;
   case RTG_KIND_HSA_API:
-    if ((h = health_of(r, rec->pid, false)))
+    if ((h = health_of(r, rec->pid)))
       h->calls +=
           HAS(rec, HSA_API, polls) && GET(rec, HSA_API, polls) ? GET(rec, HSA_API, polls) : 1;
     break;
@@ -291,6 +295,7 @@ static void health_report(reader *r) {
   size_t n = 0;
   for (uint32_t i = 0; i < r->nhealth; i++) {
     const health *h = &r->health[i];
+    if (!h->header && !h->summaries) continue; /* a legacy log: nothing to check */
     char p[1024];
     size_t m = 0;
     if (!h->summaries)
@@ -359,7 +364,8 @@ static void handle_record(reader *r, const rtg_line *l) {
   ev.tid = rec->tid;
   switch (rec->kind) {
   case RTG_KIND_HEADER: {
-    health_of(r, rec->pid, true);
+    health *h = health_of(r, rec->pid);
+    if (h) h->header = true;
     r->host = cv_host(ctx, GET(rec, HEADER, host));
     r->have_last = false;
     cv_proc *p = proc_ptr(r, rec->pid);
@@ -385,7 +391,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     cv_proc *p = proc_ptr(r, rec->pid);
     if (!r->first_pass) return;
     p->lost += GET(rec, SUMMARY, lost);
-    health *h = health_of(r, rec->pid, true);
+    health *h = health_of(r, rec->pid);
     if (h) {
       h->summaries++;
       h->s_ops +=
@@ -522,7 +528,7 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
       return;
     }
   }
-  health *hl = r->check_health && r->have_last ? health_of(r, r->last_pid, false) : NULL;
+  health *hl = r->check_health && r->have_last ? health_of(r, r->last_pid) : NULL;
   if (hl) hl->ops++; /* under HCC_PROFILE=2 the tracer writes its GPU ops so */
   if (!times_ok(r, lineno, h->start, h->stop)) return;
   cv_event ev;
