@@ -161,6 +161,9 @@ const char *rtg_out_path(const char *path) {
     free(final);
     free(tmp);
     if (e == ENOENT) return inside_pending_dir(path);
+    if ((e == EACCES || e == EPERM || e == EROFS) && exists && access(path, W_OK) == 0 &&
+        truncate(path, 0) == 0)
+      return path; /* a file the user may write in a directory they may not: in place */
     errno = e;
     return NULL;
   }

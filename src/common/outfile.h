@@ -10,7 +10,9 @@
  * A file output is a new file ".NAME.rtg-XXXXXX" in the directory of NAME
  * (through a symbolic link: beside its target), with the mode NAME has, or
  * 0666 less the umask.  A path that renaming cannot replace (a device such
- * as /dev/null or /dev/full, a pipe) is written directly.  A directory
+ * as /dev/null or /dev/full, a pipe) is written directly, and so is an
+ * existing file the user may write in a directory they may not write (no
+ * temporary file can be made there: it is emptied and rewritten).  A directory
  * output (--stats, --csv, --otf2) is a temporary directory whose entries
  * move into the final one at the commit (made when missing): an entry of
  * the same name there is replaced, other files stay. */
