@@ -70,3 +70,23 @@ printf 'old\n' >lim/out.json
   "$C" -q ../trace.txt -o lim/out.json --csv lim/csv 2>&1 | sed 's/^rtg-convert: //'
 )
 echo "size limit: lim/out.json $(cat lim/out.json), files in lim: $(ls -A lim | tr '\n' ' ')"
+# killed by SIGTERM while reading (an input that is a pipe nobody writes
+# yet): the temporary files go, the old outputs stay
+mkfifo ../pipe
+"$C" -q ../pipe -o out.json --sqlite out.rpd --gaps=gaps.txt &
+pid=$!
+n=0
+while [ "$(find . -maxdepth 1 -name '.*rtg-*' | wc -l)" -lt 3 ] && [ $n -lt 100 ]; do
+  sleep 0.05
+  n=$((n + 1))
+done
+snap >../before
+kill -TERM $pid
+wait $pid
+st=$?
+find . -maxdepth 1 -name '.*rtg-*' >../left
+echo "SIGTERM while reading: exit $st, temporary files left: $(wc -l <../left)"
+cp ../before ../b2
+grep -v '\.rtg-' ../b2 >../before
+snap >../after
+cmp -s ../before ../after && echo "outputs kept" || echo "OUTPUTS CHANGED"
