@@ -325,7 +325,10 @@ static int run(rpt_opts *o, rpt_data *d) {
       rpt_print_trace_line(d, o, r, r0->start, crit, gap);
     }
   }
-  if (o->gui_trace && !rpt_gui_trace(o->gui_path, o->gui_trace, d, order, first, end)) status = 1;
+  if (o->gui_trace) {
+    if (!rpt_gui_trace(o->gui_path, o->gui_trace, d, order, first, end)) status = 1;
+    o->gui_written = true;
+  }
   rpt_print_summaries(&rs, d->names, o, roi_ns);
   rpt_resources_free(&rs);
   free(order);
@@ -354,6 +357,10 @@ int main(int argc, char **argv) {
   if (fflush(stdout) != 0) {
     rtg_error("cannot write the report: %s", strerror(errno));
     status = 1;
+  }
+  if (status == 0 && o.gui_trace && !o.gui_written) { /* no records: nothing to write */
+    rtg_out_discard();
+    rtg_warning("-g %s: not written (no records)", o.gui_trace);
   }
   if (status == 0 && !rtg_out_commit()) status = 1;
   if (status != 0 && o.gui_trace) {

@@ -109,6 +109,7 @@ typedef struct rpt_opts {
   bool text_trace, info, hide_app_text, no_gaps, ignore_barriers, db;
   const char *gui_trace;
   const char *gui_path; /* what -g is written to (outfile.h) */
+  bool gui_written;
   rpt_roi roi_start, roi_stop;
   uint64_t *gaps; /* gap bucket limits in us: ascending, distinct, > 0 */
   size_t ngaps;

@@ -46,6 +46,10 @@ echo "--gaps 100 10: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo
 "$R" -g g.json "$T" missing.txt >/dev/null 2>err.txt
 echo "an input missing: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo CHANGED)"
 sed 's/^/  /' err.txt
+printf 'no records here\n' >text.txt
+"$R" -g g.json text.txt >/dev/null 2>err.txt
+echo "no records: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo CHANGED)"
+sed 's/^/  /' err.txt
 "$R" -g g.json "$T" >/dev/null 2>err.txt
 echo "good: exit $?, g.json $(cmp -s g.json g.orig && echo kept || echo replaced), $(grep -o '"ph":"X"' g.json | wc -l) slices"
 echo "temporary files left: $(find . -name '.*rtg-*' | wc -l)"
