@@ -1,6 +1,6 @@
 # An existing output the user may write, in a directory they may not write:
 # no temporary file can be made beside it, so it is rewritten in place
-# (emptied first) as before issue 25's temporary names; a new file there
+# (emptied first), without the temporary name other outputs get; a new file there
 # cannot be made and says so.  Runs as an unprivileged user (nobody).
 export LC_ALL=C
 if [ "$(id -u)" != 0 ] || ! su nobody -s /bin/sh -c true 2>/dev/null; then
