@@ -4,8 +4,9 @@
  * A run that fails (an input that is not a trace, a full disk, a tool
  * killed by SIGINT/SIGTERM/SIGHUP) leaves every existing output as it was
  * and no partial file: rtg_out_commit renames every pending output at the
- * end of a successful run, rtg_out_discard (also at exit, and on those
- * signals) removes the temporary ones.
+ * end of a successful run, rtg_out_discard (also at exit) removes the
+ * temporary ones; on those signals the temporary files go, temporary
+ * directories (".NAME.rtg-XXXXXX") stay.
  *
  * A file output is a new file ".NAME.rtg-XXXXXX" in the directory of NAME
  * (through a symbolic link: beside its target), with the mode NAME has, or
