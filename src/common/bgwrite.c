@@ -3,6 +3,10 @@
  * written buffers for a writer that recycles; see bgwrite.h. */
 #include "bgwrite.h"
 
+#include <errno.h>
+
+#include "outfile.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -29,7 +33,10 @@ struct rtg_bgw {
 /* Writes c unless a write failed before, then frees or keeps its buffer
  * (under the lock when threaded). */
 static void write_chunk(rtg_bgw *w, chunk c, bool failed) {
-  if (!failed && fwrite(c.buf, 1, c.len, c.f) != c.len) failed = true;
+  if (!failed && fwrite(c.buf, 1, c.len, c.f) != c.len) {
+    rtg_out_note_error(errno);
+    failed = true;
+  }
   if (w->threaded) pthread_mutex_lock(&w->mu);
   w->failed |= failed;
   if (w->recycle && w->nkept < MAX_PENDING)

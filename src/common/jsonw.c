@@ -2,6 +2,9 @@
 #include "jsonw.h"
 
 #include "decimal.h"
+#include "outfile.h"
+
+#include <errno.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,7 @@ void rtg_jsonw_flush(rtg_jsonw *w) {
     if (w->async)
       rtg_jsonw_async_put(w);
     else if (fwrite(w->buf, 1, w->len, w->f) != w->len)
-      w->error = true;
+      w->error = true, rtg_out_note_error(errno);
     w->written += w->len;
   }
   w->len = 0;

@@ -220,6 +220,9 @@ typedef struct cv_ctx {
   rtg_u64map demangled;
   /* the analysis the outputs that need it share (analyze/shared.c) */
   struct an_state *analysis;
+  /* input files whose records disagree with their summary, or that have
+   * none (in/trace.c: warned), and files with no trace line at all */
+  uint32_t unhealthy, not_traces;
 } cv_ctx;
 
 /* An output: open it, feed it events, close it (writing the output).  Each

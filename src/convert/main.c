@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 static uint64_t window_bound(cv_ctx *ctx, const char *arg, uint64_t first, uint64_t last) {
@@ -72,6 +73,51 @@ static const char *output_among_inputs(const cv_ctx *ctx) {
   return NULL;
 }
 
+/* A path as a canonical string (malloc'd): the file's real path when it
+ * exists, else its directory's real path and its name. */
+static char *canonical(const char *p) {
+  char *r = realpath(p, NULL);
+  if (r) return r;
+  const char *slash = strrchr(p, '/');
+  char *dir = slash ? strndup(p, (size_t)(slash - p) + (slash == p)) : strdup(".");
+  char *rd = dir ? realpath(dir, NULL) : NULL;
+  free(dir);
+  size_t n = rd ? strlen(rd) + strlen(p) + 2 : 0;
+  char *c = n ? malloc(n) : NULL;
+  if (c) snprintf(c, n, "%s/%s", rd, slash ? slash + 1 : p);
+  free(rd);
+  return c ? c : rtg_xstrdup(p, "a path");
+}
+
+/* Do two outputs name one path (-o X --sqlite X: the second would replace
+ * the first)?  Directories of several files (--stats, --csv, --otf2) may
+ * be shared with each other, not with a file output.  Says which. */
+static bool outputs_clash(const cv_ctx *ctx) {
+  const cv_options *o = &ctx->opt;
+  struct {
+    const char *opt, *path;
+    bool dir;
+  } outs[] = {{"-o", o->json_out, false},           {"-o", o->perfetto_out, false},
+              {"--gaps", o->gaps_out, false},       {"--sqlite", o->sqlite_out, false},
+              {"--analyze", o->analyze_out, false}, {"--html", o->html_out, false},
+              {"--stats", o->stats_dir, true},      {"--csv", o->csv_dir, true},
+              {"--otf2", o->otf2_dir, true}};
+  enum { N = sizeof outs / sizeof *outs };
+  char *canon[N] = {0};
+  for (int i = 0; i < N; i++)
+    if (outs[i].path && strcmp(outs[i].path, "-")) canon[i] = canonical(outs[i].path);
+  bool clash = false;
+  for (int i = 0; i < N && !clash; i++)
+    for (int j = i + 1; j < N && !clash; j++)
+      if (canon[i] && canon[j] && !(outs[i].dir && outs[j].dir) && !strcmp(canon[i], canon[j])) {
+        rtg_error("%s and %s name one output: path=%s (the second would replace the first)",
+                  outs[i].opt, outs[j].opt, outs[j].path);
+        clash = true;
+      }
+  for (int i = 0; i < N; i++) free(canon[i]);
+  return clash;
+}
+
 /* Can every input be read: a file that opens for reading, or a pipe or
  * device the user may read (not opened here: a writer on a pipe would see
  * its reader come and go)?  Asked before any output is opened: an input
@@ -111,6 +157,7 @@ int main(int argc, char **argv) {
   if (!ctx.strs) rtg_out_of_memory("the table of names");
   ctx.inputs = (const char **)argv + first;
   ctx.ninputs = argc - first;
+  if (outputs_clash(&ctx)) return 2;
   const char *clash = output_among_inputs(&ctx);
   if (clash) {
     rtg_error("the output is also an input, and writing it would destroy the trace: path=%s",
@@ -138,6 +185,11 @@ int main(int argc, char **argv) {
   if (ctx.opt.start_arg)
     ctx.window_start = window_bound(&ctx, ctx.opt.start_arg, first_ns, last_ns);
   if (ctx.opt.end_arg) ctx.window_end = window_bound(&ctx, ctx.opt.end_arg, first_ns, last_ns);
+  if (ctx.window_start > ctx.window_end) {
+    rtg_error("--start %s is after --end %s: no event could be kept", ctx.opt.start_arg,
+              ctx.opt.end_arg);
+    return 2;
+  }
   if (ctx.opt.zero_time) ctx.time_base = ctx.window_start > first_ns ? ctx.window_start : first_ns;
   ctx.first_ns = ctx.last_ns = 0;
 
@@ -152,10 +204,22 @@ int main(int argc, char **argv) {
   if (ctx.opt.otf2_dir) ok &= cv_add_sink(&ctx, &cv_otf2_sink);
   if (ctx.opt.analyze_out) ok &= cv_add_sink(&ctx, &cv_analyze_sink);
   if (ctx.opt.html_out) ok &= cv_add_sink(&ctx, &cv_html_sink);
-  if (!ok) return 1;
+  if (!ok) {
+    rtg_out_discard();
+    return 1;
+  }
 
   bool read_ok = cv_read_inputs(&ctx);
   ok &= cv_close_sinks(&ctx);
+  if (read_ok && ok && !ctx.not_traces) {
+    ok = rtg_out_commit();
+  } else {
+    rtg_out_discard();
+    rtg_error("no output written: %s; existing outputs are left as they were",
+              !read_ok ? "an input could not be read"
+              : !ok    ? "an output could not be written"
+                       : "an input is not a trace");
+  }
 
   if (ctx.opt.verbose) print_counts(&ctx);
   uint64_t bad = skipped(&ctx);
@@ -163,9 +227,14 @@ int main(int argc, char **argv) {
     rtg_warning("%llu input lines skipped (see the warnings above; -v counts them by kind)",
                 (unsigned long long)bad);
   cv_ctx_free(&ctx);
-  if (!read_ok || !ok) return 1;
+  if (!read_ok || !ok || ctx.not_traces) return 1;
   if (bad && ctx.opt.strict) {
     rtg_error("--strict: %llu input lines skipped", (unsigned long long)bad);
+    return 1;
+  }
+  if (ctx.unhealthy && ctx.opt.strict) {
+    rtg_error("--strict: %u input file%s an incomplete trace (see the warnings above)",
+              ctx.unhealthy, ctx.unhealthy == 1 ? " is" : "s are");
     return 1;
   }
   return 0;

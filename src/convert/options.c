@@ -103,10 +103,11 @@ static void usage(FILE *f) {
       "  -v, --verbose       counts of parsed and skipped lines per kind\n"
       "  -q, --quiet         no warnings\n"
       "      --progress, --no-progress   progress on stderr (default: when a terminal)\n"
-      "      --strict        exit 1 when any input line was skipped\n"
+      "      --strict        exit 1 when any input line was skipped or a trace is incomplete\n"
       "  -h, --help          this text;  --version  the version\n"
-      "With no output option, writes out.json.  Exit status: 0 ok (warnings possible),\n"
-      "1 an input could not be read or an output not written, 2 usage.\n",
+      "With no output option, writes out.json.  Outputs replace existing files only when\n"
+      "the run succeeds.  Exit status: 0 ok (warnings possible), 1 an input could not be\n"
+      "read or is not a trace, or an output not written, 2 usage.\n",
       f);
 }
 

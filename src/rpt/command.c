@@ -114,13 +114,19 @@ static const char *const backwards = "record whose stop is before its start";
           rec->u.K.stop, rec->u.K.agent, (uint32_t)rec->u.K.queue, (uint32_t)rec->u.K.id, nm,      \
           strlen(nm), false, 0)
 
+/* A barrier record's name by its op, as rtg-convert names its slices. */
+static const char *barrier_name(const rtg_record *rec) {
+  const char *op = RTG_HAS(rec, RTG_FIELD(BARRIER, op)) ? rec->u.BARRIER.op : "";
+  return !strcmp(op, "or") ? "barrier-or" : !strcmp(op, "value") ? "barrier-value" : "barrier";
+}
+
 static int record_command(const rtg_record *rec, bool ignore_barriers, rpt_cmd *c) {
   switch (rec->kind) {
   case RTG_KIND_DISPATCH:
     return QUEUE_OP(DISPATCH, RPT_KERNEL, rec->u.DISPATCH.name);
   case RTG_KIND_BARRIER:
     if (ignore_barriers) return no_cmd(c, 0, NULL);
-    return QUEUE_OP(BARRIER, RPT_BARRIER, ""); /* the original's HCC_PROFILE barriers: no name */
+    return QUEUE_OP(BARRIER, RPT_BARRIER, barrier_name(rec)); /* named as rtg-convert does */
   case RTG_KIND_COPY: {
     const rtg_rec_COPY *k = &rec->u.COPY;
     const char *name = RTG_HAS(rec, RTG_FIELD(COPY, kind)) ? k->kind : "copy";

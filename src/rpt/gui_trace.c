@@ -7,6 +7,7 @@
  * with exact fractional microseconds. */
 #include "diag.h"
 #include "chrome_trace.h"
+#include "outfile.h"
 #include "rpt.h"
 #include "xalloc.h"
 
@@ -26,9 +27,9 @@ static uint64_t pid_of(const rpt_rec *r) {
   return r->devclass == RTG_DEV_GPU ? r->device : DATA_PID + rpt_device_index(r);
 }
 
-bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,
-                   size_t to) {
-  FILE *f = fopen(path, "w");
+bool rpt_gui_trace(const char *to_path, const char *path, const rpt_data *d, const uint32_t *order,
+                   size_t from, size_t to) {
+  FILE *f = fopen(to_path, "w");
   if (!f) {
     rtg_error("cannot open file: path=%s: %s", path, strerror(errno));
     return false;
@@ -87,7 +88,7 @@ bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, s
   rtg_u64map_free(&tracks);
   bool ok =
       rtg_chrome_close(&c, ",\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"rpt\"}}\n");
-  if (fclose(f) != 0) ok = false;
-  if (!ok) rtg_error("cannot write file: path=%s: %s", path, strerror(errno));
+  if (!rtg_out_close(f)) ok = false;
+  if (!ok) rtg_error("cannot write file: path=%s: %s", path, rtg_out_why());
   return ok;
 }

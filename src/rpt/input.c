@@ -219,6 +219,7 @@ static void command(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l,
       return;
     }
     fs->trace = true;
+    d->rtg_records = true;
     r.device = agent_slot(fs, l->pid, c->agent);
   } else {
     r.device = (uint16_t)c->agent;
@@ -327,9 +328,9 @@ static void take(rpt_data *d, rpt_opts *o, file_state *fs, const rtg_line *l, bo
   case RTG_LINE_SEEN:
     text_line(d, o, fs, l, raw, pid);
     break;
-  case RTG_LINE_CUT:
+  case RTG_LINE_CUT: /* a partial record, not the application's text (-t) */
     fs->cut++;
-    bad_line(d, o, fs, l, raw, l->why);
+    skip(fs, l->lineno, l->why);
     break;
   case RTG_LINE_BAD:
     if (l->kind == RTG_KIND_HEADER) /* a header line that does not parse stays text, as before */

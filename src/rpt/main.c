@@ -3,6 +3,7 @@
  * abbreviated and take "=VALUE" or the next argument) and the pipeline:
  * read -> sort -> resolve the ROI -> walk the ROI per resource -> print. */
 #include "diag.h"
+#include "outfile.h"
 #include "rpt.h"
 #include "xalloc.h"
 
@@ -256,7 +257,18 @@ static void parse_args(int argc, char **argv, rpt_opts *o) {
     o->gaps = rtg_xmalloc(sizeof default_gaps, "the --gaps limits");
     memcpy(o->gaps, default_gaps, sizeof default_gaps);
   }
+  for (size_t k = 1; k < o->ngaps; k++)
+    if (o->gaps[k] <= o->gaps[k - 1]) {
+      char a[24], b[24];
+      snprintf(a, sizeof a, "%llu", (unsigned long long)o->gaps[k - 1]);
+      snprintf(b, sizeof b, "%llu", (unsigned long long)o->gaps[k]);
+      usage_error("argument --gaps: bucket limits must increase, not %s then %s", a, b);
+    }
   o->ngaps = rtg_gap_limits_normalize(o->gaps, o->ngaps);
+  if (o->ninputs == 0 && o->info) { /* the explanation alone */
+    rpt_print_info();
+    exit(0);
+  }
   if (o->ninputs == 0) usage_error("the following arguments are required: %s%s", "FILE", "");
 }
 
@@ -293,14 +305,17 @@ static int run(rpt_opts *o, rpt_data *d) {
     return 1;
   }
   uint64_t roi_ns = r1->stop > r0->start ? r1->stop - r0->start : 0;
+  /* The original walks [start, stop): the stop command only closes the
+   * ROI, which on a legacy log keeps its numbers.  On rtg traces without
+   * -R the ROI is the whole trace, and its last command counts too. */
+  size_t end = o->roi_stop.kind == ROI_DEFAULT && d->rtg_records ? last + 1 : last;
 
   if (o->info) rpt_print_info();
   if (o->text_trace) rpt_print_trace_header();
 
-  /* The original walks [start, stop): the stop command only closes the ROI. */
   rpt_resources rs;
   rpt_resources_init(&rs, d->names, (rtg_gap_buckets){o->gaps, o->ngaps});
-  for (size_t p = first; p < last; p++) {
+  for (size_t p = first; p < end; p++) {
     const rpt_rec *r = &d->recs[order[p]];
     rpt_resource *res = rpt_resource_of(&rs, r);
     uint64_t gap;
@@ -310,7 +325,10 @@ static int run(rpt_opts *o, rpt_data *d) {
       rpt_print_trace_line(d, o, r, r0->start, crit, gap);
     }
   }
-  if (o->gui_trace && !rpt_gui_trace(o->gui_trace, d, order, first, last)) status = 1;
+  if (o->gui_trace) {
+    if (!rpt_gui_trace(o->gui_path, o->gui_trace, d, order, first, end)) status = 1;
+    o->gui_written = true;
+  }
   rpt_print_summaries(&rs, d->names, o, roi_ns);
   rpt_resources_free(&rs);
   free(order);
@@ -327,10 +345,27 @@ int main(int argc, char **argv) {
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 
+  /* -g: its file is made (outfile.h) before the inputs are read, so one
+   * that cannot be stops rpt at once; it replaces an existing one only
+   * when rpt succeeds */
+  if (o.gui_trace && !(o.gui_path = rtg_out_path(o.gui_trace))) {
+    rtg_error("cannot open file: path=%s: %s", o.gui_trace, strerror(errno));
+    free_opts(&o);
+    return 1;
+  }
   int status = run(&o, &d);
   if (fflush(stdout) != 0) {
     rtg_error("cannot write the report: %s", strerror(errno));
     status = 1;
+  }
+  if (status == 0 && o.gui_trace && !o.gui_written) { /* no records: nothing to write */
+    rtg_out_discard();
+    rtg_warning("-g %s: not written (no records)", o.gui_trace);
+  }
+  if (status == 0 && !rtg_out_commit()) status = 1;
+  if (status != 0 && o.gui_trace) {
+    rtg_out_discard();
+    rtg_error("-g %s: not written (rpt failed); an existing file is left as it was", o.gui_trace);
   }
   rpt_data_free(&d);
   free_opts(&o);

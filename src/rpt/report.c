@@ -38,7 +38,8 @@ void rpt_print_roi(const rpt_data *d, const rpt_rec *first, const rpt_rec *last)
 void rpt_print_info(void) {
   fputs("How to read rpt output.\n"
         "  ROI_START, ROI_STOP: the first command of the region of interest and the\n"
-        "    command that ends it (its stop time ends ROI_TIME, but it is not counted).\n"
+        "    command that ends it (its stop time ends ROI_TIME, but it is not counted,\n"
+        "    except in rtg traces without -R: there the ROI is the whole trace).\n"
         "  ROI_TIME: from the start of ROI_START to the stop of ROI_STOP, in seconds.\n"
         "  Resource: where commands run: GPU<n> for kernels and barriers of device n,\n"
         "    DATA for copies.  'busy' is the share of ROI_TIME the resource worked.\n"

@@ -108,6 +108,8 @@ typedef struct rpt_opts {
   int ninputs;
   bool text_trace, info, hide_app_text, no_gaps, ignore_barriers, db;
   const char *gui_trace;
+  const char *gui_path; /* what -g is written to (outfile.h) */
+  bool gui_written;
   rpt_roi roi_start, roi_stop;
   uint64_t *gaps; /* gap bucket limits in us: ascending, distinct, > 0 */
   size_t ngaps;
@@ -143,6 +145,7 @@ typedef struct rpt_data {
   rtg_agents *agents;      /* per process, from its AGENT records */
   size_t nagents;
   bool read_error;
+  bool rtg_records; /* commands came from rtg trace records (not profile: lines) */
 } rpt_data;
 
 /* input.c: read every input; false when one cannot be opened. */
@@ -251,8 +254,10 @@ void rpt_print_trace_line(const rpt_data *d, const rpt_opts *o, const rpt_rec *r
 void rpt_print_summaries(const rpt_resources *rs, const rtg_strtab *names, const rpt_opts *o,
                          uint64_t roi_ns);
 
-/* gui_trace.c: false when the file cannot be written. */
-bool rpt_gui_trace(const char *path, const rpt_data *d, const uint32_t *order, size_t from,
-                   size_t to);
+/* gui_trace.c: the commands order[from..to) as Chrome JSON, written to
+ * to_path (-g's temporary file: outfile.h) and named path in messages;
+ * false when the file cannot be written. */
+bool rpt_gui_trace(const char *to_path, const char *path, const rpt_data *d, const uint32_t *order,
+                   size_t from, size_t to);
 
 #endif

@@ -5,7 +5,7 @@
 # completion signals are GPU-only (busy-wait signals, as HIP 6 makes them):
 # the tracer never host-waits on them, so ROCR prints no "Use of non-host
 # signal in host signal wait API" warning.  rtg-convert names the slice
-# barrier-value; rpt counts it as a barrier.  Runs on every release.
+# barrier-value, and so does rpt.  Runs on every release.
 . "$TOP/tests/e2e/02-tracer.inc"
 SIMGPU_KERNEL_NS=50000000 RTG_HSA_HOST_DISPATCH=1 traced "$PROGS/tp_barrier_value" 2>err.txt
 f=$(trace_of)
@@ -24,4 +24,4 @@ summary "$f" | sed 's/ hsa_calls.* other_packets:/ other_packets:/; s/ write_err
 "$B/rtg-convert" -q -f -o out.json "$f"
 echo "rtg-convert: $(grep -o '"name":"barrier-value","cat":"[a-z]*"' out.json | sort | uniq -c | tr -s ' ')"
 "$B/rpt" --topn -1 "$f" >rpt.txt
-awk '/^Resource=/ { print "rpt:", $1 } /^ +[0-9.]+% / && $7 == "" { print "rpt: barrier rows with", $3, "call" }' rpt.txt
+awk '/^Resource=/ { print "rpt:", $1 } /^ +[0-9.]+% / && $7 ~ /^barrier/ { print "rpt: row", $7, "with", $3, "call" }' rpt.txt

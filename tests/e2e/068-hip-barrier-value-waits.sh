@@ -47,7 +47,6 @@ echo "host waits on non-host signals (ROCR warnings): $(grep -c 'non-host signal
 "$B/rtg-convert" -q -f -o out.json "$t"
 echo "rtg-convert barrier-value slices: $(grep -o '"name":"barrier-value","cat":"barrier"' out.json | wc -l |
   awk '{ print ($1 > 0) ? "some" : "none" }')"
-# (rpt's region of interest ends where the last command starts, so its
-# counts may miss the last barrier)
+# (rpt names barrier rows as rtg-convert names the slices)
 "$B/rpt" --topn -1 "$t" >rpt.txt
-echo "rpt barrier rows: $(awk '/^ +[0-9.]+% / && $7 == "" { c += $3 } END { print (c > 0) ? "some" : "none" }' rpt.txt)"
+echo "rpt barrier rows: $(awk '/^ +[0-9.]+% / && $7 == "barrier-value" { c += $3 } END { print (c > 0) ? "some" : "none" }' rpt.txt)"

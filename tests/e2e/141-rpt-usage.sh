@@ -24,5 +24,5 @@ R=$B/rpt
 "$R" "$D/app.log" --topn=2 -r@4 >c.txt
 cmp a.txt b.txt && cmp a.txt c.txt && echo "abbreviated options agree"
 # --gaps takes every number that follows it (and commas), the file after
-"$R" --gaps 30 5 "$D/app.log" | grep gap
+"$R" --gaps 5 30 "$D/app.log" | grep gap
 "$R" --gaps=5,30 "$D/app.log" | grep gap | head -n 1

@@ -11,26 +11,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/common/outfile.h"
 #include "../../src/convert/convert.h"
 
 static char fz_dir[64];
 static char fz_in[128], fz_json[128], fz_gaps[128], fz_db[128], fz_pf[128];
 static FILE *fz_null;
 
-/* at exit: the directory and the files the sinks wrote in it */
-static void fz_cleanup(void) {
-  DIR *d = opendir(fz_dir);
+/* at exit: the directory and everything the sinks wrote in it (the CSV
+ * and OTF2 directories too) */
+static void fz_remove_tree(const char *dir) {
+  DIR *d = opendir(dir);
   struct dirent *e;
   char p[512];
   while (d && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    snprintf(p, sizeof p, "%s/%s", fz_dir, e->d_name);
-    unlink(p);
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    struct stat sb;
+    if (!lstat(p, &sb) && S_ISDIR(sb.st_mode))
+      fz_remove_tree(p);
+    else
+      unlink(p);
   }
   if (d) closedir(d);
-  rmdir(fz_dir);
+  rmdir(dir);
+}
+static void fz_cleanup(void) {
+  fz_remove_tree(fz_dir);
 }
 
 static void fz_setup(void) {
@@ -88,9 +98,14 @@ static void fz_ctx_init(cv_ctx *ctx) {
   ctx->report = fz_null;
 }
 
-/* Close the sinks (false when one failed) and free the context. */
+/* Close the sinks (false when one failed), put the outputs in place as
+ * main.c does (src/common/outfile.h) and free the context. */
 static bool fz_ctx_finish(cv_ctx *ctx) {
   bool ok = cv_close_sinks(ctx);
+  if (ok)
+    ok = rtg_out_commit();
+  else
+    rtg_out_discard();
   cv_ctx_free(ctx);
   return ok;
 }

@@ -10,6 +10,7 @@
 #include "../../src/convert/convert.h"
 #include "../perfetto/pf_wire.h"
 #include "check.h"
+#include "outfile.h"
 #include "pbw.h"
 
 static bool bytes_are(const pbw *w, const char *hex) {
@@ -95,6 +96,10 @@ static bool convert(const char *input, const char *path, bool flows) {
   ctx.ninputs = 1;
   bool ok = cv_add_sink(&ctx, &cv_perfetto_sink) && cv_read_input(&ctx, input);
   ok &= cv_close_sinks(&ctx);
+  if (ok) /* the output takes its name, as main.c has it (outfile.h) */
+    ok = rtg_out_commit();
+  else
+    rtg_out_discard();
   cv_ctx_free(&ctx);
   return ok;
 }

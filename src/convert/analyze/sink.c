@@ -39,7 +39,7 @@ static bool sink_close(void *arg) {
   if (s->json) {
     an_write_json(s->st, s->json);
     if (!rtg_out_close(s->json)) {
-      rtg_error("cannot write output: path=%s: %m", s->path);
+      rtg_error("cannot write output: path=%s: %s", s->path, rtg_out_why());
       ok = false;
     }
   }

@@ -4,6 +4,7 @@
  * ltrace -tttT lines the original converter took.  A file that starts
  * with '{' or '[' is a Chrome JSON file to merge (json.c). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,15 @@
 #include "linereader.h"
 #include "trace_reader.h"
 #include "xalloc.h"
+
+/* The health of the trace of one process in a file: the records read
+ * against what its summary counts (include/rtg/FORMAT.md). */
+typedef struct health {
+  uint32_t pid, summaries;
+  bool header;
+  uint64_t ops, calls; /* GPU op records (profile: lines too), API calls */
+  uint64_t s_ops, s_calls, lost, lost_gpu, unfinished, write_errors, hip_missed_until;
+} health;
 
 typedef struct reader {
   cv_ctx *ctx;
@@ -39,7 +49,32 @@ typedef struct reader {
   /* the clock map of the last process whose times moved (hosts.c) */
   const rtg_clock_host *clock;
   uint32_t clock_proc;
+  /* the main pass: the processes of the file, by pid (index + 1 into
+   * health) */
+  bool check_health;
+  rtg_u64map health_index;
+  health *health;
+  uint32_t nhealth;
+  uint32_t health_last; /* index + 1 of the entry asked for last (most records are one pid's) */
 } reader;
+
+/* The health entry of pid (records may come before its header in a
+ * reordered file); NULL outside the main pass. */
+static health *health_of(reader *r, uint32_t pid) {
+  if (!r->check_health) return NULL;
+  if (r->health_last && r->health[r->health_last - 1].pid == pid)
+    return &r->health[r->health_last - 1];
+  uint64_t *v = rtg_u64map_put(&r->health_index, pid, 0, NULL);
+  if (!v) rtg_out_of_memory("the trace summaries");
+  if (!*v) {
+    health *h = rtg_xrealloc(r->health, (r->nhealth + 1) * sizeof *h, "the trace summaries");
+    r->health = h;
+    r->health[r->nhealth] = (health){.pid = pid};
+    *v = ++r->nhealth;
+  }
+  r->health_last = (uint32_t)*v;
+  return &r->health[*v - 1];
+}
 
 /* Duplicates (the fingerprints are in src/common/dedup.c, shared with
  * rpt): when the same header comes again in a pass, the records of that pid
@@ -236,6 +271,84 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
   cv_dispatch(ctx, ev);
 }
 
+/* A record of a process of the file, counted as its summary counts them
+ * (a record of repeated HSA calls counts each call). */
+static void count_record(reader *r, const rtg_record *rec) {
+  health *h;
+  switch (rec->kind) {
+  case RTG_KIND_DISPATCH:
+  case RTG_KIND_BARRIER:
+  case RTG_KIND_COPY:
+    if ((h = health_of(r, rec->pid))) h->ops++;
+    break;
+  case RTG_KIND_HIP_API:
+    if ((h = health_of(r, rec->pid))) h->calls++;
+    break;
+  case RTG_KIND_HSA_API:
+    if ((h = health_of(r, rec->pid)))
+      h->calls +=
+          HAS(rec, HSA_API, polls) && GET(rec, HSA_API, polls) ? GET(rec, HSA_API, polls) : 1;
+    break;
+  default:
+    break;
+  }
+}
+
+/* Appends ", " (unless first) and the text to b[0..*n), cut to cap. */
+static void addf(char *b, size_t cap, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void addf(char *b, size_t cap, size_t *n, const char *fmt, ...) {
+  if (*n && *n + 2 < cap) b[(*n)++] = ',', b[(*n)++] = ' ';
+  if (*n >= cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(b + *n, cap - *n, fmt, ap);
+  va_end(ap);
+  *n = k < 0 ? *n : *n + (size_t)k < cap ? *n + (size_t)k : cap - 1;
+}
+
+/* One warning line for a file whose traces are not whole: no summary (the
+ * process was killed), fewer records than the summary counts (a full
+ * disk), records the tracer lost or could not write, GPU ops unfinished at
+ * exit, HIP calls that went around the tracer.  Counted in
+ * cv_ctx.unhealthy (--strict). */
+static void health_report(reader *r) {
+  char msg[2048];
+  size_t n = 0;
+  for (uint32_t i = 0; i < r->nhealth; i++) {
+    const health *h = &r->health[i];
+    if (!h->header && !h->summaries) continue; /* a legacy log: nothing to check */
+    char p[1024];
+    size_t m = 0;
+    if (!h->summaries)
+      addf(p, sizeof p, &m, "no summary record (the process was killed, or the file cut short)");
+    if (h->summaries && (h->ops + h->lost_gpu < h->s_ops || h->calls + h->lost < h->s_calls))
+      addf(p, sizeof p, &m,
+           "its summary counts %llu GPU ops and %llu API calls, the file holds %llu and %llu "
+           "(records are missing: a full disk? a file cut short?)",
+           (unsigned long long)h->s_ops, (unsigned long long)h->s_calls, (unsigned long long)h->ops,
+           (unsigned long long)h->calls);
+    if (h->lost) addf(p, sizeof p, &m, "%llu records lost", (unsigned long long)h->lost);
+    if (h->lost_gpu)
+      addf(p, sizeof p, &m, "%llu GPU op records lost", (unsigned long long)h->lost_gpu);
+    if (h->unfinished)
+      addf(p, sizeof p, &m, "%llu GPU ops unfinished at exit", (unsigned long long)h->unfinished);
+    if (h->write_errors)
+      addf(p, sizeof p, &m, "%llu writes of the trace failed", (unsigned long long)h->write_errors);
+    if (h->hip_missed_until)
+      addf(p, sizeof p, &m, "HIP calls before %llu ns (CLOCK_BOOTTIME) went around the tracer",
+           (unsigned long long)h->hip_missed_until);
+    if (m) {
+      size_t before = n;
+      addf(msg, sizeof msg, &n, "pid %u: %s", h->pid, p);
+      if (before && before < sizeof msg) msg[before] = ';'; /* processes apart by "; " */
+    }
+  }
+  if (!n) return;
+  r->ctx->unhealthy++;
+  if (!r->ctx->opt.quiet) rtg_warning("%s: incomplete trace: %s", r->path, msg);
+}
+
 static void handle_record(reader *r, const rtg_line *l) {
   rtg_record *rec = (rtg_record *)&l->u.rec;
   uint64_t lineno = l->lineno;
@@ -263,6 +376,7 @@ static void handle_record(reader *r, const rtg_line *l) {
       return;
     }
   }
+  if (r->check_health) count_record(r, rec);
   if (rec->kind == RTG_KIND_HIP_API || rec->kind == RTG_KIND_HSA_API) {
     handle_api(r, l, rec);
     return;
@@ -272,6 +386,8 @@ static void handle_record(reader *r, const rtg_line *l) {
   ev.tid = rec->tid;
   switch (rec->kind) {
   case RTG_KIND_HEADER: {
+    health *h = health_of(r, rec->pid);
+    if (h) h->header = true;
     r->host = cv_host(ctx, GET(rec, HEADER, host));
     r->have_last = false;
     cv_proc *p = proc_ptr(r, rec->pid);
@@ -298,13 +414,19 @@ static void handle_record(reader *r, const rtg_line *l) {
     cv_proc *p = proc_ptr(r, rec->pid);
     if (!r->first_pass) return;
     p->lost += GET(rec, SUMMARY, lost);
-    if (GET(rec, SUMMARY, lost) && !ctx->opt.quiet)
-      rtg_warning("%s: the tracer lost %llu records of pid %u", r->path,
-                  (unsigned long long)GET(rec, SUMMARY, lost), rec->pid);
-    if (HAS(rec, SUMMARY, hip_missed_until) && !ctx->opt.quiet)
-      rtg_warning("%s: pid %u called HIP around the tracer's hooks until %llu ns (CLOCK_BOOTTIME): "
-                  "some of its HIP calls before then are not in the trace",
-                  r->path, rec->pid, (unsigned long long)GET(rec, SUMMARY, hip_missed_until));
+    health *h = health_of(r, rec->pid);
+    if (h) {
+      h->summaries++;
+      h->s_ops +=
+          GET(rec, SUMMARY, dispatches) + GET(rec, SUMMARY, barriers) + GET(rec, SUMMARY, copies);
+      h->s_calls += GET(rec, SUMMARY, hsa_calls) + GET(rec, SUMMARY, hip_calls);
+      h->lost += GET(rec, SUMMARY, lost);
+      h->lost_gpu += GET(rec, SUMMARY, lost_gpu);
+      h->unfinished += GET(rec, SUMMARY, unfinished);
+      h->write_errors += GET(rec, SUMMARY, write_errors);
+      if (HAS(rec, SUMMARY, hip_missed_until))
+        h->hip_missed_until = GET(rec, SUMMARY, hip_missed_until);
+    }
     return;
   }
   case RTG_KIND_QUEUE:
@@ -438,6 +560,8 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
       return;
     }
   }
+  health *hl = r->check_health && r->have_last ? health_of(r, r->last_pid) : NULL;
+  if (hl) hl->ops++; /* under HCC_PROFILE=2 the tracer writes its GPU ops so */
   if (!times_ok(r, lineno, h->start, h->stop)) return;
   cv_event ev;
   memset(&ev, 0, sizeof ev);
@@ -530,8 +654,15 @@ static void show_progress(const rtg_reader *rd, const char *path) {
   if (size) fprintf(stderr, "\rrtg-convert: %s: %3u%%", path, (unsigned)(done * 100 / size));
 }
 
-/* A line that is not a record: an strace/ltrace call, or other text. */
-static void text_line(reader *r, rtg_line *l, uint64_t *counts) {
+static bool blank(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') return false;
+  return true;
+}
+
+/* A line that is not a record: an strace/ltrace call (true), or other
+ * text. */
+static bool text_line(reader *r, rtg_line *l, uint64_t *counts) {
   if (l->len && l->text[0] >= '0' && l->text[0] <= '9') {
     if (!r->strace) r->strace = cv_strace_new();
     cv_event ev;
@@ -540,10 +671,11 @@ static void text_line(reader *r, rtg_line *l, uint64_t *counts) {
     if (sst >= 0) {
       counts[CVC_STRACE]++;
       if (sst) cv_dispatch(r->ctx, &ev);
-      return;
+      return true;
     }
   }
   counts[CVC_FOREIGN]++;
+  return false;
 }
 
 /* The end of the file: what could not be read. */
@@ -580,17 +712,23 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
   r.host = UINT32_MAX;
   r.first_pass = count;
+  r.check_health = ctx->pass == CV_PASS_MAIN;
+  /* lines that are trace lines (records, profile: and strace lines), and
+   * other lines that are not blank */
+  uint64_t trace_lines = 0, other_lines = 0;
   prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;
   rtg_line *l;
   while ((l = rtg_reader_next(rd))) {
     if (l->cls == RTG_LINE_END) {
+      other_lines += l->u.end.too_long;
       ok = file_end(&r, l, lines, counts);
       break;
     }
     if (++lines % 65536 == 0 && progress) show_progress(rd, path);
     if (l->nul) {
+      other_lines++;
       counts[CVC_BINARY]++;
       rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
       continue;
@@ -600,25 +738,44 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
       /* every record ends with '\n': without it, the file was cut while
        * the record was written, and what is there may parse as a record
        * with a wrong value (a duration cut short) */
+      other_lines++;
       counts[CVC_TRUNCATED]++;
       rtg_warn_line(&r.df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
       break;
     case RTG_LINE_RECORD:
+      trace_lines++;
       counts[l->kind - 1 + CVC_HEADER]++;
       handle_record(&r, l);
       break;
     case RTG_LINE_BAD:
+      other_lines++;
       counts[CVC_BAD]++;
       rtg_warn_line(&r.df, l->lineno, "%s (skipped)", l->why);
       break;
     case RTG_LINE_PROFILE:
+      trace_lines++;
       counts[CVC_HCC]++;
       handle_hcc(&r, &l->u.hcc, l->lineno);
       break;
     default:
-      text_line(&r, l, counts);
+      if (text_line(&r, l, counts))
+        trace_lines++;
+      else
+        other_lines += !blank(l->text, l->len);
     }
   }
+  if (r.check_health && ok) {
+    if (!trace_lines && other_lines) {
+      ctx->not_traces++;
+      rtg_error("%s: not a trace: no rtg record, HCC_PROFILE=2 line or strace line in its %llu "
+                "lines (rtg-convert reads the rtg_trace.txt.<pid> files the tracer writes)",
+                path, (unsigned long long)other_lines);
+    } else {
+      health_report(&r);
+    }
+  }
+  free(r.health);
+  rtg_u64map_free(&r.health_index);
   if (progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
   rtg_reader_close(rd);
   cv_strace_free(r.strace);

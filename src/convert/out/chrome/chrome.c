@@ -430,7 +430,7 @@ static bool chrome_close(void *st) {
   bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
   if (c->own_f && !rtg_out_close(c->f)) ok = false;
-  if (!ok) rtg_error("cannot write output: path=%s", ctx->opt.json_out);
+  if (!ok) rtg_error("cannot write output: path=%s: %s", ctx->opt.json_out, rtg_out_why());
   tracks_free(&c->ts);
   if (ctx->opt.gap_events) an_slices_free(&c->gaps);
   corr_free(&c->calls);

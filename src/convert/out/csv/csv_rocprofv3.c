@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "bgwrite.h"
 #include "jsonw.h"
 #include "xalloc.h"
@@ -87,16 +88,18 @@ typedef struct csv {
   size_t len, cap;
   rtg_bgw *bg;
   bool failed;
+  const char *dir; /* where the files are made (outfile.h): they go to --csv DIR at the end */
 } csv;
 
 static void *csv_open(cv_ctx *ctx) {
-  const char *dir = ctx->opt.csv_dir;
-  if (mkdir(dir, 0777) && errno != EEXIST) {
-    rtg_error("cannot create directory: path=%s: %s", dir, strerror(errno));
+  const char *dir = rtg_out_dir(ctx->opt.csv_dir, NULL);
+  if (!dir) {
+    rtg_error("cannot create directory: path=%s: %s", ctx->opt.csv_dir, strerror(errno));
     return NULL;
   }
   csv *c = rtg_xcalloc(1, sizeof *c, "the CSV output");
   c->ctx = ctx;
+  c->dir = dir;
   c->cap = 4096;
   c->line = rtg_xmalloc(c->cap, "a CSV row");
   c->bg = rtg_bgw_new(PENDING, false);
@@ -231,16 +234,15 @@ static csv_file *file_of(csv *c, uint32_t proc, int kind) {
   char path[4096];
   int n;
   if (*host) {
-    snprintf(path, sizeof path, "%s/%s", c->ctx->opt.csv_dir, host);
+    snprintf(path, sizeof path, "%s/%s", c->dir, host);
     if (mkdir(path, 0777) && errno != EEXIST) {
       rtg_error("cannot create directory: path=%s: %s", path, strerror(errno));
       c->failed = true;
       return NULL;
     }
-    n = snprintf(path, sizeof path, "%s/%s/%u_%s", c->ctx->opt.csv_dir, host, p->pid,
-                 file_names[kind]);
+    n = snprintf(path, sizeof path, "%s/%s/%u_%s", c->dir, host, p->pid, file_names[kind]);
   } else {
-    n = snprintf(path, sizeof path, "%s/%u_%s", c->ctx->opt.csv_dir, p->pid, file_names[kind]);
+    n = snprintf(path, sizeof path, "%s/%u_%s", c->dir, p->pid, file_names[kind]);
   }
   if (n < 0 || (size_t)n >= sizeof path) {
     rtg_error("output path too long: %s", c->ctx->opt.csv_dir);
@@ -412,7 +414,7 @@ static bool csv_close(void *st) {
     if (c->files[i].f && fclose(c->files[i].f)) c->failed = true;
   if (!rtg_bgw_free(c->bg)) c->failed = true;
   bool ok = !c->failed;
-  if (!ok) rtg_error("cannot write the CSV files in %s", c->ctx->opt.csv_dir);
+  if (!ok) rtg_error("cannot write the CSV files in %s: %s", c->ctx->opt.csv_dir, rtg_out_why());
   if (c->ctx->opt.verbose) {
     uint64_t rows[F_N] = {0};
     for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++) rows[i % F_N] += c->files[i].rows;

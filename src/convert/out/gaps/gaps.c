@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "shared/timemodel.h"
 #include "xalloc.h"
 
@@ -45,6 +46,7 @@ typedef struct res {
 typedef struct gaps {
   cv_ctx *ctx;
   tm_index model;
+  const char *path; /* what --gaps=FILE is written to (outfile.h); NULL: the report */
 } gaps;
 
 static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint32_t before,
@@ -53,6 +55,13 @@ static void on_gap(void *arg, gap_res *base, uint64_t start, uint64_t end, uint3
 static void *gaps_open(cv_ctx *ctx) {
   gaps *g = rtg_xcalloc(1, sizeof *g, "the --gaps report");
   g->ctx = ctx;
+  /* created here, with the other outputs: one that cannot be stops the run
+   * before the inputs are read */
+  if (strcmp(ctx->opt.gaps_out, "-") && !(g->path = rtg_out_path(ctx->opt.gaps_out))) {
+    rtg_error("cannot create output: path=%s: %m", ctx->opt.gaps_out);
+    free(g);
+    return NULL;
+  }
   tm_init(&g->model, ctx, sizeof(res), true, on_gap, g);
   return g;
 }
@@ -161,8 +170,8 @@ static bool gaps_close(void *st) {
   cv_ctx *ctx = g->ctx;
   FILE *f = ctx->report;
   bool own = false;
-  if (strcmp(ctx->opt.gaps_out, "-")) {
-    f = fopen(ctx->opt.gaps_out, "w");
+  if (g->path) {
+    f = fopen(g->path, "w");
     if (!f) {
       rtg_error("cannot create output: path=%s: %m", ctx->opt.gaps_out);
       return false;
@@ -222,8 +231,8 @@ static bool gaps_close(void *st) {
   for (uint32_t i = 0; i < x->n; i++) free(((res *)x->r[i])->top);
   tm_free(&g->model);
   free(g);
-  bool ok = !ferror(f);
-  if (own && fclose(f)) ok = false;
+  bool ok = own ? rtg_out_close(f) : !ferror(f);
+  if (!ok && own) rtg_error("cannot write output: path=%s: %s", ctx->opt.gaps_out, rtg_out_why());
   return ok;
 }
 

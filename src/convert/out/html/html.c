@@ -202,7 +202,7 @@ static bool sink_close(void *arg) {
   ht_compute(h);
   bool ok = ht_write(h);
   if (!rtg_out_close(h->out)) {
-    rtg_error("cannot write output: path=%s: %m", h->path);
+    rtg_error("cannot write output: path=%s: %s", h->path, rtg_out_why());
     ok = false;
   }
   ht_free_data(h);

@@ -34,6 +34,7 @@
 #endif
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@
 
 #include "convert.h"
 #include "jsonw.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 #ifndef RTG_HAVE_OTF2
@@ -120,11 +122,12 @@ typedef struct otf2w {
   uint32_t nruns;
   uint64_t slices, cut, first, last;
   bool failed;
+  const char *dir; /* where the archive is made (outfile.h): its files go to --otf2 DIR */
 } otf2w;
 
-/* The library does not overwrite an archive: a previous one (trace.otf2,
- * trace.def, trace/N.evt and trace/N.def, nothing else) is removed, as -o
- * replaces a JSON file.  False after saying why. */
+/* A new archive replaces the previous one (trace.otf2, trace.def,
+ * trace/N.evt and trace/N.def, nothing else), as -o replaces a JSON file:
+ * removed when the new one moves in.  False after saying why. */
 static bool remove_archive(const char *dir) {
   char p[4096];
   snprintf(p, sizeof p, "%s/trace.otf2", dir);
@@ -152,15 +155,19 @@ static bool remove_archive(const char *dir) {
   return true;
 }
 
+static void replace_archive(const char *dir) {
+  remove_archive(dir);
+}
+
 static void *otf2_open(cv_ctx *ctx) {
-  const char *dir = ctx->opt.otf2_dir;
-  if (mkdir(dir, 0777) && errno != EEXIST) {
-    rtg_error("cannot create directory: path=%s: %s", dir, strerror(errno));
+  const char *dir = rtg_out_dir(ctx->opt.otf2_dir, replace_archive);
+  if (!dir) {
+    rtg_error("cannot create directory: path=%s: %s", ctx->opt.otf2_dir, strerror(errno));
     return NULL;
   }
-  if (!remove_archive(dir)) return NULL;
   otf2w *w = rtg_xcalloc(1, sizeof *w, "the OTF2 output");
   w->ctx = ctx;
+  w->dir = dir;
   w->run_slices = RUN_SLICES;
   const char *e = getenv("RTG_CONVERT_OTF2_RUN");
   if (e && atol(e) > 0 && atol(e) < RUN_SLICES) w->run_slices = (uint32_t)atol(e);
@@ -378,13 +385,27 @@ typedef struct writer {
   lane lanes[MAX_LANES];
   uint32_t nlanes;
   bool error;
+  char why[512]; /* the library's first error message */
 } writer;
 
-static void check(writer *wr, OTF2_ErrorCode e) {
-  if (e != OTF2_SUCCESS && !wr->error) {
-    rtg_error("--otf2: %s: %s", OTF2_Error_GetName(e), OTF2_Error_GetDescription(e));
-    wr->error = true;
+/* The library's errors: the first one kept, none printed (it prints a
+ * line for every call up the stack, dozens for one full disk); the sink
+ * says it in one line. */
+static OTF2_ErrorCode quiet_error(void *arg, const char *file, uint64_t line, const char *function,
+                                  OTF2_ErrorCode code, const char *fmt, va_list va) {
+  writer *wr = arg;
+  if (!wr->why[0]) {
+    int n = snprintf(wr->why, sizeof wr->why, "%s", OTF2_Error_GetDescription(code));
+    if (fmt && *fmt && n > 0 && (size_t)n + 2 < sizeof wr->why) {
+      wr->why[n++] = ':', wr->why[n++] = ' ';
+      vsnprintf(wr->why + n, sizeof wr->why - (size_t)n, fmt, va);
+    }
   }
+  return code;
+}
+
+static void check(writer *wr, OTF2_ErrorCode e) {
+  if (e != OTF2_SUCCESS && !wr->error) wr->error = true;
 }
 
 static void leave_until(writer *wr, lane *l, uint64_t t) {
@@ -669,12 +690,12 @@ static bool otf2_close(void *st) {
   wr.loc_rank = ranks(w, w->nlocs, loc_cmp, NULL);
   wr.region_rank = ranks(w, w->nregions, region_idx_cmp, &wr.region_order);
   static OTF2_FlushCallbacks flush = {pre_flush, NULL};
+  OTF2_ErrorCallback old_handler = OTF2_Error_RegisterCallback(quiet_error, &wr);
   /* the smallest chunks: a writer's buffer is cleared when made, and a
    * trace has a writer per location (lanes included) */
-  wr.ar = OTF2_Archive_Open(ctx->opt.otf2_dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+  wr.ar = OTF2_Archive_Open(w->dir, "trace", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                             OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!wr.ar) {
-    rtg_error("cannot create the OTF2 archive: path=%s/trace.otf2", ctx->opt.otf2_dir);
     wr.error = true;
   } else {
     check(&wr, OTF2_Archive_SetFlushCallbacks(wr.ar, &flush, NULL));
@@ -696,7 +717,6 @@ static bool otf2_close(void *st) {
 
     strings ss = {.wr = &wr, .gw = OTF2_Archive_GetGlobalDefWriter(wr.ar)};
     if (!ss.gw) {
-      rtg_error("--otf2: cannot open the global definitions");
       wr.error = true;
     } else {
       uint64_t first = w->slices ? w->first : 0, len = w->slices ? w->last - w->first : 0;
@@ -710,6 +730,10 @@ static bool otf2_close(void *st) {
     rtg_u64map_free(&ss.ids);
     check(&wr, OTF2_Archive_Close(wr.ar));
   }
+  OTF2_Error_RegisterCallback(old_handler, NULL);
+  if (wr.error)
+    rtg_error("cannot write the OTF2 archive: path=%s: %s", ctx->opt.otf2_dir,
+              wr.why[0] ? wr.why : "the library failed");
   if (ctx->opt.verbose)
     fprintf(ctx->report, "OTF2: %llu slices, %u locations, %u regions, %llu cut to nest\n",
             (unsigned long long)w->slices, wr.nouts, w->nregions, (unsigned long long)w->cut);

@@ -427,9 +427,10 @@ static bool pf_close(void *st) {
   bool ok = !p->io_failed;
   if (p->own_out && !rtg_out_close(p->out)) ok = false;
   if ((p->body.failed && p->body.in_place < 0) || p->ends.failed || p->head.failed)
-    rtg_error("cannot write a temporary file for the Perfetto output: path=%s", p->path);
+    rtg_error("cannot write a temporary file for the Perfetto output: path=%s: %s", p->path,
+              rtg_out_why());
   else if (!ok)
-    rtg_error("cannot write output: path=%s", p->path);
+    rtg_error("cannot write output: path=%s: %s", p->path, rtg_out_why());
   spool_free(&p->body);
   spool_free(&p->ends);
   spool_free(&p->head);

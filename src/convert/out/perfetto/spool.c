@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "spool.h"
 
+#include "outfile.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static bool pwrite_all(int fd, const uint8_t *b, size_t n, uint64_t off) {
   while (n) {
     ssize_t k = pwrite(fd, b, n, (off_t)off);
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
+    if (k <= 0) return rtg_out_note_error(k < 0 ? errno : ENOSPC), false;
     b += k, n -= (size_t)k, off += (uint64_t)k;
   }
   return true;
@@ -52,7 +54,7 @@ static bool pread_all(int fd, uint8_t *b, size_t n, uint64_t off) {
   while (n) {
     ssize_t k = pread(fd, b, n, (off_t)off);
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
+    if (k <= 0) return rtg_out_note_error(k < 0 ? errno : ENOSPC), false;
     b += k, n -= (size_t)k, off += (uint64_t)k;
   }
   return true;
@@ -75,7 +77,7 @@ static bool write_all(int fd, const uint8_t *b, size_t n) {
   while (n) {
     ssize_t k = write(fd, b, n);
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
+    if (k <= 0) return rtg_out_note_error(k < 0 ? errno : ENOSPC), false;
     b += k, n -= (size_t)k;
   }
   return true;
@@ -194,7 +196,7 @@ static bool copy_file(FILE *f, int out, uint8_t *bounce, size_t cap) {
   while (off < size) {
     ssize_t k = pread(in, bounce, cap, off);
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0 || !write_all(out, bounce, (size_t)k)) return false;
+    if (k <= 0 || !write_all(out, bounce, (size_t)k)) return rtg_out_note_error(errno), false;
     off += k;
   }
   return true;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "shared/corr.h"
 #include "shared/timemodel.h"
 #include "sqlite_schema.h"
@@ -123,8 +124,16 @@ static void *rpd_open(cv_ctx *ctx) {
   if (!corr_init(&r->link, corr_slots_setting())) rtg_out_of_memory("the RPD's call/op tables");
   r->ctx = ctx;
   tm_init(&r->model, ctx, 0, false, NULL, NULL);
-  unlink(ctx->opt.sqlite_out); /* a new database, not rows added to an old one */
-  if (sqlite3_open(ctx->opt.sqlite_out, &r->db) != SQLITE_OK) {
+  /* a new database (an empty file: outfile.h), not rows added to an old one */
+  const char *path = rtg_out_path(ctx->opt.sqlite_out);
+  if (!path) {
+    rtg_error("cannot create database: path=%s: %m", ctx->opt.sqlite_out);
+    corr_free(&r->link);
+    tm_free(&r->model);
+    free(r);
+    return NULL;
+  }
+  if (sqlite3_open(path, &r->db) != SQLITE_OK) {
     rtg_error("cannot create database: path=%s: %s", ctx->opt.sqlite_out, sqlite3_errmsg(r->db));
     sqlite3_close(r->db);
     free(r);
@@ -378,7 +387,7 @@ static bool rpd_close(void *stp) {
   if (!r->failed) exec(r, "COMMIT;");
   bool ok = !r->failed;
   if (sqlite3_close(r->db) != SQLITE_OK) ok = false;
-  if (!ok) unlink(r->ctx->opt.sqlite_out);
+  /* (a failed run leaves no file: outfile.h) */
   rtg_u64map_free(&r->strings);
   corr_free(&r->link);
   tm_free(&r->model);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "outfile.h"
 #include "shared/timemodel.h"
 #include "xalloc.h"
 
@@ -52,13 +53,14 @@ typedef struct stats {
   table t[ST_N];
   uint64_t samples_held;
   tm_index model;
+  const char *dir; /* where the CSV files are made (outfile.h); NULL: --summary only */
 } stats;
 
 static void *stats_open(cv_ctx *ctx) {
   stats *s = rtg_xcalloc(1, sizeof *s, "the statistics");
   s->ctx = ctx;
   tm_init(&s->model, ctx, 0, false, NULL, NULL);
-  if (ctx->opt.stats_dir && mkdir(ctx->opt.stats_dir, 0777) && errno != EEXIST) {
+  if (ctx->opt.stats_dir && !(s->dir = rtg_out_dir(ctx->opt.stats_dir, NULL))) {
     rtg_error("cannot create directory: path=%s: %s", ctx->opt.stats_dir, strerror(errno));
     tm_free(&s->model);
     free(s);
@@ -222,7 +224,8 @@ static bool write_csv(stats *s, int which, const char *dir, double *medians) {
   snprintf(path, sizeof path, "%s/%s", dir, file_names[which]);
   FILE *f = fopen(path, "w");
   if (!f) {
-    rtg_error("cannot create output: path=%s: %s", path, strerror(errno));
+    rtg_error("cannot create output: path=%s/%s: %s", s->ctx->opt.stats_dir, file_names[which],
+              strerror(errno));
     return false;
   }
   fputs("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
@@ -238,9 +241,9 @@ static bool write_csv(stats *s, int which, const char *dir, double *medians) {
             (unsigned long long)e->total, (double)e->total / (double)e->calls, pct,
             (unsigned long long)e->min, (unsigned long long)e->max, sd, medians[i]);
   }
-  bool ok = !ferror(f);
-  if (fclose(f) || !ok) {
-    rtg_error("cannot write output: path=%s", path);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s/%s: %s", s->ctx->opt.stats_dir, file_names[which],
+              rtg_out_why());
     return false;
   }
   return true;
@@ -280,7 +283,8 @@ static bool write_gpu_time(stats *s, const char *dir) {
   snprintf(path, sizeof path, "%s/gpu_time_stats.csv", dir);
   FILE *f = fopen(path, "w");
   if (!f) {
-    rtg_error("cannot create output: path=%s: %s", path, strerror(errno));
+    rtg_error("cannot create output: path=%s/gpu_time_stats.csv: %s", s->ctx->opt.stats_dir,
+              strerror(errno));
     return false;
   }
   fputs("\"Pid\",\"Host\",\"Gpu\",\"SpanStartNs\",\"SpanEndNs\",\"SpanNs\",\"BusyNs\","
@@ -301,9 +305,9 @@ static bool write_gpu_time(stats *s, const char *dir) {
             (unsigned long long)r->t.busy, (unsigned long long)r->t.copy_busy,
             (unsigned long long)r->t.idle, b, id);
   }
-  bool ok = !ferror(f);
-  if (fclose(f) || !ok) {
-    rtg_error("cannot write output: path=%s", path);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s/gpu_time_stats.csv: %s", s->ctx->opt.stats_dir,
+              rtg_out_why());
     return false;
   }
   return true;
@@ -343,7 +347,7 @@ static bool stats_close(void *st) {
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
     double *med = rtg_xcalloc(t->n, sizeof *med, "the medians of a table");
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
-    if (s->ctx->opt.stats_dir) ok &= write_csv(s, w, s->ctx->opt.stats_dir, med);
+    if (s->dir) ok &= write_csv(s, w, s->dir, med);
     if (s->ctx->opt.summary) print_summary(s, w, med);
     free(med);
     for (uint32_t i = 0; i < t->n; i++) {
@@ -353,7 +357,7 @@ static bool stats_close(void *st) {
     free(t->e);
     rtg_u64map_free(&t->index);
   }
-  if (s->ctx->opt.stats_dir) ok &= write_gpu_time(s, s->ctx->opt.stats_dir);
+  if (s->dir) ok &= write_gpu_time(s, s->dir);
   if (s->ctx->opt.summary) print_gpu_time(s);
   tm_free(&s->model);
   free(s);
