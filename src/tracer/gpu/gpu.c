@@ -18,6 +18,10 @@ void rtg_gpu_finish(int ms) {
   if (rtg_real.hsa_signal_destroy) rtg_tool_signals_destroy();
 }
 
+void rtg_gpu_unload(void) {
+  rtg_queues_unload();
+}
+
 void rtg_gpu_quiesce(int ms) {
   rtg_waiters_quiesce(ms);
 }

@@ -16,6 +16,9 @@ RTG_HIDDEN void rtg_gpu_init(void);
 /* Process end: wait for the ops in flight, at most ms; count what is left
  * unfinished and stop the waiters; then give the tool signals back. */
 RTG_HIDDEN void rtg_gpu_finish(int ms);
+/* OnUnload (hsa_shut_down): the runtime's agents, and with them the
+ * queues they own, are about to go. */
+RTG_HIDDEN void rtg_gpu_unload(void);
 /* exec: wait for the ops in flight, at most ms, and leave them running. */
 RTG_HIDDEN void rtg_gpu_quiesce(int ms);
 /* Ops in flight now, without a lock (the fatal-signal path: a lock holder

@@ -252,6 +252,7 @@ RTG_HIDDEN bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_va
                                          hsa_signal_value_t cmp);
 RTG_HIDDEN void rtg_async_after_fork(void);
 RTG_HIDDEN void rtg_queue_intercept_init(void);
+RTG_HIDDEN void rtg_queues_unload(void);
 RTG_HIDDEN void rtg_queues_after_fork(void);
 RTG_HIDDEN void rtg_copies_init(void);
 RTG_HIDDEN void rtg_copies_after_fork(void);

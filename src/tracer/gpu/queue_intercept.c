@@ -7,7 +7,20 @@
  * times can be read before the application sees completion (completion.c),
  * and for a dependency on such a raised signal, whose condition is handed
  * to the GPU in the raised world (gpu_deps.c).
- * Other packet types pass through untouched and are counted. */
+ * Other packet types pass through untouched and are counted.
+ *
+ * Cooperative queues (HSA_QUEUE_TYPE_COOPERATIVE, one per device in HIP):
+ * ROCR gives every cooperative create on a GPU the same queue (the agent's
+ * GWS queue), counts the references, and its destroy only drops one: the
+ * GPU agent owns that queue and deletes it itself (at the last reference, or
+ * at hsa_shut_down).  An intercept queue owns the queue it wraps and deletes
+ * it at its own destroy, behind the agent's back, which then deletes it
+ * again in hsa_shut_down (a virtual call through freed memory: SIGSEGV), and
+ * a second intercept queue over the same queue would write its packets
+ * beside the first's.  So a GPU's cooperative creates share one intercept
+ * queue, counted here like ROCR counts them, and it is never destroyed: the
+ * agent deletes the wrapped queue at hsa_shut_down, and the intercept queue's
+ * own memory stays until the process ends. */
 #include "destroy_rescue.h"
 #include "gpu_op.h"
 
@@ -25,11 +38,17 @@ typedef struct qinfo {
   _Atomic uint64_t seq;
   rtg_op_waiter *waiter;
   uint32_t chunk; /* packets per writer call (on_packets) */
+  bool coop;      /* a GPU's shared cooperative queue (never destroyed) */
+  bool retired;   /* cooperative, of a runtime that has shut down */
+  uint64_t coop_agent;
+  uint32_t coop_refs; /* its creates not yet destroyed */
 } qinfo;
 
 static _Atomic uint32_t n_queues;
 static qinfo *live;
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+/* held across a cooperative create: one intercept queue per GPU */
+static pthread_mutex_t coop_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* An AMD vendor-specific packet of format BARRIER_VALUE (the only vendor
  * packet with a completion signal the tracer can time; the others, PM4
@@ -131,10 +150,13 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
   if (out != local) free(out);
 }
 
-static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
-                                      rtg_hsa_queue_create_callback_fn callback, void *data,
-                                      uint32_t private_segment_size, uint32_t group_segment_size,
-                                      hsa_queue_t **queue) {
+/* Make *queue an intercept queue with profiling on, its packets traced;
+ * *info its qinfo (NULL when the queue is a plain one, or untraced). */
+static hsa_status_t intercept_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                     rtg_hsa_queue_create_callback_fn callback, void *data,
+                                     uint32_t private_segment_size, uint32_t group_segment_size,
+                                     hsa_queue_t **queue, qinfo **info) {
+  *info = NULL;
   hsa_status_t st = rtg_real.hsa_amd_queue_intercept_create(
       agent, size, type, callback, data, private_segment_size, group_segment_size, queue);
   if (st != HSA_STATUS_SUCCESS) /* not interceptable: a plain queue, untraced */
@@ -156,6 +178,11 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
     free(q);
     return st;
   }
+  if (type == HSA_QUEUE_TYPE_COOPERATIVE) {
+    q->coop = true;
+    q->coop_agent = agent.handle;
+    q->coop_refs = 1;
+  }
   pthread_mutex_lock(&live_mu);
   q->next = live;
   live = q;
@@ -170,7 +197,43 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   RTG_SET(&r, QUEUE, size, (*queue)->size);
   RTG_SET(&r, QUEUE, hw_id, (*queue)->id);
   rtg_emit(&r);
+  *info = q;
   return st;
+}
+
+/* A cooperative create: the GPU's shared intercept queue, made at the
+ * first (see the top of this file). */
+static hsa_status_t coop_create(hsa_agent_t agent, uint32_t size,
+                                rtg_hsa_queue_create_callback_fn callback, void *data,
+                                uint32_t private_segment_size, uint32_t group_segment_size,
+                                hsa_queue_t **queue) {
+  pthread_mutex_lock(&coop_mu);
+  pthread_mutex_lock(&live_mu);
+  qinfo *q = live;
+  while (q && !(q->coop && !q->retired && q->coop_agent == agent.handle)) q = q->next;
+  if (q) {
+    q->coop_refs++;
+    *queue = q->queue;
+  }
+  pthread_mutex_unlock(&live_mu);
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  if (!q)
+    st = intercept_create(agent, size, HSA_QUEUE_TYPE_COOPERATIVE, callback, data,
+                          private_segment_size, group_segment_size, queue, &q);
+  pthread_mutex_unlock(&coop_mu);
+  return st;
+}
+
+static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                                      rtg_hsa_queue_create_callback_fn callback, void *data,
+                                      uint32_t private_segment_size, uint32_t group_segment_size,
+                                      hsa_queue_t **queue) {
+  if (type == HSA_QUEUE_TYPE_COOPERATIVE)
+    return coop_create(agent, size, callback, data, private_segment_size, group_segment_size,
+                       queue);
+  qinfo *q;
+  return intercept_create(agent, size, type, callback, data, private_segment_size,
+                          group_segment_size, queue, &q);
 }
 
 /* The queue's waiter thread ends with it (bounded: its ops get at most
@@ -180,6 +243,11 @@ static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
   qinfo **l = &live;
   while (*l && (*l)->queue != queue) l = &(*l)->next;
   qinfo *q = *l;
+  if (q && q->coop) { /* one reference less, as ROCR counts them; it stays */
+    if (q->coop_refs) q->coop_refs--;
+    pthread_mutex_unlock(&live_mu);
+    return HSA_STATUS_SUCCESS;
+  }
   if (q) *l = q->next;
   pthread_mutex_unlock(&live_mu);
   if (q) rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
@@ -190,8 +258,17 @@ static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
   return st;
 }
 
+/* hsa_shut_down: the cooperative queues go with the runtime's agents; a
+ * runtime started again makes its own (their destroys still find these). */
+void rtg_queues_unload(void) {
+  pthread_mutex_lock(&live_mu);
+  for (qinfo *q = live; q; q = q->next) q->retired = true;
+  pthread_mutex_unlock(&live_mu);
+}
+
 void rtg_queues_after_fork(void) {
   pthread_mutex_init(&live_mu, NULL);
+  pthread_mutex_init(&coop_mu, NULL);
   live = NULL; /* the parent's queues (their waiters are not in the child) */
 }
 

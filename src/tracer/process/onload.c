@@ -68,6 +68,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
 }
 
 __attribute__((visibility("default"))) void OnUnload(void) {
+  if (root) rtg_gpu_unload();
   if (root) finish();
 }
 
