@@ -8,12 +8,21 @@
 # for each create, and have every dispatch traced.
 . "$TOP/tests/e2e/02-tracer.inc"
 export SIMGPU_GPUS=2
-timeout 60 "$PROGS/tp_coop" 2 >plain.out 2>&1
-echo "untraced: exit $?"
-HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_coop" 2 >traced.out 2>err.txt
-echo "traced: exit $?"
-cmp -s plain.out traced.out && echo "application output unchanged" || diff plain.out traced.out
-cat plain.out
-f=$(trace_of)
-echo "dispatches traced: $(grep -c '^HSA: .* dispatch .* start:' "$f")"
-summary "$f" | tr ' ' '\n' | grep -E '^(lost|unfinished|dispatches):'
+# coop N ROUNDS: tp_coop untraced and traced
+coop() {
+  echo "== $1 per GPU, $2 rounds"
+  rm -f rtg_trace.txt.*
+  timeout 60 "$PROGS/tp_coop" "$@" >plain.out 2>&1
+  echo "untraced: exit $?"
+  HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_coop" "$@" >traced.out 2>err.txt
+  echo "traced: exit $?"
+  cmp -s plain.out traced.out && echo "application output unchanged" || diff plain.out traced.out
+  cat plain.out
+  f=$(trace_of)
+  echo "dispatches traced: $(grep -c '^HSA: .* dispatch .* start:' "$f")"
+  summary "$f" | tr ' ' '\n' | grep -E '^(dispatches|lost|unfinished):'
+}
+# HIP's way: one per GPU, destroyed at exit (the SIGSEGV in hsa_shut_down)
+coop 1 1
+# several creates at once, and again after the last destroy
+coop 2 2

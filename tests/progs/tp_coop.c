@@ -1,6 +1,6 @@
-/* tp_coop N: on every GPU, twice over, creates N cooperative queues
- * (HSA_QUEUE_TYPE_COOPERATIVE, as HIP does for each device), runs one
- * dispatch on each and destroys them; then hsa_shut_down.  ROCR hands out
+/* tp_coop N ROUNDS: on every GPU, ROUNDS times over, creates N cooperative
+ * queues (HSA_QUEUE_TYPE_COOPERATIVE; HIP makes one for each device), runs
+ * one dispatch on each and destroys them; then hsa_shut_down.  ROCR hands out
  * one queue per GPU for every cooperative create (its GWS queue, counted),
  * and a destroy only releases a reference: the GPU agent deletes the queue
  * itself when the last reference goes, and again at hsa_shut_down if it is
@@ -10,12 +10,13 @@
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 2;
+  int rounds = argc > 2 ? atoi(argv[2]) : 2;
   if (n < 1 || n > 8) n = 2;
   sg_system_t sys;
   sg_init(&sys);
   hsa_signal_t s;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
-  for (int round = 0; round < 2; round++)
+  for (int round = 0; round < rounds; round++)
     for (int g = 0; g < sys.ngpus; g++) {
       hsa_queue_t *q[8];
       int same = 1;
