@@ -12,7 +12,7 @@ export SIMGPU_GPUS=2
 coop() {
   echo "== $1 per GPU, $2 rounds"
   rm -f rtg_trace.txt.*
-  timeout 60 "$PROGS/tp_coop" "$@" >plain.out 2>&1
+  timeout 60 "$PROGS/tp_coop" "$@" >plain.out 2>plain.err
   echo "untraced: exit $?"
   HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_coop" "$@" >traced.out 2>err.txt
   echo "traced: exit $?"

@@ -18,9 +18,9 @@
  * again in hsa_shut_down (a virtual call through freed memory: SIGSEGV), and
  * a second intercept queue over the same queue would write its packets
  * beside the first's.  So a GPU's cooperative creates share one intercept
- * queue, counted here like ROCR counts them, and it is never destroyed: the
- * agent deletes the wrapped queue at hsa_shut_down, and the intercept queue's
- * own memory stays until the process ends. */
+ * queue, counted here like ROCR counts them; at its last destroy the
+ * GPU's queue is released through ROCR's own destroy (coop_release), and
+ * the intercept queue's own memory stays until the process ends. */
 #include "destroy_rescue.h"
 #include "gpu_op.h"
 
@@ -236,18 +236,44 @@ static hsa_status_t hook_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
                           group_segment_size, queue, &q);
 }
 
+/* The last destroy of a GPU's shared cooperative intercept queue q (taken
+ * out of the live list): its ops done, the reference the intercept queue
+ * holds on the GPU's queue is dropped as ROCR's own destroy drops it, so
+ * the agent deletes that queue now, as it would untraced.  The queue's
+ * handle comes from one more cooperative create of the runtime's own
+ * (another reference, dropped too).  The intercept queue itself is never
+ * destroyed: it would delete the queue it wraps a second time. */
+static void coop_release(qinfo *q) {
+  rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
+  q->waiter = NULL;
+  hsa_queue_t *gws;
+  if (rtg_real.hsa_queue_create((hsa_agent_t){q->coop_agent}, q->queue->size,
+                                HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                                &gws) != HSA_STATUS_SUCCESS)
+    return; /* the agent deletes it at hsa_shut_down */
+  rtg_real.hsa_queue_destroy(gws);
+  int watch = rtg_destroy_rescue_begin(gws);
+  rtg_real.hsa_queue_destroy(gws);
+  rtg_destroy_rescue_end(watch);
+}
+
 /* The queue's waiter thread ends with it (bounded: its ops get at most
  * RTG_EXIT_WAIT_MS, the app should have waited for them anyway). */
 static hsa_status_t hook_queue_destroy(hsa_queue_t *queue) {
+  pthread_mutex_lock(&coop_mu);
   pthread_mutex_lock(&live_mu);
   qinfo **l = &live;
   while (*l && (*l)->queue != queue) l = &(*l)->next;
   qinfo *q = *l;
-  if (q && q->coop) { /* one reference less, as ROCR counts them; it stays */
-    if (q->coop_refs) q->coop_refs--;
+  if (q && q->coop) { /* one reference less, as ROCR counts them */
+    bool last = q->coop_refs && --q->coop_refs == 0;
+    if (last) *l = q->next; /* the next create makes a new one */
     pthread_mutex_unlock(&live_mu);
+    if (last) coop_release(q);
+    pthread_mutex_unlock(&coop_mu);
     return HSA_STATUS_SUCCESS;
   }
+  pthread_mutex_unlock(&coop_mu);
   if (q) *l = q->next;
   pthread_mutex_unlock(&live_mu);
   if (q) rtg_waiter_destroy(q->waiter, rtg_cfg.exit_wait_ms);
