@@ -71,6 +71,10 @@ UNIT_LIBS_$(1)  := -ldl
 $$(B)/tests/$(1): $$(GPU_TEST_OBJ) tests/unit/tracer/gpu/fake_hsa.h
 endef
 $(foreach t,test_sigtrack test_gpu_deps test_completion,$(eval $(call GPU_TEST,$(t))))
+# and a queue's waiter thread
+UNIT_EXTRA_test_waiters := $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o
+UNIT_LIBS_test_waiters  := -ldl -lpthread
+$(B)/tests/test_waiters: $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o tests/unit/tracer/gpu/fake_hsa.h
 # the op tables alone (the test has its own rtg_hip)
 UNIT_EXTRA_test_hip_ops := $(B)/obj/src/tracer/hip/hip_ops.o
 $(B)/tests/test_hip_ops: $(B)/obj/src/tracer/hip/hip_ops.o

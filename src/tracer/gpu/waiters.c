@@ -14,6 +14,7 @@
 #include "gpu_op.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,27 @@ static _Atomic int abandon; /* exit: stop waiting, count the rest */
 enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000, POLL_PRESSED_NS = 20000 };
 enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
 
+/* The claim word of o once no other thread is inside its completion: an
+ * op another thread claimed is being finished there (its record is queued
+ * before it lands, so neither the exit nor the queue destroy waits for the
+ * rest), and becomes done at the end of that thread's finish.  Bounded by
+ * RTG_EXIT_WAIT_MS. */
+static uint32_t claim_settled(rtg_op *o) {
+  uint32_t c = atomic_load_explicit(&o->claim, memory_order_acquire);
+  uint64_t deadline = 0;
+  while ((c & 3) == RTG_OP_CLAIMED) {
+    uint64_t now = rtg_now();
+    if (!deadline) deadline = now + (uint64_t)rtg_cfg.exit_wait_ms * 1000000ull;
+    if (now >= deadline) break;
+    sched_yield();
+    c = atomic_load_explicit(&o->claim, memory_order_acquire);
+  }
+  return c;
+}
+
 /* Exit or queue destroy: what is left in the FIFO (from op on) is
- * unfinished, except what application threads completed meanwhile. */
+ * unfinished, except what application threads completed meanwhile, or are
+ * completing now. */
 static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
   pthread_mutex_lock(&w->mu);
   rtg_op *rest = w->head;
@@ -49,8 +69,7 @@ static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
   op->next = rest;
   for (rtg_op *o = op, *next; o; o = next) {
     next = o->next;
-    uint32_t c = atomic_load_explicit(&o->claim, memory_order_acquire);
-    if ((c & 3) == RTG_OP_DONE)
+    if ((claim_settled(o) & 3) == RTG_OP_DONE)
       rtg_op_free(o);
     else
       n++; /* may still be written by the GPU: never reused */
