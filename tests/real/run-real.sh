@@ -16,7 +16,8 @@
 # give too, and the line counts those cases), and
 # its trace says lost:0 unfinished:0, holds as many GPU records of
 # dispatches as the summary counts, and gives every C++ kernel name its
-# demangled: field.
+# demangled: field.  rocblas-bench's numbers must also match: traced within
+# 5 % of untraced (rocblas-bench-timing).
 # Ends with "N passed, N failed, N skipped"; exit 1 when one failed.
 # RTG_REAL_TIMEOUT: seconds per run (default 300).  RTG_REAL_PROGRAMS: the
 # programs to run, by name (default: all).  CI runs those whose verdicts do
@@ -134,15 +135,48 @@ for p in /usr/libexec/rocm/librocrand1-tests/test_* /usr/libexec/rocm/libhiprand
   check "$p"
 done
 # rocblas-bench: a gemm (256^3, f32) 200 times; its numbers are times, so
-# the verdicts compared are none, and the line also gives the traced and
-# untraced microseconds per call (information: one run each on a shared
-# machine varies more than the tracer's cost)
+# the verdicts compared are none.  Then its numbers themselves (the line
+# rocblas-bench-timing): traced within 5 % of untraced, as the medians of
+# RTG_REAL_BENCH_RUNS runs each (default 5, the first pair included),
+# alternating which of the pair runs first (a shared machine varies more
+# from one run to the next than the tracer costs)
+us() { grep -A1 'rocblas-Gflops' "$1" | tail -n 1 | awk -F, '{ gsub(/ /, "", $NF); print $NF }'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+bench_timing() {
+  d="$work/rocblas-bench"
+  ul=$(us "$d/u/out") tl=$(us "$d/t/out")
+  if [ -z "$ul" ] || [ -z "$tl" ]; then
+    echo "rocblas-bench-timing: FAIL (no time printed: untraced '$ul', traced '$tl')"
+    fail=$((fail + 1))
+    return
+  fi
+  runs=${RTG_REAL_BENCH_RUNS:-5}
+  k=1
+  while [ $k -lt "$runs" ]; do
+    k=$((k + 1))
+    for m in $([ $((k % 2)) = 0 ] && echo t u || echo u t); do
+      if [ $m = u ]; then
+        (cd "$d/u" && timeout "$limit" "$@" >out.b 2>&1)
+        ul="$ul $(us "$d/u/out.b")"
+      else
+        (cd "$d/t" && rm -f rtg_trace.txt.* &&
+          HSA_TOOLS_LIB="$B/rtg_tracer.so" timeout "$limit" "$@" >out.b 2>&1)
+        tl="$tl $(us "$d/t/out.b")"
+      fi
+    done
+  done
+  mu=$(median $ul) mt=$(median $tl)
+  v=$(awk -v u="$mu" -v t="$mt" 'BEGIN { printf "%s, ratio %.3f", (t <= u * 1.05 ? "ok" : "FAIL"), t / u }')
+  echo "rocblas-bench-timing: ${v%%,*} (us per gemm, medians of $runs: untraced $mu, traced $mt;" \
+    "${v#*, } (target <= 1.050); untraced $ul; traced $tl)"
+  case $v in ok*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac
+}
 for p in /usr/libexec/rocm/librocblas*-bench/rocblas-bench; do
   [ -e "$p" ] || continue
-  check "$p" -f gemm -r f32_r -m 256 -n 256 -k 256 --iters 200
-  us() { grep -A1 'rocblas-Gflops' "$1" | tail -n 1 | awk -F, '{ gsub(/ /, "", $NF); print $NF }'; }
-  d="$work/rocblas-bench"
-  [ -f "$d/u/out" ] && echo "rocblas-bench: us per gemm untraced $(us "$d/u/out"), traced $(us "$d/t/out")"
+  set -- "$p" -f gemm -r f32_r -m 256 -n 256 -k 256 --iters 200
+  p0=$pass
+  check "$@"
+  [ $pass -gt "$p0" ] && bench_timing "$@"
 done
 # gt NAME ENV PROGRAM FILTER: a gtest program of a library's tests package
 # (the first of PROGRAM's glob; whichever package version the suite has),
