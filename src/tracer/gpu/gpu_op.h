@@ -57,6 +57,11 @@ typedef struct rtg_op {
    * succeeds it reads no other member. */
   _Atomic uint32_t claim;
   _Atomic bool queued; /* handed to its waiter: from then on anyone may complete it */
+  /* application threads inside a wait for this op's decrement, which
+   * complete it themselves as they return: its waiter leaves it to them for
+   * a while (waiters.c).  Each thread adds and takes away its own one, in
+   * whatever life the op is by then. */
+  _Atomic uint32_t app_waits;
   struct rtg_op *next; /* the rest: cleared at each reuse */
   rtg_op_kind kind;
   hsa_signal_t signal;           /* the signal the hardware decrements */

@@ -45,10 +45,14 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       __atomic_thread_fence(__ATOMIC_ACQUIRE);    /* (the value came from a relaxed load) */
       return v;
     }
+    atomic_fetch_add_explicit(&o.op->app_waits, 1, memory_order_relaxed);
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
-    if (v >= o.wait_below)
+    if (v >= o.wait_below) {
+      atomic_fetch_sub_explicit(&o.op->app_waits, 1, memory_order_relaxed);
       return rtg_signal_app_value(sig, &o, v); /* timed out: may return early */
+    }
     rtg_op_settle(sig.handle, &o);
+    atomic_fetch_sub_explicit(&o.op->app_waits, 1, memory_order_relaxed);
   }
   return real(sig, cond, cmp, timeout, state);
 }
@@ -122,13 +126,17 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
     }
     if (!any) break;
     hsa_signal_value_t got = 0;
+    for (uint32_t i = 0; i < n; i++)
+      if (owned[i]) atomic_fetch_add_explicit(&o[i].op->app_waits, 1, memory_order_relaxed);
     uint32_t k = rtg_real.hsa_amd_signal_wait_any(n, sigs, c, v, timeout, state, &got);
+    if (k < n && owned[k]) rtg_op_settle(sigs[k].handle, &o[k]);
+    for (uint32_t i = 0; i < n; i++)
+      if (owned[i]) atomic_fetch_sub_explicit(&o[i].op->app_waits, 1, memory_order_relaxed);
     if (k >= n) return k; /* timed out: a wait may return early */
     if (!owned[k]) {
       if (out) *out = got;
       return k;
     }
-    rtg_op_settle(sigs[k].handle, &o[k]);
     /* usually the application's condition holds now: answer without a
      * second wait (the runtime's sets up its event list on every call) */
     hsa_signal_value_t now = rtg_real.hsa_signal_load_relaxed(sigs[k]);

@@ -30,12 +30,17 @@ struct rtg_op_waiter {
   uint32_t limit;
   pthread_t thread;
   bool started;
-  _Atomic int stop; /* its queue is being destroyed */
+  _Atomic int stop;  /* its queue is being destroyed */
+  _Atomic int hurry; /* its queue's destroy waits for its ops */
 };
 
 static rtg_op_waiter *waiters;
 static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int abandon; /* exit: stop waiting, count the rest */
+static _Atomic int hurry;   /* exit or exec: the ops in flight are waited for */
+/* An op an application thread waits on is left to that thread this long
+ * after the hardware finished it (as the waiter saw it). */
+enum { LEAVE_NS = 20000000 };
 enum { POLL_MIN_NS = 200000, POLL_MAX_NS = 1000000, POLL_PRESSED_NS = 20000 };
 enum { NAP_NS = 1000000, IDLE_NAPS = 100 }; /* a waiter with nothing to do */
 
@@ -77,6 +82,26 @@ static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
   rtg_count(RTG_CNT_UNFINISHED, n);
 }
 
+/* The waiter's turn at op (rtg_op_waiter_try), except that an op an
+ * application thread is waiting on is that thread's to complete: it returns
+ * from its wait when the hardware is done, with no other thread in
+ * between.  Claimed here instead, it would wait for this thread to finish
+ * it, which on a loaded machine may not run for milliseconds.  Left so for
+ * LEAVE_NS after it is first seen done (a waiting thread that does not run
+ * for that long), and not while a submitter, a queue destroy, the exit or
+ * an exec waits for the ops. */
+static bool waiter_turn(rtg_op_waiter *w, rtg_op *op, uint64_t *leave_until) {
+  if (atomic_load_explicit(&op->app_waits, memory_order_relaxed) &&
+      (atomic_load_explicit(&op->claim, memory_order_acquire) & 3) != RTG_OP_DONE &&
+      !atomic_load_explicit(&w->flight.throttled, memory_order_relaxed) &&
+      !atomic_load(&w->hurry) && !atomic_load(&hurry) && !atomic_load(&abandon)) {
+    uint64_t now = rtg_now();
+    if (!*leave_until) *leave_until = now + LEAVE_NS;
+    if (now < *leave_until) return false;
+  }
+  return rtg_op_waiter_try(op);
+}
+
 static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
   rtg_enter();
@@ -115,7 +140,8 @@ static void *waiter_main(void *arg) {
     pthread_mutex_unlock(&w->mu);
     if (!op) break;
     long sleep_ns = POLL_MIN_NS;
-    while (!rtg_op_waiter_try(op)) {
+    uint64_t leave_until = 0;
+    while (!waiter_turn(w, op, &leave_until)) {
       if (atomic_load(&abandon) || atomic_load(&w->stop)) {
         /* one last look: the GPU may have finished it meanwhile */
         if (rtg_op_waiter_try(op)) op = NULL;
@@ -163,6 +189,7 @@ rtg_op_waiter *rtg_waiter_create(uint32_t limit) {
  * count what was left as unfinished. */
 void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
   uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
+  atomic_store(&w->hurry, 1);
   while (atomic_load(&w->flight.inflight) && rtg_now() < deadline) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
@@ -226,6 +253,7 @@ uint64_t rtg_waiters_inflight(void) {
 
 void rtg_waiters_quiesce(int ms) {
   uint64_t deadline = rtg_now() + (uint64_t)ms * 1000000ull;
+  atomic_store(&hurry, 1);
   for (;;) {
     uint32_t busy = 0;
     pthread_mutex_lock(&waiters_mu);
@@ -235,6 +263,7 @@ void rtg_waiters_quiesce(int ms) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
+  atomic_store(&hurry, 0); /* an exec that failed: the process goes on */
 }
 
 void rtg_waiters_finish(int ms) {

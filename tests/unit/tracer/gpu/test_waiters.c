@@ -1,7 +1,8 @@
-/* A queue's waiter thread at its queue's destroy (gpu/waiters.c): an op
+/* A queue's waiter thread (gpu/waiters.c): at its queue's destroy, an op
  * another thread is completing right then (claimed, its record queued, no
  * longer in flight, not yet marked done) is that thread's to finish, not
- * an unfinished one; an op nobody completes is unfinished. */
+ * an unfinished one; an op nobody completes is unfinished.  An op an
+ * application thread waits on is left to that thread, for a while. */
 #include "check.h"
 #include "core/config.h"
 #include "core/emit.h"
@@ -13,6 +14,10 @@
 /* async_handlers.c's part of a submission: no application handlers here */
 void rtg_async_arm(rtg_op *op) {
   (void)op;
+}
+
+static uint32_t state(const rtg_op *op) {
+  return atomic_load(&op->claim) & 3;
 }
 
 static uint64_t unfinished(void) {
@@ -62,6 +67,46 @@ static void claimed_at_destroy(void) {
   CHECK_U64(fake_value(app), 0);
 }
 
+/* An op an application thread waits on is that thread's to complete: the
+ * waiter leaves it although the hardware is done, and only frees it. */
+static void left_to_the_waiting_thread(void) {
+  rtg_op_waiter *w = rtg_waiter_create(16);
+  CHECK(w != NULL);
+  hsa_signal_t app = fake_signal_new(1);
+  rtg_op *op = submit(w, app);
+  rtg_owner_ref o;
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
+  atomic_fetch_add(&op->app_waits, 1);
+  int records = fake.records;
+  fake_hw_done(app, 100, 200);
+  sleep_ms(10); /* the waiter looks every 200 us to 1 ms */
+  CHECK_U64(fake.records, records);
+  CHECK_U64(state(op), RTG_OP_PENDING);
+  CHECK(rtg_op_try_complete(&o)); /* the waiting thread's */
+  atomic_fetch_sub(&op->app_waits, 1);
+  CHECK_U64(fake.records, records + 1);
+  uint64_t before = unfinished();
+  rtg_waiter_destroy(w, 2000);
+  CHECK_U64(unfinished(), before);
+}
+
+/* A waiting thread that does not come back for LEAVE_NS (20 ms): the
+ * waiter completes the op itself. */
+static void taken_back_after_a_while(void) {
+  rtg_op_waiter *w = rtg_waiter_create(16);
+  CHECK(w != NULL);
+  hsa_signal_t app = fake_signal_new(1);
+  rtg_op *op = submit(w, app);
+  atomic_fetch_add(&op->app_waits, 1);
+  int records = fake.records;
+  fake_hw_done(app, 100, 200);
+  for (int i = 0; i < 500 && fake.records == records; i++) sleep_ms(1);
+  CHECK_U64(fake.records, records + 1);
+  CHECK_U64(fake_value(app), 0);
+  atomic_fetch_sub(&op->app_waits, 1);
+  rtg_waiter_destroy(w, 2000);
+}
+
 /* An op the hardware never finishes is unfinished at the destroy. */
 static void pending_at_destroy(void) {
   rtg_op_waiter *w = rtg_waiter_create(16);
@@ -79,5 +124,7 @@ int main(void) {
   rtg_cfg.exit_wait_ms = 2000;
   claimed_at_destroy();
   pending_at_destroy();
+  left_to_the_waiting_thread();
+  taken_back_after_a_while();
   return check_done("test_waiters");
 }
