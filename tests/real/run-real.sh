@@ -178,24 +178,29 @@ for p in /usr/libexec/rocm/librocblas*-bench/rocblas-bench; do
   check "$@"
   [ $pass -gt "$p0" ] && bench_timing "$@"
 done
-# gt NAME ENV PROGRAM FILTER: a gtest program of a library's tests package
+# gt NAME ENV PROGRAM FILTER [ARGS...]: a gtest program of a library's tests package
 # (the first of PROGRAM's glob; whichever package version the suite has),
 # only the cases of FILTER: those that exercise the runtime widely (streams,
 # events, graphs, memcpy kinds, runtime-compiled code objects, several GPUs,
 # stream-ordered allocation), chosen to stay fast
 gt() {
-  n=$1 e=$2 f=$4
-  set -- $3
-  checkas "$n" "$e" "$1" --gtest_filter="$f"
+  n=$1 e=$2 prog=$3 f=$4
+  shift 4
+  extra="$*"
+  set -- $prog
+  checkas "$n" "$e" "$1" --gtest_filter="$f" $extra
 }
 L=/usr/libexec/rocm
 # rocFFT: runtime-compiled kernels (hipModuleLoadData of hiprtc's code
 # objects), several streams, a captured and launched graph, work buffers;
 # with two GPUs, transforms split over both (hipMemcpyPeerAsync, events)
+# (a fixed --seed: rocfft-test draws which cases it makes, e.g. 20 or 22
+# of the 2-GPU ones, from its seed)
 gt rocfft-test "" "$L/librocfft0-tests/rocfft-test" \
-  'rocfft_UnitTest.simple_multistream_1D:rocfft_UnitTest.hipGraph_execution:rocfft_UnitTest.workmem_*:rocfft_UnitTest.plan_description*:multi_gpu_validate.*'
+  'rocfft_UnitTest.simple_multistream_1D:rocfft_UnitTest.hipGraph_execution:rocfft_UnitTest.workmem_*:rocfft_UnitTest.plan_description*:multi_gpu_validate.*' \
+  --seed 1
 gt rocfft-test-2gpu SIMGPU_GPUS=2 "$L/librocfft0-tests/rocfft-test" \
-  'multi_gpu_slowest_dim/*single_op_batch_1_*:multi_gpu_slowin_fastout/*single_op_batch_1_*'
+  'multi_gpu_slowest_dim/*single_op_batch_1_*:multi_gpu_slowin_fastout/*single_op_batch_1_*' --seed 1
 gt hipfft-test "" "$L/libhipfft0-tests/hipfft-test" 'hipfftTest.*'
 # rocSPARSE (stream-ordered hipMallocAsync/hipFreeAsync in sid's and
 # experimental's) and hipSPARSE: many small kernels, async copies
