@@ -28,6 +28,8 @@ chosen() {
 }
 # Under SAN=thread a race fails the program at once.
 case ",${SAN:-}," in *,thread,*) export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" ;; esac
+# Under SAN=address, leaks inside the libraries rtg uses are not rtg's.
+case ",${SAN:-}," in *,address,*) export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" ;; esac
 # the harness's own settings are not the cases' environment
 suite=${RTG_SUITE:-}
 skip=${RTG_TEST_SKIP:-}

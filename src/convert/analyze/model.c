@@ -591,7 +591,7 @@ void an_finish(an_state *st) {
       an_rule_pageable(p->mem, p->nmem, p->mem_unchecked, &p->rules[AN_RULE_PAGEABLE_COPY]);
     }
   }
-  qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
+  if (st->ndevs) qsort(st->devs, st->ndevs, sizeof *st->devs, dev_order);
 }
 
 void an_free(an_state *st) {
