@@ -28,5 +28,7 @@ typedef struct fake_log {
   bool times_fail; /* make the profiling calls fail */
 } fake_log;
 extern fake_log fake;
+/* fake.records, as another thread (a waiter) left it */
+int fake_records(void);
 
 #endif

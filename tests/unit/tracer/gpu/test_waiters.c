@@ -77,14 +77,14 @@ static void left_to_the_waiting_thread(void) {
   rtg_owner_ref o;
   CHECK(rtg_sigtrack_owner(app.handle, &o));
   atomic_fetch_add(&op->app_waits, 1);
-  int records = fake.records;
+  int records = fake_records();
   fake_hw_done(app, 100, 200);
   sleep_ms(10); /* the waiter looks every 200 us to 1 ms */
-  CHECK_U64(fake.records, records);
+  CHECK_U64(fake_records(), records);
   CHECK_U64(state(op), RTG_OP_PENDING);
   CHECK(rtg_op_try_complete(&o)); /* the waiting thread's */
   atomic_fetch_sub(&op->app_waits, 1);
-  CHECK_U64(fake.records, records + 1);
+  CHECK_U64(fake_records(), records + 1);
   uint64_t before = unfinished();
   rtg_waiter_destroy(w, 2000);
   CHECK_U64(unfinished(), before);
@@ -98,10 +98,10 @@ static void taken_back_after_a_while(void) {
   hsa_signal_t app = fake_signal_new(1);
   rtg_op *op = submit(w, app);
   atomic_fetch_add(&op->app_waits, 1);
-  int records = fake.records;
+  int records = fake_records();
   fake_hw_done(app, 100, 200);
-  for (int i = 0; i < 500 && fake.records == records; i++) sleep_ms(1);
-  CHECK_U64(fake.records, records + 1);
+  for (int i = 0; i < 500 && fake_records() == records; i++) sleep_ms(1);
+  CHECK_U64(fake_records(), records + 1);
   CHECK_U64(fake_value(app), 0);
   atomic_fetch_sub(&op->app_waits, 1);
   rtg_waiter_destroy(w, 2000);
