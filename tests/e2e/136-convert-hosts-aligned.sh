@@ -30,9 +30,14 @@ echo "summaries with an exit pair: $n"
 echo "exit $?"
 "$B/rtg-convert" -q --analyze=an.json rtg_trace.txt.* > an.txt
 echo "analyze exit $?, its text names $(grep -c '^  host node-.: offset' an.txt) hosts"
-# -v: each host's offset (to the ms: the time namespaces' own) and its uncertainty
+# -v: each host's offset (rounded to the ms: the time namespaces' own; the
+# pairs' error is nanoseconds to microseconds) and its uncertainty
 grep -A4 '^hosts on one time axis' v.txt |
-  sed -E 's/\.([0-9]{3})[0-9]{6} s/.\1 s/; s/uncertainty [0-9]+ ns/uncertainty N ns/; s/drift [-+]0\.[0-9]{3} ppm/drift ~0 ppm/'
+  awk 'match($0, /offset [-+][0-9]+\.[0-9]+ s/) {
+    v = substr($0, RSTART + 7, RLENGTH - 9)
+    $0 = substr($0, 1, RSTART - 1) "offset " sprintf("%+.3f", v) " s" substr($0, RSTART + RLENGTH) }
+    { print }' |
+  sed -E 's/uncertainty [0-9]+ ns/uncertainty N ns/; s/drift [-+]0\.[0-9]{3} ppm/drift ~0 ppm/'
 "$B/rtg-convert" -q --csv csv --sqlite k.rpd rtg_trace.txt.*
 echo "csv, sqlite exit $?"
 "$B/rtg-convert" -q -o n.json --no-align rtg_trace.txt.*
