@@ -223,24 +223,41 @@ static int by_qid(const void *a, const void *b) {
   return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
+/* A device's ops in queue order (qid: queue, then id) and each op's place
+ * in it. */
+typedef struct queue_order {
+  uint64_t (*v)[2]; /* qid, op */
+  size_t n;
+  size_t *pos; /* per op; SIZE_MAX: no queue */
+} queue_order;
+
+/* (made once, when first asked for) */
+static const queue_order *queue_order_of(const an_dev *d, queue_order *q) {
+  if (q->v) return q;
+  q->v = rtg_xmalloc((d->nops + 1) * sizeof *q->v, "the analysis");
+  q->pos = rtg_xmalloc((d->nops + 1) * sizeof *q->pos, "the analysis");
+  q->n = 0;
+  for (size_t i = 0; i < d->nops; i++) {
+    q->pos[i] = SIZE_MAX;
+    if (d->qid[i] != UINT64_MAX) q->v[q->n][0] = d->qid[i], q->v[q->n][1] = i, q->n++;
+  }
+  an_sort(q->v, q->n, sizeof *q->v, by_qid);
+  for (size_t k = 0; k < q->n; k++) q->pos[q->v[k][1]] = k;
+  return q;
+}
+
 /* A barrier that waits (deps) waits from when its queue reaches it: its
  * enqueue, or the end of the op before it in its queue when that is later
  * (its GPU times are those of its completion); enq is set to that. */
-static void barrier_waits(an_dev *d) {
-  uint64_t(*v)[2] = rtg_xmalloc(d->nops * sizeof *v, "the analysis");
-  size_t n = 0;
-  for (size_t i = 0; i < d->nops; i++)
-    if (d->qid[i] != UINT64_MAX) v[n][0] = d->qid[i], v[n][1] = i, n++;
-  an_sort(v, n, sizeof *v, by_qid);
-  for (size_t k = 0; k < n; k++) {
-    an_op *op = &d->ops[v[k][1]];
+static void barrier_waits(an_dev *d, const queue_order *q) {
+  for (size_t k = 0; k < q->n; k++) {
+    an_op *op = &d->ops[q->v[k][1]];
     if (op->kind != AN_OP_BARRIER || !op->deps) continue;
     uint64_t from = op->enq ? op->enq : op->start;
-    if (k && v[k - 1][0] >> 32 == v[k][0] >> 32 && d->ops[v[k - 1][1]].end > from)
-      from = d->ops[v[k - 1][1]].end;
+    if (k && q->v[k - 1][0] >> 32 == q->v[k][0] >> 32 && d->ops[q->v[k - 1][1]].end > from)
+      from = d->ops[q->v[k - 1][1]].end;
     op->enq = from < op->start ? from : op->start;
   }
-  free(v);
 }
 
 /* An op with a completion signal, for finding what a barrier waited on. */
@@ -296,38 +313,17 @@ static uint32_t awaited_id(an_state *st, uint32_t name, rtg_device device, uint3
 
 #define WORK_SEARCH 16 /* barriers looked past, back in a queue, for the work before them */
 
-/* A device's ops in queue order (qid: queue, then id) and each op's place
- * in it. */
-typedef struct queue_order {
-  uint64_t (*v)[2]; /* qid, op */
-  size_t n;
-  size_t *pos; /* per op; SIZE_MAX: no queue */
-} queue_order;
-
-static void queue_order_of(const an_dev *d, queue_order *q) {
-  q->v = rtg_xmalloc((d->nops + 1) * sizeof *q->v, "the analysis");
-  q->pos = rtg_xmalloc((d->nops + 1) * sizeof *q->pos, "the analysis");
-  q->n = 0;
-  for (size_t i = 0; i < d->nops; i++) {
-    q->pos[i] = SIZE_MAX;
-    if (d->qid[i] != UINT64_MAX) q->v[q->n][0] = d->qid[i], q->v[q->n][1] = i, q->n++;
-  }
-  an_sort(q->v, q->n, sizeof *q->v, by_qid);
-  for (size_t k = 0; k < q->n; k++) q->pos[q->v[k][1]] = k;
-}
-
 /* What each barrier with dependency signals waited for (an_op.waits_for):
  * per process, the op that last ended on one of its signals by its end (a
  * signal is reused: the latest use is the one it saw), the latest of
  * those; an event's marker barrier stands for the work before it. */
-static void match_waits(an_state *st) {
+static void match_waits(an_state *st, queue_order *qo) {
   for (uint32_t p = 0; p < st->nprocs; p++) {
     size_t n = 0, nw = 0;
     for (uint32_t k = 0; k < st->ndevs; k++)
       if (st->devs[k].proc == p) n += st->devs[k].nops, nw += st->devs[k].nwaiters;
     if (!nw) continue;
     signalled *v = rtg_xmalloc(n * sizeof *v, "the analysis's dependencies");
-    queue_order *qo = rtg_xcalloc(st->ndevs, sizeof *qo, "the analysis's dependencies");
     n = 0;
     for (uint32_t k = 0; k < st->ndevs; k++) {
       const an_dev *d = &st->devs[k];
@@ -352,8 +348,7 @@ static void match_waits(an_state *st) {
         const an_dev *od = &st->devs[best->dev];
         size_t at = best->op;
         if (od->ops[at].kind == AN_OP_BARRIER) { /* the work before it in its queue */
-          queue_order *q = &qo[best->dev];
-          if (!q->v) queue_order_of(od, q);
+          const queue_order *q = queue_order_of(od, &qo[best->dev]);
           size_t k2 = q->pos[at];
           for (int look = 0; k2 != SIZE_MAX && k2 > 0 && look < WORK_SEARCH; look++) {
             k2--;
@@ -369,8 +364,6 @@ static void match_waits(an_state *st) {
         op->waits_for = awaited_id(st, a->name, od->device, a->queue) + 1;
       }
     }
-    for (uint32_t k = 0; k < st->ndevs; k++) free(qo[k].v), free(qo[k].pos);
-    free(qo);
     free(v);
   }
 }
@@ -553,9 +546,14 @@ void an_finish(an_state *st) {
       if (st->devs[i].proc == p) resolve(st, &st->devs[i], &x);
     free(x.by_id);
   }
+  /* each GPU's ops in queue order, for the GPUs with waiting barriers and
+   * those they waited on */
+  queue_order *qo = rtg_xcalloc(st->ndevs + 1, sizeof *qo, "the analysis's dependencies");
   for (uint32_t i = 0; i < st->ndevs; i++)
-    if (st->devs[i].nwaiters) barrier_waits(&st->devs[i]);
-  match_waits(st);
+    if (st->devs[i].nwaiters) barrier_waits(&st->devs[i], queue_order_of(&st->devs[i], &qo[i]));
+  match_waits(st, qo);
+  for (uint32_t i = 0; i < st->ndevs; i++) free(qo[i].v), free(qo[i].pos);
+  free(qo);
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
