@@ -321,7 +321,7 @@ static void test_critical(void) {
       /* another queue's kernel, off the path */
       {.start = 30, .end = 40, .enq = 9, .tid = 1, .api_s = 0, .api_e = 10, .name = 3, .queue = 1},
   };
-  an_cp_gpu gpu = {ops, 3};
+  an_cp_gpu gpu = {.ops = ops, .nops = 3};
   an_cp_result r;
   CHECK(an_critical_path(0, calls, 4, &gpu, 1, &r));
   CHECK_U64(r.length, 160);
@@ -338,6 +338,29 @@ static void test_critical(void) {
   CHECK(r.nwhatif >= 1);
   CHECK_U64(r.whatif[0].name, 1);
   CHECK_U64(r.whatif[0].length, 110); /* K1 ends at 70, S at 75, B starts at 80 */
+}
+
+/* A barrier's dependency on the critical path is the op that signalled
+ * it (A), not the op of another queue that ended last before it (B). */
+static void test_critical_dep_signal(void) {
+  an_op ops[] = {
+      {.start = 0, .end = 100, .name = 1, .queue = 0},
+      {.start = 0, .end = 150, .name = 2, .queue = 1},
+      {.start = 160, .end = 160, .kind = AN_OP_BARRIER, .deps = true, .queue = 2},
+      {.start = 160, .end = 200, .name = 3, .queue = 2},
+  };
+  an_call none[1] = {{0}};
+  an_cp_dep dep = {.op = 2, .src_gpu = 0, .src_op = 0};
+  an_cp_gpu gpu = {.ops = ops, .nops = 4, .deps = &dep, .ndeps = 1};
+  an_cp_result r;
+  CHECK(an_critical_path(0, none, 0, &gpu, 1, &r));
+  CHECK_U64(r.length, 200);
+  CHECK_U64(r.cat[AN_CP_KERNEL], 100 + 40);
+  CHECK_U64(r.kernels[0].name, 1);
+  gpu.ndeps = 0; /* no signal known: the last op to end on another queue */
+  CHECK(an_critical_path(0, none, 0, &gpu, 1, &r));
+  CHECK_U64(r.cat[AN_CP_KERNEL], 150 + 40);
+  CHECK_U64(r.kernels[0].name, 2);
 }
 
 /* Pinned and device ranges from the calls' arguments, and the copies whose
@@ -468,6 +491,7 @@ int main(void) {
   test_rules();
   test_barrier_wait();
   test_critical();
+  test_critical_dep_signal();
   test_pageable();
   return check_done("test_analyze");
 }

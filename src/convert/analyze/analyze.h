@@ -41,10 +41,14 @@ typedef struct an_awaited {
   uint32_t queue;    /* AN_NO_QUEUE: a copy */
 } an_awaited;
 
-/* A barrier with dependency signals, as it came (ops index before sorting). */
+/* A barrier with dependency signals: its op, its signals and the op that
+ * last completed on one of them before it ended (the critical path's
+ * dependency edge; src_dev UINT32_MAX: none found). */
 typedef struct an_waiter {
   size_t op;
   uint64_t dep[5];
+  uint32_t src_dev;
+  size_t src_op;
 } an_waiter;
 
 /* An idle piece [s, e) of a (process, GPU), of one of its queues or of

@@ -71,7 +71,7 @@ static void note(an_result *r, int cause, uint64_t key, uint64_t tid, uint64_t n
 
 /* by start, then end: a barrier that completes as the next op starts (its
  * times are its completion's) comes before that op, as in its queue */
-static int op_by_start(const void *a, const void *b) {
+int an_op_by_start(const void *a, const void *b) {
   const an_op *x = a, *y = b;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   return x->end < y->end ? -1 : x->end > y->end;
@@ -85,7 +85,7 @@ static int call_order(const void *a, const void *b) {
 }
 
 void an_sort_ops(an_op *ops, size_t n) {
-  an_sort(ops, n, sizeof *ops, op_by_start);
+  an_sort(ops, n, sizeof *ops, an_op_by_start);
 }
 
 void an_sort_calls(an_call *calls, size_t n) {

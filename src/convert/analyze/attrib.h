@@ -111,6 +111,7 @@ uint8_t an_call_flags(const char *name);
 /* The orders an_attribute leaves ops (by start) and calls (by thread and
  * start, the outer call first) in; nothing is written when they are. */
 void an_sort_ops(an_op *ops, size_t n);
+int an_op_by_start(const void *a, const void *b); /* (qsort order of an_sort_ops) */
 void an_sort_calls(an_call *calls, size_t n);
 
 /* Fills res; false when the GPU has no op (nothing to say). */

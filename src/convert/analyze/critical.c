@@ -174,10 +174,19 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   an_sort(g->n, nc, sizeof *g->n, by_tid_start);
   g->ncall = nc;
   size_t nn = nc;
+  /* a GPU's ops before the process's start (a prefix: they are by start)
+   * are left out; first[d]: its first op's node, skip[d]: how many */
+  size_t *first = rtg_xmalloc(2 * (ngpus + 1) * sizeof *first, "the critical path"),
+         *skip = first + ngpus + 1;
+  for (size_t d = 0, at = nn; d < ngpus; d++) {
+    skip[d] = 0;
+    while (skip[d] < gpus[d].nops && gpus[d].ops[skip[d]].start < proc_start) skip[d]++;
+    first[d] = at;
+    at += gpus[d].nops - skip[d];
+  }
   for (size_t d = 0; d < ngpus; d++)
-    for (size_t i = 0; i < gpus[d].nops; i++) {
+    for (size_t i = skip[d]; i < gpus[d].nops; i++) {
       const an_op *op = &gpus[d].ops[i];
-      if (op->start < proc_start) continue;
       node *x = &g->n[nn++];
       *x = (node){.s = op->start,
                   .e = op->end,
@@ -229,10 +238,19 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     if (x->enq && x->tid) g->l[i].a = call_at(g, x->tid, x->enq);
     if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey) g->l[i].b = byq[k - 1];
   }
-  /* a waiting barrier <- the op that ended last before it on another queue */
+  /* a waiting barrier <- the op that signalled it; without one known, the
+   * op that ended last before it on another queue */
+  for (size_t d = 0; d < ngpus; d++)
+    for (size_t k = 0; k < gpus[d].ndeps; k++) {
+      const an_cp_dep *x = &gpus[d].deps[k];
+      if (x->op < skip[d] || x->src_op < skip[x->src_gpu]) continue;
+      size_t i = first[d] + x->op - skip[d], j = first[x->src_gpu] + x->src_op - skip[x->src_gpu];
+      if (i != j) g->l[i].c = (uint32_t)j;
+    }
+  free(first);
   for (size_t i = nc; i < nn; i++) {
     node *x = &g->n[i];
-    if (x->type != N_BARRIER || !x->deps) continue;
+    if (x->type != N_BARRIER || !x->deps || g->l[i].c != NONE) continue;
     size_t j = ends_upto(g, byend, no, x->s);
     for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
       const node *d = &g->n[byend[j - 1]];

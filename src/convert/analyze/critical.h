@@ -12,7 +12,10 @@
  *   op start    <- the start of the call that enqueued it (the API time to
  *                  its enqueue, then the queue latency), the end of the op
  *                  before it in its queue, and for a barrier that waits the
- *                  op that ended last before it on another queue;
+ *                  op whose completion signal it waited on (the last to
+ *                  complete on one of its dependency signals before it
+ *                  ended; without one found, the op that ended last before
+ *                  it on another queue);
  *   op end      <- its start (its duration).
  * The edge that set an event's time in the trace carries the observed
  * delay; the others carry none (the slack they had is usable). The
@@ -36,10 +39,21 @@ enum an_cp_cat {
 
 extern const char *const an_cp_cat_names[AN_CP_NCATS];
 
-/* The ops of one GPU of the process (kernels, copies, barriers). */
+/* A waiting barrier (ops index) and the op that signalled it: src_op of
+ * the process's GPU src_gpu (an index in the an_cp_gpu array). */
+typedef struct an_cp_dep {
+  size_t op;
+  uint32_t src_gpu;
+  size_t src_op;
+} an_cp_dep;
+
+/* The ops of one GPU of the process (kernels, copies, barriers), in
+ * an_sort_ops's order, and what its waiting barriers waited for. */
 typedef struct an_cp_gpu {
   const an_op *ops;
   size_t nops;
+  const an_cp_dep *deps;
+  size_t ndeps;
 } an_cp_gpu;
 
 typedef struct an_cp_share {

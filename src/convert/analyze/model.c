@@ -1,5 +1,6 @@
 /* The analysis model: what the idle causes need, kept as the events come,
  * then resolved and attributed (analyze.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
     d->waiters = grow(d->waiters, &d->capwaiters, d->nwaiters, sizeof *d->waiters);
     an_waiter *w = &d->waiters[d->nwaiters++];
     w->op = d->nops;
+    w->src_dev = UINT32_MAX;
     memcpy(w->dep, ev->deps, sizeof w->dep);
   }
   d->nops++;
@@ -218,6 +220,43 @@ static void resolve(an_state *st, an_dev *d, const corr_index *x) {
   }
 }
 
+static int by_op_start(const void *a, const void *b, void *ops) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  int c = an_op_by_start((const an_op *)ops + x, (const an_op *)ops + y);
+  return c ? c : x < y ? -1 : 1;
+}
+
+static void *permuted(void *v, const uint32_t *perm, size_t n, size_t size) {
+  char *to = rtg_xmalloc(n * size + 1, "the analysis's GPU ops");
+  for (size_t i = 0; i < n; i++) memcpy(to + i * size, (char *)v + perm[i] * size, size);
+  free(v);
+  return to;
+}
+
+/* A device's ops in an_sort_ops's order (equal ones as they came), with
+ * their corr ids, queue ids and signals, and its waiters' op indices. */
+static void sort_dev(an_dev *d) {
+  size_t n = d->nops, i = 1;
+  while (i < n && an_op_by_start(&d->ops[i - 1], &d->ops[i]) <= 0) i++;
+  if (i >= n) return;
+  if (n > UINT32_MAX) rtg_die(0, "more than 2^32 GPU ops on one GPU");
+  uint32_t *perm = rtg_xmalloc(n * sizeof *perm, "the analysis's GPU ops");
+  for (i = 0; i < n; i++) perm[i] = (uint32_t)i;
+  qsort_r(perm, n, sizeof *perm, by_op_start, d->ops);
+  d->ops = permuted(d->ops, perm, n, sizeof *d->ops);
+  d->corr = permuted(d->corr, perm, n, sizeof *d->corr);
+  d->qid = permuted(d->qid, perm, n, sizeof *d->qid);
+  d->sig = permuted(d->sig, perm, n, sizeof *d->sig);
+  d->cap = n;
+  if (d->nwaiters) {
+    uint32_t *at = rtg_xmalloc(n * sizeof *at, "the analysis's GPU ops");
+    for (i = 0; i < n; i++) at[perm[i]] = (uint32_t)i;
+    for (size_t w = 0; w < d->nwaiters; w++) d->waiters[w].op = at[d->waiters[w].op];
+    free(at);
+  }
+  free(perm);
+}
+
 static int by_qid(const void *a, const void *b) {
   const uint64_t *x = a, *y = b; /* qid, index */
   return x[0] < y[0] ? -1 : x[0] > y[0];
@@ -344,7 +383,9 @@ static void match_waits(an_state *st, queue_order *qo) {
           if (s && !(s->dev == k && s->op == d->waiters[w].op) && (!best || s->end > best->end))
             best = s;
         }
+        d->waiters[w].src_dev = best ? best->dev : UINT32_MAX;
         if (!best) continue;
+        d->waiters[w].src_op = best->op;
         const an_dev *od = &st->devs[best->dev];
         size_t at = best->op;
         if (od->ops[at].kind == AN_OP_BARRIER) { /* the work before it in its queue */
@@ -431,14 +472,34 @@ static uint64_t launched(const an_op *op) {
 /* The critical paths of every process. */
 static void critical_paths(an_state *st) {
   an_cp_gpu *gpus = rtg_xcalloc(st->ndevs, sizeof *gpus, "the critical paths' GPUs");
+  uint32_t *local = rtg_xmalloc((st->ndevs + 1) * sizeof *local, "the critical paths' GPUs");
   for (uint32_t i = 0; i < st->nprocs; i++) {
     an_proc *p = &st->procs[i];
     size_t n = 0;
-    for (uint32_t k = 0; k < st->ndevs; k++)
-      if (st->devs[k].proc == i && st->devs[k].nops)
-        gpus[n++] = (an_cp_gpu){st->devs[k].ops, st->devs[k].nops};
+    for (uint32_t k = 0; k < st->ndevs; k++) {
+      local[k] = UINT32_MAX;
+      if (st->devs[k].proc == i && st->devs[k].nops) {
+        local[k] = (uint32_t)n;
+        gpus[n++] = (an_cp_gpu){.ops = st->devs[k].ops, .nops = st->devs[k].nops};
+      }
+    }
+    /* each waiting barrier's dependency: the op that signalled it */
+    for (uint32_t k = 0; k < st->ndevs; k++) {
+      const an_dev *d = &st->devs[k];
+      if (local[k] == UINT32_MAX || !d->nwaiters) continue;
+      an_cp_dep *v = rtg_xmalloc(d->nwaiters * sizeof *v, "the critical paths' dependencies");
+      size_t nd = 0;
+      for (size_t w = 0; w < d->nwaiters; w++)
+        if (d->waiters[w].src_dev != UINT32_MAX && local[d->waiters[w].src_dev] != UINT32_MAX)
+          v[nd++] =
+              (an_cp_dep){d->waiters[w].op, local[d->waiters[w].src_dev], d->waiters[w].src_op};
+      gpus[local[k]].deps = v;
+      gpus[local[k]].ndeps = nd;
+    }
     p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
+    for (size_t g = 0; g < n; g++) free((void *)gpus[g].deps);
   }
+  free(local);
   free(gpus);
 }
 
@@ -538,6 +599,7 @@ static void run_tasks(an_state *st) {
 
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
+  for (uint32_t i = 0; i < st->ndevs; i++) sort_dev(&st->devs[i]);
   /* (all before the calls that an_proc.corrs indexes are sorted) */
   for (uint32_t p = 0; p < st->nprocs; p++) {
     corr_index x;
@@ -561,7 +623,6 @@ void an_finish(an_state *st) {
     if (!p->start) /* no header: its first call */
       for (size_t c = 0; c < p->ncalls; c++)
         if (!p->start || p->calls[c].start < p->start) p->start = p->calls[c].start;
-    an_sort_ops(d->ops, d->nops);
     an_sort_calls(p->calls, p->ncalls);
   }
   run_tasks(st);
