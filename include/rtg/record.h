@@ -113,7 +113,10 @@
   F(K, dim3, grid, "grid", KV3, REQ)                                                               \
   F(K, u64, corr, "corr", KV, OPT)
 
-/* A kernel dispatch as the GPU ran it. */
+/* A kernel dispatch as the GPU ran it.  waiter (also on barriers and
+ * copies): the first application thread that waited for the op to finish
+ * (in a wait on its completion signal, or a load of it that saw it
+ * finished); absent: none did. */
 #define RTG_FIELDS_DISPATCH(F, K)                                                                  \
   F(K, u64, queue, "queue", KV, REQ)                                                               \
   F(K, u64, agent, "agent", KV, REQ)                                                               \
@@ -128,7 +131,8 @@
   F(K, u64, scratch, "scratch", KV, OPT)                                                           \
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
-  F(K, str, demangled, "demangled", KVS, OPT)
+  F(K, str, demangled, "demangled", KVS, OPT)                                                      \
+  F(K, u64, waiter, "waiter", KV, OPT)
 
 /* The five dependency signals of a barrier packet (0 when unused); copies
  * write the same five for the signals they waited on. */
@@ -171,7 +175,8 @@
   F(K, u64, id, "id", KV, REQ)                                                                     \
   F(K, str, op, "op", KVW, OPT)                                                                    \
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
-  RTG_FIELDS_BARRIER_VALUE(F, K)
+  RTG_FIELDS_BARRIER_VALUE(F, K)                                                                   \
+  F(K, u64, waiter, "waiter", KV, OPT)
 
 /* An async copy.  kind: HostToDevice, DeviceToHost, DeviceToDevice,
  * HostToHost; engine: the copy engine index when known. */
@@ -189,7 +194,8 @@
   F(K, u64, id, "id", KV, OPT)                                                                     \
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, api, "api", KVW, OPT)                                                                  \
-  F(K, u64, corr, "corr", KV, OPT)
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
+  F(K, u64, waiter, "waiter", KV, OPT)
 
 /* A ROCTx marker (op mark) or a closed range (op push or start).  A range
  * still open when its thread or the process ended is written then, with

@@ -83,6 +83,7 @@ typedef struct cv_event {
   bool has_deps;    /* barrier: it waits on dependency signals */
   uint64_t signal;  /* kernel, barrier, copy: its completion signal's handle; 0: none */
   uint64_t deps[5]; /* barrier, copy: the signals it waited on (0: unused) */
+  uint64_t waiter;  /* kernel, barrier, copy: the thread that waited for its end; 0: none */
   const void *json; /* CV_JSON: the cJSON object */
   bool untimed;     /* CV_JSON: it has no "ts" (no window applies) */
   /* What the sink that prepares (cv_sink.prepare) made of the event's

@@ -363,6 +363,38 @@ static void test_critical_dep_signal(void) {
   CHECK_U64(r.kernels[0].name, 2);
 }
 
+/* A synchronisation's wake-up on the critical path is the op its thread
+ * waited for (A), not the op of the process that ended last within it (B). */
+static void test_critical_wake_waiter(void) {
+  an_call calls[] = {
+      {.tid = 1, .start = 0, .end = 10, .name = 10, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 10, .end = 20, .name = 11, .flags = AN_CALL_LAUNCHED},
+      {.tid = 1, .start = 20, .end = 200, .name = 12, .flags = AN_CALL_SYNC},
+  };
+  an_op ops[] = {
+      {.start = 25,
+       .end = 190,
+       .enq = 18,
+       .tid = 1,
+       .api_s = 10,
+       .api_e = 20,
+       .name = 2,
+       .queue = 1},
+      {.start = 30, .end = 150, .enq = 8, .tid = 1, .api_s = 0, .api_e = 10, .name = 1},
+  };
+  uint32_t waiter[] = {0, 1};
+  an_cp_gpu gpu = {.ops = ops, .nops = 2, .waiter = waiter};
+  an_cp_result r;
+  CHECK(an_critical_path(0, calls, 3, &gpu, 1, &r));
+  CHECK_U64(r.length, 200);
+  CHECK_U64(r.kernels[0].name, 1);
+  CHECK_U64(r.cat[AN_CP_KERNEL], 120);
+  gpu.waiter = NULL; /* no waiter recorded: the last op to end within it */
+  CHECK(an_critical_path(0, calls, 3, &gpu, 1, &r));
+  CHECK_U64(r.kernels[0].name, 2);
+  CHECK_U64(r.cat[AN_CP_KERNEL], 165);
+}
+
 /* Pinned and device ranges from the calls' arguments, and the copies whose
  * host side is in neither. */
 static void test_pageable(void) {
@@ -492,6 +524,7 @@ int main(void) {
   test_barrier_wait();
   test_critical();
   test_critical_dep_signal();
+  test_critical_wake_waiter();
   test_pageable();
   return check_done("test_analyze");
 }

@@ -66,6 +66,8 @@ typedef struct an_dev {
   /* per op: the corr id of the op (UINT64_MAX: none), and its queue << 32 | id */
   uint64_t *corr, *qid;
   uint64_t *sig;      /* per op: its completion signal, 0: none */
+  uint32_t *waiter;   /* per op: the thread that waited for its end, 0: none (NULL: no op
+                         has one) */
   an_waiter *waiters; /* its barriers with dependency signals */
   size_t nwaiters, capwaiters;
   an_result res;

@@ -153,6 +153,32 @@ static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_
 
 #define SEARCH 64 /* ops looked at, back from a time, for what a wait waited for */
 
+/* An op a thread waited for (the trace's waiter), for its synchronisations. */
+typedef struct waited {
+  uint64_t tid, end;
+  uint32_t node;
+} waited;
+
+static int by_waiter_end(const void *a, const void *b) {
+  const waited *x = a, *y = b;
+  if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The last op of v (by thread, then end) that thread tid waited for and
+ * that ended by t; NULL: none. */
+static const waited *last_waited(const waited *v, size_t n, uint64_t tid, uint64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].end <= t))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo && v[lo - 1].tid == tid ? &v[lo - 1] : NULL;
+}
+
 static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
                   const an_cp_gpu *gpus, size_t ngpus) {
   size_t nops = 0;
@@ -184,9 +210,17 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     first[d] = at;
     at += gpus[d].nops - skip[d];
   }
+  size_t nwaited = 0;
+  for (size_t d = 0; d < ngpus; d++)
+    for (size_t i = skip[d]; gpus[d].waiter && i < gpus[d].nops; i++)
+      nwaited += !!gpus[d].waiter[i];
+  waited *wv = rtg_xmalloc((nwaited + 1) * sizeof *wv, "the critical path");
+  nwaited = 0;
   for (size_t d = 0; d < ngpus; d++)
     for (size_t i = skip[d]; i < gpus[d].nops; i++) {
       const an_op *op = &gpus[d].ops[i];
+      if (gpus[d].waiter && gpus[d].waiter[i])
+        wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)nn};
       node *x = &g->n[nn++];
       *x = (node){.s = op->start,
                   .e = op->end,
@@ -260,11 +294,18 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       }
     }
   }
-  /* a synchronisation <- the latest op to end within it, launched before
-   * it ended */
+  /* a synchronisation <- the latest op to end within it that its thread
+   * waited for; without one, the latest op to end within it, launched
+   * before it ended */
+  an_sort(wv, nwaited, sizeof *wv, by_waiter_end);
   for (size_t i = 0; i < nc; i++) {
     node *c = &g->n[i];
     if (!c->sync) continue;
+    const waited *w = last_waited(wv, nwaited, c->tid, c->e);
+    if (w && w->end >= c->s) {
+      g->l[i].b = w->node;
+      continue;
+    }
     size_t j = ends_upto(g, byend, no, c->e);
     for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
       const node *o = &g->n[byend[j - 1]];
@@ -277,6 +318,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   }
   free(byend);
   free(byq);
+  free(wv);
 }
 
 /* The events in an order where each comes after its predecessors (Kahn);

@@ -6,9 +6,11 @@
  * plus the delay of the edge:
  *   call start  <- the thread's previous call's end (the CPU time between);
  *   call end    <- its start (its duration); a synchronisation also <- the
- *                  op it waited for (the latest op to end within it, of the
- *                  process, launched before it ended) plus the time it took
- *                  to return after that op;
+ *                  op it waited for plus the time it took to return after
+ *                  that op: the latest op to end within it that its
+ *                  thread waited for (the trace's waiter), else the latest
+ *                  op of the process to end within it, launched before it
+ *                  ended;
  *   op start    <- the start of the call that enqueued it (the API time to
  *                  its enqueue, then the queue latency), the end of the op
  *                  before it in its queue, and for a barrier that waits the
@@ -54,6 +56,7 @@ typedef struct an_cp_gpu {
   size_t nops;
   const an_cp_dep *deps;
   size_t ndeps;
+  const uint32_t *waiter; /* per op: the thread that waited for its end, 0: none; NULL: none */
 } an_cp_gpu;
 
 typedef struct an_cp_share {

@@ -58,8 +58,13 @@ static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t 
     d->corr = rtg_xrealloc(d->corr, nc * sizeof *d->corr, "the analysis's GPU ops");
     d->qid = rtg_xrealloc(d->qid, nc * sizeof *d->qid, "the analysis's GPU ops");
     d->sig = rtg_xrealloc(d->sig, nc * sizeof *d->sig, "the analysis's GPU ops");
+    if (d->waiter)
+      d->waiter = rtg_xrealloc(d->waiter, nc * sizeof *d->waiter, "the analysis's GPU ops");
     d->cap = nc;
   }
+  if (ev->waiter && !d->waiter)
+    d->waiter = rtg_xcalloc(d->cap, sizeof *d->waiter, "the analysis's GPU ops");
+  if (d->waiter) d->waiter[d->nops] = (uint32_t)ev->waiter;
   d->ops[d->nops] = (an_op){.start = ev->start,
                             .end = ev->end,
                             .enq = ev->tick,
@@ -247,6 +252,7 @@ static void sort_dev(an_dev *d) {
   d->corr = permuted(d->corr, perm, n, sizeof *d->corr);
   d->qid = permuted(d->qid, perm, n, sizeof *d->qid);
   d->sig = permuted(d->sig, perm, n, sizeof *d->sig);
+  if (d->waiter) d->waiter = permuted(d->waiter, perm, n, sizeof *d->waiter);
   d->cap = n;
   if (d->nwaiters) {
     uint32_t *at = rtg_xmalloc(n * sizeof *at, "the analysis's GPU ops");
@@ -480,7 +486,8 @@ static void critical_paths(an_state *st) {
       local[k] = UINT32_MAX;
       if (st->devs[k].proc == i && st->devs[k].nops) {
         local[k] = (uint32_t)n;
-        gpus[n++] = (an_cp_gpu){.ops = st->devs[k].ops, .nops = st->devs[k].nops};
+        gpus[n++] = (an_cp_gpu){
+            .ops = st->devs[k].ops, .nops = st->devs[k].nops, .waiter = st->devs[k].waiter};
       }
     }
     /* each waiting barrier's dependency: the op that signalled it */
@@ -660,6 +667,7 @@ void an_free(an_state *st) {
     free(st->devs[i].corr);
     free(st->devs[i].qid);
     free(st->devs[i].sig);
+    free(st->devs[i].waiter);
     free(st->devs[i].waiters);
     free(st->devs[i].queues);
     an_launch_free(&st->devs[i].launch);

@@ -469,6 +469,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.corr = GET(rec, DISPATCH, corr);
     ev.tick = GET(rec, DISPATCH, tick);
     ev.signal = GET(rec, DISPATCH, signal);
+    ev.waiter = GET(rec, DISPATCH, waiter);
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
@@ -492,6 +493,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_corr = HAS(rec, BARRIER, corr);
     ev.corr = GET(rec, BARRIER, corr);
     ev.signal = GET(rec, BARRIER, signal);
+    ev.waiter = GET(rec, BARRIER, waiter);
     ev.deps[0] = GET(rec, BARRIER, dep1), ev.deps[1] = GET(rec, BARRIER, dep2);
     ev.deps[2] = GET(rec, BARRIER, dep3), ev.deps[3] = GET(rec, BARRIER, dep4);
     ev.deps[4] = GET(rec, BARRIER, dep5);
@@ -517,6 +519,7 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.corr = GET(rec, COPY, corr);
     ev.tick = GET(rec, COPY, tick);
     ev.signal = GET(rec, COPY, signal);
+    ev.waiter = GET(rec, COPY, waiter);
     ev.deps[0] = GET(rec, COPY, dep1), ev.deps[1] = GET(rec, COPY, dep2);
     ev.deps[2] = GET(rec, COPY, dep3), ev.deps[3] = GET(rec, COPY, dep4);
     ev.deps[4] = GET(rec, COPY, dep5);

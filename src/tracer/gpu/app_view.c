@@ -35,19 +35,22 @@ hsa_signal_value_t rtg_signal_app_value(hsa_signal_t sig, const rtg_owner_ref *o
 
 /* A load that sees the owner's decrement completes (or settles) it and loads
  * again; a load while the owner runs gets the application's value. */
-hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t), hsa_signal_t sig) {
+hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t), bool app,
+                                   hsa_signal_t sig) {
   rtg_owner_ref o;
   if (!rtg_sigtrack_owner(sig.handle, &o)) return real(sig);
   if (rtg_owner_hw_done(&o)) {
+    if (app) rtg_op_mark_waited(&o); /* (a poll that sees the op finished) */
     rtg_op_settle(sig.handle, &o);
     return real(sig);
   }
   hsa_signal_value_t v = real(sig);
   if (!rtg_owner_hw_done(&o)) return rtg_signal_app_value(sig, &o, v);
+  if (app) rtg_op_mark_waited(&o);
   rtg_op_settle(sig.handle, &o); /* finished meanwhile */
   return real(sig);
 }
 
 hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig) {
-  return rtg_signal_load(rtg_real.hsa_signal_load_scacquire, sig);
+  return rtg_signal_load(rtg_real.hsa_signal_load_scacquire, false, sig);
 }

@@ -96,6 +96,21 @@ void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o) {
   }
 }
 
+void rtg_op_mark_waited(const rtg_owner_ref *o) {
+  uint64_t gen = o->claim >> 2, v = gen << 32 | (uint32_t)rtg_tid();
+  if (atomic_load_explicit(&o->op->claim, memory_order_relaxed) >> 2 != gen) return; /* reused */
+  uint64_t cur = atomic_load_explicit(&o->op->waited_by, memory_order_relaxed);
+  if (cur >> 32 == gen && (uint32_t)cur) return; /* another thread waits too: the first */
+  atomic_compare_exchange_strong_explicit(&o->op->waited_by, &cur, v, memory_order_relaxed,
+                                          memory_order_relaxed);
+}
+
+uint32_t rtg_op_waited_by(const rtg_op *op) {
+  uint64_t v = atomic_load_explicit(&((rtg_op *)op)->waited_by, memory_order_relaxed);
+  uint32_t gen = atomic_load_explicit(&((rtg_op *)op)->claim, memory_order_relaxed) >> 2;
+  return v >> 32 == gen ? (uint32_t)v : 0;
+}
+
 bool rtg_op_waiter_try(rtg_op *op) {
   uint32_t c = atomic_load_explicit(&op->claim, memory_order_acquire);
   if ((c & 3) == RTG_OP_DONE) { /* the application's thread completed it */

@@ -62,6 +62,10 @@ typedef struct rtg_op {
    * a while (waiters.c).  Each thread adds and takes away its own one, in
    * whatever life the op is by then. */
   _Atomic uint32_t app_waits;
+  /* the first application thread that waited for this op's completion
+   * (a wait on its signal, or a load that saw it finish): (generation <<
+   * 32) | tid, of the life it waited in (rtg_op_mark_waited) */
+  _Atomic uint64_t waited_by;
   struct rtg_op *next; /* the rest: cleared at each reuse */
   rtg_op_kind kind;
   hsa_signal_t signal;           /* the signal the hardware decrements */
@@ -176,6 +180,11 @@ RTG_HIDDEN bool rtg_owner_hw_done(const rtg_owner_ref *o);
  * HIP's 10 us, would take it for unfinished), nor a quiet op's signal
  * finished before its times are read. */
 RTG_HIDDEN void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o);
+/* The calling application thread waits for the op of o to finish (its
+ * record names it: waiter). */
+RTG_HIDDEN void rtg_op_mark_waited(const rtg_owner_ref *o);
+/* The thread that waited for op in its current life; 0: none. */
+RTG_HIDDEN uint32_t rtg_op_waited_by(const rtg_op *op);
 /* The waiter's turn at op: true when it is finished with it (completed by
  * whichever thread, and freed), false to come back later. */
 RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);
@@ -250,7 +259,7 @@ RTG_HIDDEN void rtg_async_handlers_install(void);
  * hsa_signal_load_scacquire; and its conditions. */
 RTG_HIDDEN hsa_signal_value_t rtg_signal_app_value(hsa_signal_t sig, const rtg_owner_ref *o,
                                                    hsa_signal_value_t v);
-RTG_HIDDEN hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t),
+RTG_HIDDEN hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t), bool app,
                                               hsa_signal_t sig);
 RTG_HIDDEN hsa_signal_value_t rtg_signal_app_load(hsa_signal_t sig);
 RTG_HIDDEN bool rtg_signal_condition_met(hsa_signal_condition_t c, hsa_signal_value_t v,

@@ -74,6 +74,7 @@ typedef struct op_payload {
   rtg_op op;
   uint64_t start, stop;
   rtg_kernel_name name;
+  uint32_t waiter; /* rtg_op_waited_by */
 } op_payload;
 
 static size_t format_op(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
@@ -104,6 +105,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     if (op->corr) RTG_SET(r, DISPATCH, corr, op->corr);
     RTG_SET(r, DISPATCH, tick, op->tick);
     if (n.demangled) RTG_SET(r, DISPATCH, demangled, n.demangled);
+    if (p.waiter) RTG_SET(r, DISPATCH, waiter, p.waiter);
   } else if (op->kind == RTG_OP_COPY) {
     rtg_record_init(r, RTG_KIND_COPY, pid, tid);
     rtg_rec_COPY *c = &r->u.COPY;
@@ -121,6 +123,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     RTG_SET(r, COPY, tick, op->tick);
     RTG_SET(r, COPY, api, op->api);
     if (op->corr) RTG_SET(r, COPY, corr, op->corr);
+    if (p.waiter) RTG_SET(r, COPY, waiter, p.waiter);
   } else {
     rtg_record_init(r, RTG_KIND_BARRIER, pid, tid);
     rtg_rec_BARRIER *b = &r->u.BARRIER;
@@ -139,6 +142,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
       RTG_SET(r, BARRIER, mask, (uint64_t)op->bv_mask);
       RTG_SET(r, BARRIER, cond, barrier_cond_name(op->bv_cond));
     }
+    if (p.waiter) RTG_SET(r, BARRIER, waiter, p.waiter);
   }
   return rtg_entry_record(out, cap, r);
 }
@@ -152,7 +156,7 @@ void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
     record_profile(op, start, stop);
     return;
   }
-  op_payload p = {.start = start, .stop = stop};
+  op_payload p = {.start = start, .stop = stop, .waiter = rtg_op_waited_by(op)};
   memcpy(&p.op, op, sizeof p.op);
   if (op->kind == RTG_OP_DISPATCH) p.name = rtg_kernel_name_of(op->kernel_object);
   rtg_emit_entry_keep(format_op, &p, sizeof p); /* GPU records are never dropped */

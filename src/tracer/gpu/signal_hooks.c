@@ -46,6 +46,7 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       return v;
     }
     atomic_fetch_add_explicit(&o.op->app_waits, 1, memory_order_relaxed);
+    rtg_op_mark_waited(&o);
     v = real(sig, HSA_SIGNAL_CONDITION_LT, o.wait_below, timeout, state);
     if (v >= o.wait_below) {
       atomic_fetch_sub_explicit(&o.op->app_waits, 1, memory_order_relaxed);
@@ -129,7 +130,7 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
     for (uint32_t i = 0; i < n; i++)
       if (owned[i]) atomic_fetch_add_explicit(&o[i].op->app_waits, 1, memory_order_relaxed);
     uint32_t k = rtg_real.hsa_amd_signal_wait_any(n, sigs, c, v, timeout, state, &got);
-    if (k < n && owned[k]) rtg_op_settle(sigs[k].handle, &o[k]);
+    if (k < n && owned[k]) rtg_op_mark_waited(&o[k]), rtg_op_settle(sigs[k].handle, &o[k]);
     for (uint32_t i = 0; i < n; i++)
       if (owned[i]) atomic_fetch_sub_explicit(&o[i].op->app_waits, 1, memory_order_relaxed);
     if (k >= n) return k; /* timed out: a wait may return early */
@@ -149,10 +150,10 @@ static uint32_t hook_wait_any(uint32_t n, hsa_signal_t *sigs, hsa_signal_conditi
 }
 
 static hsa_signal_value_t hook_load_scacquire(hsa_signal_t sig) {
-  return rtg_signal_load(rtg_real.hsa_signal_load_scacquire, sig);
+  return rtg_signal_load(rtg_real.hsa_signal_load_scacquire, true, sig);
 }
 static hsa_signal_value_t hook_load_relaxed(hsa_signal_t sig) {
-  return rtg_signal_load(rtg_real.hsa_signal_load_relaxed, sig);
+  return rtg_signal_load(rtg_real.hsa_signal_load_relaxed, true, sig);
 }
 
 /* The application may destroy a signal as soon as the hardware is done with
