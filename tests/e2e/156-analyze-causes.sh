@@ -140,3 +140,24 @@ print("html gaps are the idle after startup:", sorted(devs) == sorted(together) 
     abs(sum(devs[k]["gap_ns"]) / 1000.0 - (g["idle_us"] - g["idle_causes"]["startup"])) < 0.002
     for k, g in together.items()))
 PY
+# the tracer names the thread that waited for each op (waiter:): each
+# synchronisation of the sync loop and the chain with an op ending inside
+# it has one its own thread waited for (the critical path's wake edges)
+for m in syncloop chain; do
+  python3 - $m/rtg_trace.txt.* <<'PY'
+import re, sys
+syncs, ops = [], []
+for f in sys.argv[1:]:
+    for line in open(f):
+        m = re.match(r"HIP: pid:\d+ tid:(\d+) (hip\w*Synchronize)\S* .*@(\d+) \+(\d+)", line)
+        if m:
+            syncs.append((int(m[1]), int(m[3]), int(m[3]) + int(m[4])))
+        m = re.search(r" (dispatch|barrier|copy) .* stop:(\d+)", line)
+        if m and " tick:" in line or m and m[1] != "dispatch":
+            w = re.search(r" waiter:(\d+)", line)
+            ops.append((int(m[2]), int(w[1]) if w else 0))
+inside = [(t, [o for o in ops if s <= o[0] <= e]) for t, s, e in syncs]
+inside = [(t, v) for t, v in inside if v]
+print("syncs waited:", len(inside) >= 5 and all(any(w == t for _, w in v) for t, v in inside))
+PY
+done

@@ -8,8 +8,8 @@
 //                       GPU1: GPU0 is idle while the thread that feeds it is
 //                       blocked in the sync (needs SIMGPU_GPUS=2 and
 //                       SIMGPU_KERNEL_TIMES=longwork=NS)
-//   tp_hip_idle malloc  hipDeviceSynchronize, then 256 x hipMalloc of 64 MiB
-//                       and 256 x hipFree
+//   tp_hip_idle malloc  hipDeviceSynchronize, then 4 x (64 x hipMalloc of
+//                       256 MiB and 64 x hipFree)
 //   tp_hip_idle copy    a 64 MiB hipMemcpyAsync from pinned memory and its
 //                       hipStreamSynchronize: GPU0 runs a copy and no kernel
 //                       (set SIMGPU_SDMA_MBPS so that copies take time); the
@@ -130,10 +130,12 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "malloc")) {
       cause = "host_api";
       CK(hipDeviceSynchronize());
-      void *big[256];
+      void *big[64];
       uint64_t t0 = now_ns();
-      for (int j = 0; j < 256; j++) CK(hipMalloc(&big[j], (size_t)64 << 20));
-      for (int j = 0; j < 256; j++) CK(hipFree(big[j]));
+      for (int r = 0; r < 4; r++) {
+        for (int j = 0; j < 64; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
+        for (int j = 0; j < 64; j++) CK(hipFree(big[j]));
+      }
       injected += now_ns() - t0;
     } else if (pageable) {
       cause = "pageable_copy";
