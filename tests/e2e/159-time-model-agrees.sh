@@ -119,6 +119,7 @@ names = {(e["pid"], e["tid"]): e["args"]["name"] for e in evs
          if e.get("ph") == "M" and e.get("name") == "thread_name"}
 idle = defaultdict(int)
 causes = defaultdict(lambda: defaultdict(int))
+details = defaultdict(lambda: defaultdict(int))  # track -> (cause, detail) -> ns
 for e in evs:
     if e.get("cat") != "gap":
         continue
@@ -126,7 +127,9 @@ for e in evs:
     ns = round(e["dur"] * 1000)
     idle[track] += ns
     causes[track][e["name"]] += ns
+    details[track][(e["name"], e.get("args", {}).get("detail", ""))] += ns
 tracks = 0
+details_checked = set()
 for track, ns in sorted(idle.items()):
     m = re.match(r"(GPU\d+) .*?(?: queue (\d+))? gaps$", track)
     g = gpus[m.group(1)]
@@ -135,9 +138,24 @@ for track, ns in sorted(idle.items()):
         check(f"json {track} idle", ns / 1000.0, g["idle_us"], 0.0005)
         for c, v in causes[track].items():
             check(f"json {track} {c}", v / 1000.0, g["idle_causes"][c], 0.0005)
+        # the slices' details: host time by call, dependency by what it
+        # waited for, as --analyze's JSON has them
+        for c in ("host_sync", "host_api"):
+            for call, us in g["host_by_call"][c].items():
+                check(f"json {track} {c} in {call}", details[track][(c, "in " + call)] / 1000.0,
+                      us, 0.0005)
+        for what, us in g["dependency_on"].items():
+            got = details[track][("dependency", "waiting for " + what)] / 1000.0
+            check(f"json {track} dependency on {what}", got, us, 0.0005)
+            details_checked.add(track)
     else:
         q = [q for q in g["queues"] if q["queue"] == int(m.group(2))][0]
         check(f"json {track} idle", ns / 1000.0, q["idle_us"], 0.0005)
+        for what, us in q["dependency_on"].items():
+            got = details[track][("dependency", "waiting for " + what)] / 1000.0
+            check(f"json {track} dependency on {what}", got, us, 0.0005)
+            details_checked.add(track)
 print("json gap tracks:", tracks)
+print("tracks whose dependency slices name what they waited for:", len(details_checked) > 0)
 print("all agree" if ok else "they differ")
 PY

@@ -51,10 +51,17 @@ typedef struct an_waiter {
   size_t src_op;
 } an_waiter;
 
-/* An idle piece [s, e) of a (process, GPU), of one of its queues or of
- * the GPU (queue AN_NO_QUEUE), with its an_cause. */
-typedef void (*an_piece_fn)(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
-                            uint64_t s, uint64_t e);
+/* An idle piece [start, end) of a (process, GPU), of one of its queues or
+ * of the GPU (queue AN_NO_QUEUE), with its an_cause, its detail key
+ * (an_detail.key; an_detail_text says it) and its thread (host causes). */
+typedef struct an_piece {
+  uint32_t proc;
+  rtg_device device;
+  uint32_t queue;
+  int cause;
+  uint64_t start, end, key, tid;
+} an_piece;
+typedef void (*an_piece_fn)(void *arg, const an_piece *p);
 #define AN_MAX_PIECE_FNS 4
 
 /* One (process, GPU) and its result. */
@@ -149,5 +156,9 @@ void an_shared_release(an_state *st);
  * schema is in src/convert/README.md, "Why is my GPU idle?"). */
 void an_write_text(const an_state *st, FILE *f);
 void an_write_json(const an_state *st, FILE *f);
+/* What a piece's detail key of cause says: "in hipMalloc", "between
+ * hipMemcpy and hipLaunchKernel", "waiting for K on GPU0 queue 1", "before
+ * K"; "" for startup. */
+void an_detail_text(const an_state *st, int cause, uint64_t key, char *buf, size_t cap);
 
 #endif

@@ -165,8 +165,8 @@ static uint64_t pair_key(const seg *v, size_t n, size_t before, size_t after, ui
   return b << 32 | a;
 }
 
-static void piece(const an_gpu *g, int cause, uint64_t s, uint64_t e) {
-  if (g->piece && e > s) g->piece(g->piece_arg, cause, s, e);
+static void piece(const an_gpu *g, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid) {
+  if (g->piece && e > s) g->piece(g->piece_arg, cause, s, e, key, tid);
 }
 
 /* [a, b): nothing enqueued; what the thread tid was doing. */
@@ -176,18 +176,21 @@ static void host_piece(const an_gpu *g, an_result *r, const seg *v, size_t n, ui
   uint64_t cur = a;
   for (; i < n && v[i].tid == tid && v[i].s < b; i++) {
     if (v[i].s > cur) {
-      note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, v[i].s - cur);
-      piece(g, AN_HOST_OUTSIDE_API, cur, v[i].s);
+      uint64_t key = pair_key(v, n, i ? i - 1 : n, i, tid);
+      note(r, AN_HOST_OUTSIDE_API, key, tid, v[i].s - cur);
+      piece(g, AN_HOST_OUTSIDE_API, cur, v[i].s, key, tid);
       cur = v[i].s;
     }
     uint64_t e = v[i].e < b ? v[i].e : b;
-    note(r, v[i].sync ? AN_HOST_SYNC : AN_HOST_API, v[i].name, tid, e - cur);
-    piece(g, v[i].sync ? AN_HOST_SYNC : AN_HOST_API, cur, e);
+    int cause = v[i].sync ? AN_HOST_SYNC : AN_HOST_API;
+    note(r, cause, v[i].name, tid, e - cur);
+    piece(g, cause, cur, e, v[i].name, tid);
     cur = e;
   }
   if (cur < b) {
-    note(r, AN_HOST_OUTSIDE_API, pair_key(v, n, i ? i - 1 : n, i, tid), tid, b - cur);
-    piece(g, AN_HOST_OUTSIDE_API, cur, b);
+    uint64_t key = pair_key(v, n, i ? i - 1 : n, i, tid);
+    note(r, AN_HOST_OUTSIDE_API, key, tid, b - cur);
+    piece(g, AN_HOST_OUTSIDE_API, cur, b, key, tid);
   }
 }
 
@@ -215,7 +218,7 @@ static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *
     uint32_t w = cause == AN_DEPENDENCY ? waits_for(g, got.v[i].s, got.v[i].e) : 0;
     uint64_t key = w ? AN_DETAIL_WAITS_FOR | (w - 1) : next_op(g, got.v[i].e, true)->name;
     note(r, cause, key, 0, got.v[i].e - got.v[i].s);
-    piece(g, cause, got.v[i].s, got.v[i].e);
+    piece(g, cause, got.v[i].s, got.v[i].e, key, 0);
   }
   an_iv_subtract(rest, set, &left);
   an_iv_move(rest, &left);
@@ -269,7 +272,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
     an_ivset got = {0};
     an_iv_intersect(&rest, &startup, &got);
     res->cause[AN_STARTUP] = an_iv_total(&got);
-    for (size_t i = 0; i < got.n; i++) piece(g, AN_STARTUP, got.v[i].s, got.v[i].e);
+    for (size_t i = 0; i < got.n; i++) piece(g, AN_STARTUP, got.v[i].s, got.v[i].e, 0, 0);
     an_iv_subtract(&rest, &startup, &left);
     an_iv_move(&rest, &left);
     an_iv_free(&got);

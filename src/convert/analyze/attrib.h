@@ -77,8 +77,9 @@ typedef struct an_gpu {
   an_call *calls;
   size_t ncalls;
   /* optional: each idle piece [s, e) with its an_cause, as attributed
-   * (the pieces of a cause add up to its time; any order) */
-  void (*piece)(void *arg, int cause, uint64_t s, uint64_t e);
+   * (the pieces of a cause add up to its time; any order), its detail key
+   * (an_detail.key: 0 for startup) and its thread (host causes; else 0) */
+  void (*piece)(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid);
   void *piece_arg;
 } an_gpu;
 

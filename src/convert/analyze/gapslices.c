@@ -6,8 +6,7 @@
 #include "sort.h"
 #include "xalloc.h"
 
-static void piece(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
-                  uint64_t st, uint64_t e);
+static void piece(void *arg, const an_piece *p);
 
 void an_slices_init(an_slices *s, cv_ctx *ctx) {
   *s = (an_slices){.st = an_shared(ctx, s, true)};
@@ -18,18 +17,17 @@ void an_slices_add(an_slices *s, const cv_event *ev) {
   an_shared_add(s->st, s, ev);
 }
 
-static void piece(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause,
-                  uint64_t st, uint64_t e) {
+static void piece(void *arg, const an_piece *p) {
   an_slices *s = arg;
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 256;
     s->v = rtg_xrealloc(s->v, s->cap * sizeof *s->v, "the gap slices");
   }
-  s->v[s->n++] = (an_slice){st, e, proc, device, queue, cause};
+  s->v[s->n++] = *p;
 }
 
 static int slice_order(const void *a, const void *b) {
-  const an_slice *x = a, *y = b;
+  const an_piece *x = a, *y = b;
   if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
   if (x->device != y->device) return x->device < y->device ? -1 : 1;
   uint64_t qx = x->queue == AN_NO_QUEUE ? 0 : (uint64_t)x->queue + 1;

@@ -7,17 +7,11 @@
 
 #include "analyze.h"
 
-typedef struct an_slice {
-  uint64_t start, end;
-  uint32_t proc;
-  rtg_device device;
-  uint32_t queue; /* AN_NO_QUEUE: the whole GPU */
-  int cause;      /* an_cause */
-} an_slice;
+typedef an_piece an_slice; /* a slice: one idle piece, with its detail */
 
 typedef struct an_slices {
   an_state *st;
-  an_slice *v;
+  an_piece *v;
   size_t n, cap;
 } an_slices;
 

@@ -429,11 +429,11 @@ void an_on_piece(an_state *st, an_piece_fn fn, void *arg) {
 }
 
 /* an_gpu.piece to each an_state.pieces, with the device */
-static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e) {
+static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid) {
   an_state *st = arg;
   const an_dev *d = &st->devs[st->piece_dev];
-  for (int i = 0; i < st->npieces; i++)
-    st->pieces[i].fn(st->pieces[i].arg, d->proc, d->device, st->piece_queue, cause, s, e);
+  an_piece p = {d->proc, d->device, st->piece_queue, cause, s, e, key, tid};
+  for (int i = 0; i < st->npieces; i++) st->pieces[i].fn(st->pieces[i].arg, &p);
 }
 
 static int dev_order(const void *a, const void *b) {

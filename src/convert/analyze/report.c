@@ -63,6 +63,29 @@ static void between(const an_state *st, uint64_t key, char *buf, size_t cap) {
     snprintf(buf, cap, "in no call at all");
 }
 
+void an_detail_text(const an_state *st, int cause, uint64_t key, char *buf, size_t cap) {
+  char what[512];
+  switch (cause) {
+  case AN_STARTUP:
+    buf[0] = 0;
+    return;
+  case AN_HOST_OUTSIDE_API:
+    between(st, key, buf, cap);
+    return;
+  case AN_HOST_SYNC:
+  case AN_HOST_API:
+    snprintf(buf, cap, "in %s", name_of(st, key));
+    return;
+  default:
+    if (is_awaited(key)) {
+      awaited(st, key, what, sizeof what);
+      snprintf(buf, cap, "waiting for %s", what);
+    } else {
+      snprintf(buf, cap, "before %s", name_of(st, key));
+    }
+  }
+}
+
 /* "(tid 1234, 50.1 ms x 3 between hipLaunchKernel calls)": the largest
  * share of a cause. */
 static void evidence(const an_state *st, const an_result *r, int c, char *buf, size_t cap) {

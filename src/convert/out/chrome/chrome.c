@@ -221,11 +221,15 @@ static uint64_t dispatch_key(const cv_event *ev) {
 static void gap_slices(chrome *c) {
   an_slices_finish(&c->gaps);
   for (size_t i = 0; i < c->gaps.n; i++) {
-    const an_slice *g = &c->gaps.v[i];
+    const an_piece *g = &c->gaps.v[i];
     track *t = tracks_get(&c->ts, g->proc, TK_GAPS, g->device,
                           g->queue == AN_NO_QUEUE ? 0 : (uint64_t)g->queue + 1, 0);
     slice(c, t, an_cause_names[g->cause], "gap", g->start, g->end);
     args a = {c, false};
+    char detail[600];
+    an_detail_text(c->gaps.st, g->cause, g->key, detail, sizeof detail);
+    if (detail[0]) arg_str(&a, "detail", detail);
+    if (g->tid) arg_u64(&a, "tid", g->tid);
     args_end(&a);
   }
 }

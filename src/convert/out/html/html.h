@@ -127,8 +127,7 @@ typedef struct ht_state {
 } ht_state;
 
 /* html_data.c */
-void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause, uint64_t s,
-                 uint64_t e);
+void ht_piece_cb(void *arg, const an_piece *p);
 /* ht_prepare runs while the analysis finishes on another thread (it
  * touches no device of the analysis), ht_compute after. */
 void ht_prepare(ht_state *h);

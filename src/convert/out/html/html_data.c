@@ -23,18 +23,17 @@ static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
   return &h->d[*v - 1];
 }
 
-void ht_piece_cb(void *arg, uint32_t proc, rtg_device device, uint32_t queue, int cause, uint64_t s,
-                 uint64_t e) {
+void ht_piece_cb(void *arg, const an_piece *p) {
   ht_state *h = arg;
-  if (queue != AN_NO_QUEUE) return; /* the report bins the GPU's pieces */
-  ht_dev *d = dev_of(h, proc, device);
+  if (p->queue != AN_NO_QUEUE) return; /* the report bins the GPU's pieces */
+  ht_dev *d = dev_of(h, p->proc, p->device);
   if (d->np == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 64;
     ht_piece *np = realloc(d->p, d->cap * sizeof *np);
     if (!np) oom();
     d->p = np;
   }
-  d->p[d->np++] = (ht_piece){s, e, cause};
+  d->p[d->np++] = (ht_piece){p->start, p->end, p->cause};
 }
 
 /* [s, e) into the bins of series k of a device's utilisation. */

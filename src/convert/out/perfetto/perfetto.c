@@ -184,6 +184,10 @@ static void gap_slices(pf *p) {
     track *t = tracks_get(&p->ts, g->proc, TK_GAPS, g->device,
                           g->queue == AN_NO_QUEUE ? 0 : (uint64_t)g->queue + 1, 0);
     pkt k = pf_slice_begin(p, t, g->start, an_cause_names[g->cause], CAT_gap);
+    char detail[600];
+    an_detail_text(p->gaps.st, g->cause, g->key, detail, sizeof detail);
+    if (detail[0]) pf_ann_str(p, AN_detail, detail);
+    if (g->tid) pf_ann_u64(p, AN_tid, g->tid);
     pf_pkt_end(p, k);
     pf_slice_end(p, t, g->start, g->end);
   }

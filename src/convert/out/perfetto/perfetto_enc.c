@@ -42,6 +42,8 @@ static const char *const ann_names[NANNS] = {
     [AN_before] = "before",
     [AN_polls] = "polls",
     [AN_busy] = "busy",
+    [AN_detail] = "detail",
+    [AN_tid] = "tid",
 };
 
 /* ------------------------------------------------------------ output */

@@ -70,6 +70,8 @@ enum {
   AN_before,
   AN_polls,
   AN_busy,
+  AN_detail,
+  AN_tid,
   NANNS
 };
 
