@@ -8,8 +8,12 @@
 
 uint32_t cv_intern(cv_ctx *ctx, const char *s) {
   if (!s) s = "";
-  uint32_t id = rtg_strtab_intern(ctx->strs, s, strlen(s));
+  size_t n = strlen(s);
+  cv_cached *c = &ctx->name_cache[cv_cache_slot(s, n)];
+  if (c->s && c->len == n && !memcmp(c->s, s, n)) return c->id;
+  uint32_t id = rtg_strtab_intern(ctx->strs, s, n);
   if (id == UINT32_MAX) rtg_out_of_memory("the table of names");
+  *c = (cv_cached){rtg_strtab_get(ctx->strs, id), (uint32_t)n, id};
   return id;
 }
 

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "agents.h"
 #include "clockmap.h"
@@ -177,10 +178,27 @@ enum cv_pass {
   CV_PASS_SECOND, /* quiet, uncounted, no window: to the sinks that asked for it */
 };
 
+/* A string interned lately: cv_intern's cache (and the HTML report's of
+ * arguments), so that a name met again costs a memcmp, not a hash of its
+ * bytes.  The slot: a mix of the length and the first and last 8 bytes. */
+typedef struct cv_cached {
+  const char *s; /* the table's copy */
+  uint32_t len, id;
+} cv_cached;
+#define CV_CACHE 4096
+static inline size_t cv_cache_slot(const char *s, size_t n) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  if (n > 8) memcpy(&b, s + n - (n < 16 ? n - 8 : 8), n < 16 ? n - 8 : 8);
+  uint64_t x = (a ^ rtg_mix64(b + n)) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(x >> 52); /* CV_CACHE = 2^12 */
+}
+
 typedef struct cv_ctx {
   cv_options opt;
-  rtg_strtab *strs; /* every interned name */
-  uint32_t *hosts;  /* strtab ids, index = host index */
+  rtg_strtab *strs;               /* every interned name */
+  cv_cached name_cache[CV_CACHE]; /* cv_intern's */
+  uint32_t *hosts;                /* strtab ids, index = host index */
   uint32_t nhosts;
   cv_proc *procs;
   uint32_t nprocs, cap_procs;

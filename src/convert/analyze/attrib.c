@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ivset.h"
+#include "u64map.h"
 #include "shared/tmspan.h"
 
 const char *const an_cause_names[AN_NCAUSES] = {
@@ -46,27 +47,66 @@ uint8_t an_call_flags(const char *name) {
   return f;
 }
 
-/* The time of a cause, by key and thread (see an_detail); past
- * AN_MAX_DETAILS keys, the last entry takes the rest (key UINT64_MAX). */
-static void note(an_result *r, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
+/* The time of each cause by key and thread (see an_detail), every key kept
+ * while attributing; kept_details leaves the largest in an_result. */
+typedef struct notes {
+  an_result *r;
+  an_detail *v[AN_NCAUSES];
+  size_t n[AN_NCAUSES], cap[AN_NCAUSES];
+  rtg_u64map idx[AN_NCAUSES]; /* hash of (key, tid) -> index + 1 */
+} notes;
+
+static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
   if (!ns) return;
-  r->cause[cause] += ns;
-  an_detail *d = r->detail[cause];
-  int n = r->ndetail[cause];
-  for (int i = 0; i < n; i++)
-    if (d[i].key == key && d[i].tid == tid) {
-      d[i].ns += ns;
-      d[i].count++;
+  nt->r->cause[cause] += ns;
+  uint64_t h = rtg_mix64(key ^ rtg_mix64(tid + 1));
+  for (;; h++) { /* (distinct pairs whose hashes collide take the next) */
+    bool added;
+    uint64_t *v = rtg_u64map_put(&nt->idx[cause], h, 0, &added);
+    if (!v) rtg_out_of_memory("the idle causes' details");
+    if (added) {
+      if (nt->n[cause] == nt->cap[cause]) {
+        nt->cap[cause] = nt->cap[cause] ? 2 * nt->cap[cause] : 16;
+        nt->v[cause] = rtg_xrealloc(nt->v[cause], nt->cap[cause] * sizeof *nt->v[cause],
+                                    "the idle causes' details");
+      }
+      nt->v[cause][nt->n[cause]] = (an_detail){key, tid, ns, 1};
+      *v = ++nt->n[cause];
       return;
     }
-  if (n == AN_MAX_DETAILS) {
-    d[n - 1].key = UINT64_MAX;
-    d[n - 1].ns += ns;
-    d[n - 1].count++;
-    return;
+    an_detail *d = &nt->v[cause][*v - 1];
+    if (d->key == key && d->tid == tid) {
+      d->ns += ns;
+      d->count++;
+      return;
+    }
   }
-  d[n] = (an_detail){key, tid, ns, 1};
-  r->ndetail[cause] = n + 1;
+}
+
+static int detail_order(const void *a, const void *b);
+
+/* Each cause's largest details into the result, by time (equal ones in
+ * the order they came); past AN_MAX_DETAILS the last entry takes the rest
+ * (key UINT64_MAX). */
+static void kept_details(notes *nt) {
+  for (int c = 0; c < AN_NCAUSES; c++) {
+    size_t n = nt->n[c];
+    an_detail *d = nt->r->detail[c];
+    if (n > AN_MAX_DETAILS) {
+      qsort(nt->v[c], n, sizeof *nt->v[c], detail_order);
+      memcpy(d, nt->v[c], (AN_MAX_DETAILS - 1) * sizeof *d);
+      an_detail rest = {UINT64_MAX, 0, 0, 0};
+      for (size_t i = AN_MAX_DETAILS - 1; i < n; i++)
+        rest.ns += nt->v[c][i].ns, rest.count += nt->v[c][i].count;
+      d[AN_MAX_DETAILS - 1] = rest;
+      n = AN_MAX_DETAILS;
+    } else if (n) {
+      memcpy(d, nt->v[c], n * sizeof *d);
+    }
+    nt->r->ndetail[c] = (int)n;
+    free(nt->v[c]);
+    rtg_u64map_free(&nt->idx[c]);
+  }
 }
 
 /* by start, then end: a barrier that completes as the next op starts (its
@@ -170,8 +210,8 @@ static void piece(const an_gpu *g, int cause, uint64_t s, uint64_t e, uint64_t k
 }
 
 /* [a, b): nothing enqueued; what the thread tid was doing. */
-static void host_piece(const an_gpu *g, an_result *r, const seg *v, size_t n, uint64_t tid,
-                       uint64_t a, uint64_t b) {
+static void host_piece(const an_gpu *g, notes *r, const seg *v, size_t n, uint64_t tid, uint64_t a,
+                       uint64_t b) {
   size_t i = seg_after(v, n, tid, a);
   uint64_t cur = a;
   for (; i < n && v[i].tid == tid && v[i].s < b; i++) {
@@ -211,7 +251,7 @@ static uint32_t waits_for(const an_gpu *g, uint64_t s, uint64_t e) {
 
 /* rest -= set, the part taken noted for cause, each piece by the op that
  * ends it (a dependency: by what its waiting op waited for, when known). */
-static void take(an_result *r, const an_gpu *g, an_ivset *rest, const an_ivset *set, int cause) {
+static void take(notes *r, const an_gpu *g, an_ivset *rest, const an_ivset *set, int cause) {
   an_ivset got = {0}, left = {0};
   an_iv_intersect(rest, set, &got);
   for (size_t i = 0; i < got.n; i++) {
@@ -277,18 +317,20 @@ bool an_attribute(an_gpu *g, an_result *res) {
     an_iv_move(&rest, &left);
     an_iv_free(&got);
   }
-  take(res, g, &rest, &copy, AN_COPY_ONLY);
-  take(res, g, &rest, &dep, AN_DEPENDENCY);
-  take(res, g, &rest, &launch, AN_LAUNCH_LATENCY);
+  notes nt = {.r = res};
+  take(&nt, g, &rest, &copy, AN_COPY_ONLY);
+  take(&nt, g, &rest, &dep, AN_DEPENDENCY);
+  take(&nt, g, &rest, &launch, AN_LAUNCH_LATENCY);
 
   size_t nseg;
   seg *segs = flatten(g, &nseg);
   for (size_t i = 0; i < rest.n; i++) {
     const an_op *op = next_op(g, rest.v[i].e, false);
     uint64_t tid = op->tid ? op->tid : g->default_tid;
-    host_piece(g, res, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
+    host_piece(g, &nt, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
   }
   free(segs);
+  kept_details(&nt);
   for (int c = 0; c < AN_NCAUSES; c++)
     qsort(res->detail[c], (size_t)res->ndetail[c], sizeof(an_detail), detail_order);
   an_ivset *all[] = {&kern, &copy, &dep, &launch, &whole, &rest, &startup};

@@ -93,7 +93,8 @@ static void evidence(const an_state *st, const an_result *r, int c, char *buf, s
     buf[0] = 0;
     return;
   }
-  const an_detail *d = &r->detail[c][0];
+  const an_detail *d = &r->detail[c][0]; /* the largest named one (not the rest) */
+  if (d->key == UINT64_MAX && r->ndetail[c] > 1) d++;
   char t[32], what[512];
   dur(d->ns / d->count, t, sizeof t);
   switch (c) {

@@ -66,19 +66,10 @@ static ht_track *track_of(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key
   }
 }
 
-/* The slot of s in a cache: its length and a few of its bytes. */
-static ht_cached *slot(ht_cached *c, const char *s, size_t n) {
-  uint64_t a = 0, b = 0;
-  memcpy(&a, s, n < 8 ? n : 8);
-  if (n > 8) memcpy(&b, s + n - (n < 16 ? n - 8 : 8), n < 16 ? n - 8 : 8);
-  uint64_t x = (a ^ rtg_mix64(b + n)) * 0x9e3779b97f4a7c15ull;
-  return &c[x >> 52]; /* HT_CACHE = 4096 = 2^12 */
-}
-
 static uint32_t args_id(ht_state *h, const char *s) {
   if (!s || !*s) return UINT32_MAX;
   size_t n = strlen(s);
-  ht_cached *c = slot(h->args_cache, s, n);
+  cv_cached *c = &h->args_cache[cv_cache_slot(s, n)];
   if (c->s && c->len == n && !memcmp(c->s, s, n)) return c->id;
   uint32_t id;
   if (rtg_strtab_bytes(h->args) + n > h->args_budget) {
@@ -86,16 +77,7 @@ static uint32_t args_id(ht_state *h, const char *s) {
     if (id == UINT32_MAX) h->args_dropped++;
   } else
     id = rtg_strtab_intern(h->args, s, n);
-  if (id != UINT32_MAX) *c = (ht_cached){rtg_strtab_get(h->args, id), (uint32_t)n, id};
-  return id;
-}
-
-static uint32_t name_id(ht_state *h, const char *s) {
-  size_t n = strlen(s);
-  ht_cached *c = slot(h->name_cache, s, n);
-  if (c->s && c->len == n && !memcmp(c->s, s, n)) return c->id;
-  uint32_t id = cv_intern(h->ctx, s);
-  *c = (ht_cached){cv_str(h->ctx, id), (uint32_t)n, id};
+  if (id != UINT32_MAX) *c = (cv_cached){rtg_strtab_get(h->args, id), (uint32_t)n, id};
   return id;
 }
 
@@ -135,7 +117,7 @@ static void add(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key, const cv
   }
   if (t->n && ev->start < t->v[t->n - 1].start) t->unsorted = true;
   uint64_t end = ev->end > ev->start ? ev->end : ev->start;
-  t->v[t->n++] = (ht_ev){ev->start, end, name_id(h, name ? name : ""), args_id(h, args)};
+  t->v[t->n++] = (ht_ev){ev->start, end, cv_intern(h->ctx, name), args_id(h, args)};
   if (end - ev->start > t->maxdur) t->maxdur = end - ev->start;
   if (!h->nev || ev->start < h->first) h->first = ev->start;
   if (end > h->last) h->last = end;

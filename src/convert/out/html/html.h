@@ -80,15 +80,6 @@ typedef struct ht_dev {
 #define HT_WORST_GAPS 20
 #define HT_TOP_KERNELS 200
 
-/* A cache in front of a string table: most events repeat a name or
- * arguments seen lately, and a hit costs a memcmp, not a hash of the
- * bytes (the sink runs on the converter's one dispatching thread). */
-#define HT_CACHE 4096
-typedef struct ht_cached {
-  const char *s; /* the table's copy */
-  uint32_t len, id;
-} ht_cached;
-
 /* The kernels of one (process, GPU), by name. */
 typedef struct ht_kgroup {
   uint32_t proc;
@@ -109,8 +100,8 @@ typedef struct ht_state {
   size_t args_budget;
   uint64_t args_dropped;
   uint32_t barrier_name;
-  ht_cached name_cache[HT_CACHE], args_cache[HT_CACHE];
-  ht_track *recent[HT_NKINDS]; /* the track of the kind's last event */
+  cv_cached args_cache[CV_CACHE]; /* (the sink runs on the one dispatching thread) */
+  ht_track *recent[HT_NKINDS];    /* the track of the kind's last event */
   uint64_t nev, first, last;
   ht_dev *d;
   uint32_t nd, capd;
