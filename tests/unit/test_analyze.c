@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "memory.h"
 #include "rules.h"
+#include "sort.h"
 
 static void test_ivset(void) {
   an_ivset a = {0}, b = {0}, o = {0};
@@ -514,8 +515,41 @@ static void test_random(void) {
   }
 }
 
+/* an_order_by_key: the order qsort gives by (key, index), on keys of a
+ * narrow and a full 64-bit range with many equal ones. */
+static const uint64_t *order_keys;
+static int by_key_index(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  if (order_keys[x] != order_keys[y]) return order_keys[x] < order_keys[y] ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+static void test_order_by_key(void) {
+  srand(7);
+  for (int round = 0; round < 40; round++) {
+    size_t n = round < 2 ? (size_t)round : (size_t)(rand() % 5000);
+    uint64_t *key = malloc((n + 1) * sizeof *key);
+    uint32_t *got = malloc((n + 1) * sizeof *got), *want = malloc((n + 1) * sizeof *want);
+    for (size_t i = 0; i < n; i++) {
+      uint64_t r = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand();
+      key[i] = round % 3 == 0   ? 1000000 + (uint64_t)(rand() % 50) /* equal ones */
+               : round % 3 == 1 ? r                                 /* any bits */
+                                : 123456789 + r % 100000000;
+      want[i] = (uint32_t)i;
+    }
+    order_keys = key;
+    qsort(want, n, sizeof *want, by_key_index);
+    an_order_by_key(key, n, got);
+    int same = 1;
+    for (size_t i = 0; i < n; i++) same &= got[i] == want[i];
+    CHECK(same);
+    free(key), free(got), free(want);
+  }
+}
+
 int main(void) {
   test_ivset();
+  test_order_by_key();
   test_precedence();
   test_random();
   test_launch();

@@ -64,6 +64,14 @@ typedef struct an_piece {
 typedef void (*an_piece_fn)(void *arg, const an_piece *p);
 #define AN_MAX_PIECE_FNS 4
 
+/* Idle pieces kept by a task until they go to the callbacks in order. */
+typedef struct an_pieces {
+  an_piece *v;
+  size_t n, cap;
+  uint32_t proc, queue; /* of the pieces coming */
+  rtg_device device;
+} an_pieces;
+
 /* One (process, GPU) and its result. */
 typedef struct an_dev {
   uint32_t proc;
@@ -82,7 +90,8 @@ typedef struct an_dev {
   an_queue *queues; /* by queue */
   size_t nqueues;
   an_launch launch;
-  an_rule rules[AN_NRULES]; /* the GPU rules (from AN_FIRST_GPU_RULE) */
+  an_rule rules[AN_NRULES];           /* the GPU rules (from AN_FIRST_GPU_RULE) */
+  an_pieces gpu_pieces, queue_pieces; /* (with piece callbacks, during an_finish) */
 } an_dev;
 
 /* The runtime calls of one process. */
@@ -123,8 +132,6 @@ typedef struct an_state {
     void *arg;
   } pieces[AN_MAX_PIECE_FNS];
   int npieces;
-  uint32_t piece_dev;   /* (during an_finish: the index of the device attributed) */
-  uint32_t piece_queue; /* (and its queue, AN_NO_QUEUE: the GPU) */
   /* set before an_add: only the idle causes (no launch decomposition, rules,
    * critical path, host memory), for the timelines' gap slices */
   bool idle_only;

@@ -132,12 +132,6 @@ static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t) {
   return (uint32_t)(lo - 1);
 }
 
-/* ops (node indices) sorted by end, for "the latest op to end before t" */
-static const graph *sort_graph;
-static int by_end(const void *a, const void *b) {
-  const node *x = &sort_graph->n[*(const uint32_t *)a], *y = &sort_graph->n[*(const uint32_t *)b];
-  return x->e < y->e ? -1 : x->e > y->e;
-}
 /* The number of ops in byend whose end is at most t. */
 static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_t t) {
   size_t lo = 0, hi = n;
@@ -249,9 +243,11 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   size_t no = nn - nc;
   uint32_t *byend = rtg_xmalloc(no * sizeof *byend, "the critical path"),
            *byq = rtg_xmalloc(no * sizeof *byq, "the critical path");
-  for (size_t i = 0; i < no; i++) byend[i] = byq[i] = (uint32_t)(nc + i);
-  sort_graph = g;
-  an_sort(byend, no, sizeof *byend, by_end);
+  uint64_t *ends = rtg_xmalloc((no + 1) * sizeof *ends, "the critical path");
+  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->n[nc + i].e;
+  an_order_by_key(ends, no, byend);
+  free(ends);
+  for (size_t i = 0; i < no; i++) byend[i] += (uint32_t)nc;
   /* by queue, then start: the ops come by GPU, each GPU's by start */
   uint32_t *key = rtg_xmalloc(no * sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */

@@ -1,6 +1,5 @@
 /* The analysis model: what the idle causes need, kept as the events come,
  * then resolved and attributed (analyze.h). */
-#define _GNU_SOURCE /* qsort_r */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,12 +224,6 @@ static void resolve(an_state *st, an_dev *d, const corr_index *x) {
   }
 }
 
-static int by_op_start(const void *a, const void *b, void *ops) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  int c = an_op_by_start((const an_op *)ops + x, (const an_op *)ops + y);
-  return c ? c : x < y ? -1 : 1;
-}
-
 static void *permuted(void *v, const uint32_t *perm, size_t n, size_t size) {
   char *to = rtg_xmalloc(n * size + 1, "the analysis's GPU ops");
   for (size_t i = 0; i < n; i++) memcpy(to + i * size, (char *)v + perm[i] * size, size);
@@ -246,8 +239,15 @@ static void sort_dev(an_dev *d) {
   if (i >= n) return;
   if (n > UINT32_MAX) rtg_die(0, "more than 2^32 GPU ops on one GPU");
   uint32_t *perm = rtg_xmalloc(n * sizeof *perm, "the analysis's GPU ops");
-  for (i = 0; i < n; i++) perm[i] = (uint32_t)i;
-  qsort_r(perm, n, sizeof *perm, by_op_start, d->ops);
+  uint64_t *key = rtg_xmalloc(n * sizeof *key, "the analysis's GPU ops");
+  for (i = 0; i < n; i++) key[i] = d->ops[i].start;
+  an_order_by_key(key, n, perm);
+  free(key);
+  for (i = 1; i < n; i++) /* equal starts: by end (few, and next to each other) */
+    for (size_t j = i; j > 0 && an_op_by_start(&d->ops[perm[j - 1]], &d->ops[perm[j]]) > 0; j--) {
+      uint32_t t = perm[j];
+      perm[j] = perm[j - 1], perm[j - 1] = t;
+    }
   d->ops = permuted(d->ops, perm, n, sizeof *d->ops);
   d->corr = permuted(d->corr, perm, n, sizeof *d->corr);
   d->qid = permuted(d->qid, perm, n, sizeof *d->qid);
@@ -428,12 +428,31 @@ void an_on_piece(an_state *st, an_piece_fn fn, void *arg) {
   st->pieces[st->npieces++].arg = arg;
 }
 
-/* an_gpu.piece to each an_state.pieces, with the device */
-static void dev_piece(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid) {
-  an_state *st = arg;
-  const an_dev *d = &st->devs[st->piece_dev];
-  an_piece p = {d->proc, d->device, st->piece_queue, cause, s, e, key, tid};
-  for (int i = 0; i < st->npieces; i++) st->pieces[i].fn(st->pieces[i].arg, &p);
+/* an_gpu.piece into a task's an_pieces */
+static void keep_piece(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid) {
+  an_pieces *b = arg;
+  if (b->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 256;
+    b->v = rtg_xrealloc(b->v, b->cap * sizeof *b->v, "the idle pieces");
+  }
+  b->v[b->n++] = (an_piece){b->proc, b->device, b->queue, cause, s, e, key, tid};
+}
+
+/* A device's kept pieces to each an_state.pieces, and freed. */
+static void give_pieces(an_state *st, an_pieces *b) {
+  for (size_t k = 0; k < b->n; k++)
+    for (int i = 0; i < st->npieces; i++) st->pieces[i].fn(st->pieces[i].arg, &b->v[k]);
+  free(b->v);
+  *b = (an_pieces){0};
+}
+
+/* an_gpu.piece and its argument for a device's pieces of queue q
+ * (AN_NO_QUEUE: the GPU's), when the analysis has piece callbacks. */
+static void pieces_to(an_state *st, an_dev *d, an_gpu *g, uint32_t q) {
+  if (!st->npieces) return;
+  an_pieces *b = q == AN_NO_QUEUE ? &d->gpu_pieces : &d->queue_pieces;
+  b->proc = d->proc, b->device = d->device, b->queue = q;
+  g->piece = keep_piece, g->piece_arg = b;
 }
 
 static int dev_order(const void *a, const void *b) {
@@ -462,9 +481,8 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
     qg.nops = j - i;
     an_queue *r = &d->queues[d->nqueues++];
     r->queue = q[i].queue;
-    if (st->npieces) st->piece_queue = r->queue; /* (tasks run per_queue side by side without) */
+    pieces_to(st, d, &qg, r->queue);
     r->ok = an_attribute(&qg, &r->res);
-    if (st->npieces) st->piece_queue = AN_NO_QUEUE;
     i = j;
   }
   free(q);
@@ -523,16 +541,11 @@ static an_gpu gpu_of(an_state *st, uint32_t i) {
                   .ncalls = p->ncalls};
 }
 
-/* A GPU's idle causes; with a piece callback, its queues' too (all GPUs
- * then in one task, in order, so the callback sees one GPU or queue at a
- * time). */
+/* A GPU's idle causes. */
 static void attribute(an_state *st, uint32_t i) {
   an_gpu g = gpu_of(st, i);
-  if (st->npieces) g.piece = dev_piece, g.piece_arg = st;
-  st->piece_dev = i;
-  st->piece_queue = AN_NO_QUEUE;
+  pieces_to(st, &st->devs[i], &g, AN_NO_QUEUE);
   st->devs[i].ok = an_attribute(&g, &st->devs[i].res);
-  if (st->npieces && st->devs[i].ok) per_queue(st, &st->devs[i], &g);
 }
 
 /* What an_finish computes once the ops and calls are sorted: parts that
@@ -541,7 +554,7 @@ enum task_kind { T_CRITICAL, T_ATTRIBUTE, T_QUEUES, T_LAUNCH };
 
 typedef struct task {
   uint8_t kind;
-  uint32_t dev; /* T_ATTRIBUTE with a piece callback: UINT32_MAX, every GPU */
+  uint32_t dev;
 } task;
 
 typedef struct tasks {
@@ -557,11 +570,7 @@ static void run_task(an_state *st, const task *t) {
     critical_paths(st);
     break;
   case T_ATTRIBUTE:
-    if (t->dev != UINT32_MAX) {
-      attribute(st, t->dev);
-    } else {
-      for (uint32_t i = 0; i < st->ndevs; i++) attribute(st, i);
-    }
+    attribute(st, t->dev);
     break;
   case T_QUEUES: {
     an_gpu g = gpu_of(st, t->dev);
@@ -587,9 +596,8 @@ static void run_tasks(an_state *st) {
   tasks q = {.st = st};
   q.v = rtg_xcalloc(3 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
   if (!st->idle_only) q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
-  if (st->npieces) q.v[q.n++] = (task){T_ATTRIBUTE, UINT32_MAX};
   for (uint32_t i = 0; i < st->ndevs; i++) {
-    if (!st->npieces) q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
+    q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
     if (!st->idle_only) q.v[q.n++] = (task){T_LAUNCH, i};
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -602,6 +610,13 @@ static void run_tasks(an_state *st) {
   worker(&q);
   for (size_t i = 0; i < started; i++) pthread_join(th[i], NULL);
   free(q.v);
+  /* the pieces, in order: each GPU's, then its queues' (those of a GPU
+   * with something to say) */
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    give_pieces(st, &st->devs[i].gpu_pieces);
+    if (!st->devs[i].ok) st->devs[i].queue_pieces.n = 0;
+    give_pieces(st, &st->devs[i].queue_pieces);
+  }
 }
 
 void an_finish(an_state *st) {

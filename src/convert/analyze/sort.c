@@ -24,6 +24,41 @@ static int keyed_order(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm) {
+  if (!n) return;
+  uint64_t lo = key[0], hi = key[0];
+  for (size_t i = 1; i < n; i++) {
+    if (key[i] < lo) lo = key[i];
+    if (key[i] > hi) hi = key[i];
+  }
+  int bits = 0;
+  while (bits < 64 && (hi - lo) >> bits) bits++;
+  for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
+  if (!bits) return;
+  uint32_t *tmp = rtg_xmalloc(n * sizeof *tmp, "the analysis's order"), *from = perm, *to = tmp;
+  size_t *count = rtg_xmalloc(RADIX * sizeof *count, "the analysis's order");
+  for (int shift = 0; shift < bits; shift += RADIX_BITS) {
+    memset(count, 0, RADIX * sizeof *count);
+    for (size_t i = 0; i < n; i++) count[((key[from[i]] - lo) >> shift) & (RADIX - 1)]++;
+    size_t sum = 0;
+    for (size_t d = 0; d < RADIX; d++) {
+      size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+      to[count[((key[from[i]] - lo) >> shift) & (RADIX - 1)]++] = from[i];
+    uint32_t *t = from;
+    from = to, to = t;
+  }
+  if (from != perm) memcpy(perm, from, n * sizeof *perm);
+  free(tmp);
+  free(count);
+}
+
 void an_group(void *base, size_t n, size_t size, uint32_t *key) {
   if (n < 2) return;
   uint32_t max = 0;

@@ -13,4 +13,9 @@ void an_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
  * as queues); key is reordered with them. */
 void an_group(void *base, size_t n, size_t size, uint32_t *key);
 
+/* perm[0..n) = the indices of key in the order of their keys, equal keys
+ * in index order (an LSD radix sort over the bits the keys span).  n <
+ * 2^32. */
+void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm);
+
 #endif
