@@ -152,8 +152,25 @@ static size_t first_at(const an_gpu *g, uint64_t t) { /* the first op to start a
   return lo;
 }
 
-static const an_op *next_op(const an_gpu *g, uint64_t t, bool work) {
-  size_t lo = first_at(g, t);
+/* first_at for times that come in increasing order: from *at (the answer
+ * for the time before), galloping forward; *at is left at the answer. */
+static size_t first_at_from(const an_gpu *g, uint64_t t, size_t *at) {
+  size_t lo = *at, step = 1;
+  if (lo > g->nops || (lo && g->ops[lo - 1].start >= t)) return *at = first_at(g, t);
+  while (lo + step <= g->nops && g->ops[lo + step - 1].start < t) lo += step, step *= 2;
+  size_t hi = lo + step <= g->nops ? lo + step : g->nops;
+  while (lo < hi) { /* the first in [lo, hi) to start at or after t */
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->ops[mid].start < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return *at = lo;
+}
+
+static const an_op *next_op(const an_gpu *g, uint64_t t, bool work, size_t *at) {
+  size_t lo = first_at_from(g, t, at);
   if (lo == g->nops) return &g->ops[g->nops - 1];
   for (size_t i = lo; work && i < g->nops; i++)
     if (g->ops[i].kind != AN_OP_BARRIER) return &g->ops[i];
@@ -254,9 +271,10 @@ static uint32_t waits_for(const an_gpu *g, uint64_t s, uint64_t e) {
 static void take(notes *r, const an_gpu *g, an_ivset *rest, const an_ivset *set, int cause) {
   an_ivset got = {0}, left = {0};
   an_iv_intersect(rest, set, &got);
+  size_t at = 0; /* (the pieces come in time order) */
   for (size_t i = 0; i < got.n; i++) {
     uint32_t w = cause == AN_DEPENDENCY ? waits_for(g, got.v[i].s, got.v[i].e) : 0;
-    uint64_t key = w ? AN_DETAIL_WAITS_FOR | (w - 1) : next_op(g, got.v[i].e, true)->name;
+    uint64_t key = w ? AN_DETAIL_WAITS_FOR | (w - 1) : next_op(g, got.v[i].e, true, &at)->name;
     note(r, cause, key, 0, got.v[i].e - got.v[i].s);
     piece(g, cause, got.v[i].s, got.v[i].e, key, 0);
   }
@@ -324,8 +342,9 @@ bool an_attribute(an_gpu *g, an_result *res) {
 
   size_t nseg;
   seg *segs = flatten(g, &nseg);
+  size_t at = 0;
   for (size_t i = 0; i < rest.n; i++) {
-    const an_op *op = next_op(g, rest.v[i].e, false);
+    const an_op *op = next_op(g, rest.v[i].e, false, &at);
     uint64_t tid = op->tid ? op->tid : g->default_tid;
     host_piece(g, &nt, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
   }

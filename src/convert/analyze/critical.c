@@ -117,9 +117,18 @@ static int by_tid_start(const void *a, const void *b) {
   return x->s < y->s ? -1 : x->s > y->s;
 }
 
-/* The call node of thread tid that holds t, else the last one before it. */
-static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t) {
+/* The call node of thread tid that holds t, else the last one before it;
+ * hint: the answer for an earlier time of the same thread (NONE: none),
+ * galloped forward from. */
+static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t, uint32_t hint) {
   size_t lo = 0, hi = g->ncall;
+  if (hint != NONE && g->n[hint].tid == tid && g->n[hint].s <= t) {
+    size_t step = 1;
+    lo = hint + 1;
+    while (lo + step <= g->ncall && g->n[lo + step - 1].tid == tid && g->n[lo + step - 1].s <= t)
+      lo += step, step *= 2;
+    hi = lo + step <= g->ncall ? lo + step : g->ncall;
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const node *c = &g->n[mid];
@@ -262,10 +271,11 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   an_group(byq, no, sizeof *byq, key);
   free(key);
   /* the ops: the enqueuing call; the op before in the queue */
+  uint32_t hint = NONE;
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];
     node *x = &g->n[i];
-    if (x->enq && x->tid) g->l[i].a = call_at(g, x->tid, x->enq);
+    if (x->enq && x->tid) hint = g->l[i].a = call_at(g, x->tid, x->enq, hint);
     if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey) g->l[i].b = byq[k - 1];
   }
   /* a waiting barrier <- the op that signalled it; without one known, the
