@@ -28,8 +28,17 @@ struct rtg_strtab {
 
 uint64_t rtg_hash_bytes(const void *p, size_t n) {
   const unsigned char *c = p;
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full), w;
+  for (; n >= 8; c += 8, n -= 8) {
+    memcpy(&w, c, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 31;
+  }
+  w = 0;
+  memcpy(&w, c, n);
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
   return h ^ (h >> 29);
 }
 

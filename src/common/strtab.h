@@ -26,7 +26,8 @@ uint32_t rtg_strtab_count(const rtg_strtab *t);
 /* Bytes held, for memory reports. */
 size_t rtg_strtab_bytes(const rtg_strtab *t);
 
-/* FNV-1a, exposed because the hash maps of the tools use it too. */
+/* A hash of n bytes, 8 at a time (multiply and xor-shift per word, a final
+ * mix), exposed because the hash maps of the tools use it too. */
 uint64_t rtg_hash_bytes(const void *p, size_t n);
 
 #endif
