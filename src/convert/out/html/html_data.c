@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../analyze/sort.h"
 #include "html.h"
 
 static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
@@ -53,9 +54,18 @@ static void util_add(ht_dev *d, int k, uint64_t s, uint64_t e) {
   }
 }
 
-static int piece_order(const void *a, const void *b) {
-  const ht_piece *x = a, *y = b;
-  return x->s < y->s ? -1 : x->s > y->s;
+/* A device's idle pieces by start (they are disjoint; they come by cause). */
+static void sort_pieces(ht_dev *d) {
+  uint64_t *key = malloc((d->np + 1) * sizeof *key);
+  uint32_t *perm = malloc((d->np + 1) * sizeof *perm);
+  ht_piece *v = malloc((d->np + 1) * sizeof *v);
+  if (!key || !perm || !v) oom();
+  for (size_t i = 0; i < d->np; i++) key[i] = d->p[i].s;
+  an_order_by_key(key, d->np, perm);
+  for (size_t i = 0; i < d->np; i++) v[i] = d->p[perm[i]];
+  free(key), free(perm), free(d->p);
+  d->p = v;
+  d->cap = d->np;
 }
 
 static int gap_by_size(const void *a, const void *b) {
@@ -72,7 +82,7 @@ static void gaps(ht_state *h, ht_dev *d, uint32_t di) {
   d->hist_ns = calloc(b.n + 1, sizeof *d->hist_ns);
   d->worst = calloc(HT_WORST_GAPS + 1, sizeof *d->worst);
   if (!d->hist_count || !d->hist_ns || !d->worst) oom();
-  qsort(d->p, d->np, sizeof *d->p, piece_order);
+  sort_pieces(d);
   for (size_t i = 0; i < d->np;) {
     if (d->p[i].cause == AN_STARTUP) {
       i++;
