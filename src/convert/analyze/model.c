@@ -224,11 +224,27 @@ static void resolve(an_state *st, an_dev *d, const corr_index *x) {
   }
 }
 
-static void *permuted(void *v, const uint32_t *perm, size_t n, size_t size) {
-  char *to = rtg_xmalloc(n * size + 1, "the analysis's GPU ops");
-  for (size_t i = 0; i < n; i++) memcpy(to + i * size, (char *)v + perm[i] * size, size);
-  free(v);
-  return to;
+/* Element i of a device's per-op arrays becomes element perm[i], in place
+ * (cycle by cycle; perm is left the identity). */
+static void permute_dev(an_dev *d, uint32_t *perm) {
+  for (size_t i = 0; i < d->nops; i++) {
+    if (perm[i] == i) continue;
+    an_op op = d->ops[i];
+    uint64_t corr = d->corr[i], qid = d->qid[i], sig = d->sig[i];
+    uint32_t waiter = d->waiter ? d->waiter[i] : 0;
+    for (size_t j = i;;) {
+      size_t k = perm[j];
+      perm[j] = (uint32_t)j;
+      if (k == i) {
+        d->ops[j] = op, d->corr[j] = corr, d->qid[j] = qid, d->sig[j] = sig;
+        if (d->waiter) d->waiter[j] = waiter;
+        break;
+      }
+      d->ops[j] = d->ops[k], d->corr[j] = d->corr[k], d->qid[j] = d->qid[k], d->sig[j] = d->sig[k];
+      if (d->waiter) d->waiter[j] = d->waiter[k];
+      j = k;
+    }
+  }
 }
 
 /* A device's ops in an_sort_ops's order (equal ones as they came), with
@@ -248,18 +264,13 @@ static void sort_dev(an_dev *d) {
       uint32_t t = perm[j];
       perm[j] = perm[j - 1], perm[j - 1] = t;
     }
-  d->ops = permuted(d->ops, perm, n, sizeof *d->ops);
-  d->corr = permuted(d->corr, perm, n, sizeof *d->corr);
-  d->qid = permuted(d->qid, perm, n, sizeof *d->qid);
-  d->sig = permuted(d->sig, perm, n, sizeof *d->sig);
-  if (d->waiter) d->waiter = permuted(d->waiter, perm, n, sizeof *d->waiter);
-  d->cap = n;
   if (d->nwaiters) {
     uint32_t *at = rtg_xmalloc(n * sizeof *at, "the analysis's GPU ops");
     for (i = 0; i < n; i++) at[perm[i]] = (uint32_t)i;
     for (size_t w = 0; w < d->nwaiters; w++) d->waiters[w].op = at[d->waiters[w].op];
     free(at);
   }
+  permute_dev(d, perm);
   free(perm);
 }
 
