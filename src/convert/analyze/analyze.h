@@ -124,14 +124,16 @@ typedef struct an_state {
   uint8_t *call_flags;      /* by name id: AN_CALL_* | CALL_FLAGS_KNOWN; 0: not yet */
   uint32_t ncall_flags;
   /* set before an_finish (an_on_piece): each idle piece of a (process,
-   * GPU) (queue AN_NO_QUEUE) and of each of its queues, with its cause,
-   * to each of these (the HTML report bins them over time, the timelines
-   * draw them) */
+   * GPU) (queue AN_NO_QUEUE) and, for those that want them, of each of its
+   * queues, with its cause, to each of these (the HTML report bins the
+   * GPUs' over time, the timelines draw them all) */
   struct {
     an_piece_fn fn;
     void *arg;
+    bool queues;
   } pieces[AN_MAX_PIECE_FNS];
   int npieces;
+  bool queue_pieces; /* some want the queues' */
   /* set before an_add: only the idle causes (no launch decomposition, rules,
    * critical path, host memory), for the timelines' gap slices */
   bool idle_only;
@@ -146,7 +148,8 @@ typedef struct an_state {
  * devs[i].res where devs[i].ok, devs sorted by process and GPU), an_free. */
 an_state *an_new(cv_ctx *ctx);
 void an_add(an_state *st, const cv_event *ev);
-void an_on_piece(an_state *st, an_piece_fn fn, void *arg); /* before an_finish */
+/* before an_finish; queues: fn wants the queues' pieces too */
+void an_on_piece(an_state *st, an_piece_fn fn, void *arg, bool queues);
 void an_finish(an_state *st);
 void an_free(an_state *st);
 

@@ -10,7 +10,7 @@ static void piece(void *arg, const an_piece *p);
 
 void an_slices_init(an_slices *s, cv_ctx *ctx) {
   *s = (an_slices){.st = an_shared(ctx, s, true)};
-  an_on_piece(s->st, piece, s);
+  an_on_piece(s->st, piece, s, true);
 }
 
 void an_slices_add(an_slices *s, const cv_event *ev) {

@@ -432,11 +432,13 @@ an_state *an_new(cv_ctx *ctx) {
   return st;
 }
 
-void an_on_piece(an_state *st, an_piece_fn fn, void *arg) {
+void an_on_piece(an_state *st, an_piece_fn fn, void *arg, bool queues) {
   if (st->npieces == AN_MAX_PIECE_FNS)
     rtg_die(0, "more than %d users of the idle pieces", AN_MAX_PIECE_FNS);
   st->pieces[st->npieces].fn = fn;
-  st->pieces[st->npieces++].arg = arg;
+  st->pieces[st->npieces].arg = arg;
+  st->pieces[st->npieces++].queues = queues;
+  st->queue_pieces |= queues;
 }
 
 /* an_gpu.piece into a task's an_pieces */
@@ -452,7 +454,9 @@ static void keep_piece(void *arg, int cause, uint64_t s, uint64_t e, uint64_t ke
 /* A device's kept pieces to each an_state.pieces, and freed. */
 static void give_pieces(an_state *st, an_pieces *b) {
   for (size_t k = 0; k < b->n; k++)
-    for (int i = 0; i < st->npieces; i++) st->pieces[i].fn(st->pieces[i].arg, &b->v[k]);
+    for (int i = 0; i < st->npieces; i++)
+      if (b->v[k].queue == AN_NO_QUEUE || st->pieces[i].queues)
+        st->pieces[i].fn(st->pieces[i].arg, &b->v[k]);
   free(b->v);
   *b = (an_pieces){0};
 }
@@ -460,7 +464,7 @@ static void give_pieces(an_state *st, an_pieces *b) {
 /* an_gpu.piece and its argument for a device's pieces of queue q
  * (AN_NO_QUEUE: the GPU's), when the analysis has piece callbacks. */
 static void pieces_to(an_state *st, an_dev *d, an_gpu *g, uint32_t q) {
-  if (!st->npieces) return;
+  if (!st->npieces || (q != AN_NO_QUEUE && !st->queue_pieces)) return;
   an_pieces *b = q == AN_NO_QUEUE ? &d->gpu_pieces : &d->queue_pieces;
   b->proc = d->proc, b->device = d->device, b->queue = q;
   g->piece = keep_piece, g->piece_arg = b;

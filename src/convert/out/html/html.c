@@ -28,7 +28,7 @@ static void *sink_open(cv_ctx *ctx) {
     return NULL;
   }
   h->an = an_shared(ctx, h, false);
-  an_on_piece(h->an, ht_piece_cb, h);
+  an_on_piece(h->an, ht_piece_cb, h, false);
   h->args = rtg_strtab_new();
   if (!h->args) oom();
   h->args_budget = ARGS_BUDGET;

@@ -25,8 +25,7 @@ static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
 }
 
 void ht_piece_cb(void *arg, const an_piece *p) {
-  ht_state *h = arg;
-  if (p->queue != AN_NO_QUEUE) return; /* the report bins the GPU's pieces */
+  ht_state *h = arg; /* (the GPUs' pieces: the report bins them) */
   ht_dev *d = dev_of(h, p->proc, p->device);
   if (d->np == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 64;
