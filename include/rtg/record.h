@@ -132,7 +132,30 @@
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, demangled, "demangled", KVS, OPT)                                                      \
-  F(K, u64, waiter, "waiter", KV, OPT)
+  F(K, u64, waiter, "waiter", KV, OPT)                                                             \
+  F(K, u64, kernel_id, "kernel_id", KV, OPT)
+
+/* A kernel of a loaded code object, once per kernel object (at the
+ * executable's freeze), before any dispatch of it: id (the kernel_id of
+ * its dispatches, unique in the process), object (its kernel_object),
+ * agent (an agent index), name (the symbol without ".kd"); the registers
+ * as rocprofiler-sdk decodes the kernel descriptor (arch_vgpr, accum_vgpr,
+ * sgpr: allocation granules), lds and scratch (static group and private
+ * segment bytes), kernarg (bytes), wavefront (lanes).  A value the tracer
+ * could not read is absent. */
+#define RTG_FIELDS_KERNEL(F, K)                                                                    \
+  F(K, u64, id, "id", KV, REQ)                                                                     \
+  F(K, u64, object, "object", KV, REQ)                                                             \
+  F(K, u64, agent, "agent", KV, OPT)                                                               \
+  F(K, str, name, "name", KVS, REQ)                                                                \
+  F(K, u64, arch_vgpr, "arch_vgpr", KV, OPT)                                                       \
+  F(K, u64, accum_vgpr, "accum_vgpr", KV, OPT)                                                     \
+  F(K, u64, sgpr, "sgpr", KV, OPT)                                                                 \
+  F(K, u64, lds, "lds", KV, OPT)                                                                   \
+  F(K, u64, scratch, "scratch", KV, OPT)                                                           \
+  F(K, u64, kernarg, "kernarg", KV, OPT)                                                           \
+  F(K, u64, wavefront, "wavefront", KV, OPT)                                                       \
+  F(K, str, arch, "arch", KVW, OPT)
 
 /* The five dependency signals of a barrier packet (0 when unused); copies
  * write the same five for the signals they waited on. */
@@ -254,6 +277,7 @@
   X(SUMMARY, "RTG", "summary", RTG_FIELDS_SUMMARY)                                                 \
   X(STACK, "RTG", "stack", RTG_FIELDS_STACK)                                                       \
   X(SYMBOL, "RTG", "symbol", RTG_FIELDS_SYMBOL)                                                    \
+  X(KERNEL, "RTG", "kernel", RTG_FIELDS_KERNEL)                                                    \
   X(DISPATCH_HOST, "HSA", "dispatch", RTG_FIELDS_DISPATCH_HOST)                                    \
   X(DISPATCH, "HSA", "dispatch", RTG_FIELDS_DISPATCH)                                              \
   X(BARRIER_HOST, "HSA", "barrier", RTG_FIELDS_BARRIER_HOST)                                       \

@@ -229,6 +229,9 @@ static void test_all_kinds(void) {
     case RTG_KIND_SYMBOL:
       r.u.SYMBOL.name = "main";
       break;
+    case RTG_KIND_KERNEL:
+      r.u.KERNEL.name = "k";
+      break;
     case RTG_KIND_DISPATCH_HOST:
       r.u.DISPATCH_HOST.name = "k";
       break;
@@ -281,6 +284,59 @@ static void test_clean_strings(void) {
       rtg_record_parse(line, m, &p, NULL);
       CHECK_U64(p.clean, 0);
     }
+}
+
+/* A kernel's resources (a KERNEL record) and a dispatch naming its kernel
+ * by kernel_id: every field survives the round trip, line for line as the
+ * tracer writes them. */
+static void test_kernel_resources(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_KERNEL, 7, 8);
+  r.u.KERNEL.id = 3;
+  r.u.KERNEL.object = 140330653447680ull;
+  r.u.KERNEL.name = "_Z4vaddPKfS0_Pfi";
+  RTG_SET(&r, KERNEL, agent, 1);
+  RTG_SET(&r, KERNEL, arch_vgpr, 36);
+  RTG_SET(&r, KERNEL, accum_vgpr, 4);
+  RTG_SET(&r, KERNEL, sgpr, 32);
+  RTG_SET(&r, KERNEL, lds, 4096);
+  RTG_SET(&r, KERNEL, scratch, 272);
+  RTG_SET(&r, KERNEL, kernarg, 280);
+  RTG_SET(&r, KERNEL, wavefront, 64);
+  RTG_SET(&r, KERNEL, arch, "gfx90a");
+  size_t n = rtg_record_format(line, sizeof line, &r);
+  CHECK_STR(line, "RTG: pid:7 tid:8 kernel id:3 object:140330653447680 agent:1 "
+                  "name:'_Z4vaddPKfS0_Pfi' arch_vgpr:36 accum_vgpr:4 sgpr:32 lds:4096 "
+                  "scratch:272 kernarg:280 wavefront:64 arch:gfx90a\n");
+  CHECK(rtg_record_parse(line, n - 1, &p, NULL) == RTG_KIND_KERNEL);
+  CHECK_U64(p.present, r.present);
+  CHECK_U64(p.u.KERNEL.id, 3);
+  CHECK_U64(p.u.KERNEL.object, 140330653447680ull);
+  CHECK_STR(p.u.KERNEL.name, "_Z4vaddPKfS0_Pfi");
+  CHECK_U64(p.u.KERNEL.arch_vgpr, 36);
+  CHECK_U64(p.u.KERNEL.accum_vgpr, 4);
+  CHECK_U64(p.u.KERNEL.sgpr, 32);
+  CHECK_U64(p.u.KERNEL.lds, 4096);
+  CHECK_U64(p.u.KERNEL.scratch, 272);
+  CHECK_U64(p.u.KERNEL.kernarg, 280);
+  CHECK_U64(p.u.KERNEL.wavefront, 64);
+  CHECK_STR(p.u.KERNEL.arch, "gfx90a");
+  /* a kernel whose descriptor could not be read: no register fields */
+  rtg_record_init(&r, RTG_KIND_KERNEL, 7, 8);
+  r.u.KERNEL.id = 4;
+  r.u.KERNEL.object = 9;
+  r.u.KERNEL.name = "k";
+  n = rtg_record_format(line, sizeof line, &r);
+  CHECK_STR(line, "RTG: pid:7 tid:8 kernel id:4 object:9 name:'k'\n");
+  CHECK(rtg_record_parse(line, n - 1, &p, NULL) == RTG_KIND_KERNEL);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(KERNEL, arch_vgpr)));
+  /* the dispatch carries the kernel id after every older field */
+  char d[] = "HSA: pid:7 tid:9 dispatch queue:0 agent:1 signal:0 name:'k' start:10 stop:20 id:5 "
+             "workgroup:{64,1,1} grid:{64,1,1} lds:0 scratch:0 corr:2 tick:5 "
+             "demangled:'k()' kernel_id:4";
+  CHECK(rtg_record_parse(d, strlen(d), &p, NULL) == RTG_KIND_DISPATCH);
+  CHECK(RTG_HAS(&p, RTG_FIELD(DISPATCH, kernel_id)));
+  CHECK_U64(p.u.DISPATCH.kernel_id, 4);
 }
 
 /* An AMD barrier-value packet: a barrier with op:value, its signal as dep1
@@ -440,6 +496,7 @@ int main(void) {
   test_clean_strings();
   test_legacy_lines();
   test_barrier_value();
+  test_kernel_resources();
   test_bad_lines();
   test_small_buffer();
   return check_done("test_record");

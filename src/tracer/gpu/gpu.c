@@ -38,4 +38,5 @@ void rtg_gpu_after_fork(void) {
   rtg_async_after_fork();
   rtg_queues_after_fork();
   rtg_destroy_rescue_after_fork();
+  rtg_kernel_names_after_fork();
 }

@@ -222,13 +222,22 @@ RTG_HIDDEN void rtg_waiters_after_fork(void);
 /* ---------------------------------------------------- the hooks' setup */
 
 RTG_HIDDEN void rtg_kernel_names_init(void);
+typedef struct rtg_kernel_info rtg_kernel_info;
 typedef struct rtg_kernel_name {
   const char *mangled;   /* symbol without ".kd" */
   const char *demangled; /* NULL when not a C++ name */
   const char *symbol;    /* as the code object names it (HCC_PROFILE) */
+  rtg_kernel_info *info; /* its KERNEL record (id, resources); NULL when not known */
+  uint64_t id;           /* its kernel id, 0 when not known */
 } rtg_kernel_name;
 /* The names of a kernel (kept until exit), "unknown" when not known. */
 RTG_HIDDEN rtg_kernel_name rtg_kernel_name_of(uint64_t kernel_object);
+/* For a format function: the KERNEL record of info at out, unless it was
+ * written already (each is written once per trace file, before the first
+ * dispatch of the kernel that names it); the length, 0 for none. */
+RTG_HIDDEN size_t rtg_kernel_info_format(char *out, size_t cap, rtg_kernel_info *info);
+/* Fork child: its trace file has none of the KERNEL records yet. */
+RTG_HIDDEN void rtg_kernel_names_after_fork(void);
 
 RTG_HIDDEN void rtg_signal_hooks_init(void);
 /* async_handlers.c: an op whose application signal has an application

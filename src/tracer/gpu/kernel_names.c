@@ -1,15 +1,34 @@
-/* Kernel names: when the application freezes an executable, iterate its
- * kernel symbols and remember kernel_object -> name.  The symbol name is
- * not NUL-terminated and ends in ".kd" for code object v3+; the
- * kernel_object points at the kernel descriptor.  Names are demangled with
- * rtg_demangle (the text llvm-cxxfilt shows; the tracer does not link
- * libstdc++); a name it does not understand stays mangled. */
+/* Kernel names and resources: when the application freezes an executable,
+ * iterate its kernel symbols and remember kernel_object -> name, kernel id
+ * and resources.  The symbol name is not NUL-terminated and ends in ".kd"
+ * for code object v3+; the kernel_object points at the kernel descriptor.
+ * Names are demangled with rtg_demangle (the text llvm-cxxfilt shows; the
+ * tracer does not link libstdc++); a name it does not understand stays
+ * mangled.
+ *
+ * Each kernel object gets an id (1.. in the process) and one KERNEL record:
+ * the static group, private and kernarg segment sizes from the symbol's
+ * info (what the runtime read from the code object's metadata), and the
+ * registers decoded from a host copy of the kernel descriptor
+ * (hsa_ven_amd_loader_query_host_address; kernel_res.c).  What cannot be
+ * read is left out of the record.  The record is emitted at the freeze and
+ * written by the writer once: the first dispatch of the kernel writes it
+ * first where the freezing thread's entry has not been written yet, so a
+ * reader finds it before any dispatch that names it.  All of this is done
+ * once per kernel object, never per dispatch. */
 #include "demangle.h"
 #include "gpu_op.h"
+#include "kernel_res.h"
 
+#include <hsa/hsa_ven_amd_loader.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct rtg_kernel_info {
+  _Atomic int written; /* its record is in the trace file */
+  rtg_record rec;      /* strings kept until exit */
+};
 
 typedef struct kname {
   uint64_t kobj;
@@ -19,6 +38,7 @@ typedef struct kname {
 static kname *table;
 static size_t cap, count;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+static uint64_t next_id; /* under lock */
 
 static size_t slot(uint64_t k) {
   return (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull);
@@ -47,7 +67,7 @@ static void insert(uint64_t kobj, rtg_kernel_name n) {
 }
 
 rtg_kernel_name rtg_kernel_name_of(uint64_t kobj) {
-  rtg_kernel_name n = {"unknown", NULL, "unknown"};
+  rtg_kernel_name n = {"unknown", NULL, "unknown", NULL, 0};
   pthread_rwlock_rdlock(&lock);
   if (cap) {
     size_t j = slot(kobj) & (cap - 1);
@@ -56,6 +76,87 @@ rtg_kernel_name rtg_kernel_name_of(uint64_t kobj) {
   }
   pthread_rwlock_unlock(&lock);
   return n;
+}
+
+size_t rtg_kernel_info_format(char *out, size_t cap, rtg_kernel_info *info) {
+  if (atomic_exchange(&info->written, 1)) return 0;
+  return rtg_entry_record(out, cap, &info->rec);
+}
+
+static size_t format_kernel(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                            uint64_t tid) {
+  (void)pid, (void)tid;
+  rtg_kernel_info *info;
+  if (len != sizeof info) return 0;
+  memcpy(&info, payload, sizeof info);
+  return rtg_kernel_info_format(out, cap, info);
+}
+
+void rtg_kernel_names_after_fork(void) {
+  for (size_t i = 0; i < cap; i++)
+    if (table[i].kobj && table[i].n.info) {
+      atomic_store(&table[i].n.info->written, 0);
+      table[i].n.info->rec.pid = rtg_pid();
+      table[i].n.info->rec.tid = rtg_tid();
+    }
+}
+
+/* The loader extension's query_host_address, NULL where the runtime has
+ * none. */
+static hsa_status_t (*query_host_address)(const void *device, const void **host);
+static pthread_once_t loader_once = PTHREAD_ONCE_INIT;
+
+static void loader_init(void) {
+  hsa_ven_amd_loader_1_00_pfn_t t;
+  memset(&t, 0, sizeof t);
+  if (rtg_real.hsa_system_get_major_extension_table &&
+      rtg_real.hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof t, &t) ==
+          HSA_STATUS_SUCCESS)
+    query_host_address = t.hsa_ven_amd_loader_query_host_address;
+}
+
+/* The resources of a kernel symbol into its KERNEL record r: whatever of
+ * them the runtime answers. */
+static void read_resources(hsa_executable_symbol_t sym, uint64_t kobj, rtg_record *r, char *arch,
+                           size_t arch_cap) {
+  uint32_t v = 0;
+  hsa_agent_t agent = {0};
+  if (rtg_real.hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_AGENT, &agent) ==
+          HSA_STATUS_SUCCESS &&
+      agent.handle) {
+    rtg_agent *a = rtg_agent_find(agent);
+    if (a) RTG_SET(r, KERNEL, agent, a->index);
+    char name[64] = "";
+    if (rtg_real.hsa_agent_get_info(agent, HSA_AGENT_INFO_NAME, name) == HSA_STATUS_SUCCESS) {
+      name[sizeof name - 1] = 0;
+      /* a word: the name up to any space or colon ("gfx90a:xnack-") */
+      size_t n = strcspn(name, " :");
+      if (n && n < arch_cap) {
+        memcpy(arch, name, n);
+        arch[n] = 0;
+      }
+    }
+  }
+  if (rtg_real.hsa_executable_symbol_get_info(
+          sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &v) == HSA_STATUS_SUCCESS)
+    RTG_SET(r, KERNEL, lds, v);
+  if (rtg_real.hsa_executable_symbol_get_info(
+          sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &v) == HSA_STATUS_SUCCESS)
+    RTG_SET(r, KERNEL, scratch, v);
+  if (rtg_real.hsa_executable_symbol_get_info(
+          sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &v) == HSA_STATUS_SUCCESS)
+    RTG_SET(r, KERNEL, kernarg, v);
+  pthread_once(&loader_once, loader_init);
+  const void *host = NULL;
+  if (!query_host_address ||
+      query_host_address((const void *)(uintptr_t)kobj, &host) != HSA_STATUS_SUCCESS || !host)
+    return;
+  rtg_kernel_regs regs;
+  if (!arch[0] || !rtg_kernel_regs_decode(arch, rtg_kernel_desc_read(host), &regs)) return;
+  RTG_SET(r, KERNEL, arch_vgpr, regs.arch_vgpr);
+  RTG_SET(r, KERNEL, accum_vgpr, regs.accum_vgpr);
+  RTG_SET(r, KERNEL, sgpr, regs.sgpr);
+  RTG_SET(r, KERNEL, wavefront, regs.wavefront);
 }
 
 static hsa_status_t on_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym, void *data) {
@@ -74,7 +175,7 @@ static hsa_status_t on_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym
   if (!symbol) return HSA_STATUS_SUCCESS;
   rtg_real.hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_NAME, symbol);
   symbol[len] = 0;
-  rtg_kernel_name n = {symbol, NULL, symbol};
+  rtg_kernel_name n = {symbol, NULL, symbol, NULL, 0};
   size_t sl = strlen(symbol);
   if (sl > 3 && !strcmp(symbol + sl - 3, ".kd")) {
     char *m = strndup(symbol, sl - 3);
@@ -82,9 +183,25 @@ static hsa_status_t on_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym
   }
   char *d = rtg_demangle(n.mangled, strlen(n.mangled));
   if (d) n.demangled = d;
+  rtg_kernel_info *info = rtg_cfg.hcc_profile == 2 ? NULL : calloc(1, sizeof *info);
+  char arch[32] = "";
+  if (info) {
+    rtg_record *r = &info->rec;
+    rtg_record_init(r, RTG_KIND_KERNEL, rtg_pid(), rtg_tid());
+    r->u.KERNEL.object = kobj;
+    r->u.KERNEL.name = n.mangled;
+    read_resources(sym, kobj, r, arch, sizeof arch);
+    if (arch[0]) {
+      char *a = strdup(arch);
+      if (a) RTG_SET(r, KERNEL, arch, a);
+    }
+  }
   pthread_rwlock_wrlock(&lock);
+  n.id = ++next_id;
+  if (info) info->rec.u.KERNEL.id = n.id, n.info = info;
   insert(kobj, n);
   pthread_rwlock_unlock(&lock);
+  if (info) rtg_emit_entry(format_kernel, &info, sizeof info);
   return HSA_STATUS_SUCCESS;
 }
 

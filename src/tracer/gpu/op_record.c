@@ -84,8 +84,10 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
   rtg_record rec, *r = &rec;
   memcpy(&p, payload, sizeof p);
   const rtg_op *op = &p.op;
+  size_t pre = 0; /* the kernel's own record, first, where not written yet */
   if (op->kind == RTG_OP_DISPATCH) {
     rtg_kernel_name n = p.name;
+    if (n.info) pre = rtg_kernel_info_format(out, cap, n.info);
     rtg_record_init(r, RTG_KIND_DISPATCH, pid, tid);
     rtg_rec_DISPATCH *d = &r->u.DISPATCH;
     d->queue = op->queue;
@@ -106,6 +108,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     RTG_SET(r, DISPATCH, tick, op->tick);
     if (n.demangled) RTG_SET(r, DISPATCH, demangled, n.demangled);
     if (p.waiter) RTG_SET(r, DISPATCH, waiter, p.waiter);
+    if (n.id) RTG_SET(r, DISPATCH, kernel_id, n.id);
   } else if (op->kind == RTG_OP_COPY) {
     rtg_record_init(r, RTG_KIND_COPY, pid, tid);
     rtg_rec_COPY *c = &r->u.COPY;
@@ -144,7 +147,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     }
     if (p.waiter) RTG_SET(r, BARRIER, waiter, p.waiter);
   }
-  return rtg_entry_record(out, cap, r);
+  return pre + rtg_entry_record(out + pre, cap - pre, r);
 }
 
 void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
