@@ -119,6 +119,8 @@ void cv_ctx_free(cv_ctx *ctx) {
   rtg_u64map_free(&ctx->seen_files);
   rtg_u64map_free(&ctx->seen_headers);
   rtg_u64map_free(&ctx->demangled);
+  for (uint32_t i = 0; i < ctx->nkinfos; i++) free(ctx->kinfos[i]);
+  free(ctx->kinfos);
   rtg_clockmap_free(&ctx->clocks);
   free(ctx->clock_of_host);
   rtg_strtab_free(ctx->strs);

@@ -49,6 +49,20 @@ enum cv_type {
   CV_TYPE_COUNT
 };
 
+/* A kernel's resources, from its KERNEL record (in/trace.c), kept for the
+ * whole run: the dispatches of the kernel point at it (cv_event.kinfo). */
+typedef struct cv_kinfo {
+  uint64_t id;      /* the kernel id in its process */
+  uint32_t proc;    /* index into cv_ctx.procs */
+  const char *name; /* the symbol (interned) */
+  const char *arch; /* the agent's name ("gfx90a", interned), NULL when not known */
+  bool has_regs;    /* arch_vgpr, accum_vgpr, sgpr, wavefront were recorded */
+  uint32_t arch_vgpr, accum_vgpr, sgpr, wavefront;
+  bool has_lds, has_scratch, has_kernarg;
+  uint64_t lds, scratch, kernarg; /* static group, private, kernarg segment bytes */
+  bool main_pass;                 /* read in the main pass (sinks list these) */
+} cv_kinfo;
+
 typedef struct cv_event {
   enum cv_type type;
   uint32_t proc;       /* index into cv_ctx.procs */
@@ -74,6 +88,7 @@ typedef struct cv_event {
   rtg_dim3 wg, grid;
   uint64_t lds, scratch;
   bool has_lds, has_scratch; /* the record gave them (--csv writes them only then) */
+  const cv_kinfo *kinfo;     /* kernel: its KERNEL record, NULL when none */
   uint64_t bytes;
   bool has_bytes;
   uint32_t src_agent, dst_agent;
@@ -237,6 +252,10 @@ typedef struct cv_ctx {
   /* -k: strtab id of a mangled kernel name -> id of its demangled name,
    * from the dispatch records' demangled: fields (in/trace.c) */
   rtg_u64map demangled;
+  /* the kernels' resources (KERNEL records) of every pass, in reading
+   * order; those with main_pass set are each kernel once */
+  cv_kinfo **kinfos;
+  uint32_t nkinfos, cap_kinfos;
   /* the analysis the outputs that need it share (analyze/shared.c) */
   struct an_state *analysis;
   /* input files whose records disagree with their summary, or that have

@@ -27,6 +27,10 @@ TP_HIP_PROGS := $(TP_HIP_SRC:tests/progs/%.cpp=$(B)/progs/%)
 $(B)/progs/tp_hip_%: tests/progs/tp_hip_%.cpp examples/hip_check.h
 	$(call say,HIPCC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) -O2 -w -o $@ $<
+	$(Q)$(EX_HIPCC) --offload-arch=$(EX_ARCH) $(TP_HIP_ARCHS_$*) -O2 -w -o $@ $<
+
+# tp_hip_kres also for gfx908 (AGPRs in a file of their own), beside gfx90a
+# (one file for both): e2e 081 checks both register files.
+TP_HIP_ARCHS_kres := --offload-arch=gfx908
 
 TEST_BINS += $(TP_HIP_PROGS)

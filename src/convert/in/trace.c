@@ -56,6 +56,9 @@ typedef struct reader {
   health *health;
   uint32_t nhealth;
   uint32_t health_last; /* index + 1 of the entry asked for last (most records are one pid's) */
+  /* the file's KERNEL records: pid << 32 | kernel id -> index + 1 into
+   * cv_ctx.kinfos (ids are per process image: per file) */
+  rtg_u64map kinfo_index;
 } reader;
 
 /* The health entry of pid (records may come before its header in a
@@ -202,6 +205,46 @@ static void add_agent(reader *r, const rtg_record *rec) {
   r->api_dev_ok = false;
   cv_proc *p = proc_ptr(r, rec->pid);
   if (!rtg_agents_add(&p->agents, rec)) rtg_out_of_memory("the agents of a process");
+}
+
+static uint64_t kinfo_key(uint32_t pid, uint64_t id) {
+  return (uint64_t)pid << 32 ^ id;
+}
+
+/* A KERNEL record: the kernel's resources, for its dispatches to point at. */
+static void add_kernel(reader *r, const rtg_record *rec) {
+  cv_ctx *ctx = r->ctx;
+  cv_kinfo *k = rtg_xcalloc(1, sizeof *k, "the kernels' resources");
+  const rtg_rec_KERNEL *K = &rec->u.KERNEL;
+  k->id = K->id;
+  k->proc = proc_of(r, rec->pid);
+  k->name = cv_str(ctx, cv_intern(ctx, K->name));
+  k->arch = HAS(rec, KERNEL, arch) ? cv_str(ctx, cv_intern(ctx, K->arch)) : NULL;
+  k->has_regs = HAS(rec, KERNEL, arch_vgpr) && HAS(rec, KERNEL, accum_vgpr) &&
+                HAS(rec, KERNEL, sgpr) && HAS(rec, KERNEL, wavefront);
+  if (k->has_regs) {
+    k->arch_vgpr = (uint32_t)K->arch_vgpr, k->accum_vgpr = (uint32_t)K->accum_vgpr;
+    k->sgpr = (uint32_t)K->sgpr, k->wavefront = (uint32_t)K->wavefront;
+  }
+  k->has_lds = HAS(rec, KERNEL, lds), k->lds = K->lds;
+  k->has_scratch = HAS(rec, KERNEL, scratch), k->scratch = K->scratch;
+  k->has_kernarg = HAS(rec, KERNEL, kernarg), k->kernarg = K->kernarg;
+  k->main_pass = ctx->pass == CV_PASS_MAIN;
+  if (ctx->nkinfos == ctx->cap_kinfos) {
+    ctx->cap_kinfos = ctx->cap_kinfos ? ctx->cap_kinfos * 2 : 64;
+    ctx->kinfos =
+        rtg_xrealloc(ctx->kinfos, ctx->cap_kinfos * sizeof *ctx->kinfos, "the kernels' resources");
+  }
+  ctx->kinfos[ctx->nkinfos++] = k;
+  uint64_t *v = rtg_u64map_put(&r->kinfo_index, kinfo_key(rec->pid, K->id), 0, NULL);
+  if (!v) rtg_out_of_memory("the kernels' resources");
+  *v = ctx->nkinfos;
+}
+
+static const cv_kinfo *kernel_of(reader *r, uint32_t pid, uint64_t id) {
+  if (!r->kinfo_index.n) return NULL;
+  const uint64_t *v = rtg_u64map_get(&r->kinfo_index, kinfo_key(pid, id));
+  return v ? r->ctx->kinfos[*v - 1] : NULL;
 }
 
 /* (a copy of it, not memset: compilers clear a struct this size with a
@@ -431,6 +474,9 @@ static void handle_record(reader *r, const rtg_line *l) {
   }
   case RTG_KIND_QUEUE:
     return;
+  case RTG_KIND_KERNEL:
+    add_kernel(r, rec);
+    return;
   case RTG_KIND_DISPATCH_HOST:
     ev.type = CV_HOST_DISPATCH;
     ev.name = GET(rec, DISPATCH_HOST, name);
@@ -470,6 +516,8 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.tick = GET(rec, DISPATCH, tick);
     ev.signal = GET(rec, DISPATCH, signal);
     ev.waiter = GET(rec, DISPATCH, waiter);
+    if (HAS(rec, DISPATCH, kernel_id))
+      ev.kinfo = kernel_of(r, rec->pid, GET(rec, DISPATCH, kernel_id));
     break;
   case RTG_KIND_BARRIER_HOST:
     ev.type = CV_HOST_BARRIER;
@@ -779,6 +827,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   }
   free(r.health);
   rtg_u64map_free(&r.health_index);
+  rtg_u64map_free(&r.kinfo_index);
   if (progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
   rtg_reader_close(rd);
   cv_strace_free(r.strace);

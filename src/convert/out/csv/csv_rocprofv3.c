@@ -18,9 +18,12 @@
  * (rocprofiler-sdk's source/lib/output/generateCSV.cpp, ROCm 7.0).  Text
  * columns are quoted, numbers are not; agents are "Agent N" with rtg's
  * agent index, which is the HSA enumeration order (rocprofv3's default
- * "relative" index).  A value rtg does not record (Stream_Id, Kernel_Id,
- * register counts, the dispatching thread of a kernel, a correlation id
- * of an HSA call or a marker) is written empty, never made up.  Rows are
+ * "relative" index).  Kernel_Id, LDS_Block_Size and the register counts
+ * come from the kernel's KERNEL record, with rocprofv3's meaning (its
+ * kernel symbol's id, static LDS rounded up, the descriptor's registers).
+ * A value rtg does not record (Stream_Id, the dispatching thread of a
+ * kernel, a correlation id of an HSA call or a marker, the kernel values
+ * of a trace without KERNEL records) is written empty, never made up.  Rows are
  * in input order, as rocprofv3's are in completion order. */
 #include <errno.h>
 #include <stdlib.h>
@@ -316,8 +319,11 @@ static void kernel_row(csv *c, const cv_event *ev) {
   SEP(c);
   put_u64(c, ev->queue);
   put_lit(c, ",,,"); /* Stream_Id; Thread_Id: rtg's GPU records are written by its own thread */
+  const cv_kinfo *k = ev->kinfo;
   put_u64(c, ev->id);
-  put_lit(c, ",,"); /* Kernel_Id */
+  SEP(c);
+  if (k) put_u64(c, k->id);
+  SEP(c);
   put_str(c, ev->name ? ev->name : "");
   SEP(c);
   if (ev->has_corr) put_u64(c, ev->corr);
@@ -326,12 +332,25 @@ static void kernel_row(csv *c, const cv_event *ev) {
   SEP(c);
   put_time(c, ev->end);
   SEP(c);
-  /* the packet's group segment (static and dynamic LDS) in rocprofv3's
-   * granularity; scratch is the packet's private segment size */
-  if (ev->has_lds) put_u64(c, (ev->lds + LDS_BLOCK - 1) / LDS_BLOCK * LDS_BLOCK);
+  /* rocprofv3's LDS is the kernel's static group segment in its
+   * granularity; without the kernel's record, the packet's (static and
+   * dynamic LDS); scratch is the packet's private segment size */
+  if (k && k->has_lds)
+    put_u64(c, (k->lds + LDS_BLOCK - 1) / LDS_BLOCK * LDS_BLOCK);
+  else if (ev->has_lds)
+    put_u64(c, (ev->lds + LDS_BLOCK - 1) / LDS_BLOCK * LDS_BLOCK);
   SEP(c);
   if (ev->has_scratch) put_u64(c, ev->scratch);
-  put_lit(c, ",,,"); /* VGPR, AGPR, SGPR counts */
+  if (k && k->has_regs) { /* VGPR, AGPR, SGPR counts */
+    SEP(c);
+    put_u64(c, k->arch_vgpr);
+    SEP(c);
+    put_u64(c, k->accum_vgpr);
+    SEP(c);
+    put_u64(c, k->sgpr);
+  } else {
+    put_lit(c, ",,,");
+  }
   if (ev->has_dims) {
     const uint32_t v[6] = {ev->wg.x, ev->wg.y, ev->wg.z, ev->grid.x, ev->grid.y, ev->grid.z};
     for (int i = 0; i < 6; i++) {
