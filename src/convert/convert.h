@@ -54,6 +54,7 @@ enum cv_type {
 typedef struct cv_kinfo {
   uint64_t id;      /* the kernel id in its process */
   uint32_t proc;    /* index into cv_ctx.procs */
+  uint32_t index;   /* its place in cv_ctx.kinfos */
   const char *name; /* the symbol (interned) */
   const char *arch; /* the agent's name ("gfx90a", interned), NULL when not known */
   bool has_regs;    /* arch_vgpr, accum_vgpr, sgpr, wavefront were recorded */

@@ -235,6 +235,7 @@ static void add_kernel(reader *r, const rtg_record *rec) {
     ctx->kinfos =
         rtg_xrealloc(ctx->kinfos, ctx->cap_kinfos * sizeof *ctx->kinfos, "the kernels' resources");
   }
+  k->index = ctx->nkinfos;
   ctx->kinfos[ctx->nkinfos++] = k;
   uint64_t *v = rtg_u64map_put(&r->kinfo_index, kinfo_key(rec->pid, K->id), 0, NULL);
   if (!v) rtg_out_of_memory("the kernels' resources");

@@ -30,7 +30,35 @@ typedef struct chrome {
   uint64_t next_flow;
   cv_chrome_pre *pre; /* what the preparation pass needs (chrome_pre.c) */
   an_slices gaps;     /* -g: the idle pieces by cause */
+  rtg_u64map kargs;   /* cv_kinfo address -> strtab id + 1 of its args text */
 } chrome;
+
+/* The args of a kernel's resources (its KERNEL record), made once per
+ * kernel: "kernel_id":N,"arch_vgpr":..,"accum_vgpr":..,"sgpr":..,
+ * "static_lds":..,"static_scratch":..,"kernarg":..,"wavefront":.. (the
+ * dispatch's own lds and scratch are the packet's). */
+static const char *kinfo_args(chrome *c, const cv_kinfo *k) {
+  uint64_t *v = rtg_u64map_put(&c->kargs, (uint64_t)(uintptr_t)k, 0, NULL);
+  if (!v) rtg_out_of_memory("the JSON output's kernel arguments");
+  if (!*v) {
+    char b[512];
+    int n = snprintf(b, sizeof b, "\"kernel_id\":%llu", (unsigned long long)k->id);
+    if (k->has_regs)
+      n += snprintf(b + n, sizeof b - (size_t)n,
+                    ",\"arch_vgpr\":%u,\"accum_vgpr\":%u,\"sgpr\":%u,\"wavefront\":%u",
+                    k->arch_vgpr, k->accum_vgpr, k->sgpr, k->wavefront);
+    if (k->has_lds)
+      n +=
+          snprintf(b + n, sizeof b - (size_t)n, ",\"static_lds\":%llu", (unsigned long long)k->lds);
+    if (k->has_scratch)
+      n += snprintf(b + n, sizeof b - (size_t)n, ",\"static_scratch\":%llu",
+                    (unsigned long long)k->scratch);
+    if (k->has_kernarg)
+      snprintf(b + n, sizeof b - (size_t)n, ",\"kernarg\":%llu", (unsigned long long)k->kernarg);
+    *v = (uint64_t)cv_intern(c->ctx, b) + 1;
+  }
+  return cv_str(c->ctx, (uint32_t)(*v - 1));
+}
 
 static void op_without_call(void *arg, corr_val op);
 static void *chrome_open(cv_ctx *ctx) {
@@ -301,7 +329,15 @@ static void chrome_event(void *st, const cv_event *ev) {
     if (ev->prep) { /* a kernel's text made on the reader's threads (chrome_pre.c) */
       rtg_chrome_event_text(&c->out, ev->prep, ev->prep_mark);
       put_where(c, t);
-      rtg_jsonw_raw(&c->out.w, ev->prep + ev->prep_mark, ev->prep_len - ev->prep_mark);
+      if (ev->kinfo) { /* its text ends in "}}": the kernel's args go before */
+        rtg_jsonw_raw(&c->out.w, ev->prep + ev->prep_mark, ev->prep_len - ev->prep_mark - 2);
+        const char *ka = kinfo_args(c, ev->kinfo);
+        rtg_jsonw_ch(&c->out.w, ',');
+        rtg_jsonw_raw(&c->out.w, ka, strlen(ka));
+        rtg_jsonw_raw(&c->out.w, "}}", 2);
+      } else {
+        rtg_jsonw_raw(&c->out.w, ev->prep + ev->prep_mark, ev->prep_len - ev->prep_mark);
+      }
     } else {
       slice(c, t, ev->name, k ? "kernel" : "barrier", ev->start, ev->end);
       arg_u64(&a, "queue", ev->queue);
@@ -315,6 +351,11 @@ static void chrome_event(void *st, const cv_event *ev) {
       if (ev->lds) arg_u64(&a, "lds", ev->lds);
       if (ev->scratch) arg_u64(&a, "scratch", ev->scratch);
       arg_str(&a, "mangled", ev->mangled);
+      if (ev->kinfo) {
+        const char *ka = kinfo_args(c, ev->kinfo);
+        arg_open(&a);
+        rtg_jsonw_raw(&c->out.w, ka, strlen(ka));
+      }
       args_end(&a);
     }
     break;
@@ -439,6 +480,7 @@ static bool chrome_close(void *st) {
   if (ctx->opt.gap_events) an_slices_free(&c->gaps);
   corr_free(&c->calls);
   corr_free(&c->dispatch);
+  rtg_u64map_free(&c->kargs);
   free(c->pre);
   free(c);
   return ok;

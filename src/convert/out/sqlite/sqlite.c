@@ -10,7 +10,8 @@
  * (a copy) has gpuId -1.  Several hosts: pid += host * pid_stride and
  * gpuId += host * gpu_stride, as RPD's multi-node views expect.  The table
  * rtg_gpu_time holds the time model per (process, GPU) (span, busy, copy
- * busy, idle; shared/timemodel.h), and RPD's busy view reads it.
+ * busy, idle; shared/timemodel.h), and RPD's busy view reads it; the
+ * kernels' resources are in tables of rtg's own (sqlite_kernels.c).
  * Everything is one transaction. */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "outfile.h"
 #include "shared/corr.h"
 #include "shared/timemodel.h"
+#include "sqlite_kernels.h"
 #include "sqlite_schema.h"
 #include "xalloc.h"
 
@@ -70,6 +72,7 @@ typedef struct rpd {
   int64_t empty, dom_hip, dom_hsa, marker, kernel_exec;
   corr_table link;
   tm_index model;
+  rpd_kernels kernels; /* the kernels' resources */
   bool failed;
 } rpd;
 
@@ -150,6 +153,7 @@ static void *rpd_open(cv_ctx *ctx) {
   }
   for (int i = 0; i < S_N; i++)
     if (sqlite3_prepare_v2(r->db, sql[i], -1, &r->st[i], NULL) != SQLITE_OK) fail(r, sql[i]);
+  if (!rpd_kernels_open(&r->kernels, r->db)) fail(r, r->kernels.what);
   r->next_string = r->next_ustring = r->next_api = r->next_op = 1;
   r->empty = string_id(r, ""); /* id 1, as RPD has it */
   sqlite3_bind_int64(r->st[S_USTR], 1, r->next_ustring++);
@@ -332,6 +336,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
     sqlite3_bind_int64(st, 7, k ? string_id(r, ev->name) : r->empty);
     sqlite3_bind_int64(st, 8, k ? r->kernel_exec : string_id(r, type));
     step(r, S_OP);
+    if (k && ev->kinfo && !rpd_kernels_op(&r->kernels, id, ev->kinfo)) fail(r, r->kernels.what);
     if (ev->has_corr) {
       corr_val op = {(uint64_t)id, 0, 0, 0}, call;
       if (corr_op(&r->link, corr_key(ev->proc, ev->corr), op, &call)) {
@@ -384,6 +389,7 @@ static bool rpd_close(void *stp) {
   if (!r->failed) exec(r, rpd_indexes);
   if (!r->failed) gpu_time_rows(r);
   if (!r->failed) exec(r, rpd_views);
+  if (!rpd_kernels_close(&r->kernels, r->ctx, !r->failed)) fail(r, r->kernels.what);
   if (!r->failed) exec(r, "COMMIT;");
   bool ok = !r->failed;
   if (sqlite3_close(r->db) != SQLITE_OK) ok = false;
