@@ -94,6 +94,20 @@ static void *pf_open(cv_ctx *ctx) {
 
 /* One end of a legacy (JSON-style) flow: 's' binds to the slice open on
  * the host track at the call's start, 'f' to the op's slice. */
+/* A kernel's resources as its slice's annotations (as the JSON's args). */
+static void pf_kinfo_anns(pf *p, const cv_kinfo *k) {
+  pf_ann_u64(p, AN_kernel_id, k->id);
+  if (k->has_regs) {
+    pf_ann_u64(p, AN_arch_vgpr, k->arch_vgpr);
+    pf_ann_u64(p, AN_accum_vgpr, k->accum_vgpr);
+    pf_ann_u64(p, AN_sgpr, k->sgpr);
+    pf_ann_u64(p, AN_wavefront, k->wavefront);
+  }
+  if (k->has_lds) pf_ann_u64(p, AN_static_lds, k->lds);
+  if (k->has_scratch) pf_ann_u64(p, AN_static_scratch, k->scratch);
+  if (k->has_kernarg) pf_ann_u64(p, AN_kernarg, k->kernarg);
+}
+
 static void flow_end(pf *p, char phase, int cat, uint64_t id, corr_val at) {
   pkt k = pf_pkt_begin(p, at.c, true, at.a, 0);
   pf_put_name(p, pf_cat_names[cat]);
@@ -320,6 +334,7 @@ static void gpu_op(pf *p, const cv_event *ev) {
     if (ev->lds) pf_ann_u64(p, AN_lds, ev->lds);
     if (ev->scratch) pf_ann_u64(p, AN_scratch, ev->scratch);
     pf_ann_str(p, AN_mangled, ev->mangled);
+    if (ev->kinfo) pf_kinfo_anns(p, ev->kinfo);
   }
   if (waits && op.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, op.b);
   if (have_host && host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);

@@ -44,6 +44,14 @@ static const char *const ann_names[NANNS] = {
     [AN_busy] = "busy",
     [AN_detail] = "detail",
     [AN_tid] = "tid",
+    [AN_kernel_id] = "kernel_id",
+    [AN_arch_vgpr] = "arch_vgpr",
+    [AN_accum_vgpr] = "accum_vgpr",
+    [AN_sgpr] = "sgpr",
+    [AN_wavefront] = "wavefront",
+    [AN_static_lds] = "static_lds",
+    [AN_static_scratch] = "static_scratch",
+    [AN_kernarg] = "kernarg",
 };
 
 /* ------------------------------------------------------------ output */

@@ -72,6 +72,15 @@ enum {
   AN_busy,
   AN_detail,
   AN_tid,
+  /* a kernel's resources (its KERNEL record) */
+  AN_kernel_id,
+  AN_arch_vgpr,
+  AN_accum_vgpr,
+  AN_sgpr,
+  AN_wavefront,
+  AN_static_lds,
+  AN_static_scratch,
+  AN_kernarg,
   NANNS
 };
 
