@@ -23,6 +23,7 @@
 #include "launch.h"
 #include "memory.h"
 #include "rules.h"
+#include "shared/occupancy.h"
 
 /* The idle causes of one queue of a GPU: the same model on its ops alone. */
 typedef struct an_queue {
@@ -137,6 +138,7 @@ typedef struct an_state {
   /* set before an_add: only the idle causes (no launch decomposition, rules,
    * critical path, host memory), for the timelines' gap slices */
   bool idle_only;
+  cv_occ occ; /* occupancy per kernel and launch shape (not with idle_only) */
   /* shared.c: the outputs that use it, the one whose events it takes, and
    * whether it is finished */
   uint32_t users;

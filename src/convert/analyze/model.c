@@ -104,6 +104,7 @@ static uint8_t call_flags(an_state *st, uint32_t name, const char *s) {
 }
 
 void an_add(an_state *st, const cv_event *ev) {
+  if (ev->kinfo && !st->idle_only) cv_occ_add(st->ctx, &st->occ, ev);
   switch (ev->type) {
   case CV_HIP_API:
   case CV_HSA_API: {
@@ -636,6 +637,7 @@ static void run_tasks(an_state *st) {
 
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
+  cv_occ_finish(ctx, &st->occ);
   for (uint32_t i = 0; i < st->ndevs; i++) sort_dev(&st->devs[i]);
   /* (all before the calls that an_proc.corrs indexes are sorted) */
   for (uint32_t p = 0; p < st->nprocs; p++) {
@@ -692,6 +694,7 @@ void an_finish(an_state *st) {
 
 void an_free(an_state *st) {
   if (!st) return;
+  cv_occ_free(&st->occ);
   for (uint32_t i = 0; i < st->ndevs; i++) {
     free(st->devs[i].ops);
     free(st->devs[i].corr);

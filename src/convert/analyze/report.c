@@ -613,6 +613,10 @@ void an_write_json(const an_state *st, FILE *f) {
   rules_json(st, f);
   critical_json(st, f);
   processes_json(st, f);
+  if (st->occ.n) {
+    fprintf(f, ",\n\"kernel_occupancy\":");
+    cv_occ_json(st->ctx, &st->occ, f);
+  }
   cv_clock_json(st->ctx, f); /* several hosts: each one's offset */
   fprintf(f, "\n}\n");
 }
@@ -701,6 +705,10 @@ void an_write_text(const an_state *st, FILE *f) {
   critical_text(st, f);
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) table(st, &st->devs[i], f);
+  if (st->occ.n) {
+    fputc('\n', f);
+    cv_occ_text(st->ctx, &st->occ, f);
+  }
   if (any)
     fprintf(f, "\nEach idle nanosecond has one cause, the first that holds: startup, copy_only,\n"
                "dependency, launch_latency, then what the thread that enqueued the GPU's next op\n"

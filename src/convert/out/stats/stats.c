@@ -11,7 +11,10 @@
  *
  * Beside them, gpu_time_stats.csv (and a GPU_TIME table): per (process,
  * GPU) the span, busy, copy busy and idle of the time model
- * (shared/timemodel.h); busy and idle add up to the span. */
+ * (shared/timemodel.h); busy and idle add up to the span; and
+ * kernel_occupancy.csv (a KERNEL_OCCUPANCY table): per kernel and launch
+ * shape, the waves per SIMD its registers and LDS allow
+ * (shared/occupancy.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 
 #include "convert.h"
 #include "outfile.h"
+#include "shared/occupancy.h"
 #include "shared/timemodel.h"
 #include "xalloc.h"
 
@@ -53,6 +57,7 @@ typedef struct stats {
   table t[ST_N];
   uint64_t samples_held;
   tm_index model;
+  cv_occ occ;      /* per kernel and launch shape */
   const char *dir; /* where the CSV files are made (outfile.h); NULL: --summary only */
 } stats;
 
@@ -158,6 +163,7 @@ static void stats_event(void *st, const cv_event *ev) {
   switch (ev->type) {
   case CV_KERNEL:
     add(s, ST_KERNEL, ev->name, dur);
+    cv_occ_add(s->ctx, &s->occ, ev);
     break;
   case CV_HIP_API:
     add(s, ST_HIP, ev->name, dur);
@@ -313,6 +319,26 @@ static bool write_gpu_time(stats *s, const char *dir) {
   return true;
 }
 
+/* kernel_occupancy.csv: written when a kernel had a KERNEL record. */
+static bool write_occupancy(stats *s, const char *dir) {
+  if (!s->occ.n) return true;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/kernel_occupancy.csv", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    rtg_error("cannot create output: path=%s/kernel_occupancy.csv: %s", s->ctx->opt.stats_dir,
+              strerror(errno));
+    return false;
+  }
+  cv_occ_csv(s->ctx, &s->occ, f);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s/kernel_occupancy.csv: %s", s->ctx->opt.stats_dir,
+              rtg_out_why());
+    return false;
+  }
+  return true;
+}
+
 static void print_gpu_time(stats *s) {
   FILE *f = s->ctx->report;
   bool head = false;
@@ -359,6 +385,10 @@ static bool stats_close(void *st) {
   }
   if (s->dir) ok &= write_gpu_time(s, s->dir);
   if (s->ctx->opt.summary) print_gpu_time(s);
+  cv_occ_finish(s->ctx, &s->occ);
+  if (s->dir) ok &= write_occupancy(s, s->dir);
+  if (s->ctx->opt.summary) cv_occ_text(s->ctx, &s->occ, s->ctx->report);
+  cv_occ_free(&s->occ);
   tm_free(&s->model);
   free(s);
   return ok;
