@@ -79,7 +79,10 @@ rtg_kernel_name rtg_kernel_name_of(uint64_t kobj) {
 }
 
 size_t rtg_kernel_info_format(char *out, size_t cap, rtg_kernel_info *info) {
-  if (atomic_exchange(&info->written, 1)) return 0;
+  /* (a plain load first: after the first dispatch, no locked op per record) */
+  if (atomic_load_explicit(&info->written, memory_order_relaxed) ||
+      atomic_exchange(&info->written, 1))
+    return 0;
   return rtg_entry_record(out, cap, &info->rec);
 }
 
