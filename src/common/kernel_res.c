@@ -1,8 +1,9 @@
 /* Registers from a kernel descriptor, and the occupancy they allow.
  *
- * Registers: as rocprofiler-sdk's code_object.cpp decodes them (its
- * arch_vgpr_count, accum_vgpr_count and sgpr_count), so that --csv gives
- * rocprofv3's numbers:
+ * Registers: as rocprofiler-sdk decodes them (arch_vgpr_count,
+ * accum_vgpr_count and sgpr_count in its
+ * source/lib/rocprofiler-sdk/code_object/code_object.cpp), so that --csv
+ * gives rocprofv3's numbers:
  *   arch VGPRs   gfx90a, gfx94x, gfx95x: (rsrc3.ACCUM_OFFSET + 1) * 4
  *                else: (rsrc1.GRANULATED_WORKITEM_VGPR_COUNT + 1) * (wave32 ? 8 : 4)
  *   accum VGPRs  gfx908: the arch count (a second file of the same size);
@@ -16,8 +17,9 @@
  * unified register file.
  *
  * Occupancy: waves per SIMD as LLVM's AMDGPU backend bounds them
- * (AMDGPUBaseInfo.cpp getMaxWavesPerEU, getNumWavesPerEUWithNumVGPRs,
- * getOccupancyWithNumSGPRs; GCNSubtarget's LDS bound):
+ * (llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp: getMaxWavesPerEU,
+ * getNumWavesPerEUWithNumVGPRs, getOccupancyWithNumSGPRs; GCNSubtarget's
+ * LDS bound):
  *   slots   gfx90a/94x/95x 8, other gfx9 10, gfx10.1 20, gfx10.3 and later 16
  *   VGPRs   min(slots, file / roundup(vgprs, granule)), vgprs being arch +
  *           accum on the unified files (gfx90a/94x/95x: file 512, granule 8),

@@ -1,6 +1,6 @@
 // tp_hip_kres: kernels of known, different resource use, for the test that
 // every kernel's VGPRs, AGPRs, SGPRs, LDS and scratch in rtg's outputs are
-// what the code object's metadata say (tests/e2e/081-kernel-resources.sh):
+// what the code object's metadata say (tests/e2e/081-tracer-kernel-resources.sh):
 //   kres_light   a few registers
 //   kres_heavy   a 64-value accumulator kept in registers (high VGPR use)
 //   kres_lds     4 KiB of static LDS (__shared__)
