@@ -16,9 +16,10 @@
 #             AGPR = roundup(max(1, .vgpr_count), 8) - VGPR  (one register file)
 #     gfx908  VGPR = AGPR = roundup(max(1, .vgpr_count), 4)   (.vgpr_count: the larger file)
 #     SGPR    = ((ceil(max(1, .sgpr_count) / 8) - 1) // 2 + 1) * 16
-#   exactly, or more where the compiler allocated beyond the count (LLVM 22
-#   rounds a kernel's allocation up to what its occupancy allows anyway:
-#   said per kernel, hence the experimental suite's own expected output);
+#   exactly, or more where the compiler allocated beyond the count (sid's
+#   and experimental's LLVM round a kernel's allocation up to what its
+#   occupancy allows anyway: said per kernel, hence those suites' own
+#   expected output);
 # - LDS = roundup(.group_segment_fixed_size, 512), Scratch =
 #   .private_segment_fixed_size, and the record's lds, scratch, kernarg and
 #   wavefront are the metadata's sizes.
