@@ -53,22 +53,14 @@ static const kind_desc kinds[RTG_KIND_COUNT] = {RTG_RECORD_KINDS(KIND_DESC)};
 
 const char *rtg_kind_name(enum rtg_kind kind) {
   static const char *const names[RTG_KIND_COUNT] = {
-      [RTG_KIND_NONE] = "none",
-      [RTG_KIND_HEADER] = "header",
-      [RTG_KIND_AGENT] = "agent",
-      [RTG_KIND_QUEUE] = "queue",
-      [RTG_KIND_SUMMARY] = "summary",
-      [RTG_KIND_STACK] = "stack",
-      [RTG_KIND_SYMBOL] = "symbol",
-      [RTG_KIND_KERNEL] = "kernel",
-      [RTG_KIND_DISPATCH_HOST] = "dispatch_host",
-      [RTG_KIND_DISPATCH] = "dispatch",
-      [RTG_KIND_BARRIER_HOST] = "barrier_host",
-      [RTG_KIND_BARRIER] = "barrier",
-      [RTG_KIND_COPY] = "copy",
-      [RTG_KIND_HSA_API] = "hsa_api",
-      [RTG_KIND_HIP_API] = "hip_api",
-      [RTG_KIND_ROCTX] = "roctx",
+      [RTG_KIND_NONE] = "none",         [RTG_KIND_HEADER] = "header",
+      [RTG_KIND_AGENT] = "agent",       [RTG_KIND_QUEUE] = "queue",
+      [RTG_KIND_SUMMARY] = "summary",   [RTG_KIND_STACK] = "stack",
+      [RTG_KIND_SYMBOL] = "symbol",     [RTG_KIND_DISPATCH_HOST] = "dispatch_host",
+      [RTG_KIND_DISPATCH] = "dispatch", [RTG_KIND_BARRIER_HOST] = "barrier_host",
+      [RTG_KIND_BARRIER] = "barrier",   [RTG_KIND_COPY] = "copy",
+      [RTG_KIND_HSA_API] = "hsa_api",   [RTG_KIND_HIP_API] = "hip_api",
+      [RTG_KIND_ROCTX] = "roctx",       [RTG_KIND_KERNEL] = "kernel",
   };
   return (unsigned)kind < RTG_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
