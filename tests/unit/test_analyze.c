@@ -547,9 +547,28 @@ static void test_order_by_key(void) {
   }
 }
 
+/* an_gather: the same as a loop, in parts (n large) and whole. */
+static void test_gather(void) {
+  size_t sizes[] = {0, 1, 1000, 300000};
+  for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+    size_t n = sizes[t];
+    uint32_t *perm = malloc((n + 1) * sizeof *perm);
+    uint64_t *from = malloc((n + 1) * 3 * sizeof *from), *to = malloc((n + 1) * 3 * sizeof *to);
+    for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)((i * 7919) % n);
+    for (size_t i = 0; i < 3 * n; i++) from[i] = i * 31 + 5;
+    an_gather(to, from, 3 * sizeof *from, perm, n);
+    int same = 1;
+    for (size_t i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) same &= to[3 * i + k] == from[3 * perm[i] + k];
+    CHECK(same);
+    free(perm), free(from), free(to);
+  }
+}
+
 int main(void) {
   test_ivset();
   test_order_by_key();
+  test_gather();
   test_precedence();
   test_random();
   test_launch();

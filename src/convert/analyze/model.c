@@ -225,27 +225,12 @@ static void resolve(an_state *st, an_dev *d, const corr_index *x) {
   }
 }
 
-/* Element i of a device's per-op arrays becomes element perm[i], in place
- * (cycle by cycle; perm is left the identity). */
-static void permute_dev(an_dev *d, uint32_t *perm) {
-  for (size_t i = 0; i < d->nops; i++) {
-    if (perm[i] == i) continue;
-    an_op op = d->ops[i];
-    uint64_t corr = d->corr[i], qid = d->qid[i], sig = d->sig[i];
-    uint32_t waiter = d->waiter ? d->waiter[i] : 0;
-    for (size_t j = i;;) {
-      size_t k = perm[j];
-      perm[j] = (uint32_t)j;
-      if (k == i) {
-        d->ops[j] = op, d->corr[j] = corr, d->qid[j] = qid, d->sig[j] = sig;
-        if (d->waiter) d->waiter[j] = waiter;
-        break;
-      }
-      d->ops[j] = d->ops[k], d->corr[j] = d->corr[k], d->qid[j] = d->qid[k], d->sig[j] = d->sig[k];
-      if (d->waiter) d->waiter[j] = d->waiter[k];
-      j = k;
-    }
-  }
+/* v (n elements of size bytes) in the order perm gives, in a new array. */
+static void *permuted(void *v, const uint32_t *perm, size_t n, size_t size) {
+  void *to = rtg_xmalloc(n * size + 1, "the analysis's GPU ops");
+  an_gather(to, v, size, perm, n);
+  free(v);
+  return to;
 }
 
 /* A device's ops in an_sort_ops's order (equal ones as they came), with
@@ -271,7 +256,12 @@ static void sort_dev(an_dev *d) {
     for (size_t w = 0; w < d->nwaiters; w++) d->waiters[w].op = at[d->waiters[w].op];
     free(at);
   }
-  permute_dev(d, perm);
+  d->ops = permuted(d->ops, perm, n, sizeof *d->ops);
+  d->corr = permuted(d->corr, perm, n, sizeof *d->corr);
+  d->qid = permuted(d->qid, perm, n, sizeof *d->qid);
+  d->sig = permuted(d->sig, perm, n, sizeof *d->sig);
+  if (d->waiter) d->waiter = permuted(d->waiter, perm, n, sizeof *d->waiter);
+  d->cap = n;
   free(perm);
 }
 

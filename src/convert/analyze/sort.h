@@ -13,6 +13,10 @@ void an_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
  * as queues); key is reordered with them. */
 void an_group(void *base, size_t n, size_t size, uint32_t *key);
 
+/* to[i] = from[perm[i]] for i < n (elements of size bytes), the range cut
+ * in parts gathered side by side when it is large. */
+void an_gather(void *to, const void *from, size_t size, const uint32_t *perm, size_t n);
+
 /* perm[0..n) = the indices of key in the order of their keys, equal keys
  * in index order (an LSD radix sort over the bits the keys span).  n <
  * 2^32. */
