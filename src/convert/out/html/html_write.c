@@ -15,8 +15,11 @@
  *                  tracks' coverage bins (uint8). */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "html.h"
 
@@ -28,63 +31,67 @@ extern const unsigned char rtg_html_report_html_in[], rtg_html_report_css[], rtg
 extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
     rtg_html_report_js_len;
 
-/* base64, streamed */
-typedef struct b64 {
-  FILE *f;
-  unsigned char in[3];
-  int nin;
-  char out[4096];
-  size_t nout;
-} b64;
-
+/* base64 of the binary part, in parts encoded side by side */
 static const char b64c[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static char b64pair[4096][2]; /* 12 bits -> their two characters */
 
-static void b64_flush(b64 *b) {
-  fwrite(b->out, 1, b->nout, b->f);
-  b->nout = 0;
+typedef struct b64_part {
+  const unsigned char *in;
+  char *out;
+  size_t triples;
+} b64_part;
+
+static void *b64_run(void *arg) {
+  const b64_part *p = arg;
+  const unsigned char *s = p->in;
+  char *o = p->out;
+  for (size_t i = 0; i < p->triples; i++, s += 3, o += 4) {
+    uint32_t w = (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
+    memcpy(o, b64pair[w >> 12], 2);
+    memcpy(o + 2, b64pair[w & 4095], 2);
+  }
+  return NULL;
 }
 
-static void b64_put(b64 *b, const void *p, size_t n) {
-  const unsigned char *s = p;
-  while (n) {
-    if (b->nin || n < 3) {
-      b->in[b->nin++] = *s++, n--;
-      if (b->nin < 3) continue;
-      b->nin = 0;
-      const unsigned char *q = b->in;
-      if (b->nout + 4 > sizeof b->out) b64_flush(b);
-      b->out[b->nout++] = b64c[q[0] >> 2];
-      b->out[b->nout++] = b64c[(q[0] & 3) << 4 | q[1] >> 4];
-      b->out[b->nout++] = b64c[(q[1] & 15) << 2 | q[2] >> 6];
-      b->out[b->nout++] = b64c[q[2] & 63];
-      continue;
-    }
-    /* whole triples straight from the input */
-    size_t k = n / 3;
-    for (size_t i = 0; i < k; i++, s += 3) {
-      if (b->nout + 4 > sizeof b->out) b64_flush(b);
-      b->out[b->nout++] = b64c[s[0] >> 2];
-      b->out[b->nout++] = b64c[(s[0] & 3) << 4 | s[1] >> 4];
-      b->out[b->nout++] = b64c[(s[1] & 15) << 2 | s[2] >> 6];
-      b->out[b->nout++] = b64c[s[2] & 63];
-    }
-    n -= 3 * k;
-  }
-}
+#define B64_PARTS 8
 
-static void b64_end(b64 *b) {
-  if (b->nin) {
-    unsigned char *q = b->in;
-    if (b->nin == 1) q[1] = 0;
-    q[2] = 0;
-    if (b->nout + 4 > sizeof b->out) b64_flush(b);
-    b->out[b->nout++] = b64c[q[0] >> 2];
-    b->out[b->nout++] = b64c[(q[0] & 3) << 4 | q[1] >> 4];
-    b->out[b->nout++] = b->nin == 2 ? b64c[(q[1] & 15) << 2] : '=';
-    b->out[b->nout++] = '=';
-    b->nin = 0;
+/* The base64 of in[0..n) to f, with its padding. */
+static void b64_write(FILE *f, const unsigned char *in, size_t n) {
+  if (!b64pair[1][1])
+    for (int v = 0; v < 4096; v++) b64pair[v][0] = b64c[v >> 6], b64pair[v][1] = b64c[v & 63];
+  size_t triples = n / 3;
+  char *out = malloc(4 * triples + 5);
+  if (!out) oom();
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t parts = cpus > 1 ? (size_t)cpus : 1;
+  if (parts > B64_PARTS) parts = B64_PARTS;
+  if (triples < (size_t)1 << 18) parts = 1;
+  b64_part p[B64_PARTS];
+  pthread_t th[B64_PARTS];
+  bool started[B64_PARTS] = {0};
+  for (size_t k = 0; k < parts; k++) {
+    size_t lo = triples * k / parts, hi = triples * (k + 1) / parts;
+    p[k] = (b64_part){in + 3 * lo, out + 4 * lo, hi - lo};
+    if (k) started[k] = !pthread_create(&th[k], NULL, b64_run, &p[k]);
   }
-  b64_flush(b);
+  b64_run(&p[0]);
+  for (size_t k = 1; k < parts; k++) {
+    if (started[k])
+      pthread_join(th[k], NULL);
+    else
+      b64_run(&p[k]);
+  }
+  size_t m = 4 * triples;
+  if (n % 3) { /* the last one or two bytes */
+    const unsigned char *q = in + 3 * triples;
+    unsigned char b1 = n % 3 == 2 ? q[1] : 0;
+    out[m++] = b64c[q[0] >> 2];
+    out[m++] = b64c[(q[0] & 3) << 4 | b1 >> 4];
+    out[m++] = n % 3 == 2 ? b64c[(b1 & 15) << 2] : '=';
+    out[m++] = '=';
+  }
+  fwrite(out, 1, m, f);
+  free(out);
 }
 
 /* A JSON string that may sit in a script element: < > & escaped. */
@@ -355,30 +362,30 @@ static void write_data(ht_state *h, FILE *f) {
   jstr(f, at);
   fputs("}</script>\n<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
 
-  b64 b = {.f = f};
-  double buf[1024];
+  /* the arrays, back to back at their offsets, then as base64 */
+  unsigned char *blob = malloc(o_bins + nb + 1);
+  if (!blob) oom();
+  double *st = (double *)(blob + o_start);
+  uint32_t *du = (uint32_t *)(blob + o_dur);
   size_t k = 0;
-  for (uint32_t i = 0; i < h->nt; i++) /* start */
-    for (size_t j = 0; j < h->t[i].n; j++) {
-      buf[k++] = (double)(h->t[i].v[j].start - h->first);
-      if (k == 1024) b64_put(&b, buf, sizeof buf), k = 0;
-    }
-  b64_put(&b, buf, k * sizeof *buf);
-  uint32_t *ub = (uint32_t *)buf;
-  k = 0;
-  for (uint32_t i = 0; i < h->nt; i++) /* duration */
-    for (size_t j = 0; j < h->t[i].n; j++) {
+  for (uint32_t i = 0; i < h->nt; i++)
+    for (size_t j = 0; j < h->t[i].n; j++, k++) {
       uint64_t dur = h->t[i].v[j].end - h->t[i].v[j].start;
-      ub[k++] = dur >= UINT32_MAX ? UINT32_MAX : (uint32_t)dur;
-      if (k == 2048) b64_put(&b, ub, 2048 * sizeof *ub), k = 0;
+      st[k] = (double)(h->t[i].v[j].start - h->first);
+      du[k] = dur >= UINT32_MAX ? UINT32_MAX : (uint32_t)dur;
     }
-  b64_put(&b, ub, k * sizeof *ub);
-  b64_put(&b, nm, n * sizeof *nm);
-  b64_put(&b, ag, n * sizeof *ag);
+  memcpy(blob + o_name, nm, n * sizeof *nm);
+  memcpy(blob + o_args, ag, n * sizeof *ag);
+  size_t uoff = o_util;
   for (uint32_t i = 0; i < h->nd; i++)
-    if (h->d[i].util) b64_put(&b, h->d[i].util, h->d[i].nbins * HT_NSERIES * sizeof(float));
-  b64_put(&b, bins, nb);
-  b64_end(&b);
+    if (h->d[i].util) {
+      size_t bytes = h->d[i].nbins * HT_NSERIES * sizeof(float);
+      memcpy(blob + uoff, h->d[i].util, bytes);
+      uoff += bytes;
+    }
+  memcpy(blob + o_bins, bins, nb);
+  b64_write(f, blob, o_bins + nb);
+  free(blob);
   fputs("</script>\n", f);
   free(nm);
   free(ag);
