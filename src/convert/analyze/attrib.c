@@ -49,16 +49,28 @@ uint8_t an_call_flags(const char *name) {
 
 /* The time of each cause by key and thread (see an_detail), every key kept
  * while attributing; kept_details leaves the largest in an_result. */
+#define NOTE_CACHE 64 /* recent (key, tid) of a cause: most pieces repeat one */
+
 typedef struct notes {
   an_result *r;
   an_detail *v[AN_NCAUSES];
   size_t n[AN_NCAUSES], cap[AN_NCAUSES];
-  rtg_u64map idx[AN_NCAUSES]; /* hash of (key, tid) -> index + 1 */
+  rtg_u64map idx[AN_NCAUSES];              /* hash of (key, tid) -> index + 1 */
+  uint32_t recent[AN_NCAUSES][NOTE_CACHE]; /* index + 1; 0: none */
 } notes;
 
 static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
   if (!ns) return;
   nt->r->cause[cause] += ns;
+  uint32_t *slot = &nt->recent[cause][(key * 0x9e3779b97f4a7c15ull ^ tid) % NOTE_CACHE];
+  if (*slot) {
+    an_detail *d = &nt->v[cause][*slot - 1];
+    if (d->key == key && d->tid == tid) {
+      d->ns += ns;
+      d->count++;
+      return;
+    }
+  }
   uint64_t h = rtg_mix64(key ^ rtg_mix64(tid + 1));
   for (;; h++) { /* (distinct pairs whose hashes collide take the next) */
     bool added;
@@ -72,12 +84,14 @@ static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) 
       }
       nt->v[cause][nt->n[cause]] = (an_detail){key, tid, ns, 1};
       *v = ++nt->n[cause];
+      *slot = (uint32_t)*v;
       return;
     }
     an_detail *d = &nt->v[cause][*v - 1];
     if (d->key == key && d->tid == tid) {
       d->ns += ns;
       d->count++;
+      *slot = (uint32_t)*v;
       return;
     }
   }
