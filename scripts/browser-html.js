@@ -127,6 +127,61 @@ async function open() {
   const shownWaits = await page.$$eval('.card.gpu div', (ds) => ds.map((d) => d.textContent).filter((t) => t.startsWith('dependency by what it waited for: ')));
   check(JSON.stringify(shownWaits) === JSON.stringify(waited), 'what the dependencies waited for equals the JSON' + (JSON.stringify(shownWaits) === JSON.stringify(waited) ? '' : ': shown ' + JSON.stringify(shownWaits) + ', JSON ' + JSON.stringify(waited)));
 
+  // the utilisation chart below a slice: its idle pieces add up to each
+  // cause of the JSON, and zoomed to the edge of a gap (a quarter slice or
+  // less) the column before it is busy and the one after it the cause of
+  // the gap's first piece, not a slice's mix
+  const z = await page.evaluate((gpus) => {
+    const R = window.rtgReport, bad = [];
+    const rgb = (css) => {
+      const c = document.createElement('canvas').getContext('2d');
+      c.fillStyle = css;
+      c.fillRect(0, 0, 1, 1);
+      return Array.from(c.getImageData(0, 0, 1, 1).data.slice(0, 3)).join(',');
+    };
+    let edges = 0;
+    for (const u of R.util) {
+      const d = u.dev, g = gpus.find((g) => g.gpu === d.gpu && g.pid === d.pid);
+      if (!d.pieces || !g) { bad.push(d.gpu + ': no pieces'); continue; }
+      const all = u.at(d.span[0], d.span[1]);
+      d.series.forEach((k, i) => {
+        if (i < 2) return;
+        const want = g.idle_causes[k] * 1e3;
+        if (Math.abs(all[i] - want) > 1e-3 * want + 1e3) bad.push(d.gpu + ' ' + k + ': pieces ' + all[i] + ' ns, JSON ' + want);
+      });
+      /* a gap whose start follows busy time, and its first piece */
+      for (const [s, e] of d.worst) {
+        const before = u.at(s - u.bw, s), after = u.at(s, s + 1);
+        let busyFrom; /* where the busy stretch before s begins */
+        const idleBefore = before.reduce((x, v, i) => x + (i >= 2 ? v : 0), 0);
+        if (idleBefore >= u.bw - 1) continue;
+        let lo = s - u.bw, hi = s; /* the last idle nanosecond before s */
+        for (let it = 0; it < 60 && hi - lo > 1; it++) {
+          const m = (lo + hi) / 2;
+          if (u.at(m, s).reduce((x, v, i) => x + (i >= 2 ? v : 0), 0) > 0) lo = m; else hi = m;
+        }
+        busyFrom = hi;
+        const h = Math.min(u.bw / 8, (s - busyFrom) / 2, (e - s) / 2);
+        if (!(h > 0)) continue;
+        const cause = d.series[after.findIndex((v, i) => i >= 2 && v > 0)];
+        u.zoom(s - h, s + h);
+        const cv = u.canvas, c = cv.getContext('2d'), W = cv.width, H = cv.height;
+        /* (three rows of the column, two alike: the copy line crosses one at most) */
+        const px = (x) => {
+          const v = [0.25, 0.5, 0.75].map((f) => Array.from(c.getImageData(x, Math.floor(H * f), 1, 1).data.slice(0, 3)).join(','));
+          return v[0] === v[1] || v[0] === v[2] ? v[0] : v[1];
+        };
+        const left = px(Math.floor(W / 4)), right = px(Math.floor((3 * W) / 4));
+        if (left !== rgb(R.color('busy'))) bad.push(d.gpu + ': before the gap ' + left + ', busy is ' + rgb(R.color('busy')));
+        if (right !== rgb(R.color(cause))) bad.push(d.gpu + ': in the gap ' + right + ', ' + cause + ' is ' + rgb(R.color(cause)));
+        edges++;
+        break;
+      }
+    }
+    return { n: R.util.length, edges, bad };
+  }, E.analysis.gpus);
+  check(z.n > 0 && z.edges > 0 && !z.bad.length, 'below a slice the utilisation chart draws the idle pieces: they add up to each cause of the JSON, and a gap\'s edge is busy, then its cause' + (z.bad.length || !z.edges ? ': ' + z.edges + ' edges; ' + z.bad.join('; ') : ''));
+
   // the top kernel's total time
   const [kname, kns] = E.top_kernel;
   const top = await page.$$eval('table.top-kernels tbody tr', (rs) => rs.map((r) => [r.querySelector('td.name').textContent, r.querySelector('td.total').textContent]));

@@ -76,6 +76,7 @@ typedef struct ht_dev {
 } ht_dev;
 
 #define HT_UTIL_BINS 2048           /* at most; 4 per op and idle piece, at least 256 */
+#define HT_MAX_PIECES 2000000       /* idle pieces embedded for zooming below the bins */
 #define HT_NSERIES (2 + AN_NCAUSES) /* busy, copy busy, the causes */
 #define HT_WORST_GAPS 20
 #define HT_TOP_KERNELS 200

@@ -240,6 +240,13 @@ static void write_data(ht_state *h, FILE *f) {
   for (uint32_t i = 0; i < h->nd; i++) nutil += h->d[i].util ? h->d[i].nbins * HT_NSERIES : 0;
   size_t o_start = 0, o_dur = 8 * n, o_name = 12 * n, o_args = 16 * n, o_util = 20 * n,
          o_bins = o_util + 4 * nutil;
+  /* the GPUs' idle pieces (start, duration, cause), when they are not too
+   * many: the utilisation chart zooms below its bins with them */
+  size_t np = 0;
+  for (uint32_t i = 0; i < h->nd; i++) np += h->d[i].util ? h->d[i].np : 0;
+  if (np > HT_MAX_PIECES) np = 0;
+  size_t o_pstart = (o_bins + nb + 7) & ~(size_t)7, o_pdur = o_pstart + 8 * np,
+         o_pcause = o_pdur + 4 * np, total = o_pcause + np;
 
   fputs("<script type=\"application/json\" id=\"rtg-meta\">", f);
   fprintf(f,
@@ -282,7 +289,7 @@ static void write_data(ht_state *h, FILE *f) {
   }
   fputs("],\"devs\":[", f);
   rtg_gap_buckets gb = cv_gap_buckets(ctx);
-  size_t u = 0;
+  size_t u = 0, pieces = 0;
   bool first = true;
   for (uint32_t i = 0; i < h->nd; i++) {
     const ht_dev *d = &h->d[i];
@@ -297,9 +304,12 @@ static void write_data(ht_state *h, FILE *f) {
     cv_device_label(ctx, d->proc, d->device, lb, sizeof lb);
     fputs(",\"label\":", f);
     jstr(f, lb);
-    fprintf(f, ",\"span\":[%" PRIu64 ",%" PRIu64 "],\"util_off\":%zu,\"nbins\":%zu,\"series\":[",
+    fprintf(f, ",\"span\":[%" PRIu64 ",%" PRIu64 "],\"util_off\":%zu,\"nbins\":%zu,",
             d->span_start - h->first, d->span_end - h->first, o_util + 4 * u, d->nbins);
+    if (np) fprintf(f, "\"pieces\":[%zu,%zu],", pieces, d->np);
+    fputs("\"series\":[", f);
     u += d->nbins * HT_NSERIES;
+    pieces += d->np;
     fputs("\"busy\",\"copy_busy\"", f);
     for (int c = 0; c < AN_NCAUSES; c++) fprintf(f, ",\"%s\"", an_cause_names[c]);
     fputs("],\"kernels\":[", f);
@@ -354,8 +364,10 @@ static void write_data(ht_state *h, FILE *f) {
   fprintf(f,
           "],\"arrays\":{\"start\":[\"f64\",%zu,%zu],\"dur\":[\"u32\",%zu,%zu],\"name\":[\"u32\","
           "%zu,%zu],\"args\":[\"u32\",%zu,%zu],\"util\":[\"f32\",%zu,%zu],\"bins\":[\"u8\",%zu,"
+          "%zu],\"pstart\":[\"f64\",%zu,%zu],\"pdur\":[\"f32\",%zu,%zu],\"pcause\":[\"u8\",%zu,"
           "%zu]},\"bytes\":%zu,\"text\":",
-          o_start, n, o_dur, n, o_name, n, o_args, n, o_util, nutil, o_bins, nb, o_bins + nb);
+          o_start, n, o_dur, n, o_name, n, o_args, n, o_util, nutil, o_bins, nb, o_pstart, np,
+          o_pdur, np, o_pcause, np, total);
   at = realloc(at, atn + 1);
   if (!at) oom();
   at[atn] = 0;
@@ -363,7 +375,7 @@ static void write_data(ht_state *h, FILE *f) {
   fputs("}</script>\n<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
 
   /* the arrays, back to back at their offsets, then as base64 */
-  unsigned char *blob = malloc(o_bins + nb + 1);
+  unsigned char *blob = calloc(total + 1, 1);
   if (!blob) oom();
   double *st = (double *)(blob + o_start);
   uint32_t *du = (uint32_t *)(blob + o_dur);
@@ -384,7 +396,17 @@ static void write_data(ht_state *h, FILE *f) {
       uoff += bytes;
     }
   memcpy(blob + o_bins, bins, nb);
-  b64_write(f, blob, o_bins + nb);
+  double *ps = (double *)(blob + o_pstart);
+  float *pd = (float *)(blob + o_pdur);
+  k = 0;
+  for (uint32_t i = 0; i < h->nd && np; i++)
+    for (size_t j = 0; h->d[i].util && j < h->d[i].np; j++, k++) {
+      const ht_piece *p = &h->d[i].p[j];
+      ps[k] = (double)(p->s - h->first);
+      pd[k] = (float)(p->e - p->s);
+      blob[o_pcause + k] = (unsigned char)p->cause;
+    }
+  b64_write(f, blob, total);
   free(blob);
   fputs("</script>\n", f);
   free(nm);

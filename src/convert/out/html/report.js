@@ -55,6 +55,7 @@
     return new C(BUF, off, n);
   };
   const ST = arr('start'), DU = arr('dur'), NM = arr('name'), AG = arr('args');
+  const PS = arr('pstart'), PD = arr('pdur'), PC = arr('pcause');
   const UT = new Float32Array(BUF, 0, BUF.byteLength >> 2), BI = new Uint8Array(BUF);
   const LONG = new Map(M.long);
   const dur = (i) => (DU[i] === 0xffffffff ? LONG.get(i) : DU[i]);
@@ -345,23 +346,46 @@
   }
 
   /* 2. utilisation over time */
-  const devs = M.devs;
+  const devs = M.devs, UTIL = [];
   if (devs.length) {
     const s = section('utilisation', 'Utilisation over time');
     s.append(el('p', { class: 'muted' }, 'Per GPU: busy (kernels) and idle by cause, stacked, ' +
       'as a share of each slice of the span (' + (devs[0].nbins) + ' slices); copies (beside busy) as the brown line. ' +
-      'It opens at the first op (startup aside): drag to zoom, double-click for the whole span, click to show that time in the timeline.'));
+      'It opens at the first op (startup aside): drag to zoom, double-click for the whole span, click to show that time in the timeline.' +
+      (devs[0].pieces ? ' Zoomed below a slice, busy and idle come from the analysis\'s idle pieces themselves (copies stay at slice resolution).'
+        : ' The idle pieces are too many to embed: zoom stops at a slice.')));
     s.append(legend(['busy'].concat(CAUSES).concat(['copy_busy'])));
     for (const d of devs) {
       s.append(el('h3', null, d.label + ', pid ' + d.pid));
       const cv = el('canvas', { class: 'chart util', 'data-gpu': d.gpu, 'data-pid': d.pid });
       s.append(cv);
-      utilChart(cv, d);
+      UTIL.push(utilChart(cv, d));
     }
+  }
+  /* [t0, t1) (ns from base_ns) of device d from its idle pieces: the
+   * nanoseconds of each series (busy, copy_busy left 0, each cause) */
+  function piecesIn(d, t0, t1) {
+    const out = new Float64Array(d.series.length);
+    const a = Math.max(t0, d.span[0]), b = Math.min(t1, d.span[1]);
+    if (b <= a) return out;
+    const first = d.pieces[0], end = first + d.pieces[1];
+    let lo = first, hi = end; /* the first piece to end after a (disjoint, by start) */
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (PS[m] + PD[m] <= a) lo = m + 1; else hi = m;
+    }
+    let idle = 0;
+    for (let i = lo; i < end && PS[i] < b; i++) {
+      const w = Math.min(b, PS[i] + PD[i]) - Math.max(a, PS[i]);
+      if (w > 0) out[2 + PC[i]] += w, idle += w;
+    }
+    out[0] = Math.max(0, b - a - idle);
+    return out;
   }
   function utilChart(cv, d) {
     const nb = d.nbins, ns = d.series.length, base = d.util_off >> 2;
     const span0 = d.span[0], span1 = d.span[1], bw = (span1 - span0) / nb;
+    const fine = !!d.pieces, minw = fine ? Math.min(0.5, 100 / bw) : 0.5;
     /* from the first op (startup aside); double-click: the whole span */
     const si = d.series.indexOf('startup');
     let first = 0;
@@ -384,6 +408,10 @@
           for (let k = 0; k < ns; k++) sum[k] += UT[base + i * ns + k] * w;
         }
         if (!wsum) continue;
+        if (fine && per < 1) { /* below a slice: the pieces themselves, copies as the slice has them */
+          const p = piecesIn(d, span0 + a * bw, span0 + b * bw);
+          for (let k = 0; k < ns; k++) if (k !== 1) sum[k] = (p[k] * wsum) / (b - a);
+        }
         let y = H;
         const order = [0].concat(d.series.map((_, k) => k).slice(2));
         for (const k of order) {
@@ -415,7 +443,7 @@
       const W = cv.width, per = (v1 - v0) / W;
       if (drag && drag.b != null && Math.abs(drag.b - drag.a) > 4) {
         const a = v0 + Math.min(drag.a, drag.b) * per, b = v0 + Math.max(drag.a, drag.b) * per;
-        v0 = a; v1 = Math.max(b, a + 0.5);
+        v0 = a; v1 = Math.max(b, a + minw);
       } else {
         const t = span0 + (v0 + xOf(e) * per) * bw;
         TL.jump(t - ((v1 - v0) * bw) / 20, t + ((v1 - v0) * bw) / 20);
@@ -427,6 +455,13 @@
     addEventListener('resize', draw);
     draw();
     window.rtgFirstChart = window.rtgFirstChart || performance.now();
+    /* zoom to [t0, t1) ns from base_ns (as a drag does) */
+    const zoom = (t0, t1) => {
+      v0 = (t0 - span0) / bw;
+      v1 = Math.max((t1 - span0) / bw, v0 + minw);
+      draw();
+    };
+    return { canvas: cv, dev: d, zoom, at: (t0, t1) => (fine ? piecesIn(d, t0, t1) : null), bw };
   }
 
   /* 3. top kernels and gaps */
@@ -715,6 +750,6 @@
     const s = section('text', 'The analysis as text');
     s.append(el('details', null, el('summary', null, 'rtg-convert --analyze'), el('pre', { class: 'text' }, M.text)));
   }
-  window.rtgReport = { analysis: A, meta: M, timeline: TL };
+  window.rtgReport = { analysis: A, meta: M, timeline: TL, util: UTIL, color };
   document.body.dataset.ready = '1';
 })();
