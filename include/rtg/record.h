@@ -76,7 +76,9 @@
  * thread in between: a runtime polling; RTG_HSA_POLL) is one record: START
  * and DUR are the first call's, polls the number of calls (>= 2), last and
  * last_dur the last call's start and duration, busy the sum of all the
- * calls' durations. */
+ * calls' durations.  cid: the call's own correlation id (a record of
+ * repeated calls: the first one's); corr: the traced call it was made in
+ * (its ancestor), absent when none. */
 #define RTG_FIELDS_HSA_API(F, K)                                                                   \
   F(K, str, func, "", FUNC, REQ)                                                                   \
   F(K, str, args, "", ARGS, REQ)                                                                   \
@@ -88,9 +90,12 @@
   F(K, u64, polls, "polls", KV, OPT)                                                               \
   F(K, u64, last, "last", KV, OPT)                                                                 \
   F(K, u64, last_dur, "last_dur", KV, OPT)                                                         \
-  F(K, u64, busy, "busy", KV, OPT)
+  F(K, u64, busy, "busy", KV, OPT)                                                                 \
+  F(K, u64, cid, "cid", KV, OPT)
 
-/* A HIP API call: HIP: pid:P tid:T FUNC[(ARGS)] [KERNEL] ret=R @START +DUR */
+/* A HIP API call: HIP: pid:P tid:T FUNC[(ARGS)] [KERNEL] ret=R @START +DUR
+ * corr: the call's own correlation id, which the GPU ops it submitted
+ * carry; ancestor: the traced call it was made in, absent when none. */
 #define RTG_FIELDS_HIP_API(F, K)                                                                   \
   F(K, str, func, "", FUNC, REQ)                                                                   \
   F(K, str, args, "", ARGA, OPT)                                                                   \
@@ -99,7 +104,8 @@
   F(K, u64, start, "", AT, REQ)                                                                    \
   F(K, u64, dur, "", PLUS, REQ)                                                                    \
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
-  F(K, u64, stack, "stack", KV, OPT)
+  F(K, u64, stack, "stack", KV, OPT)                                                               \
+  F(K, u64, ancestor, "ancestor", KV, OPT)
 
 /* A kernel dispatch as the host enqueued it (RTG_HSA_HOST_DISPATCH). */
 #define RTG_FIELDS_DISPATCH_HOST(F, K)                                                             \
@@ -222,7 +228,9 @@
 
 /* A ROCTx marker (op mark) or a closed range (op push or start).  A range
  * still open when its thread or the process ended is written then, with
- * that time as stop and unclosed:1. */
+ * that time as stop and unclosed:1.  corr: the correlation id of the
+ * call that marked or opened it; ancestor: the traced call that call was
+ * made in, absent when none. */
 #define RTG_FIELDS_ROCTX(F, K)                                                                     \
   F(K, str, op, "op", KVW, REQ)                                                                    \
   F(K, u64, start, "start", KV, REQ)                                                               \
@@ -230,7 +238,9 @@
   F(K, u64, depth, "depth", KV, OPT)                                                               \
   F(K, u64, id, "id", KV, OPT)                                                                     \
   F(K, str, message, "message", KVS, OPT)                                                          \
-  F(K, u64, unclosed, "unclosed", KV, OPT)
+  F(K, u64, unclosed, "unclosed", KV, OPT)                                                         \
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
+  F(K, u64, ancestor, "ancestor", KV, OPT)
 
 /* A host call stack captured for the API record whose stack:ID it is. */
 #define RTG_FIELDS_STACK(F, K)                                                                     \

@@ -74,8 +74,9 @@ typedef struct cv_event {
   const char *args;    /* API arguments, syscall text; may be NULL */
   const char *kernel;  /* HIP: the kernel the call launched; may be NULL */
   const char *ret;     /* API return value; may be NULL */
-  uint64_t corr;
+  uint64_t corr;       /* API calls: the call's own id; GPU ops: the call that submitted it */
   bool has_corr;
+  uint64_t ancestor; /* API calls, ROCTx: the traced call it was made in, 0: none or unknown */
   /* HSA: a record of repeated calls (polls:): how many (0: one call), and
    * the sum of their durations; start..end then runs from the first call's
    * start to the last one's end */

@@ -82,7 +82,8 @@ def want_rows(path):
             dom = ("HSA_AMD_EXT_API" if f.startswith("hsa_amd_") else
                    "HSA_IMAGE_EXT_API" if f.startswith(("hsa_ext_image_", "hsa_ext_sampler_")) else
                    "HSA_FINALIZE_EXT_API" if f.startswith("hsa_ext_program_") else "HSA_CORE_API")
-            rows["hsa_api_trace"].append((pid, [dom, f, pid, tid, "", str(s), str(s + d)]))
+            rows["hsa_api_trace"].append((pid, [dom, f, pid, tid, field(line, "cid") or "",
+                                               str(s), str(s + d)]))
         elif kind == "HSA" and rest.startswith("dispatch ") and " start:" in rest:
             if int(field(line, "stop")) < int(field(line, "start")):
                 continue  # rtg skips it (stop before start)
@@ -104,7 +105,8 @@ def want_rows(path):
                 field(line, "corr") or "", field(line, "start"), field(line, "stop")]))
         elif kind == "ROCTX":
             rows["marker_api_trace"].append((pid, ["MARKER_CORE_RANGE_API",
-                field(line, "message", True) or "", pid, tid, "", field(line, "start"),
+                field(line, "message", True) or "", pid, tid, field(line, "corr") or "",
+                field(line, "start"),
                 field(line, "stop")]))
     return host, rows
 

@@ -259,8 +259,6 @@ static const cv_event no_event;
     (ev)->ret = GET(rec, K, ret);                                                                  \
     (ev)->start = GET(rec, K, start);                                                              \
     (ev)->end = (ev)->start + GET(rec, K, dur);                                                    \
-    (ev)->has_corr = HAS(rec, K, corr);                                                            \
-    (ev)->corr = GET(rec, K, corr);                                                                \
     (ev)->stack = HAS(rec, K, stack) ? GET(rec, K, stack) : 0;                                     \
   } while (0)
 
@@ -275,11 +273,19 @@ static void handle_api(reader *r, const rtg_line *l, const rtg_record *rec) {
   ev->tid = rec->tid;
   if (hip) {
     API_FIELDS(ev, rec, HIP_API);
+    ev->has_corr = HAS(rec, HIP_API, corr);
+    ev->corr = GET(rec, HIP_API, corr);
+    ev->ancestor = HAS(rec, HIP_API, ancestor) ? GET(rec, HIP_API, ancestor) : 0;
     ev->args = HAS(rec, HIP_API, args) ? GET(rec, HIP_API, args) : NULL;
     ev->kernel = HAS(rec, HIP_API, kernel) ? GET(rec, HIP_API, kernel) : NULL;
     if (ev->kernel && ctx->opt.kernel_names) ev->kernel = demangled_name(ctx, ev->kernel);
   } else {
     API_FIELDS(ev, rec, HSA_API);
+    /* an HSA call's own id is its cid (traces of earlier versions have
+     * none); its corr is the call it was made in */
+    ev->has_corr = HAS(rec, HSA_API, cid);
+    ev->corr = GET(rec, HSA_API, cid);
+    ev->ancestor = HAS(rec, HSA_API, corr) ? GET(rec, HSA_API, corr) : 0;
     ev->args = GET(rec, HSA_API, args);
     ev->kernel = NULL;
   }
@@ -580,6 +586,9 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.end = GET(rec, ROCTX, stop);
     ev.depth = (uint32_t)GET(rec, ROCTX, depth);
     ev.id = GET(rec, ROCTX, id);
+    ev.has_corr = HAS(rec, ROCTX, corr);
+    ev.corr = GET(rec, ROCTX, corr);
+    ev.ancestor = HAS(rec, ROCTX, ancestor) ? GET(rec, ROCTX, ancestor) : 0;
     if (!strcmp(op, "mark")) {
       ev.type = CV_MARK;
       ev.end = ev.start;

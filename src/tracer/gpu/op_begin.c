@@ -14,10 +14,14 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
   op->kind = kind;
   op->waiter = w;
   op->id = atomic_fetch_add(&next_id, 1);
-  op->corr = rtg_corr_get();
-  if (!op->corr && (kind == RTG_OP_DISPATCH || kind == RTG_OP_COPY)) {
-    void (*missing)(void) = __atomic_load_n(&rtg_corr_missing, __ATOMIC_ACQUIRE);
-    if (missing && !rtg_tls.hip_tramp) missing(); /* (in a HIP call not recorded: known) */
+  rtg_thread_state *ts = &rtg_tls;
+  op->corr = ts->corr;
+  if (!op->corr) {
+    if (kind == RTG_OP_DISPATCH || kind == RTG_OP_COPY) {
+      void (*missing)(void) = __atomic_load_n(&rtg_corr_missing, __ATOMIC_ACQUIRE);
+      if (missing && !ts->hip_tramp) missing(); /* (in a HIP call not recorded: known) */
+    }
+    op->corr = ts->inner; /* outside HIP: the HSA call that submitted it, if traced */
   }
   op->tick = rtg_now();
   /* asked for here, kept by the binding only for an owner (sigtrack.c);

@@ -23,9 +23,10 @@ void rtg_hip_begin_named(rtg_hip_call *c, const char *name, uint8_t backtrace) {
   c->op = 0;
   c->backtrace = backtrace;
   c->prev_corr = ts->corr;
+  c->ancestor = ts->inner;
   c->corr = rtg_corr_next_on(ts);
-  ts->corr = c->corr;     /* as rtg_corr_set */
-  c->start = rtg_stamp(); /* last, so the bookkeeping is not in the duration */
+  ts->corr = ts->inner = c->corr; /* as rtg_corr_set */
+  c->start = rtg_stamp();         /* last, so the bookkeeping is not in the duration */
 }
 
 void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
@@ -41,15 +42,19 @@ void rtg_hip_begin(rtg_hip_call *c, uint32_t op) {
  * arguments and the kernel name are not: they follow the header, after the
  * backtrace's id when there is one: the argument fields as
  * rtg_hip_args_capture copies them, then the kernel name with its NUL.
- * 64 bytes in the buffer for a call without them: one cache line. */
+ * The ancestor's id, when the call was made inside another traced call,
+ * follows the backtrace's id.  64 bytes in the buffer for a call without
+ * them: one cache line. */
 typedef struct hip_entry {
   const char *func;
   uint64_t start, dur, corr;     /* start, dur: stamps */
   int64_t ret;                   /* < 0: unknown */
   uint16_t args_len, kernel_len; /* argument bytes; kernel name with the NUL, 0: absent */
-  uint16_t has_stack;            /* a uint64_t backtrace id follows */
+  uint16_t tail;                 /* HIP_TAIL_*: the uint64_t ids that follow */
   uint16_t args_dec;             /* the arguments' decoder (hip_args.c), 0: no argument text */
 } hip_entry;
+
+enum { HIP_TAIL_STACK = 1, HIP_TAIL_ANCESTOR = 2 };
 
 enum { HIP_ENTRY_MAX = RTG_PAYLOAD_MAX, HIP_ARGS_TEXT = 512 };
 
@@ -64,11 +69,15 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   hip_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
-  uint64_t stack = 0;
-  size_t stack_len = e.has_stack ? sizeof stack : 0;
-  if (sizeof e + stack_len + (size_t)e.args_len + e.kernel_len > len) return 0;
-  if (stack_len) memcpy(&stack, (const char *)payload + sizeof e, sizeof stack);
-  const char *args = (const char *)payload + sizeof e + stack_len, *kernel = args + e.args_len;
+  uint64_t stack = 0, ancestor = 0;
+  size_t tail_len = 0;
+  if (e.tail & HIP_TAIL_STACK) tail_len += sizeof stack;
+  if (e.tail & HIP_TAIL_ANCESTOR) tail_len += sizeof ancestor;
+  if (sizeof e + tail_len + (size_t)e.args_len + e.kernel_len > len) return 0;
+  const char *tail = (const char *)payload + sizeof e;
+  if (e.tail & HIP_TAIL_STACK) memcpy(&stack, tail, sizeof stack), tail += sizeof stack;
+  if (e.tail & HIP_TAIL_ANCESTOR) memcpy(&ancestor, tail, sizeof ancestor);
+  const char *args = (const char *)payload + sizeof e + tail_len, *kernel = args + e.args_len;
   if (e.kernel_len && !is_str(kernel, e.kernel_len)) return 0;
   /* the return value: its digits, "?" when unknown */
   char ret[24] = "?";
@@ -86,6 +95,7 @@ static size_t format_hip(char *out, size_t cap, const void *payload, size_t len,
   if (e.kernel_len) RTG_SET(r, HIP_API, kernel, kernel);
   RTG_SET(r, HIP_API, corr, e.corr);
   if (stack) RTG_SET(r, HIP_API, stack, stack);
+  if (ancestor) RTG_SET(r, HIP_API, ancestor, ancestor);
   return rtg_entry_record(out, cap, r);
 }
 
@@ -103,6 +113,7 @@ void rtg_hip_end_dec(rtg_hip_call *c, unsigned dec, const void *args, const char
                      int64_t ret) {
   uint64_t end = rtg_stamp();
   c->ts->corr = c->prev_corr; /* as rtg_corr_set */
+  c->ts->inner = c->ancestor;
   union {
     hip_entry e;
     char bytes[HIP_ENTRY_MAX];
@@ -115,8 +126,13 @@ void rtg_hip_end_dec(rtg_hip_call *c, unsigned dec, const void *args, const char
     if (stack) {
       memcpy(u.bytes + n, &stack, sizeof stack);
       n += sizeof stack;
-      u.e.has_stack = 1;
+      u.e.tail |= HIP_TAIL_STACK;
     }
+  }
+  if (c->ancestor) {
+    memcpy(u.bytes + n, &c->ancestor, sizeof c->ancestor);
+    n += sizeof c->ancestor;
+    u.e.tail |= HIP_TAIL_ANCESTOR;
   }
   if (dec && args) {
     size_t l = rtg_hip_args_capture(dec, args, (unsigned char *)u.bytes + n, HIP_ENTRY_MAX - n);

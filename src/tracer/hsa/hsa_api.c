@@ -11,7 +11,7 @@
  * Repeated calls (RTG_HSA_POLL=coalesce, the default): each call's entry
  * is held back by its thread (core/hold.h) instead of pushed; a next call
  * of the same function with the same argument words, return value and
- * correlation id only counts itself into the held entry (hold_api), so a
+ * enclosing call only counts itself into the held entry (hold_api), so a
  * runtime that polls a signal or a queue index, or waits on a signal with
  * a timeout, again and again makes one record with polls:N, the last
  * call's times and the sum of the durations.  Any other entry of the
@@ -108,16 +108,17 @@ static const fn_info fns[FN_COUNT] = {
 #undef RTG_API_VOID
 };
 
-/* The entry pushed per call: start and dur in stamps (core/stamp.h); the
- * argument words, then the correlation id when the call was made inside a
- * HIP call (56 bytes in the buffer for a call of one argument outside);
- * then, for repeated calls (flags & API_POLLS), a poll_tail. */
+/* The entry pushed per call: start and dur in stamps (core/stamp.h), the
+ * call's own correlation id (cid, not compared when calls repeat); the
+ * argument words, then the enclosing call's id when the call was made
+ * inside a traced call (64 bytes in the buffer for a call of one argument
+ * outside); then, for repeated calls (flags & API_POLLS), a poll_tail. */
 typedef struct api_entry {
   uint16_t fn;
   uint8_t nargs;
-  uint8_t has_corr; /* words[nargs] is the correlation id */
+  uint8_t has_corr; /* words[nargs] is the enclosing call's id */
   uint32_t flags;
-  uint64_t start, dur, retval;
+  uint64_t start, dur, cid, retval;
   uint64_t words[MAX_ARGS + 1];
 } api_entry;
 
@@ -188,44 +189,58 @@ static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *
     rtg_count(RTG_CNT_HSA_CALLS, 1); /* dropped (counted as lost) */
 }
 
-/* The entry both wrapper kinds push: times, return value, the argument
- * words and the correlation id.  Calls the tracer makes itself are not
- * recorded (rtg_enter).  The thread's state is read once (each access to
- * it is a call in a dlopen'ed library). */
-#define RECORD_CALL(name, t0, t1, ret)                                                             \
+/* The entry both wrapper kinds push: times, the call's id, return value,
+ * the argument words and the enclosing call's id (up). */
+#define RECORD_CALL(ts, name, t0, t1, id, up, ret)                                                 \
   do {                                                                                             \
-    uint64_t t1_ = (t1);                                                                           \
-    rtg_thread_state *ts_ = &rtg_tls;                                                              \
-    if (ts_->inside) break;                                                                        \
     api_entry e;                                                                                   \
     int n = 0;                                                                                     \
     e.fn = FN_##name;                                                                              \
     e.flags = 0;                                                                                   \
     e.start = t0;                                                                                  \
-    e.dur = t1_ - t0;                                                                              \
+    e.dur = (t1)-t0;                                                                               \
+    e.cid = (id);                                                                                  \
     e.retval = (ret);                                                                              \
     RTG_ARGS_##name(ARGWORD) e.nargs = (uint8_t)n;                                                 \
-    e.has_corr = ts_->corr != 0;                                                                   \
-    if (e.has_corr) e.words[n++] = ts_->corr;                                                      \
+    e.has_corr = (up) != 0;                                                                        \
+    if (e.has_corr) e.words[n++] = (up);                                                           \
     if (rtg_cfg.hsa_poll_each)                                                                     \
-      push_api(ts_, &e, n);                                                                        \
+      push_api((ts), &e, n);                                                                       \
     else                                                                                           \
-      hold_api(ts_, &e, n);                                                                        \
+      hold_api((ts), &e, n);                                                                       \
   } while (0)
 
-/* the wrappers */
+/* The wrappers.  Calls the tracer makes itself are not recorded
+ * (rtg_enter).  A call takes its id and is the thread's innermost call
+ * while it runs (rtg_call_get).  The thread's state is read once (each
+ * access to it is a call in a dlopen'ed library). */
 #define RTG_API(T, name, ret, rk, params, call, ...)                                               \
   static ret w_##name params {                                                                     \
-    uint64_t t0 = rtg_stamp();                                                                     \
-    ret r = rtg_impl.name call;                                                                    \
-    RECORD_CALL(name, t0, rtg_stamp(), (uint64_t)r);                                               \
-    return r;                                                                                      \
+    rtg_thread_state *ts_ = &rtg_tls;                                                              \
+    if (ts_->inside) return rtg_impl.name call;                                                    \
+    uint64_t id_ = rtg_corr_next_on(ts_), up_ = ts_->inner;                                        \
+    ts_->inner = id_;                                                                              \
+    uint64_t t0_ = rtg_stamp();                                                                    \
+    ret r_ = rtg_impl.name call;                                                                   \
+    uint64_t t1_ = rtg_stamp();                                                                    \
+    ts_->inner = up_;                                                                              \
+    RECORD_CALL(ts_, name, t0_, t1_, id_, up_, (uint64_t)r_);                                      \
+    return r_;                                                                                     \
   }
 #define RTG_API_VOID(T, name, params, call, ...)                                                   \
   static void w_##name params {                                                                    \
-    uint64_t t0 = rtg_stamp();                                                                     \
+    rtg_thread_state *ts_ = &rtg_tls;                                                              \
+    if (ts_->inside) {                                                                             \
+      rtg_impl.name call;                                                                          \
+      return;                                                                                      \
+    }                                                                                              \
+    uint64_t id_ = rtg_corr_next_on(ts_), up_ = ts_->inner;                                        \
+    ts_->inner = id_;                                                                              \
+    uint64_t t0_ = rtg_stamp();                                                                    \
     rtg_impl.name call;                                                                            \
-    RECORD_CALL(name, t0, rtg_stamp(), 0);                                                         \
+    uint64_t t1_ = rtg_stamp();                                                                    \
+    ts_->inner = up_;                                                                              \
+    RECORD_CALL(ts_, name, t0_, t1_, id_, up_, 0);                                                 \
   }
 #include "hsa/gen/hsa_api_list.h"
 #undef RTG_API
@@ -382,6 +397,7 @@ static size_t format_api(char *out, size_t cap, const void *payload, size_t len,
   if (e.has_corr && WORD(nargs)) RTG_SET(&r, HSA_API, corr, WORD(nargs));
 #undef WORD
   if (tail.polls > 1) set_polls(&r, &e, &tail);
+  if (e.cid) RTG_SET(&r, HSA_API, cid, e.cid);
   /* names from the generated table, numbers, and labels and words made
    * by fmt_word: nothing to scan for */
   RTG_CLEAN(&r, HSA_API, func);

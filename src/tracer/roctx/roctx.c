@@ -23,9 +23,20 @@
 #define OPEN_SLOTS 4096   /* start/stop ranges open at once */
 #define INTERN_SLOTS 8192 /* distinct messages */
 
+/* A call's correlation id and the traced call it was made in (0: none). */
+typedef struct call_ids {
+  uint64_t corr, ancestor;
+} call_ids;
+
+static call_ids take_ids(void) {
+  rtg_thread_state *t = &rtg_tls;
+  return (call_ids){rtg_corr_next_on(t), t->inner};
+}
+
 typedef struct pushed {
   const char *message;
   uint64_t start;
+  call_ids ids;
 } pushed;
 
 /* One thread's push/pop ranges.  Registered at its first push, so the
@@ -51,6 +62,7 @@ typedef struct open_range {
   uint64_t start;
   const char *message;
   uint64_t tid;
+  call_ids ids;
 } open_range;
 
 static open_range open_ranges[OPEN_SLOTS];
@@ -88,7 +100,7 @@ static const char *intern(const char *s) {
 }
 
 static void emit_as(uint64_t tid, const char *op, uint64_t start, uint64_t stop, int64_t d,
-                    uint64_t id, const char *message, int unclosed) {
+                    uint64_t id, const char *message, int unclosed, call_ids ids) {
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_ROCTX, rtg_pid(), tid);
   r.u.ROCTX.op = op;
@@ -98,12 +110,14 @@ static void emit_as(uint64_t tid, const char *op, uint64_t start, uint64_t stop,
   if (id) RTG_SET(&r, ROCTX, id, id);
   if (message) RTG_SET(&r, ROCTX, message, message);
   if (unclosed) RTG_SET(&r, ROCTX, unclosed, 1);
+  if (ids.corr) RTG_SET(&r, ROCTX, corr, ids.corr);
+  if (ids.ancestor) RTG_SET(&r, ROCTX, ancestor, ids.ancestor);
   rtg_emit(&r);
 }
 
 static void emit(const char *op, uint64_t start, uint64_t stop, int64_t d, uint64_t id,
-                 const char *message) {
-  emit_as(rtg_tid(), op, start, stop, d, id, message, 0);
+                 const char *message, call_ids ids) {
+  emit_as(rtg_tid(), op, start, stop, d, id, message, 0, ids);
 }
 
 /* Write the pushed ranges of t still open, innermost first, as closed at
@@ -111,7 +125,8 @@ static void emit(const char *op, uint64_t start, uint64_t stop, int64_t d, uint6
 static void flush_unclosed(tstack *t, uint64_t now) {
   int d = t->depth < STACK_DEPTH ? t->depth : STACK_DEPTH;
   t->depth = 0;
-  while (d-- > 0) emit_as(t->tid, "push", t->stack[d].start, now, d, 0, t->stack[d].message, 1);
+  while (d-- > 0)
+    emit_as(t->tid, "push", t->stack[d].start, now, d, 0, t->stack[d].message, 1, t->stack[d].ids);
 }
 
 /* A thread with pushed ranges ends. */
@@ -144,7 +159,7 @@ static void register_thread(void) {
 
 void rtg_roctx_mark(const char *message) {
   uint64_t t = rtg_now();
-  emit("mark", t, t, -1, 0, message ? message : "");
+  emit("mark", t, t, -1, 0, message ? message : "", take_ids());
 }
 
 /* The innermost recorded range of this thread becomes its current one. */
@@ -159,6 +174,7 @@ void rtg_roctx_push(const char *message) {
   if (ts.depth < STACK_DEPTH) {
     ts.stack[ts.depth].message = intern(message);
     ts.stack[ts.depth].start = t;
+    ts.stack[ts.depth].ids = take_ids();
   }
   ts.depth++;
   set_current_range();
@@ -171,13 +187,14 @@ void rtg_roctx_pop(void) {
   set_current_range();
   if (ts.depth < STACK_DEPTH) {
     const pushed *p = &ts.stack[ts.depth];
-    emit("push", p->start, t, ts.depth, 0, p->message);
+    emit("push", p->start, t, ts.depth, 0, p->message, p->ids);
   }
 }
 
 void rtg_roctx_start(const char *message, uint64_t id) {
   uint64_t t = rtg_now();
   const char *m = intern(message);
+  call_ids ids = take_ids();
   pthread_mutex_lock(&open_lock);
   unsigned i;
   for (i = 0; i < OPEN_SLOTS; i++) {
@@ -187,6 +204,7 @@ void rtg_roctx_start(const char *message, uint64_t id) {
       o->start = t;
       o->message = m;
       o->tid = rtg_tid();
+      o->ids = ids;
       break;
     }
   }
@@ -196,7 +214,7 @@ void rtg_roctx_start(const char *message, uint64_t id) {
 
 void rtg_roctx_stop(uint64_t id) {
   uint64_t t = rtg_now();
-  open_range found = {0, 0, NULL, 0};
+  open_range found = {0, 0, NULL, 0, {0, 0}};
   pthread_mutex_lock(&open_lock);
   for (unsigned i = 0; i < OPEN_SLOTS; i++) {
     open_range *o = &open_ranges[(id + i) & (OPEN_SLOTS - 1)];
@@ -222,7 +240,7 @@ void rtg_roctx_stop(uint64_t id) {
     if (!o->id) break;
   }
   pthread_mutex_unlock(&open_lock);
-  if (found.id) emit("start", found.start, t, -1, id, found.message);
+  if (found.id) emit("start", found.start, t, -1, id, found.message, found.ids);
 }
 
 void rtg_roctx_report(uint32_t op, const void *data) {
@@ -270,7 +288,7 @@ void rtg_roctx_write_open_ranges(void) {
   for (unsigned i = 0; i < OPEN_SLOTS; i++) {
     open_range *o = &open_ranges[i];
     if (!o->id) continue;
-    emit_as(o->tid, "start", o->start, now, -1, o->id, o->message, 1);
+    emit_as(o->tid, "start", o->start, now, -1, o->id, o->message, 1, o->ids);
     o->id = 0;
     open++;
   }

@@ -289,6 +289,7 @@ static void chrome_event(void *st, const cv_event *ev) {
       arg_str(&a, "args", ev->args);
       arg_str(&a, "ret", ev->ret);
       if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+      if (ev->ancestor) arg_u64(&a, "ancestor", ev->ancestor);
       if (ev->polls) { /* repeated calls: the slice spans them all */
         arg_u64(&a, "polls", ev->polls);
         arg_u64(&a, "busy", ev->busy);
@@ -296,8 +297,8 @@ static void chrome_event(void *st, const cv_event *ev) {
       arg_stack(&a, ev->proc, ev->stack);
       args_end(&a);
     }
-    /* arrows start at HIP calls: the HSA calls inside one carry its
-     * correlation id too, but the HIP call is what the user wrote */
+    /* arrows start at HIP calls: the ops submitted inside one carry its
+     * correlation id, whatever HSA calls it made */
     if (ctx->opt.flows && ev->has_corr && hip) {
       corr_val host = {t->cpid, t->ctid, ev->start, 0};
       corr_call(&c->calls, corr_key(ev->proc, ev->corr), host, flow_launch, c);
@@ -403,6 +404,8 @@ static void chrome_event(void *st, const cv_event *ev) {
     slice(c, t, ev->name, "roctx", ev->start, ev->end);
     arg_str(&a, "op", ev->args);
     if (ev->depth) arg_u64(&a, "depth", ev->depth);
+    if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+    if (ev->ancestor) arg_u64(&a, "ancestor", ev->ancestor);
     args_end(&a);
     return;
   case CV_SYSCALL:

@@ -67,7 +67,7 @@ static inline bool put_u64(text *t, uint64_t v) {
 static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, char **mark) {
   bool hip = rec->kind == RTG_KIND_HIP_API;
   const char *name, *args, *kernel = NULL, *ret;
-  uint64_t start, dur, corr;
+  uint64_t start, dur, corr, ancestor;
   bool has_corr;
   size_t name_len, args_len = 0;
   if (hip) {
@@ -77,6 +77,7 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     args = RTG_HAS(rec, RTG_FIELD(HIP_API, args)) ? h->args : NULL;
     kernel = RTG_HAS(rec, RTG_FIELD(HIP_API, kernel)) ? h->kernel : NULL;
     has_corr = RTG_HAS(rec, RTG_FIELD(HIP_API, corr));
+    ancestor = RTG_HAS(rec, RTG_FIELD(HIP_API, ancestor)) ? h->ancestor : 0;
     if (kernel && *kernel && o->kernel_names) return false; /* renamed by what the trace tells */
     name_len = strlen(name);
     if (args) args_len = strlen(args);
@@ -84,8 +85,10 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     const rtg_rec_HSA_API *h = &rec->u.HSA_API;
     if (RTG_HAS(rec, RTG_FIELD(HSA_API, stack)) && h->stack) return false;
     if (RTG_HAS(rec, RTG_FIELD(HSA_API, polls))) return false; /* repeated calls: few lines */
-    name = h->func, args = h->args, ret = h->ret, start = h->start, dur = h->dur, corr = h->corr;
-    has_corr = RTG_HAS(rec, RTG_FIELD(HSA_API, corr));
+    name = h->func, args = h->args, ret = h->ret, start = h->start, dur = h->dur, corr = h->cid;
+    /* its own id is cid; corr is the call it was made in (in/trace.c) */
+    has_corr = RTG_HAS(rec, RTG_FIELD(HSA_API, cid));
+    ancestor = RTG_HAS(rec, RTG_FIELD(HSA_API, corr)) ? h->corr : 0;
     name_len = hsa_len(name, args, 2); /* " (" between them */
     args_len = hsa_len(args, ret, 6);  /* ") ret=" */
   }
@@ -110,6 +113,7 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
   }
   if (!put_raw(t, sep, nsep) || !put_lit(t, "\"ret\":") || !put_quoted(t, ret)) return false;
   if (has_corr && (!put_lit(t, ",\"corr\":") || !put_u64(t, corr))) return false;
+  if (ancestor && (!put_lit(t, ",\"ancestor\":") || !put_u64(t, ancestor))) return false;
   return put_lit(t, "}}");
 }
 

@@ -22,8 +22,11 @@
  * come from the kernel's KERNEL record, with rocprofv3's meaning (its
  * kernel symbol's id, static LDS rounded up, the descriptor's registers).
  * A value rtg does not record (Stream_Id, the dispatching thread of a
- * kernel, a correlation id of an HSA call or a marker, the kernel values
- * of a trace without KERNEL records) is written empty, never made up.  Rows are
+ * kernel, the correlation id of an HSA call or a marker in a trace of an
+ * earlier version, the kernel values of a trace without KERNEL records) is
+ * written empty, never made up.  Correlation_Id is the call's own id on API
+ * rows (rocprofv3's internal id); a kernel or copy has the id of the HIP
+ * call that submitted it (outside HIP calls: of the HSA call).  Rows are
  * in input order, as rocprofv3's are in completion order. */
 #include <errno.h>
 #include <stdlib.h>
@@ -295,7 +298,7 @@ static const char *hip_domain(const char *fn) {
   return !strncmp(fn, "__hip", 5) ? "\"HIP_COMPILER_API_EXT\"" : "\"HIP_RUNTIME_API_EXT\"";
 }
 
-static void api_row(csv *c, const cv_event *ev, const char *domain, int kind, bool corr) {
+static void api_row(csv *c, const cv_event *ev, const char *domain, int kind) {
   const cv_proc *p = &c->ctx->procs[ev->proc];
   put_raw(c, domain, strlen(domain));
   SEP(c);
@@ -305,7 +308,7 @@ static void api_row(csv *c, const cv_event *ev, const char *domain, int kind, bo
   SEP(c);
   put_u64(c, ev->tid);
   SEP(c);
-  if (corr && ev->has_corr) put_u64(c, ev->corr);
+  if (ev->has_corr) put_u64(c, ev->corr);
   SEP(c);
   put_time(c, ev->start);
   SEP(c);
@@ -400,12 +403,11 @@ static void csv_event(void *st, const cv_event *ev) {
   csv *c = st;
   switch (ev->type) {
   case CV_HIP_API:
-    api_row(c, ev, hip_domain(ev->name ? ev->name : ""), F_HIP, true);
+    api_row(c, ev, hip_domain(ev->name ? ev->name : ""), F_HIP);
     break;
   case CV_HSA_API:
-    /* rtg gives the HSA calls made inside a HIP call that call's id;
-     * rocprofv3's ids are unique per call, so none is written */
-    api_row(c, ev, hsa_domain(ev->name ? ev->name : ""), F_HSA, false);
+    /* the call's own id (traces of earlier versions have none: empty) */
+    api_row(c, ev, hsa_domain(ev->name ? ev->name : ""), F_HSA);
     break;
   case CV_KERNEL:
     kernel_row(c, ev);
@@ -417,7 +419,7 @@ static void csv_event(void *st, const cv_event *ev) {
   case CV_RANGE:
     /* roctxMarkA, roctxRangePushA/Pop and roctxRangeStartA/Stop: rocprofv3
      * names the row after the message */
-    api_row(c, ev, "\"MARKER_CORE_RANGE_API\"", F_MARKER, false);
+    api_row(c, ev, "\"MARKER_CORE_RANGE_API\"", F_MARKER);
     break;
   default: /* barriers, host dispatch records, syscalls: no rocprofv3 file */
     break;

@@ -240,6 +240,7 @@ static void host_call(pf *p, const cv_event *ev) {
     pf_ann_str(p, AN_ret, ev->ret);
   }
   if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
+  if (ev->ancestor) pf_ann_u64(p, AN_ancestor, ev->ancestor);
   if (ev->polls) { /* repeated calls: the slice spans them all */
     pf_ann_u64(p, AN_polls, ev->polls);
     pf_ann_u64(p, AN_busy, ev->busy);

@@ -20,6 +20,7 @@ static const char *const ann_names[NANNS] = {
     [AN_args] = "args",
     [AN_ret] = "ret",
     [AN_corr] = "corr",
+    [AN_ancestor] = "ancestor",
     [AN_stack] = "stack",
     [AN_queue] = "queue",
     [AN_agent] = "agent",

@@ -48,6 +48,7 @@ enum {
   AN_args,
   AN_ret,
   AN_corr,
+  AN_ancestor,
   AN_stack,
   AN_queue,
   AN_agent,
