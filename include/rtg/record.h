@@ -122,7 +122,10 @@
 /* A kernel dispatch as the GPU ran it.  waiter (also on barriers and
  * copies): the first application thread that waited for the op to finish
  * (in a wait on its completion signal, or a load of it that saw it
- * finished); absent: none did. */
+ * finished); absent: none did.  graph, node (also on copies): submitted by
+ * a hipGraphLaunch (its corr), of the graph exec numbered graph (1, 2, ...
+ * in the order of their first launch), the node-th kernel or copy that
+ * launch submitted (the same node at every launch of the graph). */
 #define RTG_FIELDS_DISPATCH(F, K)                                                                  \
   F(K, u64, queue, "queue", KV, REQ)                                                               \
   F(K, u64, agent, "agent", KV, REQ)                                                               \
@@ -139,7 +142,9 @@
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, demangled, "demangled", KVS, OPT)                                                      \
   F(K, u64, waiter, "waiter", KV, OPT)                                                             \
-  F(K, u64, kernel_id, "kernel_id", KV, OPT)
+  F(K, u64, kernel_id, "kernel_id", KV, OPT)                                                       \
+  F(K, u64, graph, "graph", KV, OPT)                                                               \
+  F(K, u64, node, "node", KV, OPT)
 
 /* A kernel of a loaded code object, once per kernel object (at the
  * executable's freeze), before any dispatch of it: id (the kernel_id of
@@ -208,7 +213,8 @@
   F(K, u64, waiter, "waiter", KV, OPT)
 
 /* An async copy.  kind: HostToDevice, DeviceToHost, DeviceToDevice,
- * HostToHost; engine: the copy engine index when known. */
+ * HostToHost; engine: the copy engine index when known; graph, node: as a
+ * dispatch's. */
 #define RTG_FIELDS_COPY(F, K)                                                                      \
   F(K, u64, agent, "agent", KV, REQ)                                                               \
   F(K, u64, signal, "signal", KV, REQ)                                                             \
@@ -224,7 +230,9 @@
   F(K, u64, tick, "tick", KV, OPT)                                                                 \
   F(K, str, api, "api", KVW, OPT)                                                                  \
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
-  F(K, u64, waiter, "waiter", KV, OPT)
+  F(K, u64, waiter, "waiter", KV, OPT)                                                             \
+  F(K, u64, graph, "graph", KV, OPT)                                                               \
+  F(K, u64, node, "node", KV, OPT)
 
 /* A ROCTx marker (op mark) or a closed range (op push or start).  A range
  * still open when its thread or the process ended is written then, with

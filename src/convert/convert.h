@@ -76,7 +76,8 @@ typedef struct cv_event {
   const char *ret;     /* API return value; may be NULL */
   uint64_t corr;       /* API calls: the call's own id; GPU ops: the call that submitted it */
   bool has_corr;
-  uint64_t ancestor; /* API calls, ROCTx: the traced call it was made in, 0: none or unknown */
+  uint64_t ancestor;    /* API calls, ROCTx: the traced call it was made in, 0: none or unknown */
+  uint32_t graph, node; /* kernel, copy: of a hipGraphLaunch (record.h), 0: none */
   /* HSA: a record of repeated calls (polls:): how many (0: one call), and
    * the sum of their durations; start..end then runs from the first call's
    * start to the last one's end */

@@ -520,6 +520,8 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.has_scratch = HAS(rec, DISPATCH, scratch);
     ev.has_corr = HAS(rec, DISPATCH, corr);
     ev.corr = GET(rec, DISPATCH, corr);
+    ev.graph = (uint32_t)GET(rec, DISPATCH, graph);
+    ev.node = (uint32_t)GET(rec, DISPATCH, node);
     ev.tick = GET(rec, DISPATCH, tick);
     ev.signal = GET(rec, DISPATCH, signal);
     ev.waiter = GET(rec, DISPATCH, waiter);
@@ -572,6 +574,8 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.args = HAS(rec, COPY, api) ? GET(rec, COPY, api) : NULL;
     ev.has_corr = HAS(rec, COPY, corr);
     ev.corr = GET(rec, COPY, corr);
+    ev.graph = (uint32_t)GET(rec, COPY, graph);
+    ev.node = (uint32_t)GET(rec, COPY, node);
     ev.tick = GET(rec, COPY, tick);
     ev.signal = GET(rec, COPY, signal);
     ev.waiter = GET(rec, COPY, waiter);

@@ -15,8 +15,10 @@ typedef struct rtg_tchain rtg_tchain;
 typedef struct rtg_thread_state {
   rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
   uint64_t tid;
-  uint64_t corr;                /* the HIP call in progress (rtg_corr_set) */
-  uint64_t inner;               /* the innermost traced call in progress, of any API */
+  uint64_t corr;      /* the HIP call in progress (rtg_corr_set) */
+  uint64_t inner;     /* the innermost traced call in progress, of any API */
+  uint32_t graph;     /* the graph exec a hipGraphLaunch in progress launches (1...), 0: none */
+  uint32_t graph_ops; /* the kernels and copies that launch submitted so far */
   uint64_t corr_next, corr_end; /* this thread's block of correlation ids */
   int inside;                   /* > 0 while the tracer runs on this thread (rtg_enter) */
   bool no_wait;      /* the tracer's own threads, the fatal path: never wait for buffer space */

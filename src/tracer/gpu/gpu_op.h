@@ -82,6 +82,7 @@ typedef struct rtg_op {
   uint32_t agent_queue;        /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
   uint64_t id, seq, corr, tick;
+  uint32_t graph, node; /* of a hipGraphLaunch (thread_state.h), 0: none */
   uint64_t kernel_object;
   rtg_dim3 grid, wg;
   uint32_t lds, scratch;

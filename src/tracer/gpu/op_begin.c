@@ -23,6 +23,11 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
     }
     op->corr = ts->inner; /* outside HIP: the HSA call that submitted it, if traced */
   }
+  op->graph = op->node = 0;
+  if (ts->graph && (kind == RTG_OP_DISPATCH || kind == RTG_OP_COPY)) {
+    op->graph = ts->graph;
+    op->node = ++ts->graph_ops;
+  }
   op->tick = rtg_now();
   /* asked for here, kept by the binding only for an owner (sigtrack.c);
    * copies are always raised (their end time is the engine's to write) */

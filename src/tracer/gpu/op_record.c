@@ -109,6 +109,10 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     if (n.demangled) RTG_SET(r, DISPATCH, demangled, n.demangled);
     if (p.waiter) RTG_SET(r, DISPATCH, waiter, p.waiter);
     if (n.id) RTG_SET(r, DISPATCH, kernel_id, n.id);
+    if (op->graph) {
+      RTG_SET(r, DISPATCH, graph, op->graph);
+      RTG_SET(r, DISPATCH, node, op->node);
+    }
   } else if (op->kind == RTG_OP_COPY) {
     rtg_record_init(r, RTG_KIND_COPY, pid, tid);
     rtg_rec_COPY *c = &r->u.COPY;
@@ -127,6 +131,10 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     RTG_SET(r, COPY, api, op->api);
     if (op->corr) RTG_SET(r, COPY, corr, op->corr);
     if (p.waiter) RTG_SET(r, COPY, waiter, p.waiter);
+    if (op->graph) {
+      RTG_SET(r, COPY, graph, op->graph);
+      RTG_SET(r, COPY, node, op->node);
+    }
   } else {
     rtg_record_init(r, RTG_KIND_BARRIER, pid, tid);
     rtg_rec_BARRIER *b = &r->u.BARRIER;

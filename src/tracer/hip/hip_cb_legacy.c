@@ -116,6 +116,8 @@ static void api_cb(uint32_t domain, uint32_t op, const void *data, void *arg) {
   memcpy(&phase, f->data + RTG_HIP_DATA_PHASE_OFF, sizeof phase);
   if (phase == 0) {
     rtg_hip_begin(&f->call, op);
+    if (op == rtg_hip.graph_launch_op)
+      rtg_hip_graph_begin(&f->call, f->data + RTG_HIP_DATA_ARGS_OFF);
   } else {
     rtg_hip_end(&f->call, f->data + RTG_HIP_DATA_ARGS_OFF, -1);
     f->magic = 0;

@@ -34,7 +34,8 @@ typedef struct slot {
   uint16_t decoder; /* hip_args.c decoder, 0: none */
   uint8_t noerr;    /* does not return hipError_t */
   uint8_t backtrace;
-  uint8_t marks_only; /* not recorded (filtered out): only marks the thread (hip_got.c) */
+  uint8_t marks_only;   /* not recorded (filtered out): only marks the thread (hip_got.c) */
+  uint8_t graph_launch; /* hipGraphLaunch (rtg_hip_graph_begin) */
 } slot;
 
 static slot slots[RTG_TRAMP_STUBS];
@@ -70,6 +71,7 @@ void *rtg_hip_tramp_enter(uint32_t stub, const rtg_hip_regs *regs, rtg_hip_tfram
     f->regs = regs;
     f->stack = stack;
     rtg_hip_begin_named(&f->call, s->name, s->backtrace);
+    if (s->graph_launch) rtg_hip_graph_begin(&f->call, &regs->gpr[0]);
     f->call.ts->hip_tramp++; /* (HIP's callbacks then know it is traced here) */
   }
   return s->orig;
@@ -106,6 +108,7 @@ static void *slot_new(const char *name, void *orig, void **entry, uint8_t noerr,
   s->noerr = noerr;
   s->backtrace = rtg_bt_selects(name);
   s->marks_only = !record;
+  s->graph_launch = !strcmp(name, "hipGraphLaunch");
   return rtg_hip_tramp_stub(nstubs++);
 }
 

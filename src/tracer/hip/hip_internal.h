@@ -58,6 +58,7 @@ typedef struct rtg_hip_state {
   const char *(*kernel_name_ref)(const void *hip_function);
   const char *(*kernel_name_by_ptr)(const void *host_function, const void *stream);
   int (*peek_at_last_error)(void);
+  uint32_t graph_launch_op; /* hipGraphLaunch's op id, 0: none */
 } rtg_hip_state;
 
 RTG_HIDDEN extern rtg_hip_state rtg_hip;
@@ -81,7 +82,13 @@ typedef struct rtg_hip_call {
   const char *name;
   uint32_t op;
   uint8_t backtrace; /* RTG_BACKTRACE selected this function */
+  uint8_t graph;     /* a hipGraphLaunch: the thread's graph is this call's */
 } rtg_hip_call;
+
+/* After rtg_hip_begin* of a hipGraphLaunch: exec_arg points to its first
+ * argument (the hipGraphExec_t).  The kernels and copies the call submits
+ * get the exec's number and their order in the launch (gpu_op.h). */
+RTG_HIDDEN void rtg_hip_graph_begin(rtg_hip_call *c, const void *exec_arg);
 
 /* At API entry: timestamp, new correlation id made current for the thread
  * (so the queue interceptor stamps it on the packets the call submits). */

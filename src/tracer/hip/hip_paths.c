@@ -93,6 +93,7 @@ static void setup_ops(void) {
     bool keep = rtg_hip_name_traced(n);
     rtg_hip.enabled[op] = keep;
     rtg_hip.backtrace[op] = keep && rtg_bt_selects(n);
+    if (!strcmp(n, "hipGraphLaunch")) rtg_hip.graph_launch_op = op;
     kept += keep;
     rtg_log(2, "HIP API %s %s", keep ? "keep" : "skip", n);
   }

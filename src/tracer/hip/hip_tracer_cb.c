@@ -58,7 +58,10 @@ static void hand_over(void);
 static void phase_enter(uint32_t op, void *data) {
   uint64_t slot;
   memcpy(&slot, (char *)data + tail_off + 8, sizeof slot);
-  if (slot < DEPTH) rtg_hip_begin(&calls[slot], op);
+  if (slot >= DEPTH) return;
+  rtg_hip_begin(&calls[slot], op);
+  if (op == rtg_hip.graph_launch_op)
+    rtg_hip_graph_begin(&calls[slot], (char *)data + RTG_HIP_DATA_ARGS_OFF);
 }
 
 static void phase_exit(uint32_t op, void *data) {

@@ -357,6 +357,10 @@ static void chrome_event(void *st, const cv_event *ev) {
         arg_open(&a);
         rtg_jsonw_raw(&c->out.w, ka, strlen(ka));
       }
+      if (ev->graph) {
+        arg_u64(&a, "graph", ev->graph);
+        arg_u64(&a, "node", ev->node);
+      }
       args_end(&a);
     }
     break;
@@ -382,6 +386,10 @@ static void chrome_event(void *st, const cv_event *ev) {
     if (ev->has_engine) arg_u64(&a, "engine", ev->queue);
     arg_str(&a, "api", ev->args);
     if (ev->has_corr) arg_u64(&a, "corr", ev->corr);
+    if (ev->graph) {
+      arg_u64(&a, "graph", ev->graph);
+      arg_u64(&a, "node", ev->node);
+    }
     args_end(&a);
     break;
   }

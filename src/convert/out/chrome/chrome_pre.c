@@ -152,6 +152,9 @@ static bool kernel_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, 
   if (d->lds && (!put_lit(t, ",\"lds\":") || !put_u64(t, d->lds))) return false;
   if (d->scratch && (!put_lit(t, ",\"scratch\":") || !put_u64(t, d->scratch))) return false;
   if (mangled && (!put_lit(t, ",\"mangled\":") || !put_quoted(t, mangled))) return false;
+  if (d->graph && (!put_lit(t, ",\"graph\":") || !put_u64(t, d->graph) ||
+                   !put_lit(t, ",\"node\":") || !put_u64(t, d->node)))
+    return false;
   return put_lit(t, "}}");
 }
 

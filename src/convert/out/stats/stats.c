@@ -9,6 +9,12 @@
  * durations (busy:); the calls of one such record count as equally long
  * (to the ns) for the other columns.
  *
+ * graph_stats.csv, only for a trace of HIP graph launches: the kernels and
+ * copies of each graph exec ("pid P graph G"), then of each of its nodes
+ * ("pid P graph G node N: NAME"), in the same layout; Percentage is of
+ * all graph ops' time, so the graphs' rows add up to 100 and so do the
+ * nodes'.
+ *
  * Beside them, gpu_time_stats.csv (and a GPU_TIME table): per (process,
  * GPU) the span, busy, copy busy and idle of the time model
  * (shared/timemodel.h); busy and idle add up to the span; and
@@ -31,10 +37,12 @@
 #define SUB 64                   /* histogram buckets per power of two */
 #define NBUCKETS (64 * SUB)
 
-enum { ST_KERNEL, ST_HIP, ST_HSA, ST_COPY, ST_N };
+enum { ST_KERNEL, ST_HIP, ST_HSA, ST_COPY, ST_GRAPH, ST_N };
 static const char *const file_names[ST_N] = {"kernel_stats.csv", "hip_api_stats.csv",
-                                             "hsa_api_stats.csv", "memory_copy_stats.csv"};
-static const char *const titles[ST_N] = {"KERNEL_DISPATCH", "HIP_API", "HSA_API", "MEMORY_COPY"};
+                                             "hsa_api_stats.csv", "memory_copy_stats.csv",
+                                             "graph_stats.csv"};
+static const char *const titles[ST_N] = {"KERNEL_DISPATCH", "HIP_API", "HSA_API", "MEMORY_COPY",
+                                         "HIP_GRAPH"};
 
 typedef struct stat_entry {
   uint32_t name;
@@ -156,10 +164,23 @@ static void add_polls(stats *s, int which, const char *name, uint64_t busy, uint
   if (r) add_n(s, which, name, q + 1, r);
 }
 
+/* A kernel or copy of a graph launch: its graph's row and its node's. */
+static void add_graph_op(stats *s, const cv_event *ev, const char *name, uint64_t dur) {
+  char g[512];
+  uint32_t pid = s->ctx->procs[ev->proc].pid;
+  snprintf(g, sizeof g, "pid %u graph %u", pid, ev->graph);
+  add(s, ST_GRAPH, g, dur);
+  snprintf(g, sizeof g, "pid %u graph %u node %u: %s", pid, ev->graph, ev->node, name);
+  add(s, ST_GRAPH, g, dur);
+  s->t[ST_GRAPH].grand -= dur; /* percentages: of the graphs' time, each op counted once */
+}
+
 static void stats_event(void *st, const cv_event *ev) {
   stats *s = st;
   uint64_t dur = ev->end - ev->start;
   tm_event(&s->model, ev);
+  if (ev->graph && (ev->type == CV_KERNEL || ev->type == CV_COPY))
+    add_graph_op(s, ev, ev->name ? ev->name : "", dur);
   switch (ev->type) {
   case CV_KERNEL:
     add(s, ST_KERNEL, ev->name, dur);
@@ -373,7 +394,7 @@ static bool stats_close(void *st) {
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
     double *med = rtg_xcalloc(t->n, sizeof *med, "the medians of a table");
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
-    if (s->dir) ok &= write_csv(s, w, s->dir, med);
+    if (s->dir && (w != ST_GRAPH || t->n)) ok &= write_csv(s, w, s->dir, med);
     if (s->ctx->opt.summary) print_summary(s, w, med);
     free(med);
     for (uint32_t i = 0; i < t->n; i++) {
