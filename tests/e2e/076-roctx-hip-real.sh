@@ -1,8 +1,8 @@
 # ROCTx for real: hip_roctx (linked with Debian's libroctx64) under the
 # tracer.  The tracer hooks the roctx library the program loaded; the
 # marker, the nested push/pop ranges and the start/stop range are recorded
-# with their messages and depth; the kernels launched inside them carry
-# their names, their launches' correlation ids, and with RTG_KERNEL_RENAME
+# with their messages, depth and correlation ids; the kernels launched
+# inside them carry their names, their launches' correlation ids, and with RTG_KERNEL_RENAME
 # the innermost push range's name; the hipMemcpyAsync's copy (SDMA on 5.x, a
 # blit kernel on 6.4 and 7.2) carries its correlation id.  Debian 12 has no ROCTx library: SKIP there.
 . "$TOP/tests/simgpu/env.sh"
@@ -16,7 +16,7 @@ t=$(ls rtg_trace.txt.*)
 grep 'rtg: ROCTx' err.txt >&2
 echo "ROCTx hooked: $(grep -q 'rtg: ROCTx: .* path' err.txt && echo yes || echo no)"
 echo "-- ROCTx records"
-grep '^ROCTX:' "$t" | sed 's/^ROCTX: pid:[0-9]* tid:[0-9]* //; s/ start:[0-9]* stop:[0-9]*//; s/ id:[0-9]*/ id:N/'
+grep '^ROCTX:' "$t" | sed 's/^ROCTX: pid:[0-9]* tid:[0-9]* //; s/ start:[0-9]* stop:[0-9]*//; s/ id:[0-9]*/ id:N/; s/ corr:[0-9]*/ corr:N/'
 awk '
 function kv(   i, a) { delete F; for (i = 4; i <= NF; i++) if (split($i, a, ":") >= 2) F[a[1]] = substr($i, length(a[1]) + 2) }
 /^ROCTX:/ { kv(); m = F["message"]; gsub(/\047/, "", m); rs[m] = F["start"]; re[m] = F["stop"] }
