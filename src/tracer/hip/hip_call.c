@@ -8,54 +8,9 @@
 #include "core/stamp.h"
 #include "hip_internal.h"
 
-#include <pthread.h>
 #include <string.h>
 
 rtg_hip_state rtg_hip;
-
-/* Graph execs by their handle, numbered in the order of their first
- * launch: a handle HIP reuses after hipGraphExecDestroy keeps its number.
- * Taken once a launch, under a lock (a launch submits a graph's work). */
-enum { GRAPH_SLOTS = 4096 };
-static struct {
-  const void *exec;
-  uint32_t id;
-} graphs[GRAPH_SLOTS];
-static uint32_t ngraphs;
-static pthread_mutex_t graphs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint32_t graph_number(const void *exec) {
-  uint32_t id = 0;
-  uintptr_t h = (uintptr_t)exec;
-  h ^= h >> 17;
-  pthread_mutex_lock(&graphs_lock);
-  for (unsigned i = 0; i < GRAPH_SLOTS; i++) {
-    unsigned k = (unsigned)(h + i) & (GRAPH_SLOTS - 1);
-    if (graphs[k].exec == exec) {
-      id = graphs[k].id;
-      break;
-    }
-    if (!graphs[k].exec) {
-      if (ngraphs < GRAPH_SLOTS / 2) { /* beyond: untagged */
-        graphs[k].exec = exec;
-        id = graphs[k].id = ++ngraphs;
-      }
-      break;
-    }
-  }
-  pthread_mutex_unlock(&graphs_lock);
-  return id;
-}
-
-void rtg_hip_graph_begin(rtg_hip_call *c, const void *exec_arg) {
-  const void *exec;
-  memcpy(&exec, exec_arg, sizeof exec);
-  uint32_t id = exec ? graph_number(exec) : 0;
-  if (!id) return;
-  c->graph = 1;
-  c->ts->graph = id;
-  c->ts->graph_ops = 0;
-}
 
 int rtg_hip_name_traced(const char *name) {
   return rtg_filter_match(&rtg_cfg.hip_filter, &rtg_cfg.hip_filter_out, name, true);

@@ -1,6 +1,7 @@
 /* Interfaces between the parts of the HIP side of rtg_tracer.so:
  *   hip_paths.c         finding HIP, choosing the path of its release
  *   hip_call.c          the per-call bookkeeping every path shares
+ *   hip_graph.c         hipGraphLaunch: the graph exec number its GPU ops carry
  *   hip_ops.c           per-release op id -> name tables (hip_ops_table.h data)
  *   hip_args.c          decoding of the hip_api_data_t argument union
  *   hip_cb_legacy.c     ROCm <= 5.3.0: hipRegisterApiCallback/ActivityCallback
