@@ -75,6 +75,10 @@ $(foreach t,test_sigtrack test_gpu_deps test_completion,$(eval $(call GPU_TEST,$
 UNIT_EXTRA_test_waiters := $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o
 UNIT_LIBS_test_waiters  := -ldl -lpthread
 $(B)/tests/test_waiters: $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o tests/unit/tracer/gpu/fake_hsa.h
+# graph exec numbers alone (the test has its own thread state)
+UNIT_EXTRA_test_hip_graph := $(B)/obj/src/tracer/hip/hip_graph.o
+UNIT_LIBS_test_hip_graph  := -lpthread
+$(B)/tests/test_hip_graph: $(B)/obj/src/tracer/hip/hip_graph.o
 # the op tables alone (the test has its own rtg_hip)
 UNIT_EXTRA_test_hip_ops := $(B)/obj/src/tracer/hip/hip_ops.o
 $(B)/tests/test_hip_ops: $(B)/obj/src/tracer/hip/hip_ops.o
