@@ -3,9 +3,11 @@
 # graph_stats.csv, by graph and by node (the copy's name, a blit kernel's
 # or an SDMA copy's, shown as "(the copy)"); the JSON's kernels and copies
 # carry graph and node; in --csv every kernel and copy row has the
-# Correlation_Id of a hipGraphLaunch row.  A trace without graph launches
-# has no graph_stats.csv.
+# Correlation_Id of a hipGraphLaunch row; the Perfetto trace's slices have
+# the JSON's arguments, graph and node included.  A trace without graph
+# launches has no graph_stats.csv.
 . "$TOP/tests/e2e/02-tracer.inc"
+. "$TOP/tests/e2e/12-perfetto.inc"
 traced "$PROGS/tp_hip_graph" build 10 >/dev/null
 t=$(trace_of)
 "$B/rtg-convert" -q --stats=st --csv csv -o t.json "$t"
@@ -31,5 +33,9 @@ for fn in glob.glob("csv/*/*_kernel_trace.csv") + glob.glob("csv/*/*_memory_copy
 print("CSV hipGraphLaunch rows:", len(launch), "kernel and copy rows:", len(rows),
       "of a hipGraphLaunch:", sum(1 for r in rows if r["Correlation_Id"] in launch))
 EOF
+echo "-- Perfetto against the JSON"
+pf_check "$t" >pf.out
+echo "check_pftrace: exit $?, slices equal to the JSON's: $(grep -c 'slices .* all equal' pf.out)"
+echo "annotation names graph and node interned: $(grep -c '"graph"' pf.dec) $(grep -c '"node"' pf.dec)"
 "$B/rtg-convert" -q --stats=st2 "$TOP/tests/data/convert/real/sg_hip.txt"
 echo "without graph launches: graph_stats.csv $([ -e st2/graph_stats.csv ] && echo written || echo absent)"

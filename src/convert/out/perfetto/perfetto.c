@@ -320,6 +320,10 @@ static void gpu_op(pf *p, const cv_event *ev) {
     if (ev->has_engine) pf_ann_u64(p, AN_engine, ev->queue);
     pf_ann_str(p, AN_api, ev->args);
     if (ev->has_corr) pf_ann_u64(p, AN_corr, ev->corr);
+    if (ev->graph) {
+      pf_ann_u64(p, AN_graph, ev->graph);
+      pf_ann_u64(p, AN_node, ev->node);
+    }
   } else {
     bool kern = ev->type == CV_KERNEL;
     k = kern ? pf_kernel_begin(p, t, ev->start, ev->name, CAT_kernel, (const cv_call_key *)ev->prep)
@@ -336,6 +340,10 @@ static void gpu_op(pf *p, const cv_event *ev) {
     if (ev->scratch) pf_ann_u64(p, AN_scratch, ev->scratch);
     pf_ann_str(p, AN_mangled, ev->mangled);
     if (ev->kinfo) pf_kinfo_anns(p, ev->kinfo);
+    if (ev->graph) {
+      pf_ann_u64(p, AN_graph, ev->graph);
+      pf_ann_u64(p, AN_node, ev->node);
+    }
   }
   if (waits && op.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, op.b);
   if (have_host && host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);

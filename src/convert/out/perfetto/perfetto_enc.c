@@ -20,7 +20,6 @@ static const char *const ann_names[NANNS] = {
     [AN_args] = "args",
     [AN_ret] = "ret",
     [AN_corr] = "corr",
-    [AN_ancestor] = "ancestor",
     [AN_stack] = "stack",
     [AN_queue] = "queue",
     [AN_agent] = "agent",
@@ -53,6 +52,9 @@ static const char *const ann_names[NANNS] = {
     [AN_static_lds] = "static_lds",
     [AN_static_scratch] = "static_scratch",
     [AN_kernarg] = "kernarg",
+    [AN_ancestor] = "ancestor",
+    [AN_graph] = "graph",
+    [AN_node] = "node",
 };
 
 /* ------------------------------------------------------------ output */

@@ -48,7 +48,6 @@ enum {
   AN_args,
   AN_ret,
   AN_corr,
-  AN_ancestor,
   AN_stack,
   AN_queue,
   AN_agent,
@@ -82,6 +81,9 @@ enum {
   AN_static_lds,
   AN_static_scratch,
   AN_kernarg,
+  AN_ancestor,
+  AN_graph,
+  AN_node,
   NANNS
 };
 
