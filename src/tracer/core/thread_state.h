@@ -15,8 +15,12 @@ typedef struct rtg_tchain rtg_tchain;
 typedef struct rtg_thread_state {
   rtg_tchain *chain; /* this thread's buffer (tbuf.c), attached at its first record */
   uint64_t tid;
-  uint64_t corr;      /* the HIP call in progress (rtg_corr_set) */
-  uint64_t inner;     /* the innermost traced call in progress, of any API */
+  uint64_t corr; /* the HIP call in progress (rtg_corr_set) */
+  /* The innermost traced call in progress, of any API: every traced call
+   * (HIP, HSA, ROCTx) takes an id from the blocks below and is this while
+   * it runs; a call made inside it names it as its ancestor, and a GPU op
+   * submitted inside it outside any HIP call carries its id. */
+  uint64_t inner;
   uint32_t graph;     /* the graph exec a hipGraphLaunch in progress launches (1...), 0: none */
   uint32_t graph_ops; /* the kernels and copies that launch submitted so far */
   uint64_t corr_next, corr_end; /* this thread's block of correlation ids */
@@ -60,13 +64,6 @@ static inline void rtg_corr_set(uint64_t id) { /* 0 clears */
 }
 static inline uint64_t rtg_corr_get(void) {
   return rtg_tls.corr;
-}
-/* Every traced call (HIP, HSA, ROCTx) takes an id from the same blocks and
- * is the thread's innermost call (rtg_thread_state.inner) while it runs:
- * a call made inside it names it as its ancestor, and a GPU op submitted
- * inside it outside any HIP call carries its id. */
-static inline uint64_t rtg_call_get(void) {
-  return rtg_tls.inner;
 }
 /* Set by a layer that expects every kernel and copy to begin inside a
  * traced API call (the HIP hand-over to the GOT, hip_cb_legacy.c); called

@@ -79,7 +79,7 @@ typedef struct rtg_hip_call {
   uint64_t start;
   uint64_t corr;
   uint64_t prev_corr;
-  uint64_t ancestor; /* the thread's innermost call at entry (rtg_call_get), 0: none */
+  uint64_t ancestor; /* the thread's innermost call at entry (rtg_thread_state.inner), 0: none */
   const char *name;
   uint32_t op;
   uint8_t backtrace; /* RTG_BACKTRACE selected this function */

@@ -212,7 +212,7 @@ static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *
 
 /* The wrappers.  Calls the tracer makes itself are not recorded
  * (rtg_enter).  A call takes its id and is the thread's innermost call
- * while it runs (rtg_call_get).  The thread's state is read once (each
+ * while it runs (rtg_thread_state.inner).  The thread's state is read once (each
  * access to it is a call in a dlopen'ed library). */
 #define RTG_API(T, name, ret, rk, params, call, ...)                                               \
   static ret w_##name params {                                                                     \
