@@ -3,9 +3,14 @@
  * calls, ROCTx ranges and markers, random gaps and overlapping queues.
  * Written with the record writer, so it is exactly what a tracer writes.
  *   bench-convert-gen BYTES [SEED [PROCESSES [hsa]]] > trace.txt
+ *   bench-convert-gen ranks DIR RANKS HOSTS EVENTS [SEED]
  * "hsa": a trace dominated by HSA API records, as an HSA program traced
  * with RTG_HSA_API_FILTER=all writes it (a kernel per 24 calls; the
  * arguments name a few queues, signals and pools, as real ones do).
+ * "ranks": an MPI job's traces, one file per rank (DIR/rtg_trace.txt.HOST.RANK,
+ * EVENTS records each), the ranks dealt round-robin over HOSTS hosts
+ * (node0, node1, ...) whose boot clocks differ by minutes, each header and
+ * summary with its clock pair, the wall clocks in agreement.
  * Deterministic for a seed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,37 +25,50 @@ static uint64_t rnd(void) {
 }
 
 static char buf[1 << 16];
-static uint64_t written;
+static uint64_t written, records;
+static FILE *out;
 static void emit(const rtg_record *r) {
   size_t n = rtg_record_format(buf, sizeof buf, r);
-  fwrite(buf, 1, n, stdout);
+  fwrite(buf, 1, n, out);
   written += n;
+  records++;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s BYTES [SEED [PROCESSES]]\n", argv[0]);
-    return 2;
-  }
-  uint64_t target = strtoull(argv[1], NULL, 10);
-  rng = argc > 2 ? strtoull(argv[2], NULL, 10) * 2654435761u + 1 : 88172645463325252ull;
-  int nproc = argc > 3 ? atoi(argv[3]) : 1;
-  if (nproc < 1) nproc = 1;
-  int hsa_mix = argc > 4 && !strcmp(argv[4], "hsa");
-  static char names[64][128];
-  for (int i = 0; i < 64; i++)
-    snprintf(names[i], sizeof names[i], "void kernel_%d<float, %d>(float*, int)", i, i % 7);
-  uint64_t per_proc = target / (uint64_t)nproc;
-  for (int p = 0; p < nproc; p++) {
-    uint32_t pid = 1000 + (uint32_t)p;
+static char names[64][128];
+
+/* One process: host, rank (NULL: none) and its clocks; records until
+ * stop_bytes bytes were written in all, or stop_records records. */
+typedef struct proc_spec {
+  uint32_t pid;
+  const char *host, *rank;
+  uint64_t t0;                 /* its boot clock at its start */
+  int64_t realtime_minus_boot; /* 0: no clock pairs */
+  uint64_t stop_bytes, stop_records;
+  int hsa_mix;
+} proc_spec;
+
+static int more(const proc_spec *ps) {
+  return ps->stop_records ? records < ps->stop_records : written < ps->stop_bytes;
+}
+
+static void gen_proc(const proc_spec *ps) {
+  {
+    uint32_t pid = ps->pid;
+    int hsa_mix = ps->hsa_mix;
     uint64_t tid = pid, gtid = pid + 1;
-    uint64_t t = 1000000000ull, gpu = t; /* host clock, GPU clock */
-    uint64_t corr = 0, id = 0, stop_at = written + per_proc;
+    uint64_t t = ps->t0, gpu = t; /* host clock, GPU clock */
+    uint64_t corr = 0, id = 0;
     rtg_record r;
     rtg_record_init(&r, RTG_KIND_HEADER, pid, tid);
     r.u.HEADER.format = RTG_FORMAT_VERSION;
-    r.u.HEADER.host = "bench";
+    r.u.HEADER.host = ps->host;
     r.u.HEADER.clock = "CLOCK_BOOTTIME";
+    if (ps->rank) RTG_SET(&r, HEADER, rank, ps->rank);
+    if (ps->realtime_minus_boot) {
+      RTG_SET(&r, HEADER, boot_ns, t);
+      RTG_SET(&r, HEADER, realtime_ns, (uint64_t)((int64_t)t + ps->realtime_minus_boot));
+      RTG_SET(&r, HEADER, realtime_err, 200);
+    }
     emit(&r);
     rtg_record_init(&r, RTG_KIND_AGENT, pid, tid);
     r.u.AGENT.index = 1;
@@ -58,7 +76,7 @@ int main(int argc, char **argv) {
     RTG_SET(&r, AGENT, name, "gfx90a");
     emit(&r);
     uint64_t iter = 0;
-    while (hsa_mix && written < stop_at) {
+    while (hsa_mix && more(ps)) {
       static const char *const calls[][2] = {
           {"hsa_signal_store_relaxed", "signal=0x7f316ce8%04llx, value=%llu"},
           {"hsa_signal_load_scacquire", "signal=0x7f316ce8%04llx"},
@@ -98,7 +116,7 @@ int main(int argc, char **argv) {
       r.u.DISPATCH.id = ++id;
       emit(&r);
     }
-    while (written < stop_at) {
+    while (more(ps)) {
       iter++;
       /* a launch: the call, then the kernel on one of 2 queues */
       uint64_t call = t + rnd() % 2000;
@@ -180,7 +198,79 @@ int main(int argc, char **argv) {
       }
     }
     rtg_record_init(&r, RTG_KIND_SUMMARY, pid, tid);
+    if (ps->realtime_minus_boot) {
+      uint64_t end = (gpu > t ? gpu : t) + 1000;
+      RTG_SET(&r, SUMMARY, boot_ns, end);
+      RTG_SET(&r, SUMMARY, realtime_ns, (uint64_t)((int64_t)end + ps->realtime_minus_boot));
+      RTG_SET(&r, SUMMARY, realtime_err, 200);
+    }
     emit(&r);
+  }
+}
+
+/* ranks DIR RANKS HOSTS EVENTS [SEED] */
+static int gen_ranks(int argc, char **argv) {
+  if (argc < 6) {
+    fprintf(stderr, "usage: %s ranks DIR RANKS HOSTS EVENTS [SEED]\n", argv[0]);
+    return 2;
+  }
+  const char *dir = argv[2];
+  int nranks = atoi(argv[3]), nhosts = atoi(argv[4]);
+  uint64_t events = strtoull(argv[5], NULL, 10);
+  rng = argc > 6 ? strtoull(argv[6], NULL, 10) * 2654435761u + 1 : 88172645463325252ull;
+  if (nranks < 1 || nhosts < 1 || !events) return 2;
+  const uint64_t wall0 = 1764000000ull * 1000000000ull; /* the job's start, wall clock */
+  for (int k = 0; k < nranks; k++) {
+    int h = k % nhosts;
+    char host[32], rank[16], path[4096];
+    snprintf(host, sizeof host, "node%d", h);
+    snprintf(rank, sizeof rank, "%d", k);
+    snprintf(path, sizeof path, "%s/rtg_trace.txt.%s.%d", dir, host, k);
+    out = fopen(path, "w");
+    if (!out) {
+      perror(path);
+      return 1;
+    }
+    /* host h booted 1000 + 97 h s before the job; its ranks start 0..1 ms apart */
+    uint64_t boot_at_start = (1000ull + 97ull * (uint64_t)h) * 1000000000ull;
+    uint64_t t0 = boot_at_start + (uint64_t)(k / nhosts) * 1000u;
+    proc_spec ps = {.pid = 1000 + (uint32_t)(k / nhosts),
+                    .host = host,
+                    .rank = rank,
+                    .t0 = t0,
+                    .realtime_minus_boot = (int64_t)(wall0 - boot_at_start)};
+    records = 0;
+    ps.stop_records = events - 1; /* (the summary is the last) */
+    gen_proc(&ps);
+    if (fclose(out)) {
+      perror(path);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s BYTES [SEED [PROCESSES [hsa]]]\n", argv[0]);
+    return 2;
+  }
+  for (int i = 0; i < 64; i++)
+    snprintf(names[i], sizeof names[i], "void kernel_%d<float, %d>(float*, int)", i, i % 7);
+  if (!strcmp(argv[1], "ranks")) return gen_ranks(argc, argv);
+  out = stdout;
+  uint64_t target = strtoull(argv[1], NULL, 10);
+  rng = argc > 2 ? strtoull(argv[2], NULL, 10) * 2654435761u + 1 : 88172645463325252ull;
+  int nproc = argc > 3 ? atoi(argv[3]) : 1;
+  if (nproc < 1) nproc = 1;
+  uint64_t per_proc = target / (uint64_t)nproc;
+  for (int p = 0; p < nproc; p++) {
+    proc_spec ps = {.pid = 1000 + (uint32_t)p,
+                    .host = "bench",
+                    .t0 = 1000000000ull,
+                    .stop_bytes = written + per_proc,
+                    .hsa_mix = argc > 4 && !strcmp(argv[4], "hsa")};
+    gen_proc(&ps);
   }
   return 0;
 }

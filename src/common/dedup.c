@@ -1,6 +1,8 @@
 /* Duplicate inputs: the fingerprints (see dedup.h). */
 #include "dedup.h"
 
+#include "inrange.h"
+
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,6 +28,7 @@ bool rtg_seen_header(rtg_u64map *seen, uint64_t fingerprint) {
 
 bool rtg_seen_file(rtg_u64map *seen, const char *path, uint64_t val, uint64_t *first) {
   struct stat st;
+  if (rtg_inrange_find(path)) return false; /* (a part holds each file once) */
   if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode)) return false;
   bool added = true;
   uint64_t *v =

@@ -2,6 +2,8 @@
  * read in constant memory and a line is handed out without copying. */
 #include "linereader.h"
 
+#include "inrange.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,12 +14,23 @@
 #define CHUNK (1u << 20)
 
 bool rtg_linereader_open(rtg_linereader *lr, const char *path) {
+  const rtg_inrange *in;
   memset(lr, 0, sizeof *lr);
   lr->path = path;
   lr->line_max = RTG_LINE_MAX;
   lr->read_fn = read;
   if (!strcmp(path, "-")) {
     lr->fd = 0;
+  } else if ((in = rtg_inrange_find(path))) {
+    lr->fd = open(in->file, O_RDONLY | O_CLOEXEC);
+    if (lr->fd < 0) return false;
+    lr->own_fd = true;
+    if (lseek(lr->fd, (off_t)in->off, SEEK_SET) < 0) {
+      close(lr->fd);
+      return false;
+    }
+    lr->ranged = true;
+    lr->size = lr->range_left = in->size;
   } else {
     lr->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (lr->fd < 0) return false;
@@ -64,8 +77,11 @@ static bool fill(rtg_linereader *lr) {
     lr->cap = ncap;
   }
   for (;;) {
-    ssize_t n = lr->read_fn(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+    size_t want = lr->cap - lr->end;
+    if (lr->ranged && want > lr->range_left) want = (size_t)lr->range_left;
+    ssize_t n = want ? lr->read_fn(lr->fd, lr->buf + lr->end, want) : 0;
     if (n > 0) {
+      if (lr->ranged) lr->range_left -= (uint64_t)n;
       lr->end += (size_t)n;
       lr->bytes_read += (uint64_t)n;
       return true;

@@ -23,13 +23,16 @@ typedef struct rtg_linereader {
   uint64_t too_long;   /* lines skipped for exceeding line_max */
   uint64_t size;       /* file size when known, else 0 */
   bool unterminated;   /* the last line returned had no '\n' (a cut-off file) */
+  bool ranged;         /* a range of another file (inrange.h): ... */
+  uint64_t range_left; /* ... of which this many bytes are still to read */
   /* Set by open, changed by tests only (tests/fuzz/fuzz_linereader.c
    * makes every buffer boundary reachable with small inputs): */
   size_t line_max;                                 /* RTG_LINE_MAX */
   ssize_t (*read_fn)(int fd, void *buf, size_t n); /* read(2) */
 } rtg_linereader;
 
-/* Open path ("-" = stdin).  Returns false with errno set. */
+/* Open path ("-" = stdin; a name of inrange.h reads as its range).
+ * Returns false with errno set. */
 bool rtg_linereader_open(rtg_linereader *lr, const char *path);
 
 /* Next line, without its '\n' and NUL-terminated (the caller may modify

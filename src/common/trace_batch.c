@@ -128,7 +128,7 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
 static int file_fd(batch_source *r, plan_file *f) {
   pthread_mutex_lock(&r->files_mu);
   if (f->fd < 0 && !f->open_err) {
-    f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    f->fd = open(f->open_path, O_RDONLY | O_CLOEXEC);
     if (f->fd < 0) f->open_err = errno ? errno : EIO;
   }
   int fd = f->fd;
@@ -170,7 +170,7 @@ static bool read_more(bytes *d, cursor *c, window *w, size_t more) {
     c->err = ENOMEM;
     return false;
   }
-  size_t got = read_at(w->fd, d->p + w->have, more, c->pos, &c->err);
+  size_t got = read_at(w->fd, d->p + w->have, more, c->f->base + c->pos, &c->err);
   /* once per read, not per line */
   w->nul_free = (w->nul_free || !w->have) && !memchr(d->p + w->have, 0, got);
   c->pos += got;

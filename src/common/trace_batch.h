@@ -17,8 +17,10 @@
 /* One input as planned before reading. */
 typedef struct plan_file {
   const char *path;
-  bool streamed; /* one chunk read with the line reader (stdin, pipes) */
-  uint64_t size; /* regular file: its size when planned */
+  const char *open_path; /* the file that holds it (inrange.h: a range of another) */
+  uint64_t base;         /* where its bytes start there */
+  bool streamed;         /* one chunk read with the line reader (stdin, pipes) */
+  uint64_t size;         /* regular file: its size when planned */
   size_t first_chunk, nchunks;
   int fd;       /* opened by the first producer that needs it, or -1 */
   int open_err; /* errno of a failed open */

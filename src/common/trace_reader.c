@@ -8,6 +8,7 @@
  * lines of the chunks before. */
 #include "trace_reader.h"
 
+#include "inrange.h"
 #include "trace_batch.h"
 
 #include <errno.h>
@@ -255,13 +256,21 @@ static bool plan(rtg_reader *r) {
   if (!r->files) return false;
   for (size_t i = 0; i < r->nfiles; i++) {
     plan_file *f = &r->files[i];
-    f->path = r->src.o.paths[i];
+    f->path = f->open_path = r->src.o.paths[i];
     f->fd = -1;
     f->streamed = true;
     f->nchunks = 1;
     f->first_chunk = r->nchunks;
     struct stat st;
-    if (strcmp(f->path, "-") && stat(f->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const rtg_inrange *in = rtg_inrange_find(f->path);
+    if (in && in->size > 0) { /* a file of a part */
+      f->open_path = in->file;
+      f->base = in->off;
+      f->streamed = false;
+      f->size = in->size;
+      f->nchunks = (size_t)((f->size + CHUNK - 1) / CHUNK);
+    } else if (strcmp(f->path, "-") && stat(f->path, &st) == 0 && S_ISREG(st.st_mode) &&
+               st.st_size > 0) {
       f->streamed = false; /* (an empty-looking file, such as /proc's, is streamed) */
       f->size = (uint64_t)st.st_size;
       f->nchunks = (size_t)((f->size + CHUNK - 1) / CHUNK);

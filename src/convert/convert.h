@@ -171,6 +171,8 @@ typedef struct cv_options {
   const char *analyze_out; /* --analyze[=FILE.json]: "-" = the text report only */
   const char *html_out;    /* --html FILE: the HTML report */
   bool no_align;           /* --no-align: each host on its own CLOCK_BOOTTIME */
+  const char *part_out;    /* --part FILE: pack the inputs (in/part.c), convert nothing */
+  bool merge;              /* --merge: the inputs include parts */
 } cv_options;
 
 typedef struct cv_sink cv_sink;
@@ -343,6 +345,12 @@ void cv_align_hosts(cv_ctx *ctx);
 const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host);
 void cv_clock_text(const cv_ctx *ctx, FILE *f, bool verbose);
 void cv_clock_json(const cv_ctx *ctx, FILE *f);
+/* in/part.c: --part: the inputs packed into one file (an exit status);
+ * --merge: each part among the inputs replaced by the files it holds (read
+ * through src/common/inrange.h): -1 to go on, else an exit status after
+ * saying why. */
+int cv_write_part(cv_ctx *ctx, const char *out);
+int cv_open_parts(cv_ctx *ctx);
 /* in/json.c: a Chrome JSON file's events, merged. */
 bool cv_read_json(cv_ctx *ctx, const char *path);
 /* in/tail.c: the SYMBOL and STACK records at the end of a file (the

@@ -61,7 +61,8 @@ static void print_counts(cv_ctx *ctx) {
  * trace before it is read (the same file under another name counts). */
 static const char *output_among_inputs(const cv_ctx *ctx) {
   const char *outs[] = {ctx->opt.json_out,   ctx->opt.perfetto_out, ctx->opt.gaps_out,
-                        ctx->opt.sqlite_out, ctx->opt.analyze_out,  ctx->opt.html_out};
+                        ctx->opt.sqlite_out, ctx->opt.analyze_out,  ctx->opt.html_out,
+                        ctx->opt.part_out};
   for (size_t o = 0; o < sizeof outs / sizeof *outs; o++) {
     struct stat so, si;
     if (!outs[o] || !strcmp(outs[o], "-") || stat(outs[o], &so) || !S_ISREG(so.st_mode)) continue;
@@ -168,8 +169,10 @@ int main(int argc, char **argv) {
     rtg_error("no output written: every input must be readable");
     return 1;
   }
+  if (ctx.opt.part_out) return cv_write_part(&ctx, ctx.opt.part_out);
   const char *out = ctx.opt.json_out ? ctx.opt.json_out : ctx.opt.perfetto_out;
   ctx.report = out && !strcmp(out, "-") ? stderr : stdout;
+  if ((st = cv_open_parts(&ctx)) >= 0) return st;
 
   if (ctx.opt.zero_time || (ctx.opt.start_arg && strchr(ctx.opt.start_arg, '%')) ||
       (ctx.opt.end_arg && strchr(ctx.opt.end_arg, '%'))) {

@@ -26,7 +26,9 @@ enum {
   OPT_OTF2,
   OPT_ANALYZE,
   OPT_HTML,
-  OPT_NO_ALIGN
+  OPT_NO_ALIGN,
+  OPT_PART,
+  OPT_MERGE
 };
 
 static const struct option long_opts[] = {
@@ -58,6 +60,8 @@ static const struct option long_opts[] = {
     {"html", required_argument, 0, OPT_HTML},
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-align", no_argument, 0, OPT_NO_ALIGN},
+    {"part", required_argument, 0, OPT_PART},
+    {"merge", no_argument, 0, OPT_MERGE},
     {0, 0, 0, 0},
 };
 
@@ -253,6 +257,12 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     case OPT_NO_ALIGN:
       o->no_align = true;
       break;
+    case OPT_PART:
+      o->part_out = optarg;
+      break;
+    case OPT_MERGE:
+      o->merge = true;
+      break;
     case OPT_CSV:
       o->csv_dir = optarg;
       break;
@@ -279,6 +289,16 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     rtg_error("no input files");
     fputs("Try 'rtg-convert --help'.\n", stderr);
     return 2;
+  }
+  if (o->part_out) {
+    if (o->json_out || o->stats_dir || o->summary || o->gaps_out || o->sqlite_out ||
+        o->workgroups || o->csv_dir || o->otf2_dir || o->analyze_out || o->html_out || o->merge) {
+      rtg_error("--part packs the traces and converts nothing: give the outputs (and --merge) to "
+                "the step that converts the parts");
+      return 2;
+    }
+    *first_input = optind;
+    return -1;
   }
   if (!o->json_out && !o->stats_dir && !o->summary && !o->gaps_out && !o->sqlite_out &&
       !o->workgroups && !o->csv_dir && !o->otf2_dir && !o->analyze_out && !o->html_out) {

@@ -16,6 +16,7 @@
 
 #include "convert.h"
 #include "dedup.h"
+#include "inrange.h"
 #include "xalloc.h"
 
 #define HEAD_MAX 65536 /* a header line is far shorter */
@@ -33,9 +34,9 @@ static char *last_line(char *buf, size_t n, size_t *len) {
 }
 
 /* The pairs of one file: its header's, and its summary's. */
-static void file_pairs(cv_ctx *ctx, int fd, off_t size) {
+static void file_pairs(cv_ctx *ctx, int fd, uint64_t base, uint64_t size) {
   static char buf[HEAD_MAX + 1];
-  ssize_t n = pread(fd, buf, HEAD_MAX, 0);
+  ssize_t n = pread(fd, buf, size < HEAD_MAX ? (size_t)size : HEAD_MAX, (off_t)base);
   char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
   rtg_record rec;
   if (!nl || rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) != RTG_KIND_HEADER) return;
@@ -47,8 +48,8 @@ static void file_pairs(cv_ctx *ctx, int fd, off_t size) {
   rtg_clock_sample start = {h->boot_ns, h->realtime_ns, h->realtime_err}, exit;
   uint32_t pid = rec.pid;
   bool has_exit = false;
-  off_t from = size > TAIL_MAX ? size - TAIL_MAX : 0;
-  n = pread(fd, buf, (size_t)(size - from), from);
+  uint64_t from = size > TAIL_MAX ? size - TAIL_MAX : 0;
+  n = pread(fd, buf, (size_t)(size - from), (off_t)(base + from));
   size_t len;
   char *line = n > 0 ? last_line(buf, (size_t)n, &len) : NULL;
   if (line && rtg_record_parse(line, len, &rec, NULL) == RTG_KIND_SUMMARY && rec.pid == pid &&
@@ -70,10 +71,10 @@ void cv_align_hosts(cv_ctx *ctx) {
   for (int i = 0; i < ctx->ninputs; i++) {
     const char *path = ctx->inputs[i];
     if (!strcmp(path, "-") || rtg_seen_file(&seen, path, 0, NULL)) continue;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
+    uint64_t base, size;
+    int fd = rtg_inrange_open(path, &base, &size);
     if (fd < 0) continue; /* (the pass says why) */
-    if (!fstat(fd, &st) && S_ISREG(st.st_mode)) file_pairs(ctx, fd, st.st_size);
+    if (size != UINT64_MAX) file_pairs(ctx, fd, base, size);
     close(fd);
   }
   rtg_u64map_free(&seen);

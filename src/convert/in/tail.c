@@ -15,14 +15,15 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "inrange.h"
 
 #define CHUNK (1u << 20)
 #define MAX_TAIL (256ull << 20) /* give up after this much: not a tracer's tail */
 
 /* host of the file: from its header line, as the main pass finds it */
-static uint32_t file_host(cv_ctx *ctx, int fd) {
+static uint32_t file_host(cv_ctx *ctx, int fd, uint64_t base, uint64_t size) {
   char buf[8192];
-  ssize_t n = pread(fd, buf, sizeof buf, 0);
+  ssize_t n = pread(fd, buf, size < sizeof buf ? (size_t)size : sizeof buf, (off_t)base);
   char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
   rtg_record rec;
   if (nl && rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) == RTG_KIND_HEADER)
@@ -31,20 +32,20 @@ static uint32_t file_host(cv_ctx *ctx, int fd) {
 }
 
 void cv_prescan_tail(cv_ctx *ctx, const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  uint64_t base, size;
+  int fd = rtg_inrange_open(path, &base, &size);
   if (fd < 0) return; /* the main pass reports it */
-  struct stat st;
   char *buf = malloc(CHUNK + 1);
-  if (!buf || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+  if (!buf || size == UINT64_MAX || size == 0) {
     free(buf);
     close(fd);
     return;
   }
-  uint32_t host = file_host(ctx, fd);
-  uint64_t end = (uint64_t)st.st_size, scanned = 0;
+  uint32_t host = file_host(ctx, fd, base, size);
+  uint64_t end = size, scanned = 0;
   while (end > 0 && scanned < MAX_TAIL) {
     uint64_t start = end > CHUNK ? end - CHUNK : 0;
-    ssize_t got = pread(fd, buf, (size_t)(end - start), (off_t)start);
+    ssize_t got = pread(fd, buf, (size_t)(end - start), (off_t)(base + start));
     if (got != (ssize_t)(end - start)) break;
     /* complete lines only: the first, cut by the chunk, goes to the next */
     char *p = buf, *e = buf + got;

@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "dedup.h"
 #include "hcc_profile.h"
+#include "inrange.h"
 #include "linereader.h"
 #include "trace_reader.h"
 #include "xalloc.h"
@@ -852,6 +853,7 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
 
 /* A file that begins with '{' or '[' (after blanks) is Chrome JSON. */
 static bool looks_like_json(const char *path) {
+  if (rtg_inrange_find(path)) return false; /* (a part holds traces only) */
   FILE *f = fopen(path, "rb");
   if (!f) return false;
   int c;
