@@ -262,6 +262,7 @@ int cv_open_parts(cv_ctx *ctx) {
   ctx->inputs = inputs;
   ctx->ninputs = (int)n;
   if (ctx->opt.verbose)
-    fprintf(ctx->report, "--merge: %zu files in the parts, %zu inputs in all\n", nranges, n);
+    fprintf(stderr, "rtg-convert: --merge: %zu files in the parts, %zu inputs in all\n", nranges,
+            n);
   return -1;
 }
