@@ -132,7 +132,7 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
   if (ok && !rtg_out_commit()) ok = false;
   if (!ok) {
     rtg_out_discard();
-    rtg_error("no part written: %s is left as it was", out);
+    rtg_error("no part written: path=%s (an existing file there is left as it was)", out);
     return 1;
   }
   if (ctx->opt.verbose)
