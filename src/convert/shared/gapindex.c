@@ -33,6 +33,7 @@ gap_res *gap_index_get(gap_index *x, uint32_t proc, rtg_device device, uint64_t 
   gap_res *r = rtg_xcalloc(1, x->size, "a GPU gap tracker");
   r->proc = proc, r->device = device, r->queue = queue, r->x = x;
   gt_init(&r->gt, x->on_gap ? res_gap : NULL, r);
+  gt_join(&r->gt, &x->pool);
   x->r[x->n++] = r;
   return r;
 }
@@ -47,6 +48,7 @@ void gap_index_free(gap_index *x) {
     free(x->r[i]);
   }
   free(x->r);
+  gt_pool_free(&x->pool);
   rtg_u64map_free(&x->map);
   *x = (gap_index){0};
 }

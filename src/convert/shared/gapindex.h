@@ -41,6 +41,7 @@ struct gap_index {
   size_t size; /* of an entry */
   gap_res_fn on_gap;
   void *arg;
+  gt_pool pool; /* the budget its trackers share (and the callers' trackers joined) */
 };
 
 /* An empty index of entries of size bytes (at least a gap_res); the gaps

@@ -3,7 +3,10 @@
 
 #include <stdlib.h>
 
+#include "xalloc.h"
+
 #define REORDER_WINDOW (1u << 15) /* ops held back to restore start order */
+#define POOL_BUDGET (1u << 20)    /* ops held by the trackers of a pool together */
 
 void gt_init(gaptrack *g, gt_gap_fn on_gap, void *arg) {
   *g = (gaptrack){0};
@@ -12,8 +15,28 @@ void gt_init(gaptrack *g, gt_gap_fn on_gap, void *arg) {
 }
 
 void gt_free(gaptrack *g) {
+  if (g->pool) g->pool->held -= g->n;
+  g->n = g->cap = 0;
   free(g->heap);
   g->heap = NULL;
+}
+
+void gt_join(gaptrack *g, gt_pool *p) {
+  if (!p->budget) {
+    const char *env = getenv("RTG_CONVERT_GAP_BUDGET");
+    p->budget = env && atoll(env) > 0 ? (uint64_t)atoll(env) : POOL_BUDGET;
+  }
+  if (p->n == p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 64;
+    p->t = rtg_xrealloc(p->t, p->cap * sizeof *p->t, "the GPU gap trackers");
+  }
+  p->t[p->n++] = g;
+  g->pool = p;
+}
+
+void gt_pool_free(gt_pool *p) {
+  free(p->t);
+  *p = (gt_pool){0};
 }
 
 static bool less(const gt_item *a, const gt_item *b) {
@@ -65,6 +88,8 @@ static gt_item pop(gaptrack *g) {
   return top;
 }
 
+static void drain_idlest(gt_pool *p);
+
 void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t name) {
   if (!g->ops || start < g->first) g->first = start;
   if (end > g->last) g->last = end;
@@ -75,7 +100,10 @@ void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t n
       gt_item *nh = realloc(g->heap, nc * sizeof *nh);
       if (nh) g->heap = nh, g->cap = nc;
     }
-    if (g->n == g->cap) sweep(g, pop(g));
+    if (g->n == g->cap) {
+      sweep(g, pop(g));
+      if (g->pool) g->pool->held--;
+    }
   }
   gt_item it = {start, end, name, kind};
   uint32_t i = g->n++;
@@ -84,9 +112,31 @@ void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t n
     i = (i - 1) / 2;
   }
   g->heap[i] = it;
+  gt_pool *p = g->pool;
+  if (p) {
+    g->used = ++p->clock;
+    if (++p->held > p->budget) drain_idlest(p);
+  }
+}
+
+/* Over the pool's budget: the tracker that waited longest for an op (not
+ * the one that just got one) sweeps what it holds and frees it. */
+static void drain_idlest(gt_pool *p) {
+  gaptrack *idlest = NULL;
+  for (uint32_t i = 0; i < p->n; i++) {
+    gaptrack *t = p->t[i];
+    if (t->n && t->used != p->clock && (!idlest || t->used < idlest->used)) idlest = t;
+  }
+  if (!idlest) return;
+  p->held -= idlest->n;
+  while (idlest->n) sweep(idlest, pop(idlest));
+  free(idlest->heap);
+  idlest->heap = NULL;
+  idlest->cap = 0;
 }
 
 void gt_finish(gaptrack *g) {
+  if (g->pool) g->pool->held -= g->n;
   while (g->n) sweep(g, pop(g));
   union_close(&g->all);
   union_close(&g->compute);

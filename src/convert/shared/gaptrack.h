@@ -27,7 +27,19 @@ typedef struct gt_union {
 /* gap from `start` to `end`, between ops named before/after */
 typedef void (*gt_gap_fn)(void *arg, uint64_t start, uint64_t end, uint32_t before, uint32_t after);
 
-typedef struct gaptrack {
+typedef struct gaptrack gaptrack;
+/* Trackers that share one budget of held ops (gt_join): when they hold
+ * more than budget together, the one that got no op for longest is swept
+ * to its last op and its memory freed (a process whose trace has ended
+ * gets no more ops: its results are what gt_finish would give).  A zeroed
+ * pool has the default budget; RTG_CONVERT_GAP_BUDGET=N sets another
+ * (tests). */
+typedef struct gt_pool {
+  gaptrack **t;
+  uint32_t n, cap;
+  uint64_t held, budget, clock;
+} gt_pool;
+struct gaptrack {
   gt_item *heap;
   uint32_t n, cap;
   gt_union all, compute, copy;
@@ -37,9 +49,14 @@ typedef struct gaptrack {
   uint64_t swept_to;
   gt_gap_fn on_gap;
   void *arg;
-} gaptrack;
+  gt_pool *pool; /* NULL: none */
+  uint64_t used; /* the pool's clock at its last op */
+};
 
 void gt_init(gaptrack *g, gt_gap_fn on_gap, void *arg);
+/* g (which stays where it is) shares pool's budget from now on. */
+void gt_join(gaptrack *g, gt_pool *pool);
+void gt_pool_free(gt_pool *pool);
 void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t name);
 /* Sweep everything left; the totals are final afterwards. */
 void gt_finish(gaptrack *g);

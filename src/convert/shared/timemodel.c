@@ -40,6 +40,7 @@ static tm_res *entry(tm_index *t, uint32_t proc, rtg_device gpu, uint64_t queue)
   tm_res *r = (tm_res *)gap_index_get(&t->x, proc, gpu, queue, &added);
   if (added) {
     gt_init(&r->mixed, NULL, NULL);
+    gt_join(&r->mixed, &t->x.pool);
     r->first = UINT64_MAX;
     r->first_kernel = UINT64_MAX;
     r->first_name = UINT32_MAX;
