@@ -7,11 +7,17 @@
 #   - per node: rtg-convert --part on NODES "nodes" (the hosts dealt over
 #     them), then rtg-convert --merge --summary -o merged.json PARTS...
 # and whether the two give the same bytes (JSON and --summary).
-#   scripts/bench-scale.sh [RANKS [EVENTS [HOSTS [NODES]]]]   (1000 10000 8 4)
+#   scripts/bench-scale.sh [RANKS [EVENTS [HOSTS [NODES]]]]   (1000 10000 8 4;
+#   BENCH_QUICK=1: 100 2000 8 4)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${B:-$TOP/build}" && pwd)
-RANKS=${1:-1000} EVENTS=${2:-10000} HOSTS=${3:-8} NODES=${4:-4}
+if [ -n "${BENCH_QUICK:-}" ]; then
+  RANKS=${1:-100} EVENTS=${2:-2000}
+else
+  RANKS=${1:-1000} EVENTS=${2:-10000}
+fi
+HOSTS=${3:-8} NODES=${4:-4}
 [ -x "$B/rtg-convert" ] || { echo "bench-scale: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench-scale.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM

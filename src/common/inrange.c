@@ -2,7 +2,6 @@
 #include "inrange.h"
 
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,16 +15,14 @@ void rtg_inrange_set(const rtg_inrange *r, size_t n) {
 }
 
 /* The inputs are read in order, each several times in a row, and named by
- * the pointers registered: the last range, its next one, then any by
- * pointer, then by text. */
+ * the pointers registered (a file of that name elsewhere is not a range):
+ * the last range, its next one, then any. */
 const rtg_inrange *rtg_inrange_find(const char *name) {
   if (!nranges || !name) return NULL;
   for (size_t k = 0; k < 2; k++)
     if (last + k < nranges && ranges[last + k].name == name) return &ranges[last += k];
   for (size_t i = 0; i < nranges; i++)
     if (ranges[i].name == name) return &ranges[last = i];
-  for (size_t i = 0; i < nranges; i++)
-    if (!strcmp(ranges[i].name, name)) return &ranges[last = i];
   return NULL;
 }
 

@@ -19,7 +19,8 @@ typedef struct rtg_inrange {
  * none. */
 void rtg_inrange_set(const rtg_inrange *r, size_t n);
 
-/* The range named name, or NULL. */
+/* The range registered under the pointer name (not a copy of it), or
+ * NULL. */
 const rtg_inrange *rtg_inrange_find(const char *name);
 
 /* Opens name for reading: a range's file, else name itself.  *base is where

@@ -31,8 +31,10 @@ run "$C" --part /dev/full t.1
 echo "== a file twice: packed once"
 run "$C" --part p.part t.1 t.1 t.2
 grep -c '^RTG-PART-FILE' p.part
-echo "== a part without --merge"
+echo "== a part without --merge, a part in a part"
 run "$C" -o keep.json p.part
+run "$C" --part keep.part t.1 p.part
+cat keep.part
 echo "== broken parts"
 head -c 300 p.part > cut.part
 run "$C" --merge -o keep.json cut.part

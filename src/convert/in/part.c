@@ -36,6 +36,17 @@
 
 /* -------------------------------------------------------------- --part */
 
+/* Does the file start with a part's first line? */
+static bool is_part(const char *path) {
+  char head[sizeof MAGIC];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  close(fd);
+  return n == (ssize_t)sizeof head && !memcmp(head, MAGIC, sizeof MAGIC - 1) &&
+         (head[sizeof MAGIC - 1] == ' ' || head[sizeof MAGIC - 1] == '\n');
+}
+
 /* Copies the file at path to f; its bytes in *size.  False after saying
  * why (what: its role in the message). */
 static bool copy_file(FILE *f, const char *path, char *buf, uint64_t *size, bool *json) {
@@ -102,6 +113,11 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
       sizes[i] = UINT64_MAX;
       continue;
     }
+    if (is_part(p)) {
+      rtg_error("%s is a part already: give it to --merge beside the new part", p);
+      ok = false;
+      break;
+    }
     bool json;
     offs[i] = at;
     ok = copy_file(f, p, buf, &sizes[i], &json);
@@ -141,17 +157,6 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
 }
 
 /* -------------------------------------------------------------- --merge */
-
-/* Does the file start with a part's first line? */
-static bool is_part(const char *path) {
-  char head[sizeof MAGIC];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t n = pread(fd, head, sizeof head, 0);
-  close(fd);
-  return n == (ssize_t)sizeof head && !memcmp(head, MAGIC, sizeof MAGIC - 1) &&
-         (head[sizeof MAGIC - 1] == ' ' || head[sizeof MAGIC - 1] == '\n');
-}
 
 static rtg_inrange *ranges;
 static size_t nranges, cap_ranges;
