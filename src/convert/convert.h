@@ -187,10 +187,23 @@ typedef struct cv_prepare {
   size_t (*fn)(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
   void *arg;
   unsigned scale;
-  /* it writes the line's times: not for lines whose times the reader
-   * moves (hosts on one axis, in/hosts.c) */
+  /* it writes the line's times: while hosts' times move (in/hosts.c) only
+   * when it applies cv_ctx.prep_clock, and only for files whose host is
+   * known before they are read; the events of a line of another host then
+   * drop what it made */
   bool timed;
 } cv_prepare;
+
+/* The map of the host of a file's lines, for a prepare hook that writes
+ * their times while hosts' times move: set by the reader (in/trace.c)
+ * before each file's reader starts, read by the hook on the reader's
+ * threads.  h NULL: times as recorded.  applied: the preparing sink's hook
+ * applies it (set by the sink in its prepare slot). */
+typedef struct cv_prep_clock {
+  const rtg_clock_host *h;
+  uint64_t lift_ns;
+  bool applied;
+} cv_prep_clock;
 
 enum cv_pass {
   CV_PASS_MAIN,   /* every event to every sink */
@@ -251,6 +264,7 @@ typedef struct cv_ctx {
   /* the sink that prepares lines (cv_sink.prepare): its index + 1, 0 none */
   int prepare_sink;
   cv_prepare prepare;
+  cv_prep_clock prep_clock;
   /* duplicate inputs, per pass over the inputs (in/trace.c) */
   rtg_u64map seen_files;   /* (device, inode) of the inputs read */
   rtg_u64map seen_headers; /* fingerprints of the header records read */

@@ -50,6 +50,13 @@ typedef struct reader {
   /* the clock map of the last process whose times moved (hosts.c) */
   const rtg_clock_host *clock;
   uint32_t clock_proc;
+  /* the host of the file's first header, from the prescan (UINT32_MAX:
+   * none), and whether a header of another host was seen there; while
+   * hosts' times move, the map the prepare hook applied to the file's
+   * lines (NULL: none) */
+  uint32_t first_host;
+  bool hosts_mixed;
+  const rtg_clock_host *prep_clock;
   /* the main pass: the processes of the file, by pid (index + 1 into
    * health) */
   bool check_health;
@@ -117,6 +124,9 @@ static inline void align(reader *r, cv_event *ev) {
   ev->start = aligned(r, ev->proc, ev->start);
   ev->end = aligned(r, ev->proc, ev->end);
   if (ev->tick) ev->tick = aligned(r, ev->proc, ev->tick);
+  /* text made with another host's map (a process of another host in
+   * the file) is not this event's: the sink makes it */
+  if (ev->prep && r->prep_clock && r->clock != r->prep_clock) ev->prep = NULL;
 }
 
 static uint32_t host_of(reader *r, uint32_t pid) {
@@ -697,7 +707,10 @@ static void prescan_reordered(reader *r, const char *path) {
     }
     if (header) {
       uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
-      if (v) *v = (uint64_t)cv_host(r->ctx, GET(&rec, HEADER, host)) + 1;
+      uint32_t host = cv_host(r->ctx, GET(&rec, HEADER, host));
+      if (v) *v = (uint64_t)host + 1;
+      if (r->first_host == UINT32_MAX) r->first_host = host;
+      if (host != r->first_host) r->hosts_mixed = true;
     } else if (rtg && strstr(line, " agent index:")) { /* added once every host is known */
       char **na = realloc(agents, (nagents + 1) * sizeof *na);
       if (na) agents = na;
@@ -766,23 +779,35 @@ static bool read_lines(cv_ctx *ctx, const char *path) {
   struct stat st;
   bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
   bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
+  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
+  r.host = r.first_host = UINT32_MAX;
+  r.first_pass = count;
+  r.check_health = ctx->pass == CV_PASS_MAIN;
+  prescan_reordered(&r, path);
   rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
-  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink &&
-      !(ctx->prepare.timed && ctx->clocks.moves)) { /* a sink's work on the lines */
-    ro.prepare = ctx->prepare.fn;
-    ro.prepare_arg = ctx->prepare.arg;
-    ro.prepare_scale = ctx->prepare.scale;
+  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink) { /* a sink's work on the lines */
+    bool prepare = true;
+    ctx->prep_clock.h = NULL;
+    if (ctx->prepare.timed && ctx->clocks.moves) {
+      /* the lines' times move by the map of their host: known for a file
+       * whose headers (as far as the prescan saw) name one host */
+      prepare = ctx->prep_clock.applied && r.first_host != UINT32_MAX && !r.hosts_mixed;
+      if (prepare) {
+        r.prep_clock = ctx->prep_clock.h = cv_host_clock(ctx, r.first_host);
+        ctx->prep_clock.lift_ns = ctx->clocks.lift_ns;
+      }
+    }
+    if (prepare) {
+      ro.prepare = ctx->prepare.fn;
+      ro.prepare_arg = ctx->prepare.arg;
+      ro.prepare_scale = ctx->prepare.scale;
+    }
   }
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) rtg_out_of_memory("the trace reader");
-  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
-  r.host = UINT32_MAX;
-  r.first_pass = count;
-  r.check_health = ctx->pass == CV_PASS_MAIN;
   /* lines that are trace lines (records, profile: and strace lines), and
    * other lines that are not blank */
   uint64_t trace_lines = 0, other_lines = 0;
-  prescan_reordered(&r, path);
   uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;
   rtg_line *l;

@@ -98,8 +98,10 @@ static void chrome_prepare(void *st, cv_prepare *p) {
   chrome *c = st;
   c->pre = aligned_alloc(64, sizeof *c->pre);
   if (!c->pre) return; /* (no preparation: the sink makes every event) */
-  *c->pre =
-      (cv_chrome_pre){.time_base = c->ctx->time_base, .kernel_names = c->ctx->opt.kernel_names};
+  *c->pre = (cv_chrome_pre){.time_base = c->ctx->time_base,
+                            .kernel_names = c->ctx->opt.kernel_names,
+                            .clock = &c->ctx->prep_clock};
+  c->ctx->prep_clock.applied = true;
   *p = (cv_prepare){cv_chrome_prepare, c->pre, 2, true};
 }
 

@@ -8,11 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert.h"
+
 /* What the preparation needs: read by the producers for every line, so a
  * cache line of its own (nothing written beside it takes it away). */
 typedef struct cv_chrome_pre {
   _Alignas(64) uint64_t time_base;
   bool kernel_names;
+  const cv_prep_clock *clock; /* the host's map of the file being read (cv_ctx.prep_clock) */
 } cv_chrome_pre;
 
 struct rtg_line;

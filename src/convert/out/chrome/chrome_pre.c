@@ -93,6 +93,12 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     args_len = hsa_len(args, ret, 6);  /* ") ret=" */
   }
   if (start + dur < start) return false; /* skipped, with a warning */
+  if (o->clock->h) {                     /* on the common axis, as in/trace.c moves the event */
+    uint64_t end = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start + dur);
+    start = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start);
+    if (end < start) return false;
+    dur = end - start;
+  }
   uint64_t base = o->time_base;
   if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted_n(t, name, name_len) ||
       !(hip ? put_lit(t, ",\"cat\":\"hip\",\"ts\":") : put_lit(t, ",\"cat\":\"hsa\",\"ts\":")) ||
@@ -131,11 +137,15 @@ static bool kernel_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, 
   const char *name = d->name, *mangled = NULL;
   if (RTG_HAS(rec, RTG_FIELD(DISPATCH, demangled)) && *d->demangled)
     mangled = name, name = d->demangled;
-  uint64_t base = o->time_base;
+  uint64_t base = o->time_base, start = d->start, stop = d->stop;
+  if (o->clock->h) { /* on the common axis, as in/trace.c moves the event */
+    start = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start);
+    stop = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, stop);
+    if (stop < start) return false;
+  }
   if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted(t, name) ||
-      !put_lit(t, ",\"cat\":\"kernel\",\"ts\":") ||
-      !put_us(t, d->start > base ? d->start - base : 0) || !put_lit(t, ",\"dur\":") ||
-      !put_us(t, d->stop - d->start))
+      !put_lit(t, ",\"cat\":\"kernel\",\"ts\":") || !put_us(t, start > base ? start - base : 0) ||
+      !put_lit(t, ",\"dur\":") || !put_us(t, stop - start))
     return false;
   *mark = t->p;
   /* (the agent as the event holds it: 32 bits) */
