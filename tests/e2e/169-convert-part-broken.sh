@@ -45,6 +45,10 @@ run "$C" --merge -o keep.json count.part
 sed '$d' p.part > noindex.part
 run "$C" --merge -o keep.json noindex.part
 cat keep.json
+echo "== a trace whose last line holds NUL bytes, right before the index"
+{ cat t.2; printf 'junk\0\0\n'; } > nul.2
+"$C" --part nul.part nul.2
+run "$C" --merge -o nul.json nul.part
 echo "== --merge: parts beside other inputs, in order"
 run "$C" --merge -q -o m.json p.part c.json
 run "$C" -q -o a.json t.1 t.2 c.json

@@ -13,6 +13,7 @@
  * reader sees its bytes exactly as they were, and every output is what
  * the files themselves give: the same outputs as converting the files at
  * once, given in the same order. */
+#define _GNU_SOURCE /* memrchr */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -198,7 +199,7 @@ static bool read_index(const char *part) {
   char *last = NULL;
   if (n > 0 && tail[n - 1] == '\n') {
     tail[n - 1] = 0;
-    last = strrchr(tail, '\n');
+    last = memrchr(tail, '\n', (size_t)n - 1); /* (the files' bytes before may hold NULs) */
     last = last ? last + 1 : from == 0 ? tail : NULL;
   }
   int end = 0;
