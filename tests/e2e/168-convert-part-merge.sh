@@ -7,7 +7,7 @@
 # --analyze (text and JSON), --html, --sqlite, --csv, -w, -v's host
 # offsets and line counts; OTF2's events and definitions (its anchor file
 # holds the time it was written).
-cc -O2 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" || exit 1
+cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o gen "$TOP/scripts/bench-convert-gen.c" "$TOP/src/common/record.c" || exit 1
 mkdir r && ./gen ranks r 16 8 1500 || exit 1
 C="$B/rtg-convert"
 for n in 0 1 2 3; do

@@ -3,7 +3,7 @@
 # a time): all at once, each node's --part, and --merge of the 4 parts all
 # succeed, and the merged outputs are the bytes of the one-step ones.  A
 # converter that kept every input open would stop at the 8th file.
-cc -O2 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" || exit 1
+cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o gen "$TOP/scripts/bench-convert-gen.c" "$TOP/src/common/record.c" || exit 1
 mkdir r && ./gen ranks r 1000 8 20 || exit 1
 sh -c 'ulimit -n 10' || { echo "SKIP: cannot lower the open files limit"; exit 77; }
 C="lim $B/rtg-convert"

@@ -6,7 +6,7 @@
 # ranks are read) every report built on them is the same bytes as with
 # the default budget (nothing swept early): --summary, --stats, --gaps,
 # --sqlite, -g's gap slices, --analyze.
-cc -O2 -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a" || exit 1
+cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o gen "$TOP/scripts/bench-convert-gen.c" "$TOP/src/common/record.c" || exit 1
 mkdir r && ./gen ranks r 16 2 3000 || exit 1
 conv() { # DIR [budget]
   mkdir "$1"
