@@ -284,6 +284,28 @@
   F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \
   F(K, u64, realtime_err, "realtime_err", KV, OPT)
 
+/* Memory the process took from the runtime or gave back, at the HSA level
+ * (where every HIP allocation ends up, so none is counted twice): op alloc
+ * (hsa_amd_memory_pool_allocate), free (hsa_amd_memory_pool_free), lock
+ * (hsa_amd_memory_lock, _lock_to_pool: host memory pinned) or unlock;
+ * start and stop: the call's; addr: the address the call took or gave (a
+ * lock: the host address); size, agent (the index of the agent whose pool
+ * it came from; a lock: the host agent), kind (device: a GPU's pool, host:
+ * a CPU agent's pool, pinned: a lock), api (the HSA function), corr (the
+ * HIP call it was made in), pool (the pool's handle).  Only calls that
+ * succeeded are recorded. */
+#define RTG_FIELDS_MEMORY(F, K)                                                                    \
+  F(K, str, op, "op", KVW, REQ)                                                                    \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, stop, "stop", KV, REQ)                                                                 \
+  F(K, u64, addr, "addr", KV, REQ)                                                                 \
+  F(K, u64, size, "size", KV, OPT)                                                                 \
+  F(K, u64, agent, "agent", KV, OPT)                                                               \
+  F(K, str, kind, "kind", KVW, OPT)                                                                \
+  F(K, str, api, "api", KVW, OPT)                                                                  \
+  F(K, u64, corr, "corr", KV, OPT)                                                                 \
+  F(K, u64, pool, "pool", KV, OPT)
+
 /* X(KIND, prefix, keyword, FIELDS)
  * A kind is recognised by its prefix, then its keyword (the first word after
  * pid/tid), then, where two kinds share both, by the discriminating key that
@@ -303,7 +325,8 @@
   X(COPY, "HSA", "copy", RTG_FIELDS_COPY)                                                          \
   X(HSA_API, "HSA", "", RTG_FIELDS_HSA_API)                                                        \
   X(HIP_API, "HIP", "", RTG_FIELDS_HIP_API)                                                        \
-  X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)
+  X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)                                                           \
+  X(MEMORY, "RTG", "memory", RTG_FIELDS_MEMORY)
 
 enum rtg_kind {
   RTG_KIND_NONE = 0,

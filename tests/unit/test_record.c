@@ -112,6 +112,40 @@ static void test_api(void) {
   CHECK(!RTG_HAS(&p, RTG_FIELD(HIP_API, args)) && !RTG_HAS(&p, RTG_FIELD(HIP_API, kernel)));
 }
 
+/* A memory record (an allocation, its fields in line order) goes through
+ * the one definition both ways; a free without size or agent stays so. */
+static void test_memory(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_MEMORY, 7, 8);
+  r.u.MEMORY.op = "alloc";
+  r.u.MEMORY.start = 100;
+  r.u.MEMORY.stop = 150;
+  r.u.MEMORY.addr = 140737488355328ull;
+  RTG_SET(&r, MEMORY, size, 1048576);
+  RTG_SET(&r, MEMORY, agent, 1);
+  RTG_SET(&r, MEMORY, kind, "device");
+  RTG_SET(&r, MEMORY, api, "hsa_amd_memory_pool_allocate");
+  RTG_SET(&r, MEMORY, corr, 12);
+  RTG_SET(&r, MEMORY, pool, 99);
+  rtg_record_format(line, sizeof line, &r);
+  CHECK_STR(line, "RTG: pid:7 tid:8 memory op:alloc start:100 stop:150 addr:140737488355328"
+                  " size:1048576 agent:1 kind:device api:hsa_amd_memory_pool_allocate corr:12"
+                  " pool:99\n");
+  CHECK(roundtrip(&r, &p) == RTG_KIND_MEMORY);
+  CHECK_STR(p.u.MEMORY.op, "alloc");
+  CHECK_U64(p.u.MEMORY.addr, 140737488355328ull);
+  CHECK_U64(p.u.MEMORY.size, 1048576);
+  CHECK_U64(p.u.MEMORY.agent, 1);
+  CHECK_STR(p.u.MEMORY.kind, "device");
+  CHECK_U64(p.u.MEMORY.corr, 12);
+  CHECK_U64(p.present, r.present);
+  char free_line[] = "RTG: pid:7 tid:8 memory op:free start:200 stop:210 addr:4096";
+  CHECK(rtg_record_parse(free_line, strlen(free_line), &p, NULL) == RTG_KIND_MEMORY);
+  CHECK_STR(p.u.MEMORY.op, "free");
+  CHECK_U64(p.u.MEMORY.addr, 4096);
+  CHECK(!RTG_HAS(&p, RTG_FIELD(MEMORY, size)) && !RTG_HAS(&p, RTG_FIELD(MEMORY, agent)));
+}
+
 /* A record of repeated HSA calls (polls:, last:, last_dur:, busy:, after
  * corr:) goes through the one definition both ways; a line of the
  * tracer's as it writes one parses into the same fields; without them the
@@ -249,6 +283,9 @@ static void test_all_kinds(void) {
       break;
     case RTG_KIND_ROCTX:
       r.u.ROCTX.op = "mark";
+      break;
+    case RTG_KIND_MEMORY:
+      r.u.MEMORY.op = "alloc";
       break;
     }
     enum rtg_kind got = roundtrip(&r, &p);
@@ -491,6 +528,7 @@ int main(void) {
   test_roctx_unclosed();
   test_api();
   test_api_polls();
+  test_memory();
   test_scans_every_position();
   test_all_kinds();
   test_clean_strings();

@@ -45,6 +45,10 @@ RTG_HIDDEN extern rtg_hsa_fns rtg_impl; /* what the application's calls reach */
 RTG_HIDDEN void rtg_hsa_api_init(void);
 RTG_HIDDEN void rtg_hsa_api_install(void);
 
+/* memory.c: the hooks that record allocations, frees, locks and unlocks
+ * (memory records), put into rtg_impl; after rtg_agents_init. */
+RTG_HIDDEN void rtg_memory_init(void);
+
 /* tables.c: read the runtime's tables (the root HsaApiTable OnLoad got)
  * into rtg_real and rtg_impl.  false: not traceable (said). */
 RTG_HIDDEN bool rtg_hsa_tables_read(const void *root);

@@ -51,6 +51,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
      * names an agent (readers map agents to devices as they read) */
     rtg_writer_flush();
     rtg_gpu_init();
+    rtg_memory_init();
     rtg_hsa_api_init();
     rtg_hsa_api_install();
   }
