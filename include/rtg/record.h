@@ -325,7 +325,7 @@
   X(COPY, "HSA", "copy", RTG_FIELDS_COPY)                                                          \
   X(HSA_API, "HSA", "", RTG_FIELDS_HSA_API)                                                        \
   X(HIP_API, "HIP", "", RTG_FIELDS_HIP_API)                                                        \
-  X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)                                                           \
+  X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)                                                          \
   X(MEMORY, "RTG", "memory", RTG_FIELDS_MEMORY)
 
 enum rtg_kind {

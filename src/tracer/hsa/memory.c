@@ -24,8 +24,8 @@ static uint32_t n_pools;
 static hsa_status_t add_pool(hsa_amd_memory_pool_t pool, void *data) {
   const rtg_agent *ag = data;
   if (n_pools < MAX_POOLS)
-    pools[n_pools++] = (__typeof__(pools[0])){pool.handle, ag->index,
-                                              ag->type == HSA_DEVICE_TYPE_CPU};
+    pools[n_pools++] =
+        (__typeof__(pools[0])){pool.handle, ag->index, ag->type == HSA_DEVICE_TYPE_CPU};
   return HSA_STATUS_SUCCESS;
 }
 
@@ -86,8 +86,7 @@ static hsa_status_t hook_pool_free(void *ptr) {
   uint64_t t0 = rtg_now();
   hsa_status_t st = rtg_real.hsa_amd_memory_pool_free(ptr);
   if (st == HSA_STATUS_SUCCESS && ptr)
-    record("free", "hsa_amd_memory_pool_free", t0, (uint64_t)(uintptr_t)ptr, 0, false, -1, NULL,
-           0);
+    record("free", "hsa_amd_memory_pool_free", t0, (uint64_t)(uintptr_t)ptr, 0, false, -1, NULL, 0);
   return st;
 }
 
@@ -117,8 +116,8 @@ static hsa_status_t hook_unlock(void *host_ptr) {
   uint64_t t0 = rtg_now();
   hsa_status_t st = rtg_real.hsa_amd_memory_unlock(host_ptr);
   if (st == HSA_STATUS_SUCCESS && host_ptr)
-    record("unlock", "hsa_amd_memory_unlock", t0, (uint64_t)(uintptr_t)host_ptr, 0, false, -1,
-           NULL, 0);
+    record("unlock", "hsa_amd_memory_unlock", t0, (uint64_t)(uintptr_t)host_ptr, 0, false, -1, NULL,
+           0);
   return st;
 }
 
