@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "shared/memuse.h"
 #include "xalloc.h"
 
 uint32_t cv_intern(cv_ctx *ctx, const char *s) {
@@ -124,4 +125,5 @@ void cv_ctx_free(cv_ctx *ctx) {
   rtg_clockmap_free(&ctx->clocks);
   free(ctx->clock_of_host);
   rtg_strtab_free(ctx->strs);
+  cv_mem_free(ctx);
 }

@@ -277,6 +277,8 @@ typedef struct cv_ctx {
   uint32_t nkinfos, cap_kinfos;
   /* the analysis the outputs that need it share (analyze/shared.c) */
   struct an_state *analysis;
+  /* the memory records of every process (shared/memuse.h); NULL: none */
+  struct cv_mem *mem;
   /* input files whose records disagree with their summary, or that have
    * none (in/trace.c: warned), and files with no trace line at all */
   uint32_t unhealthy, not_traces;

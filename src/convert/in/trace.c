@@ -15,6 +15,7 @@
 #include "hcc_profile.h"
 #include "inrange.h"
 #include "linereader.h"
+#include "shared/memuse.h"
 #include "trace_reader.h"
 #include "xalloc.h"
 
@@ -410,6 +411,46 @@ static void health_report(reader *r) {
   if (!r->ctx->opt.quiet) rtg_warning("%s: incomplete trace: %s", r->path, msg);
 }
 
+/* A memory record: kept for the outputs that draw or list them at their
+ * end (shared/memuse.h), once (the main pass), inside the time window. */
+static void handle_memory(reader *r, const rtg_record *rec, uint64_t lineno) {
+  cv_ctx *ctx = r->ctx;
+  if (ctx->pass != CV_PASS_MAIN) return;
+  static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
+  static const char *const kinds[] = {"", "device", "host", "pinned"};
+  const char *op = GET(rec, MEMORY, op);
+  cv_mem_rec m = {0};
+  m.op = 4;
+  for (uint8_t i = 0; i < 4; i++)
+    if (!strcmp(op, ops[i])) m.op = i;
+  if (m.op == 4) {
+    ctx->counts[CVC_BAD]++;
+    rtg_warn_line(&r->df, lineno, "memory record of unknown op '%s' (skipped)", op);
+    return;
+  }
+  if (!times_ok(r, lineno, GET(rec, MEMORY, start), GET(rec, MEMORY, stop))) return;
+  if (HAS(rec, MEMORY, kind))
+    for (uint8_t i = 1; i < 4; i++)
+      if (!strcmp(GET(rec, MEMORY, kind), kinds[i])) m.kind = i;
+  m.proc = proc_of(r, rec->pid);
+  m.tid = rec->tid;
+  m.start = GET(rec, MEMORY, start);
+  m.end = GET(rec, MEMORY, stop);
+  if (ctx->clocks.moves) {
+    m.start = aligned(r, m.proc, m.start);
+    m.end = aligned(r, m.proc, m.end);
+  }
+  if (m.start < ctx->window_start || m.start > ctx->window_end) return;
+  m.addr = GET(rec, MEMORY, addr);
+  m.size = GET(rec, MEMORY, size);
+  m.has_agent = HAS(rec, MEMORY, agent);
+  m.agent = (uint32_t)GET(rec, MEMORY, agent);
+  if (m.has_agent) m.device = rtg_agents_device(&ctx->procs[m.proc].agents, m.agent);
+  m.has_corr = HAS(rec, MEMORY, corr);
+  m.corr = GET(rec, MEMORY, corr);
+  cv_mem_add(ctx, &m);
+}
+
 static void handle_record(reader *r, const rtg_line *l) {
   rtg_record *rec = (rtg_record *)&l->u.rec;
   uint64_t lineno = l->lineno;
@@ -494,6 +535,9 @@ static void handle_record(reader *r, const rtg_line *l) {
     return;
   case RTG_KIND_KERNEL:
     add_kernel(r, rec);
+    return;
+  case RTG_KIND_MEMORY:
+    handle_memory(r, rec, lineno);
     return;
   case RTG_KIND_DISPATCH_HOST:
     ev.type = CV_HOST_DISPATCH;

@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "shared/corr.h"
 #include "analyze/gapslices.h"
+#include "shared/memuse.h"
 #include "shared/names.h"
 #include "outfile.h"
 #include "chrome_trace.h"
@@ -460,12 +461,39 @@ static void chrome_json_event(void *st, const void *item) {
   free(s);
 }
 
+/* ------------------------------------------------------------ memory */
+
+/* The bytes in use per agent (shared/memuse.h), one counter per agent of
+ * each process, on the process of its GPU tracks: a value at the end of
+ * each allocation and each free of a known allocation. */
+static void memory_counters(chrome *c) {
+  cv_mem *mem = cv_mem_resolve(c->ctx);
+  if (!mem) return;
+  char dev[64], name[128];
+  for (size_t i = 0; i < mem->n; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    if (!m->has_agent || (m->op != CV_MEM_ALLOC && !(m->op == CV_MEM_FREE && m->matched)))
+      continue;
+    rtg_device_name(m->device, dev, sizeof dev);
+    snprintf(name, sizeof name, "Memory in use: %s, pid %u", dev, c->ctx->procs[m->proc].pid);
+    ev_begin(c, "C");
+    put_str(c, "name", name);
+    put_str(c, "cat", "memory");
+    put_ts(c, "ts", m->end);
+    put_u64(c, "pid", tracks_cpid(&c->ts, m->proc, TK_QUEUE));
+    rtg_jsonw_raw(&c->out.w, ",\"args\":{\"bytes\":", 17);
+    rtg_jsonw_u64(&c->out.w, m->in_use);
+    rtg_jsonw_raw(&c->out.w, "}}", 2);
+  }
+}
+
 /* ------------------------------------------------------------ metadata */
 
 static bool chrome_close(void *st) {
   chrome *c = st;
   cv_ctx *ctx = c->ctx;
   if (ctx->opt.gap_events) gap_slices(c);
+  memory_counters(c);
   rtg_u64map seen = {0};
   char name[1024];
   for (uint32_t i = 0; i < c->ts.n; i++) {
