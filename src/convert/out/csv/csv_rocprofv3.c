@@ -15,6 +15,9 @@
  *   memory_copy_trace.csv  "Kind","Direction","Stream_Id","Source_Agent_Id",
  *                          "Destination_Agent_Id","Correlation_Id",
  *                          "Start_Timestamp","End_Timestamp"
+ *   memory_allocation_trace.csv
+ *                          "Kind","Operation","Agent_Id","Allocation_Size","Address",
+ *                          "Correlation_Id","Start_Timestamp","End_Timestamp"
  * (rocprofiler-sdk's source/lib/output/generateCSV.cpp, ROCm 7.0).  Text
  * columns are quoted, numbers are not; agents are "Agent N" with rtg's
  * agent index, which is the HSA enumeration order (rocprofv3's default
@@ -34,16 +37,17 @@
 #include <sys/stat.h>
 
 #include "convert.h"
+#include "shared/memuse.h"
 #include "outfile.h"
 #include "bgwrite.h"
 #include "jsonw.h"
 #include "xalloc.h"
 
-enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_N };
+enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_MEMORY, F_N };
 
-static const char *const file_names[F_N] = {"kernel_trace.csv", "hip_api_trace.csv",
-                                            "hsa_api_trace.csv", "memory_copy_trace.csv",
-                                            "marker_api_trace.csv"};
+static const char *const file_names[F_N] = {
+    "kernel_trace.csv",     "hip_api_trace.csv",    "hsa_api_trace.csv",
+    "memory_copy_trace.csv", "marker_api_trace.csv", "memory_allocation_trace.csv"};
 
 #define API_HEADER                                                                                 \
   "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\","   \
@@ -59,6 +63,8 @@ static const char *const headers[F_N] = {
     "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\",\"Destination_Agent_Id\","
     "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n",
     API_HEADER,
+    "\"Kind\",\"Operation\",\"Agent_Id\",\"Allocation_Size\",\"Address\",\"Correlation_Id\","
+    "\"Start_Timestamp\",\"End_Timestamp\"\n",
 };
 
 /* rocprofv3 rounds the LDS size up to the allocation granularity it
@@ -426,8 +432,39 @@ static void csv_event(void *st, const cv_event *ev) {
   }
 }
 
+/* memory_allocation_trace.csv: the pool allocations and frees of the
+ * memory records (shared/memuse.h; locks pin memory the program has and
+ * are not rows), in time order.  As rocprofv3, a free names no agent; its
+ * size is that of the allocation it freed (0 when none is known).  The
+ * correlation id is the HIP call's the allocation was made in, empty for
+ * the runtime's own. */
+static void memory_rows(csv *c) {
+  cv_mem *mem = cv_mem_resolve(c->ctx);
+  for (size_t i = 0; mem && i < mem->n; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    if (m->op != CV_MEM_ALLOC && m->op != CV_MEM_FREE) continue;
+    if (m->op == CV_MEM_ALLOC)
+      put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_ALLOCATE\",");
+    else
+      put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_FREE\",");
+    if (m->op == CV_MEM_ALLOC && m->has_agent) put_agent(c, m->agent);
+    SEP(c);
+    put_u64(c, m->op == CV_MEM_FREE && !m->matched ? 0 : m->size);
+    char addr[32];
+    int n = snprintf(addr, sizeof addr, ",\"0x%016llx\",", (unsigned long long)m->addr);
+    put_raw(c, addr, (size_t)n);
+    if (m->has_corr) put_u64(c, m->corr);
+    SEP(c);
+    put_time(c, m->start);
+    SEP(c);
+    put_time(c, m->end);
+    row_end(c, m->proc, F_MEMORY);
+  }
+}
+
 static bool csv_close(void *st) {
   csv *c = st;
+  memory_rows(c);
   for (size_t i = 0; i < (size_t)c->nprocs * F_N; i++)
     if (c->files[i].f) flush_file(c, &c->files[i]);
   rtg_bgw_drain(c->bg);
