@@ -101,6 +101,7 @@ bool cv_add_sink(cv_ctx *ctx, const cv_sink *ops) {
 
 bool cv_close_sinks(cv_ctx *ctx) {
   bool ok = true;
+  cv_mem_resolve(ctx); /* once, before any sink (or a thread of one) reads them */
   for (int i = 0; i < ctx->nsinks; i++)
     if (!ctx->sinks[i].ops->close(ctx->sinks[i].state)) ok = false;
   ctx->nsinks = 0;

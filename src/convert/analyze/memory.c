@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/memuse.h"
 #include "sort.h"
 
 /* The value of "key=" in a HIP call's argument text ("ptr=0x7f.., size=64,
@@ -132,6 +133,39 @@ static void drop(ranges *r, uint64_t start) {
   if (i == r->n || r->v[i][0] != start) return;
   memmove(&r->v[i], &r->v[i + 1], (r->n - i - 1) * sizeof *r->v);
   r->n--;
+}
+
+bool an_mem_take_records(an_mem **v, size_t *n, size_t *cap, const cv_mem *mem, uint32_t proc) {
+  size_t first = SIZE_MAX, k = 0;
+  for (size_t i = 0; mem && i < mem->n; i++)
+    if (mem->v[i].proc == proc) {
+      first = i;
+      break;
+    }
+  if (first == SIZE_MAX) return false;
+  for (size_t i = 0; i < *n; i++) /* the copies stay */
+    if ((*v)[i].kind == AN_MEM_COPY) (*v)[k++] = (*v)[i];
+  *n = k;
+  for (size_t i = first; i < mem->n && mem->v[i].proc == proc; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    bool dev = m->kind == CV_MEMK_DEVICE;
+    an_mem a = {.start = m->start, .end = m->end, .tid = m->tid, .ptr = m->addr, .size = m->size};
+    switch (m->op) {
+    case CV_MEM_ALLOC:
+    case CV_MEM_LOCK:
+      a.kind = dev ? AN_MEM_DEV : AN_MEM_PIN;
+      break;
+    default:
+      if (!m->matched) continue;
+      a.kind = dev ? AN_MEM_FREE : AN_MEM_UNPIN;
+    }
+    if (*n == *cap) {
+      *cap = *cap ? 2 * *cap : 64;
+      *v = rtg_xrealloc(*v, *cap * sizeof **v, "the memory ranges of --analyze");
+    }
+    (*v)[(*n)++] = a;
+  }
+  return true;
 }
 
 static bool known(const ranges *pinned, const ranges *dev, uint64_t p) {

@@ -28,6 +28,17 @@ typedef struct an_mem {
  * counted as unchecked). */
 bool an_mem_of_call(const char *name, const char *args, an_mem *out, bool *copy_call);
 
+/* The memory records of process proc (shared/memuse.h, resolved), when it
+ * has any, give its pinned and device ranges instead of its HIP calls'
+ * arguments: pool allocations of a CPU agent and locks are pinned, a
+ * GPU's pool allocations device memory; a free or unlock ends the range it
+ * matched.  They need no arguments and see hipHostRegister, HIP's other
+ * allocation calls and HSA programs alike.  The copies stay.  false when
+ * the process has no memory record (the calls' ranges stay). */
+struct cv_mem;
+bool an_mem_take_records(an_mem **v, size_t *n, size_t *cap, const struct cv_mem *mem,
+                         uint32_t proc);
+
 /* The pageable_copy rule over a process's calls (any order; sorted here):
  * async copies whose host pointer lies in no pinned and no device range.
  * unchecked: async copies the trace has no arguments for. */

@@ -671,6 +671,7 @@ void an_finish(an_state *st) {
     an_proc *p = &st->procs[i];
     if (p->first_launch <= p->last_launch)
       an_rules_process(p->calls, p->ncalls, p->first_launch, p->last_launch, p->rules);
+    an_mem_take_records(&p->mem, &p->nmem, &p->capmem, ctx->mem, i);
     if (ctx->window_start) { /* --start dropped the allocations before it */
       uint64_t copies = p->mem_unchecked;
       for (size_t k = 0; k < p->nmem; k++) copies += p->mem[k].kind == AN_MEM_COPY;

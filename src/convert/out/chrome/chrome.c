@@ -472,8 +472,7 @@ static void memory_counters(chrome *c) {
   char dev[64], name[128];
   for (size_t i = 0; i < mem->n; i++) {
     const cv_mem_rec *m = &mem->v[i];
-    if (!m->has_agent || (m->op != CV_MEM_ALLOC && !(m->op == CV_MEM_FREE && m->matched)))
-      continue;
+    if (!m->has_agent || (m->op != CV_MEM_ALLOC && !(m->op == CV_MEM_FREE && m->matched))) continue;
     rtg_device_name(m->device, dev, sizeof dev);
     snprintf(name, sizeof name, "Memory in use: %s, pid %u", dev, c->ctx->procs[m->proc].pid);
     ev_begin(c, "C");

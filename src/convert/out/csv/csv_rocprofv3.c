@@ -45,9 +45,9 @@
 
 enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_MEMORY, F_N };
 
-static const char *const file_names[F_N] = {
-    "kernel_trace.csv",     "hip_api_trace.csv",    "hsa_api_trace.csv",
-    "memory_copy_trace.csv", "marker_api_trace.csv", "memory_allocation_trace.csv"};
+static const char *const file_names[F_N] = {"kernel_trace.csv",     "hip_api_trace.csv",
+                                            "hsa_api_trace.csv",    "memory_copy_trace.csv",
+                                            "marker_api_trace.csv", "memory_allocation_trace.csv"};
 
 #define API_HEADER                                                                                 \
   "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\","   \
