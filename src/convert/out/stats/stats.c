@@ -20,7 +20,13 @@
  * (shared/timemodel.h); busy and idle add up to the span; and
  * kernel_occupancy.csv (a KERNEL_OCCUPANCY table): per kernel and launch
  * shape, the waves per SIMD its registers and LDS allow
- * (shared/occupancy.h). */
+ * (shared/occupancy.h).
+ *
+ * And memory_stats.csv (and a MEMORY table): per (process, agent) the
+ * allocations and frees of its memory records (shared/memuse.h: HSA pool
+ * allocations, HIP's among them), the peak bytes in use, and the
+ * allocations never freed (leaks, with their bytes); frees of addresses
+ * with no allocation are counted per process (Agent empty). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +35,7 @@
 
 #include "convert.h"
 #include "outfile.h"
+#include "shared/memuse.h"
 #include "shared/occupancy.h"
 #include "shared/timemodel.h"
 #include "xalloc.h"
@@ -384,6 +391,123 @@ static void print_gpu_time(stats *s) {
   if (head) fputc('\n', f);
 }
 
+/* ------------------------------------------------------------ memory */
+
+typedef struct mem_row {
+  uint32_t proc, agent;
+  rtg_device device;
+  bool has_agent;
+  uint64_t allocs, bytes, frees, peak, leaks, leaked_bytes, unknown_frees;
+} mem_row;
+
+static mem_row *mem_row_of(mem_row **rows, size_t *n, uint32_t proc, bool has_agent, uint32_t agent,
+                           rtg_device device) {
+  for (size_t i = *n; i-- > 0;)
+    if ((*rows)[i].proc == proc && (*rows)[i].has_agent == has_agent &&
+        (!has_agent || (*rows)[i].agent == agent))
+      return &(*rows)[i];
+  *rows = rtg_xrealloc(*rows, (*n + 1) * sizeof **rows, "the memory statistics");
+  mem_row *r = &(*rows)[(*n)++];
+  *r = (mem_row){.proc = proc, .agent = agent, .device = device, .has_agent = has_agent};
+  return r;
+}
+
+static int cmp_mem_row(const void *a, const void *b) {
+  const mem_row *x = a, *y = b;
+  if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
+  if (x->has_agent != y->has_agent) return x->has_agent ? -1 : 1;
+  return x->agent < y->agent ? -1 : x->agent > y->agent;
+}
+
+/* The rows of every (process, agent) with pool allocations or frees. */
+static mem_row *mem_rows(const cv_ctx *ctx, size_t *n) {
+  const cv_mem *mem = ctx->mem;
+  mem_row *rows = NULL;
+  *n = 0;
+  for (size_t i = 0; mem && i < mem->n; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    if (m->op != CV_MEM_ALLOC && m->op != CV_MEM_FREE) continue;
+    mem_row *r = mem_row_of(&rows, n, m->proc, m->has_agent, m->agent, m->device);
+    if (m->op == CV_MEM_ALLOC) {
+      r->allocs++;
+      r->bytes += m->size;
+      if (m->leaked) r->leaks++, r->leaked_bytes += m->size;
+    } else if (m->matched) {
+      r->frees++;
+    } else {
+      r->unknown_frees++;
+    }
+    if (m->in_use > r->peak) r->peak = m->in_use;
+  }
+  if (*n) qsort(rows, *n, sizeof *rows, cmp_mem_row);
+  return rows;
+}
+
+static bool write_memory(stats *s, const char *dir) {
+  size_t n;
+  mem_row *rows = mem_rows(s->ctx, &n);
+  if (!n) return true;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/memory_stats.csv", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    rtg_error("cannot create output: path=%s/memory_stats.csv: %s", s->ctx->opt.stats_dir,
+              strerror(errno));
+    free(rows);
+    return false;
+  }
+  fputs("\"Pid\",\"Host\",\"Agent\",\"Allocations\",\"AllocatedBytes\",\"Frees\","
+        "\"PeakBytes\",\"LeakedAllocations\",\"LeakedBytes\",\"UnknownFrees\"\n",
+        f);
+  for (size_t i = 0; i < n; i++) {
+    const mem_row *r = &rows[i];
+    const cv_proc *p = &s->ctx->procs[r->proc];
+    char dev[64] = "";
+    if (r->has_agent) rtg_device_name(r->device, dev, sizeof dev);
+    fprintf(f, "%u,", p->pid);
+    csv_name(f, cv_str(s->ctx, s->ctx->hosts[p->host]));
+    fprintf(f, ",\"%s\",%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", dev, (unsigned long long)r->allocs,
+            (unsigned long long)r->bytes, (unsigned long long)r->frees, (unsigned long long)r->peak,
+            (unsigned long long)r->leaks, (unsigned long long)r->leaked_bytes,
+            (unsigned long long)r->unknown_frees);
+  }
+  free(rows);
+  if (!rtg_out_close(f)) {
+    rtg_error("cannot write output: path=%s/memory_stats.csv: %s", s->ctx->opt.stats_dir,
+              rtg_out_why());
+    return false;
+  }
+  return true;
+}
+
+/* --summary: one line per (process, agent), leaks at exit included. */
+static void print_memory(stats *s) {
+  size_t n;
+  mem_row *rows = mem_rows(s->ctx, &n);
+  FILE *f = s->ctx->report;
+  if (n)
+    fprintf(f, "MEMORY: HSA pool allocations (HIP's among them), not freed at exit = leaked\n");
+  for (size_t i = 0; i < n; i++) {
+    const mem_row *r = &rows[i];
+    unsigned pid = s->ctx->procs[r->proc].pid;
+    if (!r->has_agent) {
+      fprintf(f, "  %8u frees of unknown addresses: %llu\n", pid,
+              (unsigned long long)r->unknown_frees);
+      continue;
+    }
+    char label[300];
+    cv_device_label(s->ctx, r->proc, r->device, label, sizeof label);
+    fprintf(f,
+            "  %8u %-16s %llu allocations, %llu bytes, %llu freed, peak %llu bytes in use; leaked: "
+            "%llu allocations, %llu bytes\n",
+            pid, label, (unsigned long long)r->allocs, (unsigned long long)r->bytes,
+            (unsigned long long)r->frees, (unsigned long long)r->peak, (unsigned long long)r->leaks,
+            (unsigned long long)r->leaked_bytes);
+  }
+  if (n) fputc('\n', f);
+  free(rows);
+}
+
 static bool stats_close(void *st) {
   stats *s = st;
   bool ok = true;
@@ -410,6 +534,8 @@ static bool stats_close(void *st) {
   if (s->dir) ok &= write_occupancy(s, s->dir);
   if (s->ctx->opt.summary) cv_occ_text(s->ctx, &s->occ, s->ctx->report);
   cv_occ_free(&s->occ);
+  if (s->dir) ok &= write_memory(s, s->dir);
+  if (s->ctx->opt.summary) print_memory(s);
   tm_free(&s->model);
   free(s);
   return ok;
