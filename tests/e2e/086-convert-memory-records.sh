@@ -4,7 +4,8 @@
 # its free, a lock and its unlock (not memory in use), and a record of an
 # unknown op (warned, skipped).  The JSON counter per agent, the
 # memory_allocation_trace.csv rows, the MEMORY summary with the leaks per
-# agent and memory_stats.csv; --analyze and --sqlite take the file too.
+# agent and memory_stats.csv, the rtg_memory table of --sqlite; --analyze
+# takes the file too.
 cat >mem.txt <<'T'
 RTG: pid:100 tid:100 trace format:1 host:h clock:boottime
 RTG: pid:100 tid:100 agent index:0 type:cpu name:'cpu'
@@ -34,3 +35,9 @@ cat st/memory_stats.csv
 echo "-- --analyze, --sqlite"
 "$B/rtg-convert" -q --analyze=an.json mem.txt >/dev/null; echo "analyze exit $?"
 "$B/rtg-convert" -q --sqlite db.sqlite mem.txt; echo "sqlite exit $?"
+python3 - db.sqlite <<'PY'
+import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(
+        "SELECT op, kind, agent, device, start, size, corr, inUse FROM rtg_memory"):
+    print("|".join("" if v is None else str(v) for v in row))
+PY

@@ -11,7 +11,9 @@
  * gpuId += host * gpu_stride, as RPD's multi-node views expect.  The table
  * rtg_gpu_time holds the time model per (process, GPU) (span, busy, copy
  * busy, idle; shared/timemodel.h), and RPD's busy view reads it; the
- * kernels' resources are in tables of rtg's own (sqlite_kernels.c).
+ * kernels' resources are in tables of rtg's own (sqlite_kernels.c); the
+ * table rtg_memory the memory records (allocations, frees, locks,
+ * unlocks).
  * Everything is one transaction. */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include "convert.h"
 #include "outfile.h"
 #include "shared/corr.h"
+#include "shared/memuse.h"
 #include "shared/timemodel.h"
 #include "sqlite_kernels.h"
 #include "sqlite_schema.h"
@@ -382,12 +385,65 @@ static void gpu_time_rows(rpd *r) {
   sqlite3_finalize(st);
 }
 
+/* The memory records (rtg_memory), in time order. */
+static void memory_rows(rpd *r) {
+  const cv_mem *mem = r->ctx->mem;
+  if (!mem || !mem->n) return;
+  sqlite3_stmt *st;
+  if (!exec(r, rtg_memory_table)) return;
+  const char *ins = "INSERT INTO rtg_memory VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  if (sqlite3_prepare_v2(r->db, ins, -1, &st, NULL) != SQLITE_OK) {
+    fail(r, ins);
+    return;
+  }
+  for (size_t i = 0; i < mem->n && !r->failed; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    const cv_proc *p = &r->ctx->procs[m->proc];
+    bool freeing = m->op == CV_MEM_FREE || m->op == CV_MEM_UNLOCK;
+    char dev[64];
+    sqlite3_bind_int64(st, 1, (int64_t)p->host * 10000000 + p->pid);
+    sqlite3_bind_int64(st, 2, (int64_t)m->tid);
+    sqlite3_bind_text(st, 3, cv_mem_op_name(m->op), -1, SQLITE_STATIC);
+    if (m->kind)
+      sqlite3_bind_text(st, 4, cv_mem_kind_name(m->kind), -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 4);
+    if (m->has_agent) {
+      sqlite3_bind_int64(st, 5, m->agent);
+      sqlite3_bind_text(st, 6, rtg_device_name(m->device, dev, sizeof dev), -1, SQLITE_TRANSIENT);
+    } else {
+      sqlite3_bind_null(st, 5);
+      sqlite3_bind_null(st, 6);
+    }
+    sqlite3_bind_int64(st, 7, (int64_t)m->start);
+    sqlite3_bind_int64(st, 8, (int64_t)m->end);
+    sqlite3_bind_int64(st, 9, (int64_t)m->addr);
+    if (!freeing || m->matched)
+      sqlite3_bind_int64(st, 10, (int64_t)m->size);
+    else
+      sqlite3_bind_null(st, 10);
+    if (m->has_corr)
+      sqlite3_bind_int64(st, 11, (int64_t)m->corr);
+    else
+      sqlite3_bind_null(st, 11);
+    bool counted = m->has_agent && (m->op == CV_MEM_ALLOC || (m->op == CV_MEM_FREE && m->matched));
+    if (counted)
+      sqlite3_bind_int64(st, 12, (int64_t)m->in_use);
+    else
+      sqlite3_bind_null(st, 12);
+    if (sqlite3_step(st) != SQLITE_DONE) fail(r, ins);
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+}
+
 static bool rpd_close(void *stp) {
   rpd *r = stp;
   if (!r->failed) corr_finish(&r->link, link_pending, r); /* pairs found through a spill */
   for (int i = 0; i < S_N; i++) sqlite3_finalize(r->st[i]);
   if (!r->failed) exec(r, rpd_indexes);
   if (!r->failed) gpu_time_rows(r);
+  if (!r->failed) memory_rows(r);
   if (!r->failed) exec(r, rpd_views);
   if (!rpd_kernels_close(&r->kernels, r->ctx, !r->failed)) fail(r, r->kernels.what);
   if (!r->failed) exec(r, "COMMIT;");

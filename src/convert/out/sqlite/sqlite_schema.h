@@ -55,6 +55,17 @@ static const char rtg_gpu_time_table[] =
     " spanStart integer NOT NULL, spanEnd integer NOT NULL, span integer NOT NULL,"
     " busy integer NOT NULL, copyBusy integer NOT NULL, idle integer NOT NULL);\n";
 
+/* rtg's own table: the memory records (src/convert/shared/memuse.h), in
+ * time order: op alloc, free, lock, unlock; kind device, host, pinned; agent
+ * the trace's agent index and device its name (GPU0, CPU0); address and
+ * size in bytes (a free: its allocation's size, NULL when unknown); corr the
+ * HIP call's (NULL for the runtime's own); inUse the bytes in use on the
+ * agent after it (allocations and frees; NULL for locks). */
+static const char rtg_memory_table[] =
+    "CREATE TABLE rtg_memory (pid integer NOT NULL, tid integer NOT NULL, op text NOT NULL,"
+    " kind text, agent integer, device text, start integer NOT NULL, \"end\" integer NOT NULL,"
+    " address integer NOT NULL, size integer, corr integer, inUse integer);\n";
+
 /* RPD's index names, created after the rows are in (faster). */
 static const char rpd_indexes[] =
     "CREATE INDEX \"rocpd_strin_string_c7b9cd_idx\" ON \"rocpd_string\" (\"string\");\n"
