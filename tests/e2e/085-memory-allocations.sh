@@ -3,8 +3,9 @@
 # hipHostFree, one allocation never freed).  The tracer records each HSA
 # pool allocation, free, lock and unlock once, with the HIP call's corr,
 # without HIP or HSA API tracing too; rtg-convert's JSON counter and
-# memory_allocation_trace.csv give the same in-use curve per agent, and
-# the program's output is unchanged.
+# memory_allocation_trace.csv give the same in-use curve per agent (the
+# Perfetto trace a counter track per agent), and the program's output is
+# unchanged.
 . "$TOP/tests/e2e/02-tracer.inc"
 "$PROGS/tp_hip_alloc" >plain.out 2>&1
 traced "$PROGS/tp_hip_alloc" >traced.out 2>&1
@@ -46,6 +47,10 @@ for a in sorted(curve):
     print(a, " ".join(str(v) for v in curve[a]))
 PY
 echo "-- without HIP or HSA API tracing: as many records, no API call"
+echo "-- Perfetto: a counter track per agent, the trace as the JSON"
+. "$TOP/tests/e2e/12-perfetto.inc"
+pf_check "$f" >pf.out 2>&1 && echo "check_pftrace passed" || cat pf.out
+grep -o 'name: "[^"]*memory in use"' pf.dec | sed 's/ (.*)//' | sort -u
 n=$(grep -c ' memory op:' "$f")
 rm -f rtg_trace.txt.*
 RTG_HIP_API_FILTER= RTG_HSA_API_FILTER= traced "$PROGS/tp_hip_alloc" >/dev/null 2>&1

@@ -131,7 +131,7 @@ def load_json(path):
     nflows = 0
     for e in evs:
         ph = e["ph"]
-        if ph == "M":
+        if ph in ("M", "C"):  # metadata; counters (checked on the trace's side)
             continue
         where = (pname[e["pid"]], tname[(e["pid"], e["tid"])])
         if ph == "X":

@@ -508,6 +508,19 @@ static bool chrome_close(void *st) {
     rtg_chrome_meta(&c->out, "thread_name", t->cpid, &t->ctid, "name", name, 0);
     rtg_chrome_meta(&c->out, "thread_sort_index", t->cpid, &t->ctid, "sort_index", NULL, t->sort);
   }
+  /* the processes of memory counters that have no track (as the
+   * Perfetto output names them) */
+  const cv_mem *mem = ctx->mem;
+  for (size_t i = 0; mem && i < mem->n; i++) {
+    if (!mem->v[i].has_agent) continue;
+    uint64_t cpid = tracks_cpid(&c->ts, mem->v[i].proc, TK_QUEUE);
+    bool added;
+    rtg_u64map_put(&seen, cpid, 0, &added);
+    if (!added) continue;
+    tracks_process_name(&c->ts, cpid, mem->v[i].proc, TK_QUEUE, name, sizeof name);
+    rtg_chrome_meta(&c->out, "process_name", cpid, NULL, "name", name, 0);
+    rtg_chrome_meta(&c->out, "process_sort_index", cpid, NULL, "sort_index", NULL, cpid);
+  }
   rtg_u64map_free(&seen);
   /* pairs that were apart by more than the tables hold */
   corr_finish(&c->calls, flow_launch, c);

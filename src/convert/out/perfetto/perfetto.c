@@ -433,6 +433,7 @@ static bool pf_close(void *st) {
   if (ctx->opt.gap_events) gap_slices(p);
   corr_finish(&p->calls, flow_late_launch, p);
   corr_finish(&p->dispatch, flow_late_dispatch, p);
+  pf_counters_memory(p);
   pf_counters_finish(p);
   pf_flush_body(p);
   pf_flush_to(p, &p->ew, &p->ends);

@@ -120,13 +120,16 @@ typedef struct scache_slot {
  * comes in order), where adding and taking cost a step, or else in a
  * min-heap. */
 #define CTR_RUNS 2
+/* what a counter counts: GPU ops in flight, bytes copied, bytes of memory
+ * in use (the memory records, shared/memuse.h) */
+enum ctr_what { CTR_OPS, CTR_BYTES, CTR_MEMORY };
 typedef struct ctr_run {
   uint64_t (*e)[2]; /* a ring of CTR_WINDOW: time, delta (as uint64) */
   uint32_t head, n;
 } ctr_run;
 typedef struct counter {
   uint32_t proc, agent;
-  bool bytes; /* bytes copied, else ops in flight */
+  uint8_t what; /* enum ctr_what */
   int64_t value;
   ctr_run run[CTR_RUNS];
   uint64_t (*heap)[2]; /* time, delta (as uint64) */
@@ -300,6 +303,9 @@ void pf_dicts_free(void);
 /* perfetto_tracks.c */
 void pf_counters_op(pf *p, const cv_event *ev);
 void pf_counters_finish(pf *p);
+/* The memory in use per agent of every process, from the memory records:
+ * before pf_counters_finish. */
+void pf_counters_memory(pf *p);
 /* The first packet of the sequence and every track's descriptor. */
 void pf_write_header(pf *p);
 /* The header's bytes in w so far, to the output (or to the head spool). */

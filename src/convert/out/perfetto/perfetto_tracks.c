@@ -1,17 +1,18 @@
 /* The Perfetto output's tracks: counter tracks (GPU ops in flight, bytes
- * copied), and the descriptors of every track, written at the end in the
+ * copied, memory in use), and the descriptors of every track, written at the end in the
  * JSON's order (see perfetto.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfetto_state.h"
+#include "shared/memuse.h"
 #include "xalloc.h"
 
 /* ------------------------------------------------------------ counters */
 
-static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
+static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, uint8_t what) {
   bool added;
-  uint64_t key = (uint64_t)proc << 33 | (uint64_t)agent << 1 | bytes;
+  uint64_t key = (uint64_t)proc << 34 | (uint64_t)agent << 2 | what;
   uint64_t *ix = rtg_u64map_put(&p->ctr_index, key, 0, &added);
   if (!ix) rtg_out_of_memory("the index of counter tracks");
   if (added) {
@@ -19,7 +20,7 @@ static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, bool bytes) {
     p->ctr = nc;
     counter *c = &p->ctr[p->nctr];
     memset(c, 0, sizeof *c);
-    c->proc = proc, c->agent = agent, c->bytes = bytes;
+    c->proc = proc, c->agent = agent, c->what = what;
     c->heap = rtg_xmalloc(CTR_WINDOW * sizeof *c->heap, "a counter track's window");
     for (int r = 0; r < CTR_RUNS; r++)
       c->run[r].e = rtg_xmalloc(CTR_WINDOW * sizeof *c->run[r].e, "a counter track's window");
@@ -101,11 +102,21 @@ static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
 }
 
 void pf_counters_op(pf *p, const cv_event *ev) {
-  counter *c = counter_get(p, ev->proc, ev->device, false);
+  counter *c = counter_get(p, ev->proc, ev->device, CTR_OPS);
   counter_add(p, c, ev->start, 1);
   counter_add(p, c, ev->end, -1);
   if (ev->type == CV_COPY && ev->has_bytes)
-    counter_add(p, counter_get(p, ev->proc, ev->device, true), ev->end, (int64_t)ev->bytes);
+    counter_add(p, counter_get(p, ev->proc, ev->device, CTR_BYTES), ev->end, (int64_t)ev->bytes);
+}
+
+void pf_counters_memory(pf *p) {
+  const cv_mem *mem = p->ctx->mem;
+  for (size_t i = 0; mem && i < mem->n; i++) {
+    const cv_mem_rec *m = &mem->v[i];
+    if (!m->has_agent || (m->op != CV_MEM_ALLOC && !(m->op == CV_MEM_FREE && m->matched))) continue;
+    int64_t delta = m->op == CV_MEM_ALLOC ? (int64_t)m->size : -(int64_t)m->size;
+    counter_add(p, counter_get(p, m->proc, m->device, CTR_MEMORY), m->end, delta);
+  }
 }
 
 /* At the end: every change left goes out. */
@@ -149,7 +160,8 @@ static void counter_name(pf *p, const counter *c, char *buf, size_t cap) {
   char pre[64] = "", agent[300];
   if (!ctx->opt.by_process && ctx->nprocs > 1 && pr->pid) snprintf(pre, sizeof pre, "%u ", pr->pid);
   cv_device_label(ctx, c->proc, c->agent, agent, sizeof agent);
-  snprintf(buf, cap, "%s%s %s", pre, agent, c->bytes ? "bytes copied" : "ops in flight");
+  static const char *const what[] = {"ops in flight", "bytes copied", "memory in use"};
+  snprintf(buf, cap, "%s%s %s", pre, agent, what[c->what]);
 }
 
 /* The first packet of the sequence, then a descriptor for every process
@@ -189,7 +201,7 @@ void pf_write_header(pf *p) {
   for (uint32_t i = 0; i < p->nctr; i++) {
     const counter *c = &p->ctr[i];
     /* after the agent's queues and copy engines (see tracks_get) */
-    uint64_t sub = ((uint64_t)c->agent & 0xff) << 20 | 3ull << 18 | c->bytes;
+    uint64_t sub = ((uint64_t)c->agent & 0xff) << 20 | 3ull << 18 | c->what;
     uint64_t sort =
         p->ctx->opt.by_process ? (uint64_t)TK_QUEUE << 28 | sub : (uint64_t)c->proc << 28 | sub;
     o[p->ts.n + i] =
@@ -237,7 +249,7 @@ void pf_write_header(pf *p) {
       pbw_uint(w, PF_TD_PARENT_UUID, puuid);
       pbw_str(w, PF_TD_NAME, name);
       size_t cd = pbw_open(w, PF_TD_COUNTER);
-      pbw_uint(w, PF_CD_UNIT, c->bytes ? PF_UNIT_SIZE_BYTES : PF_UNIT_COUNT);
+      pbw_uint(w, PF_CD_UNIT, c->what != CTR_OPS ? PF_UNIT_SIZE_BYTES : PF_UNIT_COUNT);
       pbw_close(w, cd);
       pbw_int(w, PF_TD_SIBLING_ORDER_RANK, rank++);
       pbw_close(w, d);
