@@ -1,5 +1,6 @@
 /* Host memory as the HIP calls of a process saw it, for the pageable_copy
- * rule: pinned ranges (hipHostMalloc, hipHostAlloc, hipMallocHost,
+ * rule (the memory records give the ranges instead where the trace has
+ * them: an_mem_take_records): pinned ranges (hipHostMalloc, hipHostAlloc, hipMallocHost,
  * hipExtMallocWithFlags, hipHostRegister; gone with hipHostFree,
  * hipFreeHost, hipHostUnregister), device ranges (hipMalloc and kin; gone
  * with hipFree), and the async copies whose host side is neither: HIP
