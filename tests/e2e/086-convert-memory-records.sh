@@ -27,7 +27,7 @@ T
 echo "exit $?"
 sed -n '/warning/p;/MEMORY/,/^$/p' report.txt
 echo "-- JSON counters"
-grep '"ph":"C"' out.json
+grep '"ph":"C"' out.json | sed 's/,$//'
 echo "-- memory_allocation_trace.csv"
 cat csv/h/100_memory_allocation_trace.csv
 echo "-- memory_stats.csv"
