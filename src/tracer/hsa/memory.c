@@ -4,14 +4,16 @@
  * RTG_FIELDS_MEMORY).  HIP's hipMalloc, hipHostMalloc, hipFree,
  * hipHostRegister and their kin all end up in these HSA calls, so this one
  * level sees each allocation once; the record carries the correlation id
- * of the HIP call it was made in.  These calls are rare: each record is
- * made by hand (rtg_emit), with CLOCK_BOOTTIME read around the call.
+ * of the HIP call it was made in.  The call pushes a small entry (time
+ * stamps, numbers), as an HSA API wrapper does; the writer makes it text.
  *
  * A pool's agent and kind come from a table of every agent's pools, made
  * at load (hsa_amd_agent_iterate_memory_pools). */
+#include "core/stamp.h"
 #include "hsa_side.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 enum { MAX_POOLS = 512 };
 static struct {
@@ -20,6 +22,7 @@ static struct {
   bool host; /* a CPU agent's pool */
 } pools[MAX_POOLS];
 static uint32_t n_pools;
+static int host_agent = -1; /* the first CPU agent's index: where locked memory is */
 
 static hsa_status_t add_pool(hsa_amd_memory_pool_t pool, void *data) {
   const rtg_agent *ag = data;
@@ -43,86 +46,128 @@ static int pool_find(uint64_t handle) {
   return -1;
 }
 
-static void record(const char *op, const char *api, uint64_t t0, uint64_t addr, uint64_t size,
-                   bool has_size, int pool, const char *kind, uint64_t pool_handle) {
-  rtg_thread_state *ts = &rtg_tls;
-  if (ts->inside) return; /* the tracer's own calls */
-  uint64_t t1 = rtg_now();
+/* The entry a call pushes (stamps, core/stamp.h), made into its record on
+ * the writer thread (format_mem). */
+enum { M_ALLOC, M_FREE, M_LOCK, M_UNLOCK };
+enum { A_POOL_ALLOCATE, A_POOL_FREE, A_LOCK, A_LOCK_TO_POOL, A_UNLOCK };
+enum { HAS_SIZE = 1, HAS_AGENT = 2, HAS_CORR = 4, HAS_POOL = 8 };
+typedef struct mem_entry {
+  uint8_t op, api, kind, has; /* kind: 0 none, 1 device, 2 host, 3 pinned */
+  uint32_t agent;
+  uint64_t start, dur, addr, size, corr, pool;
+} mem_entry;
+
+static size_t format_mem(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
+  static const char *const apis[] = {"hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",
+                                     "hsa_amd_memory_lock", "hsa_amd_memory_lock_to_pool",
+                                     "hsa_amd_memory_unlock"};
+  static const char *const kinds[] = {NULL, "device", "host", "pinned"};
+  mem_entry e;
+  if (len < sizeof e) return 0;
+  memcpy(&e, payload, sizeof e);
+  if (e.op > M_UNLOCK || e.api > A_UNLOCK || e.kind > 3) return 0;
   rtg_record r;
-  rtg_record_init(&r, RTG_KIND_MEMORY, rtg_pid(), rtg_tid());
-  r.u.MEMORY.op = op;
-  r.u.MEMORY.start = t0;
-  r.u.MEMORY.stop = t1 > t0 ? t1 : t0;
-  r.u.MEMORY.addr = addr;
-  if (has_size) RTG_SET(&r, MEMORY, size, size);
-  if (pool >= 0) {
-    RTG_SET(&r, MEMORY, agent, pools[pool].agent);
-    if (!kind) kind = pools[pool].host ? "host" : "device";
-  } else if (kind) { /* a lock: the host's memory */
-    rtg_agent *host = rtg_agent_host();
-    if (host) RTG_SET(&r, MEMORY, agent, host->index);
-  }
-  if (kind) RTG_SET(&r, MEMORY, kind, kind);
-  RTG_SET(&r, MEMORY, api, api);
-  if (ts->corr) RTG_SET(&r, MEMORY, corr, ts->corr);
-  if (pool_handle) RTG_SET(&r, MEMORY, pool, pool_handle);
+  rtg_record_init(&r, RTG_KIND_MEMORY, pid, tid);
+  uint64_t dur;
+  rtg_stamp_span_ns(e.start, e.dur, &r.u.MEMORY.start, &dur);
+  r.u.MEMORY.op = ops[e.op];
+  r.u.MEMORY.stop = r.u.MEMORY.start + dur;
+  r.u.MEMORY.addr = e.addr;
+  if (e.has & HAS_SIZE) RTG_SET(&r, MEMORY, size, e.size);
+  if (e.has & HAS_AGENT) RTG_SET(&r, MEMORY, agent, e.agent);
+  if (kinds[e.kind]) RTG_SET(&r, MEMORY, kind, kinds[e.kind]);
+  RTG_SET(&r, MEMORY, api, apis[e.api]);
+  if (e.has & HAS_CORR) RTG_SET(&r, MEMORY, corr, e.corr);
+  if (e.has & HAS_POOL) RTG_SET(&r, MEMORY, pool, e.pool);
+  /* names from the tables above: nothing to scan for */
   RTG_CLEAN(&r, MEMORY, op);
   RTG_CLEAN(&r, MEMORY, kind);
   RTG_CLEAN(&r, MEMORY, api);
-  rtg_emit(&r);
+  return rtg_entry_record(out, cap, &r);
+}
+
+/* After a call that succeeded: its entry, unless the tracer made it.  pool:
+ * the pool's index in the table, or -1 (its agent and kind unknown, or a
+ * call without a pool). */
+static void record(int op, int api, uint64_t t0, uint64_t addr, uint64_t size, bool has_size,
+                   int pool, uint64_t pool_handle) {
+  uint64_t t1 = rtg_stamp();
+  rtg_thread_state *ts = &rtg_tls;
+  if (ts->inside) return;
+  mem_entry e = {.op = (uint8_t)op,
+                 .api = (uint8_t)api,
+                 .start = t0,
+                 .dur = t1 > t0 ? t1 - t0 : 0,
+                 .addr = addr,
+                 .size = size,
+                 .corr = ts->corr,
+                 .pool = pool_handle};
+  e.has = (has_size ? HAS_SIZE : 0) | (ts->corr ? HAS_CORR : 0) | (pool_handle ? HAS_POOL : 0);
+  if (pool >= 0) {
+    e.agent = pools[pool].agent;
+    e.has |= HAS_AGENT;
+    e.kind = pools[pool].host ? 2 : 1;
+  }
+  if (op == M_LOCK) {
+    e.kind = 3;
+    if (pool < 0 && host_agent >= 0) e.agent = (uint32_t)host_agent, e.has |= HAS_AGENT;
+  }
+  rtg_emit_entry_on(ts, format_mem, &e, sizeof e);
 }
 
 static hsa_status_t hook_pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags,
                                        void **ptr) {
-  uint64_t t0 = rtg_now();
+  uint64_t t0 = rtg_stamp();
   hsa_status_t st = rtg_real.hsa_amd_memory_pool_allocate(pool, size, flags, ptr);
   if (st == HSA_STATUS_SUCCESS && ptr && *ptr)
-    record("alloc", "hsa_amd_memory_pool_allocate", t0, (uint64_t)(uintptr_t)*ptr, size, true,
-           pool_find(pool.handle), NULL, pool.handle);
+    record(M_ALLOC, A_POOL_ALLOCATE, t0, (uint64_t)(uintptr_t)*ptr, size, true,
+           pool_find(pool.handle), pool.handle);
   return st;
 }
 
 static hsa_status_t hook_pool_free(void *ptr) {
-  uint64_t t0 = rtg_now();
+  uint64_t t0 = rtg_stamp();
   hsa_status_t st = rtg_real.hsa_amd_memory_pool_free(ptr);
   if (st == HSA_STATUS_SUCCESS && ptr)
-    record("free", "hsa_amd_memory_pool_free", t0, (uint64_t)(uintptr_t)ptr, 0, false, -1, NULL, 0);
+    record(M_FREE, A_POOL_FREE, t0, (uint64_t)(uintptr_t)ptr, 0, false, -1, 0);
   return st;
 }
 
 static hsa_status_t hook_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
                               void **agent_ptr) {
-  uint64_t t0 = rtg_now();
+  uint64_t t0 = rtg_stamp();
   hsa_status_t st = rtg_real.hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr);
   if (st == HSA_STATUS_SUCCESS && host_ptr)
-    record("lock", "hsa_amd_memory_lock", t0, (uint64_t)(uintptr_t)host_ptr, size, true, -1,
-           "pinned", 0);
+    record(M_LOCK, A_LOCK, t0, (uint64_t)(uintptr_t)host_ptr, size, true, -1, 0);
   return st;
 }
 
 static hsa_status_t hook_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents,
                                       int num_agent, hsa_amd_memory_pool_t pool, uint32_t flags,
                                       void **agent_ptr) {
-  uint64_t t0 = rtg_now();
+  uint64_t t0 = rtg_stamp();
   hsa_status_t st = rtg_real.hsa_amd_memory_lock_to_pool(host_ptr, size, agents, num_agent, pool,
                                                          flags, agent_ptr);
   if (st == HSA_STATUS_SUCCESS && host_ptr)
-    record("lock", "hsa_amd_memory_lock_to_pool", t0, (uint64_t)(uintptr_t)host_ptr, size, true,
-           pool_find(pool.handle), "pinned", pool.handle);
+    record(M_LOCK, A_LOCK_TO_POOL, t0, (uint64_t)(uintptr_t)host_ptr, size, true,
+           pool_find(pool.handle), pool.handle);
   return st;
 }
 
 static hsa_status_t hook_unlock(void *host_ptr) {
-  uint64_t t0 = rtg_now();
+  uint64_t t0 = rtg_stamp();
   hsa_status_t st = rtg_real.hsa_amd_memory_unlock(host_ptr);
   if (st == HSA_STATUS_SUCCESS && host_ptr)
-    record("unlock", "hsa_amd_memory_unlock", t0, (uint64_t)(uintptr_t)host_ptr, 0, false, -1, NULL,
-           0);
+    record(M_UNLOCK, A_UNLOCK, t0, (uint64_t)(uintptr_t)host_ptr, 0, false, -1, 0);
   return st;
 }
 
 void rtg_memory_init(void) {
   n_pools = 0;
+  rtg_agent *host = rtg_agent_host();
+  host_agent = host ? (int)host->index : -1;
   if (rtg_real.hsa_iterate_agents && rtg_real.hsa_amd_agent_iterate_memory_pools)
     rtg_real.hsa_iterate_agents(add_agent_pools, NULL);
   if (rtg_real.hsa_amd_memory_pool_allocate)
