@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "convert.h"
-#include "shared/memuse.h"
 #include "xalloc.h"
 
 uint32_t cv_intern(cv_ctx *ctx, const char *s) {

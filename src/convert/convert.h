@@ -340,6 +340,13 @@ void cv_take_stack_or_symbol(cv_ctx *ctx, uint32_t host, const rtg_record *rec);
 int cv_stack_frames(const cv_ctx *ctx, uint32_t proc, uint64_t stack,
                     void (*fn)(void *arg, const char *frame), void *arg);
 
+/* shared/memuse.c: the memory records of every process in time order,
+ * resolved (frees matched, bytes in use: shared/memuse.h), once, before
+ * the sinks close (later calls return the same); NULL when the inputs had
+ * none.  cv_mem_free: with the context. */
+struct cv_mem *cv_mem_resolve(cv_ctx *ctx);
+void cv_mem_free(cv_ctx *ctx);
+
 /* passes.c: every input, in the passes the sinks need (false when one
  * could not be read); the span of the events, before the sinks open. */
 bool cv_read_inputs(cv_ctx *ctx);

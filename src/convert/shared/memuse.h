@@ -39,12 +39,9 @@ typedef struct cv_mem {
   uint64_t unknown_frees; /* frees and unlocks of addresses with no allocation or lock */
 } cv_mem;
 
-/* The reader: one record (times on the common axis already). */
+/* The reader: one record (times on the common axis already).
+ * cv_mem_resolve and cv_mem_free: convert.h. */
 void cv_mem_add(cv_ctx *ctx, const cv_mem_rec *m);
-/* The records in time order, resolved (once; later calls return the
- * same); NULL when the inputs had none. */
-cv_mem *cv_mem_resolve(cv_ctx *ctx);
-void cv_mem_free(cv_ctx *ctx);
 const char *cv_mem_op_name(uint8_t op);
 const char *cv_mem_kind_name(uint8_t kind);
 
