@@ -2,7 +2,8 @@
 # allocations on three agents, a free, the same address freed again and an
 # address never allocated (unknown frees), an address allocated again after
 # its free, a lock and its unlock (not memory in use), and a record of an
-# unknown op (warned, skipped).  The JSON counter per agent, the
+# unknown op, one without its stop and one that stops before it starts
+# (each warned with its line, skipped).  The JSON counter per agent, the
 # memory_allocation_trace.csv rows, the MEMORY summary with the leaks per
 # agent and memory_stats.csv, the rtg_memory table of --sqlite; --analyze
 # takes the file too.
@@ -12,6 +13,8 @@ RTG: pid:100 tid:100 agent index:0 type:cpu name:'cpu'
 RTG: pid:100 tid:100 agent index:1 type:gpu name:'gfx90a'
 RTG: pid:100 tid:100 agent index:2 type:gpu name:'gfx942'
 RTG: pid:100 tid:101 memory op:bogus start:7500 stop:7510 addr:1
+RTG: pid:100 tid:101 memory op:alloc start:7400
+RTG: pid:100 tid:101 memory op:alloc start:7300 stop:7200 addr:8 size:1 agent:1 kind:device
 RTG: pid:100 tid:101 memory op:alloc start:7000 stop:7010 addr:4096 size:70 agent:1 kind:device
 RTG: pid:100 tid:101 memory op:unlock start:6500 stop:6510 addr:65536
 RTG: pid:100 tid:101 memory op:free start:6000 stop:6010 addr:999
