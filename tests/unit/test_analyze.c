@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "memory.h"
 #include "rules.h"
+#include "shared/memuse.h"
 #include "sort.h"
 
 static void test_ivset(void) {
@@ -442,6 +443,88 @@ static void test_pageable(void) {
   CHECK_U64(r.worst[0].name, 8); /* the longest: the copy after hipHostFree */
 }
 
+/* With memory records, the ranges come from them alone: a CPU agent's
+ * pool allocation and a lock are pinned until freed or unlocked, a GPU's
+ * pool allocation is device memory; a range the calls' arguments gave and
+ * the records lack is dropped; the copies stay; records of another
+ * process do not count. */
+static void test_pageable_records(void) {
+  static const struct {
+    const char *name, *args;
+    uint64_t t;
+  } calls[] = {
+      {"hipHostMalloc", "(ptr=0x50000, size=4096, flags=0)", 2},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x10800, size=64, kind=HostToDevice, stream=0)", 3},
+      {"hipMemcpyAsync", "(dst=0x900000, src=0x50000, size=64, kind=HostToDevice, stream=0)", 4},
+      {"hipMemcpyAsync", "(dst=0x900010, src=0x900000, size=64, kind=Default, stream=0)", 5},
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x71000, size=64, stream=0)", 11},
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x71000, size=64, stream=0)", 13},
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x20000, size=64, stream=0)", 14},
+  };
+  an_mem *v = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    bool copy;
+    an_mem m;
+    if (!an_mem_of_call(calls[i].name, calls[i].args, &m, &copy)) continue;
+    m.start = calls[i].t * 100, m.end = m.start + calls[i].t, m.name = (uint32_t)i;
+    if (n == cap) v = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof *v);
+    v[n++] = m;
+  }
+  cv_mem_rec recs[] = {
+      {.start = 100,
+       .end = 101,
+       .addr = 0x10000,
+       .size = 4096,
+       .op = CV_MEM_ALLOC,
+       .kind = CV_MEMK_HOST,
+       .has_agent = true},
+      {.start = 150,
+       .end = 151,
+       .addr = 0x900000,
+       .size = 65536,
+       .op = CV_MEM_ALLOC,
+       .kind = CV_MEMK_DEVICE,
+       .has_agent = true,
+       .agent = 1},
+      {.start = 200,
+       .end = 201,
+       .addr = 0x70000,
+       .size = 8192,
+       .op = CV_MEM_LOCK,
+       .kind = CV_MEMK_PINNED,
+       .has_agent = true},
+      {.start = 1200,
+       .end = 1201,
+       .addr = 0x70000,
+       .size = 8192,
+       .op = CV_MEM_UNLOCK,
+       .kind = CV_MEMK_PINNED,
+       .matched = true},
+      {.proc = 1,
+       .start = 100,
+       .end = 101,
+       .addr = 0x20000,
+       .size = 4096,
+       .op = CV_MEM_ALLOC,
+       .kind = CV_MEMK_HOST,
+       .has_agent = true},
+  };
+  cv_mem mem = {.v = recs, .n = sizeof recs / sizeof *recs, .resolved = true};
+  CHECK(!an_mem_take_records(&v, &n, &cap, &mem, 2)); /* no record of process 2 */
+  CHECK_U64(n, 7);
+  CHECK(an_mem_take_records(&v, &n, &cap, &mem, 0));
+  CHECK_U64(n, 6 + 4); /* the six copies, the four records */
+  an_rule r;
+  an_rule_pageable(v, n, 0, &r);
+  CHECK_U64(r.of, 6); /* the Default copy, device to device memory, is not flagged */
+  /* 0x50000 (pinned by its call's arguments only), 0x71000 after its
+   * unlock, 0x20000 (pinned in another process) */
+  CHECK_U64(r.count, 3);
+  CHECK_U64(r.cost, 4 + 13 + 14);
+  free(v);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t n) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -579,5 +662,6 @@ int main(void) {
   test_critical_dep_signal();
   test_critical_wake_waiter();
   test_pageable();
+  test_pageable_records();
   return check_done("test_analyze");
 }
