@@ -46,11 +46,11 @@ for r in sorted(rows, key=lambda r: int(r["Start_Timestamp"])):
 for a in sorted(curve):
     print(a, " ".join(str(v) for v in curve[a]))
 PY
-echo "-- without HIP or HSA API tracing: as many records, no API call"
 echo "-- Perfetto: a counter track per agent, the trace as the JSON"
 . "$TOP/tests/e2e/12-perfetto.inc"
 pf_check "$f" >pf.out 2>&1 && echo "check_pftrace passed" || cat pf.out
 grep -o 'name: "[^"]*memory in use"' pf.dec | sed 's/ (.*)//' | sort -u
+echo "-- without HIP or HSA API tracing: as many records, no API call"
 n=$(grep -c ' memory op:' "$f")
 rm -f rtg_trace.txt.*
 RTG_HIP_API_FILTER= RTG_HSA_API_FILTER= traced "$PROGS/tp_hip_alloc" >/dev/null 2>&1
