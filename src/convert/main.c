@@ -51,7 +51,7 @@ static void print_counts(cv_ctx *ctx) {
     char lower[64];
     size_t n = 0;
     for (const char *s = count_names[i]; *s && n < sizeof lower - 1; s++)
-      lower[n++] = (char)(*s >= 'A' && *s <= 'Z' && i <= CVC_ROCTX ? *s + 32 : *s);
+      lower[n++] = (char)(*s >= 'A' && *s <= 'Z' && i < CVC_STRACE ? *s + 32 : *s);
     lower[n] = 0;
     fprintf(ctx->report, "  %-24s %llu\n", lower, (unsigned long long)ctx->counts[i]);
   }
