@@ -95,6 +95,15 @@ static int check_file(const char *path) {
         cJSON_AddTrueToObject(named, key);
       continue;
     }
+    if (!strcmp(ph, "C")) { /* a counter: of a process, its values in args, none negative */
+      const cJSON *args = get(e, "args"), *v;
+      if (!cJSON_IsNumber(pid) || !cJSON_IsNumber(ts) || ts->valuedouble < 0 ||
+          !cJSON_IsString(get(e, "name")) || !cJSON_IsObject(args) || !args->child)
+        bad++;
+      else
+        cJSON_ArrayForEach(v, args) if (!cJSON_IsNumber(v) || v->valuedouble < 0) bad++;
+      continue;
+    }
     if (!cJSON_IsNumber(pid) || !cJSON_IsNumber(tid) || !cJSON_IsNumber(ts) ||
         ts->valuedouble < 0 || !cJSON_IsString(get(e, "name")) || !cJSON_IsString(get(e, "cat"))) {
       bad++;
