@@ -250,6 +250,35 @@
   F(K, u64, corr, "corr", KV, OPT)                                                                 \
   F(K, u64, ancestor, "ancestor", KV, OPT)
 
+/* An MPI call (RTG_MPI): MPI: pid:P tid:T call func:NAME start:S dur:D ...
+ * ret: MPI's return code.  comm: the communicator as every rank names it,
+ * LEADER.SIZE.K (LEADER: the world rank of its rank 0, K: how many other
+ * communicators of that leader and size this process used before it, in
+ * the order of first use), with size (its ranks) and rank (this process's
+ * rank in it).  peer: the destination or source rank of a point-to-point
+ * call (-1: any source), root: a rooted collective's root.  bytes: the
+ * data this rank sends (receives, for MPI_Recv and MPI_Irecv).  seq: a
+ * collective's number among the collectives this process called on comm,
+ * from 1: the same on every rank for one collective instance.  req: the
+ * request a non-blocking start made, or the one MPI_Wait and MPI_Test
+ * complete; nreq: how many requests a Waitall/any/some, Testall/any/some
+ * was given; done: whether a test completed anything (1) or not (0). */
+#define RTG_FIELDS_MPI(F, K)                                                                       \
+  F(K, str, func, "func", KVW, REQ)                                                                \
+  F(K, u64, start, "start", KV, REQ)                                                               \
+  F(K, u64, dur, "dur", KV, REQ)                                                                   \
+  F(K, i64, ret, "ret", KVI, OPT)                                                                  \
+  F(K, str, comm, "comm", KVW, OPT)                                                                \
+  F(K, u64, size, "size", KV, OPT)                                                                 \
+  F(K, u64, rank, "rank", KV, OPT)                                                                 \
+  F(K, i64, peer, "peer", KVI, OPT)                                                                \
+  F(K, i64, root, "root", KVI, OPT)                                                                \
+  F(K, u64, bytes, "bytes", KV, OPT)                                                               \
+  F(K, u64, seq, "seq", KV, OPT)                                                                   \
+  F(K, u64, req, "req", KV, OPT)                                                                   \
+  F(K, u64, nreq, "nreq", KV, OPT)                                                                 \
+  F(K, u64, done, "done", KV, OPT)
+
 /* A host call stack captured for the API record whose stack:ID it is. */
 #define RTG_FIELDS_STACK(F, K)                                                                     \
   F(K, u64, id, "id", KV, REQ)                                                                     \
@@ -326,7 +355,8 @@
   X(HSA_API, "HSA", "", RTG_FIELDS_HSA_API)                                                        \
   X(HIP_API, "HIP", "", RTG_FIELDS_HIP_API)                                                        \
   X(ROCTX, "ROCTX", "", RTG_FIELDS_ROCTX)                                                          \
-  X(MEMORY, "RTG", "memory", RTG_FIELDS_MEMORY)
+  X(MEMORY, "RTG", "memory", RTG_FIELDS_MEMORY)                                                    \
+  X(MPI, "MPI", "call", RTG_FIELDS_MPI)
 
 enum rtg_kind {
   RTG_KIND_NONE = 0,

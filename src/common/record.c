@@ -62,6 +62,7 @@ const char *rtg_kind_name(enum rtg_kind kind) {
       [RTG_KIND_HSA_API] = "hsa_api",   [RTG_KIND_HIP_API] = "hip_api",
       [RTG_KIND_ROCTX] = "roctx",       [RTG_KIND_KERNEL] = "kernel",
       [RTG_KIND_MEMORY] = "memory",
+      [RTG_KIND_MPI] = "mpi",
   };
   return (unsigned)kind < RTG_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
@@ -708,7 +709,7 @@ static const char *parse_api(cursor *c, rtg_record *r, bool hip, char *func_end)
 static const struct {
   const char *text; /* with its ": " */
   size_t len;       /* without */
-} prefixes[] = {{"HSA: ", 3}, {"HIP: ", 3}, {"RTG: ", 3}, {"ROCTX: ", 5}};
+} prefixes[] = {{"HSA: ", 3}, {"HIP: ", 3}, {"RTG: ", 3}, {"ROCTX: ", 5}, {"MPI: ", 3}};
 #define NPREFIXES (int)(sizeof prefixes / sizeof *prefixes)
 
 typedef struct prefix_kinds {
@@ -721,7 +722,7 @@ static prefix_kinds by_prefix[NPREFIXES];
 /* Which prefix the line starts with, or -1 (foreign text).  The first
  * byte rules most other lines out. */
 static inline int prefix_slot(const char *p, size_t avail) {
-  if (avail < 5 || (p[0] != 'H' && p[0] != 'R')) return -1;
+  if (avail < 5 || (p[0] != 'H' && p[0] != 'R' && p[0] != 'M')) return -1;
   for (int i = 0; i < NPREFIXES; i++)
     if (avail > prefixes[i].len + 1 && same(p, prefixes[i].text, prefixes[i].len + 2)) return i;
   return -1;
@@ -752,7 +753,7 @@ static inline enum rtg_kind parse(char *line, size_t len, rtg_record *r, const c
   while (c.end > c.p && (c.end[-1] == '\n' || c.end[-1] == '\r')) c.end--;
   *c.end = 0;
   /* prefix */
-  /* the prefix is one of 4 words; the first byte rules most lines out */
+  /* the prefix is one of 5 words; the first byte rules most lines out */
   size_t plen = 0, avail = (size_t)(c.end - c.p);
   int slot = prefix_slot(c.p, avail);
   if (slot < 0) return RTG_KIND_NONE; /* foreign text, not an error */

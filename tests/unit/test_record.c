@@ -39,6 +39,49 @@ static void test_dispatch(void) {
   CHECK_U64(p.present, r.present);
 }
 
+/* An MPI call: every field, negative peers and roots, the exact line, and
+ * a line of another prefix that starts with M is still foreign text. */
+static void test_mpi(void) {
+  rtg_record r, p;
+  rtg_record_init(&r, RTG_KIND_MPI, 7, 8);
+  r.u.MPI.func = "MPI_Allreduce";
+  r.u.MPI.start = 1000;
+  r.u.MPI.dur = 250;
+  RTG_SET(&r, MPI, ret, 0);
+  RTG_SET(&r, MPI, comm, "0.8.0");
+  RTG_SET(&r, MPI, size, 8);
+  RTG_SET(&r, MPI, rank, 3);
+  RTG_SET(&r, MPI, bytes, 4096);
+  RTG_SET(&r, MPI, seq, 12);
+  size_t n = rtg_record_format(line, sizeof line, &r);
+  CHECK(n > 0);
+  CHECK_STR(line, "MPI: pid:7 tid:8 call func:MPI_Allreduce start:1000 dur:250 ret:0 comm:0.8.0 "
+                  "size:8 rank:3 bytes:4096 seq:12\n");
+  CHECK(roundtrip(&r, &p) == RTG_KIND_MPI);
+  CHECK_STR(p.u.MPI.func, "MPI_Allreduce");
+  CHECK_STR(p.u.MPI.comm, "0.8.0");
+  CHECK_U64(p.u.MPI.seq, 12);
+  CHECK_U64(p.u.MPI.bytes, 4096);
+  CHECK_U64(p.present, r.present);
+  rtg_record_init(&r, RTG_KIND_MPI, 7, 8);
+  r.u.MPI.func = "MPI_Irecv";
+  RTG_SET(&r, MPI, peer, -1);
+  RTG_SET(&r, MPI, root, -4);
+  RTG_SET(&r, MPI, req, 140000000000000ull);
+  RTG_SET(&r, MPI, nreq, 3);
+  RTG_SET(&r, MPI, done, 1);
+  CHECK(roundtrip(&r, &p) == RTG_KIND_MPI);
+  CHECK(p.u.MPI.peer == -1 && p.u.MPI.root == -4);
+  CHECK_U64(p.u.MPI.req, 140000000000000ull);
+  CHECK_U64(p.u.MPI.nreq, 3);
+  CHECK_U64(p.present, r.present);
+  char bad[] = "MPI: pid:1 tid:1 call start:1 dur:2";
+  const char *why = NULL;
+  CHECK(rtg_record_parse(bad, strlen(bad), &p, &why) == RTG_KIND_NONE && why);
+  char foreign[] = "MPICH says hello";
+  CHECK(rtg_record_parse(foreign, strlen(foreign), &p, &why) == RTG_KIND_NONE && !why);
+}
+
 static void test_strings_escaped(void) {
   rtg_record r, p;
   rtg_record_init(&r, RTG_KIND_ROCTX, 1, 1);
@@ -287,6 +330,9 @@ static void test_all_kinds(void) {
     case RTG_KIND_MEMORY:
       r.u.MEMORY.op = "alloc";
       break;
+    case RTG_KIND_MPI:
+      r.u.MPI.func = "MPI_Barrier";
+      break;
     }
     enum rtg_kind got = roundtrip(&r, &p);
     if (got != (enum rtg_kind)k)
@@ -524,6 +570,7 @@ static void test_number_widths(void) {
 int main(void) {
   test_number_widths();
   test_dispatch();
+  test_mpi();
   test_strings_escaped();
   test_roctx_unclosed();
   test_api();

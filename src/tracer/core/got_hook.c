@@ -44,8 +44,14 @@
 
 static const rtg_got_hook *hooks;
 static int n_hooks;
-static void *(*matcher)(const char *name);
-static const void *matcher_skip;
+/* The matchers of rtg_got_install_matching, one per wing (HIP, MPI). */
+enum { MATCHERS_MAX = 4 };
+typedef struct matcher {
+  void *(*match)(const char *name);
+  const void *skip;
+} matcher;
+static matcher matchers[MATCHERS_MAX];
+static int nmatchers;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds;
 static int patched; /* slots written so far (for the verbose log) */
@@ -105,7 +111,7 @@ static void store_slot(void **slot, void *fn, const relro *ro) {
 
 static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
                         const ElfW(Sym) * symtab, const char *strtab, size_t strsz, const relro *ro,
-                        bool match) {
+                        unsigned match) {
   for (size_t i = 0; i < bytes / sizeof *r; i++) {
     unsigned type = (unsigned)ELF64_R_TYPE(r[i].r_info);
     if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
@@ -117,8 +123,13 @@ static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
       store_slot((void **)(base + r[i].r_offset), hooks[h].wrapper, ro);
       break;
     }
-    void *w = match ? matcher(name) : NULL;
-    if (w) store_slot((void **)(base + r[i].r_offset), w, ro);
+    for (int m = 0; m < nmatchers; m++) {
+      void *w = match >> m & 1 ? matchers[m].match(name) : NULL;
+      if (w) {
+        store_slot((void **)(base + r[i].r_offset), w, ro);
+        break;
+      }
+    }
   }
 }
 
@@ -134,7 +145,9 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
   }
   if (o) waiting -= o->state == SEEN, o->state = DONE;
   if (contains(info, (const void *)&contains)) return 0; /* ours go to the real functions */
-  bool match = matcher && !contains(info, matcher_skip);
+  unsigned match = 0; /* bit m: matchers[m] patches this object */
+  for (int m = 0; m < nmatchers; m++)
+    if (!contains(info, matchers[m].skip)) match |= 1u << m;
   const ElfW(Dyn) *dyn = NULL;
   relro ro = {0, 0};
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -218,7 +231,14 @@ int rtg_got_install_matching(void *(*match)(const char *name), const void *skip)
 #if defined(R_JUMP_SLOT)
   pthread_mutex_lock(&mu);
   int before = patched;
-  matcher = match, matcher_skip = skip;
+  int m = 0;
+  while (m < nmatchers && matchers[m].match != match) m++;
+  if (m == MATCHERS_MAX) {
+    pthread_mutex_unlock(&mu);
+    return 0;
+  }
+  matchers[m] = (matcher){match, skip};
+  if (m == nmatchers) __atomic_store_n(&nmatchers, m + 1, __ATOMIC_RELEASE);
   dl_iterate_phdr(patch_object, NULL);
   int r = patched - before;
   pthread_mutex_unlock(&mu);
@@ -230,7 +250,7 @@ int rtg_got_install_matching(void *(*match)(const char *name), const void *skip)
 }
 
 void rtg_got_rescan(void) {
-  if (!n_hooks && !matcher) return;
+  if (!n_hooks && !__atomic_load_n(&nmatchers, __ATOMIC_ACQUIRE)) return;
   unsigned long long adds = 0;
   dl_iterate_phdr(read_adds, &adds);
   if (adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED) &&

@@ -19,7 +19,9 @@ RTG_HIDDEN int rtg_got_install(const rtg_got_hook *hooks, int n);
  * an imported name, or NULL to leave it.  Every object loaded now and later
  * is patched, except the one holding skip (the library whose functions
  * these are: its calls among themselves stay its own).  match runs with the
- * loader's lock held: no dlsym, dlopen or malloc there. */
+ * loader's lock held: no dlsym, dlopen or malloc there.  Up to four
+ * matchers (one per wing) patch side by side; the first that answers for
+ * a name wins; installing the same match again replaces its skip. */
 RTG_HIDDEN int rtg_got_install_matching(void *(*match)(const char *name), const void *skip);
 
 /* Patch objects loaded since; cheap when none was (writer thread). */
