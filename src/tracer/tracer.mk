@@ -2,10 +2,10 @@
 # are exported (-fvisibility=hidden, exports.map).
 # The wings, each using only those below it: process (the lifecycle:
 # OnLoad, fork, exec, signals) over gpu (GPU ops) over hsa (the runtime's
-# tables, API wrappers) and hip, roctx, all over core (records, buffers,
+# tables, API wrappers) and hip, roctx, mpi, all over core (records, buffers,
 # writer, settings), which links on its own.  Files include each other as
 # "wing/file.h" (no wing file may be named like an <hsa/...> header).
-TRACER_WINGS := core hsa gpu hip roctx process
+TRACER_WINGS := core hsa gpu hip roctx mpi process
 TRACER_SRC := $(wildcard $(TRACER_WINGS:%=src/tracer/%/*.c))
 TRACER_OBJ := $(TRACER_SRC:%.c=$(B)/obj/%.o)
 TRACER_SO  := $(B)/rtg_tracer.so

@@ -34,3 +34,19 @@ $(B)/progs/tp_hip_%: tests/progs/tp_hip_%.cpp examples/hip_check.h
 TP_HIP_ARCHS_kres := --offload-arch=gfx908
 
 TEST_BINS += $(TP_HIP_PROGS)
+
+# MPI test programs (tests/progs/mpi/tpmpi_*.c), built with mpicc where
+# it is installed (the cases that run them skip where it is not).
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+TPMPI_SRC   := $(wildcard tests/progs/mpi/tpmpi_*.c)
+TPMPI_PROGS := $(TPMPI_SRC:tests/progs/mpi/%.c=$(B)/progs/%)
+
+$(B)/progs/tpmpi_%: tests/progs/mpi/tpmpi_%.c tests/progs/tp_common.h $(SIMGPU_PROG_LIB)
+	$(call say,MPICC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) -Itests/simgpu -Itests/simgpu/progs -Itests/progs -o $@ \
+	  $< $(SIMGPU_PROG_LIB) $(LDFLAGS) -lhsa-runtime64 -ldl
+
+TEST_BINS += $(TPMPI_PROGS)
+endif

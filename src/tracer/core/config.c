@@ -214,6 +214,7 @@ void rtg_config_read(void) {
     c->hcc_profile = 2;
   }
   c->roctx = env_bool("RTG_ROCTX", true);
+  c->mpi = env_bool("RTG_MPI", true);
   c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
   c->backtrace = env_str("RTG_BACKTRACE");
   c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
@@ -270,6 +271,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_PROFILE_COPY", B(c->profile_copy));
   rtg_log(1, "%-24s = %d", "RTG_VERBOSE", c->verbose);
   rtg_log(1, "%-24s = %s", "RTG_ROCTX", B(c->roctx));
+  rtg_log(1, "%-24s = %s", "RTG_MPI", B(c->mpi));
   rtg_log(1, "%-24s = %s", "RTG_KERNEL_RENAME", B(c->kernel_rename));
   rtg_log(1, "%-24s = %s", "RTG_BACKTRACE", S(c->backtrace));
   rtg_log(1, "%-24s = %d", "RTG_EXIT_WAIT_MS", c->exit_wait_ms);

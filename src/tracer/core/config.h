@@ -34,6 +34,7 @@ typedef struct rtg_config {
   int hcc_profile;           /* HCC_PROFILE (2: legacy profile: lines) */
   int verbose;               /* RTG_VERBOSE */
   bool roctx;                /* RTG_ROCTX (default on) */
+  bool mpi;                  /* RTG_MPI (default on: when libmpi is loaded) */
   bool kernel_rename;        /* RTG_KERNEL_RENAME: name kernels after the innermost range */
   const char *backtrace;     /* RTG_BACKTRACE: substrings[,min_ns] or NULL */
   int exit_wait_ms;          /* RTG_EXIT_WAIT_MS: bound on waiting for GPU work at exit */

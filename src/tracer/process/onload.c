@@ -15,6 +15,7 @@
 #include "gpu/gpu.h"
 #include "hip/hip_tracing.h"
 #include "hsa/hsa_side.h"
+#include "mpi/mpi_tracing.h"
 #include "roctx/roctx_tracing.h"
 
 #include <dlfcn.h>
@@ -65,6 +66,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   rtg_api_tables_attach();
   rtg_roctx_init();
   rtg_hip_init();
+  rtg_mpi_init();
   return true;
 }
 
@@ -85,6 +87,7 @@ static void finish(void) {
   if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
   rtg_enter(); /* for good: the process ends */
   rtg_roctx_fini();
+  rtg_mpi_fini();
   rtg_hip_fini();
   rtg_bt_symbolize(); /* the HIP paths, which capture stacks, are stopped */
   rtg_gpu_finish(rtg_cfg.exit_wait_ms);

@@ -1,0 +1,81 @@
+/* The record of one MPI call: the application's thread fills a fixed
+ * payload and copies it; the writer makes the line (format_mpi). */
+#include "core/stamp.h"
+#include "mpi_internal.h"
+
+#include <string.h>
+
+typedef struct mpi_entry {
+  const char *func;
+  const rtg_mpi_comm *comm; /* lives for good (mpi_comm.c's table) */
+  uint64_t start, dur;      /* stamps */
+  uint64_t bytes, seq, req, nreq;
+  int32_t ret, peer, root;
+  uint8_t has_peer, has_root, has_bytes, has_req, has_nreq, has_done, done;
+  uint8_t pad[1];
+} mpi_entry;
+
+static size_t format_mpi(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
+                         uint64_t tid) {
+  mpi_entry e;
+  if (len < sizeof e) return 0;
+  memcpy(&e, payload, sizeof e);
+  rtg_record rec, *r = &rec;
+  rtg_record_init(r, RTG_KIND_MPI, pid, tid);
+  r->u.MPI.func = e.func;
+  RTG_CLEAN(r, MPI, func);
+  rtg_stamp_span_ns(e.start, e.dur, &r->u.MPI.start, &r->u.MPI.dur);
+  RTG_SET(r, MPI, ret, e.ret);
+  if (e.comm) {
+    RTG_SET(r, MPI, comm, e.comm->id);
+    RTG_CLEAN(r, MPI, comm);
+    RTG_SET(r, MPI, size, e.comm->size);
+    RTG_SET(r, MPI, rank, e.comm->rank);
+  }
+  if (e.has_peer) RTG_SET(r, MPI, peer, e.peer);
+  if (e.has_root) RTG_SET(r, MPI, root, e.root);
+  if (e.has_bytes) RTG_SET(r, MPI, bytes, e.bytes);
+  if (e.seq) RTG_SET(r, MPI, seq, e.seq);
+  if (e.has_req) RTG_SET(r, MPI, req, e.req);
+  if (e.has_nreq) RTG_SET(r, MPI, nreq, e.nreq);
+  if (e.has_done) RTG_SET(r, MPI, done, e.done);
+  return rtg_entry_record(out, cap, r);
+}
+
+void rtg_mpi_begin(rtg_mpi_call *c, const char *func, mpi_h comm) {
+  memset(c, 0, sizeof *c);
+  c->func = func;
+  if (comm) c->comm = rtg_mpi_comm_of(comm);
+  c->start = rtg_stamp();
+}
+
+void rtg_mpi_begin_coll(rtg_mpi_call *c, const char *func, mpi_h comm) {
+  memset(c, 0, sizeof *c);
+  c->func = func;
+  rtg_mpi_comm *m = rtg_mpi_comm_of(comm);
+  c->comm = m;
+  if (m) c->seq = atomic_fetch_add_explicit(&m->seq, 1, memory_order_relaxed) + 1;
+  c->start = rtg_stamp();
+}
+
+void rtg_mpi_bytes(rtg_mpi_call *c, int count, mpi_h dt) {
+  int sz = 0;
+  if (count < 0 || !rtg_mpi.type_size || rtg_mpi.type_size(dt, &sz) || sz < 0) return;
+  c->bytes = (uint64_t)count * (uint64_t)sz;
+  c->has_bytes = 1;
+}
+
+void rtg_mpi_end(rtg_mpi_call *c, int ret) {
+  uint64_t end = rtg_stamp();
+  mpi_entry e;
+  memset(&e, 0, sizeof e); /* every byte set: no stray bytes in the buffers */
+  e.func = c->func;
+  e.comm = c->comm;
+  e.start = c->start;
+  e.dur = end - c->start;
+  e.bytes = c->bytes, e.seq = c->seq, e.req = c->req, e.nreq = c->nreq;
+  e.ret = ret, e.peer = c->peer, e.root = c->root;
+  e.has_peer = c->has_peer, e.has_root = c->has_root, e.has_bytes = c->has_bytes;
+  e.has_req = c->has_req, e.has_nreq = c->has_nreq, e.has_done = c->has_done, e.done = c->done;
+  rtg_emit_entry(format_mpi, &e, sizeof e);
+}
