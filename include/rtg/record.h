@@ -291,7 +291,8 @@
   F(K, u64, offset, "offset", KV, OPT)                                                             \
   F(K, str, module, "module", KVS, OPT)
 
-/* Last record of a trace: what was recorded, and what had to be dropped;
+/* Last record of a trace: what was recorded, and what had to be dropped
+ * (mpi_calls: MPI records, when there are any);
  * boot_ns/realtime_ns/realtime_err: a second clock pair, at its writing
  * (the process's exit), as the header's. */
 #define RTG_FIELDS_SUMMARY(F, K)                                                                   \
@@ -309,6 +310,7 @@
   F(K, u64, buffer_wait_ns, "buffer_wait_ns", KV, OPT)                                             \
   F(K, u64, hip_missed_until, "hip_missed_until", KV, OPT)                                         \
   F(K, u64, destroy_wakeups, "destroy_wakeups", KV, OPT)                                           \
+  F(K, u64, mpi_calls, "mpi_calls", KV, OPT)                                                       \
   F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                           \
   F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \
   F(K, u64, realtime_err, "realtime_err", KV, OPT)

@@ -144,6 +144,8 @@ static bool keep_one_time(rtg_clockmap *m) {
   return true;
 }
 
+static void lift(rtg_clockmap *m);
+
 void rtg_clockmap_solve(rtg_clockmap *m) {
   m->ref = UINT32_MAX;
   m->lift_ns = 0;
@@ -153,6 +155,7 @@ void rtg_clockmap_solve(rtg_clockmap *m) {
     h->known = h->stepped = h->apart = false;
     h->shift_ns = 0;
     h->slope = 0;
+    h->coll_n = 0, h->coll_lo = h->coll_hi = 0, h->by_coll = false;
     if (!h->nprocs) continue;
     solve_drift(h);
     if (!solve_offset(h)) continue; /* (out of memory: not placed) */
@@ -167,7 +170,6 @@ void rtg_clockmap_solve(rtg_clockmap *m) {
       m->ref = i;
   if (m->ref == UINT32_MAX) return;
   const rtg_clock_host *r = &m->hosts[m->ref];
-  int64_t min_start = INT64_MAX;
   for (uint32_t i = 0; i < m->nhosts; i++) {
     rtg_clock_host *h = &m->hosts[i];
     if (!h->known || i == m->ref) continue;
@@ -179,15 +181,43 @@ void rtg_clockmap_solve(rtg_clockmap *m) {
     h->shift_ns = (int64_t)((uint64_t)da - (uint64_t)(int64_t)corr);
     h->slope = (h->drift - dr) / (1 + dr);
     if (h->shift_ns || h->slope != 0) m->moves = true;
+  }
+  lift(m);
+}
+
+/* The first pair of every placed host at 1 s or later. */
+static void lift(rtg_clockmap *m) {
+  int64_t min_start = INT64_MAX;
+  for (uint32_t i = 0; i < m->nhosts; i++) {
+    const rtg_clock_host *h = &m->hosts[i];
+    if (!h->known || i == m->ref) continue;
     int64_t at = (int64_t)(h->t0_ns + (uint64_t)h->shift_ns);
     if (at < min_start) min_start = at;
   }
-  /* the first pair of every host at 1 s or later */
   const int64_t s = 1000000000;
+  m->lift_ns = 0;
   if (min_start < s) {
     m->lift_ns = ((uint64_t)s - (uint64_t)min_start + (uint64_t)s - 1) / (uint64_t)s * (uint64_t)s;
     m->moves = true;
   }
+}
+
+bool rtg_clockmap_bound(rtg_clockmap *m, uint32_t host, int64_t lo, int64_t hi, uint64_t n) {
+  if (host >= m->nhosts || host == m->ref || m->ref == UINT32_MAX) return false;
+  rtg_clock_host *h = &m->hosts[host];
+  if (!h->known || lo > hi || !n) return false;
+  h->coll_n = n, h->coll_lo = lo, h->coll_hi = hi;
+  uint64_t half = ((uint64_t)hi - (uint64_t)lo + 1) / 2;
+  bool outside = h->shift_ns < lo || h->shift_ns > hi || h->slope != 0;
+  if (!outside && half >= h->uncertainty_ns) return true; /* the pairs' offset stays */
+  h->shift_ns = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+  h->slope = 0;
+  h->drift = 0;
+  h->uncertainty_ns = half;
+  h->by_coll = true;
+  m->moves = true;
+  lift(m);
+  return true;
 }
 
 void rtg_clockmap_free(rtg_clockmap *m) {

@@ -66,6 +66,11 @@ typedef struct rtg_clock_host {
   uint64_t uncertainty_ns;   /* largest pair error + spread of the offsets */
   int64_t shift_ns;          /* aligned(t0_ns) - t0_ns */
   double slope;              /* aligned(t) - t grows by slope per ns after t0_ns */
+  /* rtg_clockmap_bound: matched collectives' bounds on shift_ns, from
+   * coll_n instances; by_coll: they replaced the pairs' offset */
+  uint64_t coll_n;
+  int64_t coll_lo, coll_hi;
+  bool by_coll;
 } rtg_clock_host;
 
 typedef struct rtg_clockmap {
@@ -85,6 +90,17 @@ bool rtg_clockmap_add(rtg_clockmap *m, uint32_t host, const rtg_clock_sample *st
                       const rtg_clock_sample *exit);
 /* Offsets, drifts, uncertainties, the reference and each host's map. */
 void rtg_clockmap_solve(rtg_clockmap *m);
+/* After solve: collectives bound host's shift (reference boot time minus
+ * the host's boot time of one instant) to [lo, hi], from n instances
+ * (matched MPI collectives: no rank leaves one before every rank entered
+ * it).  The pairs' offset assumes the wall clocks agree, which no pair can
+ * check; the bounds hold whatever the wall clocks say.  So the midpoint
+ * replaces the pairs' map (no drift: one offset for the run), with half
+ * the interval as its uncertainty, where the pairs' offset falls outside
+ * the bounds or its uncertainty is larger; the lift is made again.  False
+ * (nothing changes) when lo > hi (the clocks drifted, or the instances do
+ * not match) or the host is not placed. */
+bool rtg_clockmap_bound(rtg_clockmap *m, uint32_t host, int64_t lo, int64_t hi, uint64_t n);
 /* t (host's CLOCK_BOOTTIME ns) on the common axis.  Times of one host keep
  * their order; without drift, their differences exactly. */
 static inline uint64_t rtg_clockmap_apply(const rtg_clock_host *h, uint64_t lift_ns, uint64_t t) {

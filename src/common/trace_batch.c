@@ -77,7 +77,8 @@ static int take_line(const batch_source *r, batch *b, const cursor *c, char *s, 
    * changed: a copy to parse (keep_text, text_kinds), what prepare keeps
    * (with transient text), then the reason of a bad line */
   bool transient = r->o.transient_text;
-  bool copy = (r->o.keep_text || (transient && r->o.text_kinds)) && (s[0] == 'H' || s[0] == 'R');
+  bool copy = (r->o.keep_text || (transient && r->o.text_kinds)) &&
+              (s[0] == 'H' || s[0] == 'R' || s[0] == 'M');
   size_t ncopy = copy ? len + 1 : 0, nkeep = r->o.prepare ? prepare_room(&r->o, len) : 0;
   size_t room = ncopy + nkeep + WHY_ROOM;
   if (b->arena_cap - b->used < room && !arena_room(b, room)) return LINE_NO_ROOM;

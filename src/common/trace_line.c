@@ -58,9 +58,10 @@ typedef struct record_start {
 } record_start;
 
 static size_t prefix_len(const char *s, size_t len) {
-  if (len <= 4 || (s[0] != 'H' && s[0] != 'R')) return 0;
+  if (len <= 4 || (s[0] != 'H' && s[0] != 'R' && s[0] != 'M')) return 0;
   if (s[3] == ':' && s[4] == ' ' &&
-      (!memcmp(s, "HSA", 3) || !memcmp(s, "HIP", 3) || !memcmp(s, "RTG", 3)))
+      (!memcmp(s, "HSA", 3) || !memcmp(s, "HIP", 3) || !memcmp(s, "RTG", 3) ||
+       !memcmp(s, "MPI", 3)))
     return 3;
   if (len > 6 && !memcmp(s, "ROCTX: ", 7)) return 5;
   return 0;
@@ -221,7 +222,7 @@ void rtg_line_classify(rtg_line *l, char *text, size_t len, rtg_line_how *how) {
   how->copied = false;
   if (len >= 8 && text[0] == 'p' && !memcmp(text, "profile:", 8))
     profile_line(l, text, len, how);
-  else if (len > 4 && (text[0] == 'H' || text[0] == 'R') &&
+  else if (len > 4 && (text[0] == 'H' || text[0] == 'R' || text[0] == 'M') &&
            (text[3] == ':' || (len > 6 && text[5] == ':')))
     record_line(l, text, len, how);
   else

@@ -123,6 +123,7 @@ void cv_ctx_free(cv_ctx *ctx) {
   for (uint32_t i = 0; i < ctx->nkinfos; i++) free(ctx->kinfos[i]);
   free(ctx->kinfos);
   rtg_clockmap_free(&ctx->clocks);
+  cv_mpi_free(ctx);
   free(ctx->clock_of_host);
   rtg_strtab_free(ctx->strs);
   cv_mem_free(ctx);

@@ -46,6 +46,7 @@ enum cv_type {
   CV_RANGE,         /* host: a ROCTx range */
   CV_SYSCALL,       /* host: a strace/ltrace call */
   CV_JSON,          /* an event of a Chrome JSON input, merged as it is */
+  CV_MPI,           /* host: an MPI call (args: what identifies it, as key:value words) */
   CV_TYPE_COUNT
 };
 
@@ -279,6 +280,8 @@ typedef struct cv_ctx {
   struct an_state *analysis;
   /* the memory records of every process (shared/memuse.h); NULL: none */
   struct cv_mem *mem;
+  /* MPI calls across ranks (in/mpi.c), when some input has any */
+  struct cv_mpi *mpi;
   /* input files whose records disagree with their summary, or that have
    * none (in/trace.c: warned), and files with no trace line at all */
   uint32_t unhealthy, not_traces;
@@ -374,6 +377,22 @@ void cv_clock_json(const cv_ctx *ctx, FILE *f);
  * saying why. */
 int cv_write_part(cv_ctx *ctx, const char *out);
 int cv_open_parts(cv_ctx *ctx);
+/* in/mpi.c: MPI calls across ranks.  cv_mpi_args: an MPI record's
+ * identification as "key:value" words (comm: seq: size: rank: peer: root:
+ * bytes: req: nreq: done:), cut to cap.  cv_mpi_read (hosts.c, before the
+ * first pass): the MPI calls of the files whose summaries count some, and
+ * with gpu_too their GPU ops' busy time.  cv_mpi_refine (after the pairs
+ * are solved): hosts with MPI_Barrier or MPI_Allreduce instances matched
+ * with the reference's take the offset those bound (rtg_clockmap_bound).
+ * cv_mpi_text, cv_mpi_json (--analyze): the stragglers of the collectives,
+ * and each rank's time in MPI, on the GPU and at host work; nothing
+ * without MPI calls; the JSON as ,"mpi":{...}. */
+void cv_mpi_args(const rtg_record *rec, char *buf, size_t cap);
+void cv_mpi_read(cv_ctx *ctx, const char *const *paths, int n, bool gpu_too);
+void cv_mpi_refine(cv_ctx *ctx);
+void cv_mpi_text(cv_ctx *ctx, FILE *f);
+void cv_mpi_json(cv_ctx *ctx, FILE *f);
+void cv_mpi_free(cv_ctx *ctx);
 /* in/json.c: a Chrome JSON file's events, merged. */
 bool cv_read_json(cv_ctx *ctx, const char *path);
 /* in/tail.c: the SYMBOL and STACK records at the end of a file (the

@@ -618,6 +618,7 @@ void an_write_json(const an_state *st, FILE *f) {
     cv_occ_json(st->ctx, &st->occ, f);
   }
   cv_clock_json(st->ctx, f); /* several hosts: each one's offset */
+  cv_mpi_json(st->ctx, f);   /* MPI calls: stragglers, time per rank */
   fprintf(f, "\n}\n");
 }
 
@@ -696,6 +697,7 @@ static void critical_text(const an_state *st, FILE *f) {
 
 void an_write_text(const an_state *st, FILE *f) {
   cv_clock_text(st->ctx, f, false); /* several hosts: each one's offset */
+  cv_mpi_text(st->ctx, f);          /* MPI calls: stragglers, time per rank */
   bool any = false;
   for (uint32_t i = 0; i < st->ndevs; i++)
     if (st->devs[i].ok) verdict(st, &st->devs[i], f), any = true;

@@ -68,6 +68,8 @@ typedef struct reader {
   /* the file's KERNEL records: pid << 32 | kernel id -> index + 1 into
    * cv_ctx.kinfos (ids are per process image: per file) */
   rtg_u64map kinfo_index;
+  char mpi_args[256];   /* an MPI event's args text, while it is dispatched */
+  char mpi_ret[24];
 } reader;
 
 /* The health entry of pid (records may come before its header in a
@@ -637,6 +639,25 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.deps[0] = GET(rec, COPY, dep1), ev.deps[1] = GET(rec, COPY, dep2);
     ev.deps[2] = GET(rec, COPY, dep3), ev.deps[3] = GET(rec, COPY, dep4);
     ev.deps[4] = GET(rec, COPY, dep5);
+    break;
+  case RTG_KIND_MPI:
+    ev.type = CV_MPI;
+    ev.name = GET(rec, MPI, func);
+    ev.start = GET(rec, MPI, start);
+    ev.end = ev.start + GET(rec, MPI, dur);
+    if (ev.end < ev.start) {
+      ctx->counts[CVC_BAD_TIME]++;
+      rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");
+      return;
+    }
+    cv_mpi_args(rec, r->mpi_args, sizeof r->mpi_args);
+    ev.args = r->mpi_args;
+    if (HAS(rec, MPI, ret)) {
+      snprintf(r->mpi_ret, sizeof r->mpi_ret, "%lld", (long long)GET(rec, MPI, ret));
+      ev.ret = r->mpi_ret;
+    }
+    ev.has_bytes = HAS(rec, MPI, bytes);
+    ev.bytes = GET(rec, MPI, bytes);
     break;
   case RTG_KIND_ROCTX: {
     const char *op = GET(rec, ROCTX, op);

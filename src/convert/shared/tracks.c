@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DOM_GPU = 1, DOM_HSA, DOM_HIP, DOM_ROCTX, DOM_SYSCALL };
+enum { DOM_GPU = 1, DOM_HSA, DOM_HIP, DOM_ROCTX, DOM_SYSCALL, DOM_MPI };
 
 static int domain_of(enum tk_kind k) {
   switch (k) {
@@ -25,6 +25,8 @@ static int domain_of(enum tk_kind k) {
     return DOM_ROCTX;
   case TK_SYSCALL:
     return DOM_SYSCALL;
+  case TK_MPI:
+    return DOM_MPI;
   default:
     return DOM_GPU;
   }
@@ -268,8 +270,13 @@ void tracks_process_name(const tracks *ts, uint64_t cpid, uint32_t proc, enum tk
     }
     return;
   }
-  static const char *const names[] = {
-      "", "GPU Activity", "HSA API Activity", "HIP API Activity", "ROCTx Markers", "strace/ltrace"};
+  static const char *const names[] = {"",
+                                      "GPU Activity",
+                                      "HSA API Activity",
+                                      "HIP API Activity",
+                                      "ROCTx Markers",
+                                      "strace/ltrace",
+                                      "MPI Activity"};
   (void)cpid;
   snprintf(buf, cap, "%s%s", hp, names[domain_of(kind)]);
 }
@@ -297,6 +304,9 @@ void tracks_name(const tracks *ts, const track *t, char *buf, size_t cap) {
     break;
   case TK_SYSCALL:
     snprintf(buf, cap, "%scalls %llu", pre, (unsigned long long)t->a);
+    break;
+  case TK_MPI:
+    snprintf(buf, cap, "%sMPI %llu", pre, (unsigned long long)t->a);
     break;
   case TK_QUEUE: {
     cv_device_label(ctx, t->proc, (rtg_device)t->a, agent, sizeof agent);

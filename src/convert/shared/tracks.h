@@ -8,7 +8,17 @@
 
 #include "convert.h"
 
-enum tk_kind { TK_HIP, TK_HSA, TK_DISPATCH, TK_ROCTX, TK_SYSCALL, TK_QUEUE, TK_COPY, TK_GAPS };
+enum tk_kind {
+  TK_HIP,
+  TK_HSA,
+  TK_DISPATCH,
+  TK_ROCTX,
+  TK_SYSCALL,
+  TK_QUEUE,
+  TK_COPY,
+  TK_MPI,
+  TK_GAPS
+};
 
 #define TK_MAX_LANES 32
 #define TK_LANE_SPANS 64 /* per lane; see tracks_lane */

@@ -33,6 +33,7 @@ typedef enum rtg_counter {
    * around the GOT (hip_cb_legacy.c); some before it are not in the trace */
   RTG_CNT_HIP_MISSED_UNTIL,
   RTG_CNT_DESTROY_WAKEUPS, /* queue destroys woken by destroy_rescue.c */
+  RTG_CNT_MPI_CALLS,
   RTG_CNT_COUNT
 } rtg_counter;
 

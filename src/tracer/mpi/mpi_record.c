@@ -17,6 +17,7 @@ typedef struct mpi_entry {
 
 static size_t format_mpi(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
+  rtg_count_written(RTG_CNT_MPI_CALLS);
   mpi_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
@@ -77,5 +78,5 @@ void rtg_mpi_end(rtg_mpi_call *c, int ret) {
   e.ret = ret, e.peer = c->peer, e.root = c->root;
   e.has_peer = c->has_peer, e.has_root = c->has_root, e.has_bytes = c->has_bytes;
   e.has_req = c->has_req, e.has_nreq = c->has_nreq, e.has_done = c->has_done, e.done = c->done;
-  rtg_emit_entry(format_mpi, &e, sizeof e);
+  if (!rtg_emit_entry(format_mpi, &e, sizeof e)) rtg_count(RTG_CNT_MPI_CALLS, 1);
 }

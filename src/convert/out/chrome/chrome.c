@@ -426,6 +426,13 @@ static void chrome_event(void *st, const cv_event *ev) {
     arg_str(&a, "ret", ev->ret);
     args_end(&a);
     return;
+  case CV_MPI:
+    t = tracks_get(&c->ts, ev->proc, TK_MPI, ev->tid, 0, 0);
+    slice(c, t, ev->name, "mpi", ev->start, ev->end);
+    arg_str(&a, "args", ev->args);
+    arg_str(&a, "ret", ev->ret);
+    args_end(&a);
+    return;
   default:
     return;
   }

@@ -399,6 +399,14 @@ static void pf_event(void *st, const cv_event *ev) {
     pf_pkt_end(p, k);
     pf_slice_end(p, t, ev->start, ev->end);
     return;
+  case CV_MPI:
+    t = tracks_get(&p->ts, ev->proc, TK_MPI, ev->tid, 0, 0);
+    k = pf_slice_begin(p, t, ev->start, ev->name, CAT_mpi);
+    pf_ann_str(p, AN_args, ev->args);
+    pf_ann_str(p, AN_ret, ev->ret);
+    pf_pkt_end(p, k);
+    pf_slice_end(p, t, ev->start, ev->end);
+    return;
   default:
     return;
   }

@@ -11,7 +11,7 @@ const char *const pf_cat_names[NCATS] = {
     [CAT_hip] = "hip",       [CAT_hsa] = "hsa",         [CAT_dispatch] = "dispatch",
     [CAT_kernel] = "kernel", [CAT_barrier] = "barrier", [CAT_copy] = "copy",
     [CAT_roctx] = "roctx",   [CAT_syscall] = "syscall", [CAT_gap] = "gap",
-    [CAT_launch] = "launch",
+    [CAT_launch] = "launch", [CAT_mpi] = "mpi",
 };
 
 static const char *const ann_names[NANNS] = {

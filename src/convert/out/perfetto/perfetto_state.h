@@ -38,6 +38,7 @@ enum {
   CAT_syscall,
   CAT_gap,
   CAT_launch,
+  CAT_mpi,
   NCATS
 };
 extern const char *const pf_cat_names[NCATS];

@@ -72,7 +72,7 @@ typedef struct rpd {
   sqlite3_stmt *st[S_N];
   rtg_u64map strings; /* cv strtab id -> rocpd_string id */
   int64_t next_string, next_ustring, next_api, next_op;
-  int64_t empty, dom_hip, dom_hsa, marker, kernel_exec;
+  int64_t empty, dom_hip, dom_hsa, dom_mpi, marker, kernel_exec;
   corr_table link;
   tm_index model;
   rpd_kernels kernels; /* the kernels' resources */
@@ -163,6 +163,7 @@ static void *rpd_open(cv_ctx *ctx) {
   sqlite3_bind_text(r->st[S_USTR], 2, "", -1, SQLITE_STATIC);
   step(r, S_USTR);
   r->dom_hip = string_id(r, "hip");
+  r->dom_mpi = -1; /* (made at the first MPI call: other databases stay as they were) */
   r->dom_hsa = string_id(r, "hsa");
   r->marker = string_id(r, "UserMarker");
   r->kernel_exec = string_id(r, "KernelExecution");
@@ -295,9 +296,11 @@ static void rpd_event(void *stp, const cv_event *ev) {
   switch (ev->type) {
   case CV_HIP_API:
   case CV_HSA_API:
+  case CV_MPI:
   case CV_MARK:
   case CV_RANGE: {
     bool marker = ev->type == CV_MARK || ev->type == CV_RANGE;
+    if (ev->type == CV_MPI && r->dom_mpi < 0) r->dom_mpi = string_id(r, "mpi");
     int64_t id = r->next_api++;
     sqlite3_stmt *st = r->st[S_API];
     sqlite3_bind_int64(st, 1, id);
@@ -310,6 +313,7 @@ static void rpd_event(void *stp, const cv_event *ev) {
     sqlite3_bind_int64(st, 8,
                        marker                   ? r->marker
                        : ev->type == CV_HIP_API ? r->dom_hip
+                       : ev->type == CV_MPI     ? r->dom_mpi
                                                 : r->dom_hsa);
     sqlite3_bind_int64(st, 9, ustring_id(r, marker ? ev->name : api_args(ev, args, sizeof args)));
     step(r, S_API);
