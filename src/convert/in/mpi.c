@@ -42,9 +42,9 @@ typedef struct mproc {
 } mproc;
 
 typedef struct mcall {
-  uint32_t proc, comm;
-  uint64_t seq, start, end; /* raw boot ns */
-  bool sync;                /* MPI_Barrier, MPI_Allreduce: bounds the offsets */
+  uint32_t proc, comm, func; /* func: index into cv_mpi.names */
+  uint64_t seq, start, end;  /* raw boot ns */
+  bool sync;                 /* MPI_Barrier, MPI_Allreduce: bounds the offsets */
 } mcall;
 
 typedef struct cv_mpi {
@@ -60,8 +60,12 @@ typedef struct cv_mpi {
   bool gpu;
   bool analyzed;
   /* stragglers */
-  uint64_t instances, instances_all_ranks;
+  uint64_t instances;
   uint64_t span_ns;
+  /* the verdict: the function whose instances one rank enters last most
+   * often, weighed by the others' wait for it (see verdict) */
+  uint32_t v_proc, v_func;
+  uint64_t v_last, v_of, v_wait;
 } cv_mpi;
 
 static cv_mpi *state(cv_ctx *ctx) {
@@ -213,7 +217,8 @@ static void read_file(cv_mpi *m, const char *path) {
         m->calls = XREALLOC(m->calls, m->capc * sizeof *m->calls);
       }
       bool sync = !strcmp(c->func, "MPI_Barrier") || !strcmp(c->func, "MPI_Allreduce");
-      m->calls[m->ncalls++] = (mcall){proc, name_id(m, c->comm), c->seq, c->start, end, sync};
+      m->calls[m->ncalls++] =
+          (mcall){proc, name_id(m, c->comm), name_id(m, c->func), c->seq, c->start, end, sync};
       break;
     }
     default:
@@ -315,6 +320,11 @@ static void analyze(cv_ctx *ctx, cv_mpi *m) {
   }
   m->span_ns = hi > lo ? hi - lo : 0;
   if (m->ncalls) qsort(m->calls, m->ncalls, sizeof *m->calls, by_instance);
+  /* per (process, function): instances entered last, and the others' wait */
+  uint32_t nn = m->nnames;
+  uint64_t *last_n = XCALLOC((size_t)m->nprocs * nn + 1, sizeof *last_n);
+  uint64_t *wait_n = XCALLOC((size_t)m->nprocs * nn + 1, sizeof *wait_n);
+  uint64_t *of_func = XCALLOC(nn + 1, sizeof *of_func);
   for (size_t i = 0; i < m->ncalls;) {
     size_t j = i, last = i;
     while (j < m->ncalls && m->calls[j].comm == m->calls[i].comm &&
@@ -337,9 +347,22 @@ static void analyze(cv_ctx *ctx, cv_mpi *m) {
       m->procs[l->proc].last_arrivals++;
       m->procs[l->proc].caused_wait_ns += waited;
       m->instances++;
+      last_n[(size_t)l->proc * nn + l->func]++;
+      wait_n[(size_t)l->proc * nn + l->func] += waited;
+      of_func[l->func]++;
     }
     i = j;
   }
+  /* the verdict: the (rank, function) the others waited longest for */
+  m->v_proc = UINT32_MAX;
+  for (uint32_t p = 0; p < m->nprocs; p++)
+    for (uint32_t fn = 0; fn < nn; fn++) {
+      size_t k = (size_t)p * nn + fn;
+      if (last_n[k] && (m->v_proc == UINT32_MAX || wait_n[k] > m->v_wait))
+        m->v_proc = p, m->v_func = fn, m->v_last = last_n[k], m->v_of = of_func[fn],
+        m->v_wait = wait_n[k];
+    }
+  free(last_n), free(wait_n), free(of_func);
   free(mh);
 }
 
@@ -347,28 +370,13 @@ static int64_t rank_of(const cv_mpi *m, uint32_t i) {
   return m->procs[i].rank >= 0 ? m->procs[i].rank : (int64_t)i;
 }
 
-/* The rank that arrives last most often (ties: the one the others waited
- * longer for), or UINT32_MAX. */
-static uint32_t straggler(const cv_mpi *m) {
-  uint32_t best = UINT32_MAX;
-  for (uint32_t i = 0; i < m->nprocs; i++) {
-    const mproc *p = &m->procs[i];
-    if (!p->last_arrivals) continue;
-    if (best == UINT32_MAX || p->last_arrivals > m->procs[best].last_arrivals ||
-        (p->last_arrivals == m->procs[best].last_arrivals &&
-         p->caused_wait_ns > m->procs[best].caused_wait_ns))
-      best = i;
-  }
-  return best;
-}
-
 static double pct(uint64_t a, uint64_t b) {
   return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-/* The others' wait for s, as a share of their runs together. */
-static double others_share(const cv_mpi *m, uint32_t s) {
-  return m->nprocs > 1 ? pct(m->procs[s].caused_wait_ns, m->span_ns * (m->nprocs - 1)) : 0;
+/* The others' wait in the verdict, as a share of their runs together. */
+static double others_share(const cv_mpi *m) {
+  return m->nprocs > 1 ? pct(m->v_wait, m->span_ns * (m->nprocs - 1)) : 0;
 }
 
 static uint64_t run_of(const mproc *p) {
@@ -391,13 +399,12 @@ void cv_mpi_text(cv_ctx *ctx, FILE *f) {
   if (!m || !m->records) return;
   analyze(ctx, m);
   fprintf(f, "\nMPI: %u ranks, %" PRIu64 " collective instances\n", m->nprocs, m->instances);
-  uint32_t s = straggler(m);
-  if (s != UINT32_MAX)
+  if (m->v_proc != UINT32_MAX)
     fprintf(f,
-            "  verdict: rank %" PRId64 " arrives last at %.0f %% of collectives (%" PRIu64
+            "  verdict: rank %" PRId64 " arrives last at %.0f %% of %s instances (%" PRIu64
             " of %" PRIu64 "); the others wait %.1f %% of the run for it (%.3f ms in all)\n",
-            rank_of(m, s), pct(m->procs[s].last_arrivals, m->instances), m->procs[s].last_arrivals,
-            m->instances, others_share(m, s), (double)m->procs[s].caused_wait_ns / 1e6);
+            rank_of(m, m->v_proc), pct(m->v_last, m->v_of), m->names[m->v_func], m->v_last, m->v_of,
+            others_share(m), (double)m->v_wait / 1e6);
   uint32_t *o = ranked(m);
   for (uint32_t k = 0; k < m->nprocs; k++) {
     const mproc *p = &m->procs[o[k]];
@@ -418,13 +425,13 @@ void cv_mpi_json(cv_ctx *ctx, FILE *f) {
   analyze(ctx, m);
   fprintf(f, ",\n\"mpi\":{\"ranks\":%u,\"instances\":%" PRIu64 ",\"run_ns\":%" PRIu64, m->nprocs,
           m->instances, m->span_ns);
-  uint32_t s = straggler(m);
-  if (s != UINT32_MAX)
+  if (m->v_proc != UINT32_MAX)
     fprintf(f,
-            ",\"straggler\":{\"rank\":%" PRId64 ",\"last_arrivals\":%" PRIu64
-            ",\"last_pct\":%.1f,\"others_wait_ns\":%" PRIu64 ",\"others_wait_pct\":%.2f}",
-            rank_of(m, s), m->procs[s].last_arrivals, pct(m->procs[s].last_arrivals, m->instances),
-            m->procs[s].caused_wait_ns, others_share(m, s));
+            ",\"straggler\":{\"rank\":%" PRId64 ",\"function\":\"%s\",\"last\":%" PRIu64
+            ",\"instances\":%" PRIu64 ",\"last_pct\":%.1f,\"others_wait_ns\":%" PRIu64
+            ",\"others_wait_pct\":%.2f}",
+            rank_of(m, m->v_proc), m->names[m->v_func], m->v_last, m->v_of, pct(m->v_last, m->v_of),
+            m->v_wait, others_share(m));
   fprintf(f, ",\"per_rank\":[");
   uint32_t *o = ranked(m);
   for (uint32_t k = 0; k < m->nprocs; k++) {
