@@ -1,0 +1,48 @@
+# MPI calls in the trace (RTG_MPI): 2 Open MPI ranks, 2 rounds of
+# MPI_Barrier, a kernel, MPI_Allreduce (4 bytes), MPI_Isend/MPI_Irecv to
+# and from the neighbour with MPI_Waitall, MPI_Bcast from rank 0.  Each
+# rank's MPI records in order (times and request handles left out): every
+# collective has the same number on its communicator on both ranks; the
+# summary counts them; the program prints the same untraced, traced, and
+# with RTG_MPI=0, which records none.  rtg-convert: each call a slice of
+# category mpi in the JSON, in Perfetto, in SQLite's rocpd_api.
+. "$TOP/tests/e2e/mpi-common.sh"
+(unset HSA_TOOLS_LIB; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+  --mca mpi_yield_when_idle 1 --mca btl self,vader -x LD_PRELOAD -x LD_LIBRARY_PATH \
+  "$B/progs/tpmpi_barrier" 2) | sort > untraced.txt
+mpi_run 2 "$B/progs/tpmpi_barrier" 2 | sort > traced.txt
+echo "mpirun exit $?; output as untraced: $(cmp -s untraced.txt traced.txt && echo yes || echo no)"
+echo "traces: $(ls rtg_trace.txt.* | wc -l)"
+for f in rtg_trace.txt.*; do
+  r=$(head -n1 "$f" | sed 's/.* rank:\([0-9]*\).*/\1/')
+  grep '^MPI: ' "$f" | sed -E "s/^MPI: pid:[0-9]+ tid:[0-9]+ call /rank $r: /; s/ start:[0-9]+ dur:[0-9]+//; s/ req:[0-9]+/ req:R/" > "calls.$r"
+  n=$(grep -c '^MPI: ' "$f")
+  grep -q " mpi_calls:$n" "$f" && echo "rank $r: $n MPI records, as the summary counts"
+done
+cat calls.0 calls.1
+# collectives: (comm, seq, function) alike on both ranks
+c0=$(grep ' seq:' calls.0 | sed -E 's/rank 0: func:([^ ]+) .*comm:([^ ]+) .*seq:([0-9]+).*/\1 \2 \3/')
+c1=$(grep ' seq:' calls.1 | sed -E 's/rank 1: func:([^ ]+) .*comm:([^ ]+) .*seq:([0-9]+).*/\1 \2 \3/')
+[ -n "$c0" ] && [ "$c0" = "$c1" ] && echo "collectives: the same function, communicator and number on both ranks"
+mkdir off && cd off
+RTG_MPI=0 mpi_run 2 "$B/progs/tpmpi_barrier" 2 | sort > traced.txt
+echo "RTG_MPI=0: output as untraced: $(cmp -s ../untraced.txt traced.txt && echo yes || echo no), MPI records: $(cat rtg_trace.txt.* | grep -c '^MPI: '), summaries with mpi_calls: $(grep -c ' mpi_calls:' rtg_trace.txt.* | awk -F: '{s += $2} END {print s}')"
+cd ..
+"$B/rtg-convert" -q -o a.json --sqlite a.rpd rtg_trace.txt.*
+"$B/rtg-convert" -q -o a.pftrace rtg_trace.txt.*
+echo "convert exit $?"
+python3 - <<'PY'
+import json, sqlite3
+ev = json.load(open("a.json"))["traceEvents"]
+mpi = [e for e in ev if e.get("cat") == "mpi"]
+print("JSON: %d MPI slices, all complete events with args: %s" %
+      (len(mpi), all(e["ph"] == "X" and "args" in e["args"] for e in mpi)))
+names = {e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "process_name"}
+print("JSON: an MPI process per host:", any(n.endswith("MPI Activity") for n in names))
+b = [e for e in mpi if e["name"] == "MPI_Barrier"][0]
+print("a barrier's args:", " ".join(w for w in b["args"]["args"].split() if not w.startswith("rank:")))
+db = sqlite3.connect("a.rpd")
+print("SQLite: MPI rows:", db.execute("select count(*) from rocpd_api a join rocpd_string s "
+                                      "on a.domain_id = s.id where s.string = 'mpi'").fetchone()[0])
+print("Perfetto: names MPI_Waitall:", b"MPI_Waitall" in open("a.pftrace", "rb").read())
+PY
