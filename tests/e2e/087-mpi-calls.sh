@@ -8,7 +8,7 @@
 # category mpi in the JSON, in Perfetto, in SQLite's rocpd_api.
 . "$TOP/tests/e2e/mpi-common.sh"
 (unset HSA_TOOLS_LIB; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
-  --mca mpi_yield_when_idle 1 --mca btl self,vader -x LD_PRELOAD -x LD_LIBRARY_PATH \
+  --mca mpi_yield_when_idle 1 -x LD_PRELOAD -x LD_LIBRARY_PATH \
   "$B/progs/tpmpi_barrier" 2) | sort > untraced.txt
 mpi_run 2 "$B/progs/tpmpi_barrier" 2 | sort > traced.txt
 echo "mpirun exit $?; output as untraced: $(cmp -s untraced.txt traced.txt && echo yes || echo no)"

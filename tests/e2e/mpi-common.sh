@@ -10,6 +10,6 @@ mpi_run() {
   shift
   # yield when idle: 8 ranks spin on 2 cores otherwise
   timeout 300 mpirun --allow-run-as-root --oversubscribe -np "$n" --mca mpi_yield_when_idle 1 \
-    --mca btl self,vader -x HSA_TOOLS_LIB="$B/rtg_tracer.so" -x LD_PRELOAD -x LD_LIBRARY_PATH \
+    -x HSA_TOOLS_LIB="$B/rtg_tracer.so" -x LD_PRELOAD -x LD_LIBRARY_PATH \
     -x RTG_MPI "$@"
 }

@@ -188,7 +188,56 @@ static void extremes(void) {
   rtg_clockmap_free(&m);
 }
 
+/* Collectives' bounds (rtg_clockmap_bound): they replace the pairs'
+ * offset where it falls outside them or is less certain, with the
+ * midpoint and half the interval; they leave it where it is inside and
+ * tighter; bounds that contradict each other, the reference and an
+ * unplaced host change nothing; a host moved before 0 is lifted. */
+static void bounds(void) {
+  rtg_clockmap m = {0};
+  uint32_t a = rtg_clockmap_host(&m, "node-a"), b = rtg_clockmap_host(&m, "node-b");
+  uint32_t c = rtg_clockmap_host(&m, "node-c"), d = rtg_clockmap_host(&m, "node-d");
+  /* node-b's wall clock is 3 ms ahead: by the pairs its shift is 3 ms
+   * more than the truth (7000 s) */
+  int64_t oa = WALL - 9000 * S, ob = WALL - 2000 * S + 3000000, oc = WALL - 5000 * S;
+  add(&m, a, pair(9000 * S, oa, 10), NULL);
+  add(&m, b, pair(2000 * S, ob, 10), NULL);
+  add(&m, c, pair(5000 * S, oc, 10), NULL);
+  rtg_clockmap_solve(&m);
+  int64_t truth = 7000 * S, pairs_b = m.hosts[b].shift_ns;
+  CHECK(pairs_b == truth + 3000000);
+  /* outside: replaced by the midpoint, half the interval as uncertainty */
+  CHECK(rtg_clockmap_bound(&m, b, truth - 20000, truth + 30000, 12));
+  CHECK(m.hosts[b].by_coll);
+  CHECK(m.hosts[b].shift_ns == truth + 5000);
+  CHECK_U64(m.hosts[b].uncertainty_ns, 25000);
+  CHECK_U64(m.hosts[b].coll_n, 12);
+  CHECK(absdiff(at(&m, b, 2100 * S), 9100 * S) <= 25000);
+  /* inside and tighter (20 ns against +-1 ms): the pairs' offset stays */
+  int64_t sc = m.hosts[c].shift_ns;
+  CHECK(rtg_clockmap_bound(&m, c, sc - 1000000, sc + 1000000, 3));
+  CHECK(!m.hosts[c].by_coll && m.hosts[c].shift_ns == sc);
+  CHECK_U64(m.hosts[c].coll_n, 3);
+  /* inside but looser than the bounds: replaced */
+  CHECK(rtg_clockmap_bound(&m, c, sc - 8, sc + 4, 3));
+  CHECK(m.hosts[c].by_coll && m.hosts[c].shift_ns == sc - 2);
+  CHECK_U64(m.hosts[c].uncertainty_ns, 6);
+  /* contradicting bounds, the reference, a host without pairs: nothing */
+  CHECK(!rtg_clockmap_bound(&m, b, truth + 10, truth - 10, 5));
+  CHECK(m.hosts[b].shift_ns == truth + 5000);
+  CHECK(!rtg_clockmap_bound(&m, a, -5, 5, 5));
+  CHECK(!rtg_clockmap_bound(&m, d, -5, 5, 5));
+  CHECK(!rtg_clockmap_bound(&m, b, -5, 5, 0));
+  CHECK_U64(m.lift_ns, 0);
+  /* bounds that move node-c's first pair before 0: every host lifted */
+  CHECK(rtg_clockmap_bound(&m, c, -5000 * S - 10, -5000 * S + 10, 1));
+  CHECK_U64(m.lift_ns, 1 * S);
+  CHECK_U64(at(&m, a, 9000 * S), 9001 * S);
+  rtg_clockmap_free(&m);
+}
+
 int main(void) {
+  bounds();
   offsets();
   drift();
   lift();
