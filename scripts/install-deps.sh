@@ -18,7 +18,8 @@ libhsa-runtime64-1 libhsa-runtime-dev $HSAKMT
 libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
 clang lld $CLANG_RT clang-format protobuf-compiler python3 xz-utils
 hipcc libamdhip64-dev
-libotf2-trace-dev otf2-tools"
+libotf2-trace-dev otf2-tools
+openmpi-bin libopenmpi-dev"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

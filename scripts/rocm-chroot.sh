@@ -31,9 +31,11 @@ mirror() {
 M=$(mirror)
 
 # What every suite needs to build rtg, its examples and tests, and run them
-# (ROCm SMI: e2e 044 enumerates the simulated GPU with it).
+# (ROCm SMI: e2e 044 enumerates the simulated GPU with it; Open MPI: the
+# MPI cases 087-089).
 BASE="build-essential pkg-config clang lld libsqlite3-dev sqlite3 libunwind-dev libcjson-dev
-rocminfo python3 procps file protobuf-compiler libotf2-trace-dev otf2-tools"
+rocminfo python3 procps file protobuf-compiler libotf2-trace-dev otf2-tools
+openmpi-bin libopenmpi-dev"
 ROCM="libhsa-runtime-dev libamdhip64-dev hipcc libroctx64-4 libroctx-dev"
 case $SUITE in
 trixie)

@@ -34,6 +34,7 @@ static void usage(FILE *f) {
         "      --hcc-profile            legacy HCC_PROFILE=2 'profile:' lines for rpt\n"
         "                                                        HCC_PROFILE=2\n"
         "      --no-roctx               ignore ROCTx markers     RTG_ROCTX=0\n"
+        "      --no-mpi                 no MPI call records      RTG_MPI=0\n"
         "      --kernel-rename          name kernels after their innermost ROCTx range\n"
         "                                                        RTG_KERNEL_RENAME=1\n"
         "      --backtrace=SPEC         record host call stacks of the calls SPEC selects:\n"
@@ -110,6 +111,7 @@ static const opt_def defs[] = {
     {"no-copies", no_argument, 0, ENV, "RTG_PROFILE_COPY", "0"},
     {"hcc-profile", no_argument, 0, ENV, "HCC_PROFILE", "2"},
     {"no-roctx", no_argument, 0, ENV, "RTG_ROCTX", "0"},
+    {"no-mpi", no_argument, 0, ENV, "RTG_MPI", "0"},
     {"kernel-rename", no_argument, 0, ENV, "RTG_KERNEL_RENAME", "1"},
     {"backtrace", required_argument, 0, ENV, "RTG_BACKTRACE", NULL},
     {"hip-table", no_argument, 0, TABLE, NULL, NULL},
