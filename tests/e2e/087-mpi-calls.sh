@@ -5,7 +5,8 @@
 # collective has the same number on its communicator on both ranks; the
 # summary counts them; the program prints the same untraced, traced, and
 # with RTG_MPI=0, which records none.  rtg-convert: each call a slice of
-# category mpi in the JSON, in Perfetto, in SQLite's rocpd_api.
+# category mpi in the JSON, in Perfetto, in SQLite's rocpd_api, an OTF2
+# region of paradigm MPI.
 . "$TOP/tests/e2e/mpi-common.sh"
 (unset HSA_TOOLS_LIB; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
   --mca mpi_yield_when_idle 1 -x LD_PRELOAD -x LD_LIBRARY_PATH \
@@ -31,6 +32,8 @@ cd ..
 "$B/rtg-convert" -q -o a.json --sqlite a.rpd rtg_trace.txt.*
 "$B/rtg-convert" -q -o a.pftrace rtg_trace.txt.*
 echo "convert exit $?"
+"$B/rtg-convert" -q --otf2 o2 rtg_trace.txt.*
+echo "OTF2: exit $?, MPI regions entered: $(otf2-print o2/trace.otf2 | grep -c '^ENTER .*Region: "MPI_'), paradigm MPI: $(otf2-print -G o2/trace.otf2 | grep -c 'Name: "MPI_.*Paradigm: MPI')"
 python3 - <<'PY'
 import json, sqlite3
 ev = json.load(open("a.json"))["traceEvents"]

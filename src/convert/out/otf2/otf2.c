@@ -77,7 +77,8 @@ enum reg_class {
   RC_COPY,
   RC_ROCTX,
   RC_SYSCALL,
-  RC_MARK
+  RC_MARK,
+  RC_MPI
 };
 
 typedef struct slice {
@@ -305,6 +306,10 @@ static void otf2_event(void *st, const cv_event *ev) {
     break;
   case CV_SYSCALL:
     rc = RC_SYSCALL;
+    loc = loc_get(w, ev->proc, LC_THREAD, ev->tid, 0);
+    break;
+  case CV_MPI:
+    rc = RC_MPI;
     loc = loc_get(w, ev->proc, LC_THREAD, ev->tid, 0);
     break;
   case CV_KERNEL:
@@ -546,6 +551,7 @@ static const char *const region_kind[] = {
     [RC_HIP] = "HIP API",       [RC_HSA] = "HSA API",         [RC_DISPATCH] = "host dispatch",
     [RC_KERNEL] = "GPU kernel", [RC_BARRIER] = "GPU barrier", [RC_COPY] = "GPU copy",
     [RC_ROCTX] = "ROCTx range", [RC_SYSCALL] = "syscall",     [RC_MARK] = "ROCTx mark",
+    [RC_MPI] = "MPI call",
 };
 
 static void write_regions(writer *wr, strings *ss) {
@@ -554,14 +560,16 @@ static void write_regions(writer *wr, strings *ss) {
     uint64_t key = w->region_keys[wr->region_order[i]];
     int rc = (int)(key & 0xff);
     OTF2_StringRef name = str_ref(ss, cv_str(w->ctx, (uint32_t)(key >> 8)));
-    OTF2_RegionRole role = rc == RC_BARRIER    ? OTF2_REGION_ROLE_BARRIER
-                           : rc == RC_COPY     ? OTF2_REGION_ROLE_DATA_TRANSFER
-                           : rc == RC_DISPATCH ? OTF2_REGION_ROLE_TASK_CREATE
-                           : rc == RC_ROCTX    ? OTF2_REGION_ROLE_CODE
-                           : rc == RC_MARK     ? OTF2_REGION_ROLE_ARTIFICIAL
-                                               : OTF2_REGION_ROLE_FUNCTION;
+    bool mpi_barrier = rc == RC_MPI && !strcmp(cv_str(w->ctx, (uint32_t)(key >> 8)), "MPI_Barrier");
+    OTF2_RegionRole role = rc == RC_BARRIER || mpi_barrier ? OTF2_REGION_ROLE_BARRIER
+                           : rc == RC_COPY                 ? OTF2_REGION_ROLE_DATA_TRANSFER
+                           : rc == RC_DISPATCH             ? OTF2_REGION_ROLE_TASK_CREATE
+                           : rc == RC_ROCTX                ? OTF2_REGION_ROLE_CODE
+                           : rc == RC_MARK                 ? OTF2_REGION_ROLE_ARTIFICIAL
+                                                           : OTF2_REGION_ROLE_FUNCTION;
     OTF2_Paradigm par = rc == RC_ROCTX || rc == RC_MARK ? OTF2_PARADIGM_USER
                         : rc == RC_SYSCALL              ? OTF2_PARADIGM_UNKNOWN
+                        : rc == RC_MPI                  ? OTF2_PARADIGM_MPI
                                                         : OTF2_PARADIGM_HIP;
     check(wr, OTF2_GlobalDefWriter_WriteRegion(ss->gw, i, name, name, str_ref(ss, region_kind[rc]),
                                                role, par, OTF2_REGION_FLAG_NONE,
