@@ -419,31 +419,48 @@ void cv_mpi_text(cv_ctx *ctx, FILE *f) {
   free(o);
 }
 
+/* s as a JSON string (the names come from the traces: any bytes). */
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20 || c == 0x7f)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
 void cv_mpi_json(cv_ctx *ctx, FILE *f) {
   cv_mpi *m = ctx->mpi;
   if (!m || !m->records) return;
   analyze(ctx, m);
   fprintf(f, ",\n\"mpi\":{\"ranks\":%u,\"instances\":%" PRIu64 ",\"run_ns\":%" PRIu64, m->nprocs,
           m->instances, m->span_ns);
-  if (m->v_proc != UINT32_MAX)
+  if (m->v_proc != UINT32_MAX) {
+    fprintf(f, ",\"straggler\":{\"rank\":%" PRId64 ",\"function\":", rank_of(m, m->v_proc));
+    json_str(f, m->names[m->v_func]);
     fprintf(f,
-            ",\"straggler\":{\"rank\":%" PRId64 ",\"function\":\"%s\",\"last\":%" PRIu64
-            ",\"instances\":%" PRIu64 ",\"last_pct\":%.1f,\"others_wait_ns\":%" PRIu64
-            ",\"others_wait_pct\":%.2f}",
-            rank_of(m, m->v_proc), m->names[m->v_func], m->v_last, m->v_of, pct(m->v_last, m->v_of),
-            m->v_wait, others_share(m));
+            ",\"last\":%" PRIu64 ",\"instances\":%" PRIu64
+            ",\"last_pct\":%.1f,\"others_wait_ns\":%" PRIu64 ",\"others_wait_pct\":%.2f}",
+            m->v_last, m->v_of, pct(m->v_last, m->v_of), m->v_wait, others_share(m));
+  }
   fprintf(f, ",\"per_rank\":[");
   uint32_t *o = ranked(m);
   for (uint32_t k = 0; k < m->nprocs; k++) {
     const mproc *p = &m->procs[o[k]];
     uint64_t run = run_of(p), host = run > p->mpi_ns ? run - p->mpi_ns : 0;
+    fprintf(f, "%s\n{\"rank\":%" PRId64 ",\"host\":", k ? "," : "", rank_of(m, o[k]));
+    json_str(f, m->names[m->host_names[p->host]]);
     fprintf(f,
-            "%s\n{\"rank\":%" PRId64 ",\"host\":\"%s\",\"pid\":%u,\"run_ns\":%" PRIu64
-            ",\"mpi_ns\":%" PRIu64 ",\"gpu_busy_ns\":%" PRIu64 ",\"host_work_ns\":%" PRIu64
-            ",\"last_arrivals\":%" PRIu64 ",\"waited_ns\":%" PRIu64 ",\"caused_wait_ns\":%" PRIu64
-            "}",
-            k ? "," : "", rank_of(m, o[k]), m->names[m->host_names[p->host]], p->pid, run,
-            p->mpi_ns, p->gpu_ns, host, p->last_arrivals, p->waited_ns, p->caused_wait_ns);
+            ",\"pid\":%u,\"run_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",\"gpu_busy_ns\":%" PRIu64
+            ",\"host_work_ns\":%" PRIu64 ",\"last_arrivals\":%" PRIu64 ",\"waited_ns\":%" PRIu64
+            ",\"caused_wait_ns\":%" PRIu64 "}",
+            p->pid, run, p->mpi_ns, p->gpu_ns, host, p->last_arrivals, p->waited_ns,
+            p->caused_wait_ns);
   }
   fprintf(f, "]}");
   free(o);
