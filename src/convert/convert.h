@@ -382,7 +382,8 @@ int cv_open_parts(cv_ctx *ctx);
  * bytes: req: nreq: done:), cut to cap.  cv_mpi_read (hosts.c, before the
  * first pass): the MPI calls of the files whose summaries count some, and
  * with gpu_too their GPU ops' busy time.  cv_mpi_refine (after the pairs
- * are solved): hosts with MPI_Barrier or MPI_Allreduce instances matched
+ * are solved): hosts with MPI_Barrier, MPI_Allreduce, MPI_Allgather,
+ * MPI_Alltoall or MPI_Reduce_scatter_block instances matched
  * with the reference's take the offset those bound (rtg_clockmap_bound).
  * cv_mpi_text, cv_mpi_json (--analyze): the stragglers of the collectives,
  * and each rank's time in MPI, on the GPU and at host work; nothing

@@ -1,12 +1,16 @@
 # rtg-convert on MPI records written by hand: two hosts whose boot clocks
-# are 2000 s apart, node-b's wall clock 2 ms ahead in its pairs, and two
+# are 2000 s apart, node-b's wall clock 2 ms ahead in its pairs, two
 # MPI_Barrier instances (node-b's rank enters each last, 50 and 60 us
-# after node-a's).  The barriers bound node-b's shift to
-# [-2000 s - 90 us, -2000 s + 20 us]: the offset is the midpoint, -2000 s
-# - 35 us, with 55 us of uncertainty (the pairs alone: +2 ms off).
-# --analyze: rank 1 arrives last at both barriers; rank 0 waited 40 us for
-# it on the aligned axis (15 + 25 us: the true 50 + 60 less the offset's
-# 35 us error, twice).
+# after node-a's), an MPI_Allgather (node-b's rank in 10 us later, out
+# 5 us later) and an MPI_Bcast that node-b's rank, its root, leaves before
+# node-a's enters (a rooted collective bounds nothing).  The barriers bound
+# node-b's shift to [-2000 s - 90 us, -2000 s + 20 us], the allgather to
+# [-45 us, +30 us] around -2000 s: the offset is the midpoint of
+# [-45 us, +20 us], -2000 s - 12.5 us, with 32.5 us of uncertainty (the
+# pairs alone: +2 ms off).  --analyze, on the aligned axis: rank 1 arrives
+# last at both barriers (rank 0 waits 37.5 + 47.5 us), rank 0 at the
+# allgather (the offset's 12.5 us error outweighs node-b's 10 us) and at
+# the broadcast, whose 112.5 us wait the verdict names.
 # A broken MPI line is one warning with its file and line; --no-align
 # keeps each host's clock and still finds the straggler.
 S=1000000000
@@ -21,7 +25,11 @@ a0=$((1000 * S)) b0=$((3000 * S))
   echo "MPI: pid:11 tid:11 call func:MPI_Barrier start:$t dur:$(us 80) ret:0 comm:0.2.0 size:2 rank:0 seq:2"
   echo "MPI: pid:11 tid:11 call func:MPI_Isend start:$((t + S / 10)) dur:$(us 3) ret:0 comm:0.2.0 size:2 rank:0 peer:1 bytes:64 req:77"
   echo "MPI: pid:11 tid:11 call func:MPI_Wait start:$((t + S / 5)) dur:$(us 7) ret:0 req:77"
-  echo "RTG: pid:11 tid:11 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0 mpi_calls:4 boot_ns:$((a0 + 3 * S / 2)) realtime_ns:$((wall + 3 * S / 2)) realtime_err:20"
+  t=$((a0 + 13 * S / 10))
+  echo "MPI: pid:11 tid:11 call func:MPI_Allgather start:$t dur:$(us 40) ret:0 comm:0.2.0 size:2 rank:0 bytes:4 seq:3"
+  t=$((a0 + 14 * S / 10))
+  echo "MPI: pid:11 tid:11 call func:MPI_Bcast start:$((t + $(us 100))) dur:$(us 5) ret:0 comm:0.2.0 size:2 rank:0 root:1 bytes:4 seq:4"
+  echo "RTG: pid:11 tid:11 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0 mpi_calls:6 boot_ns:$((a0 + 3 * S / 2)) realtime_ns:$((wall + 3 * S / 2)) realtime_err:20"
 } > rtg_trace.txt.11
 {
   echo "RTG: pid:22 tid:22 trace format:1 host:node-b clock:boottime boot_ns:$b0 realtime_ns:$((wall + 2000000)) rank:1 realtime_err:20"
@@ -30,7 +38,11 @@ a0=$((1000 * S)) b0=$((3000 * S))
   echo "MPI: pid:22 tid:22 call start:$t dur:5"
   t=$((b0 + S))
   echo "MPI: pid:22 tid:22 call func:MPI_Barrier start:$((t + $(us 60))) dur:$(us 30) ret:0 comm:0.2.0 size:2 rank:1 seq:2"
-  echo "RTG: pid:22 tid:22 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0 mpi_calls:2 boot_ns:$((b0 + 3 * S / 2)) realtime_ns:$((wall + 2000000 + 3 * S / 2)) realtime_err:20"
+  t=$((b0 + 13 * S / 10))
+  echo "MPI: pid:22 tid:22 call func:MPI_Allgather start:$((t + $(us 10))) dur:$(us 35) ret:0 comm:0.2.0 size:2 rank:1 bytes:4 seq:3"
+  t=$((b0 + 14 * S / 10))
+  echo "MPI: pid:22 tid:22 call func:MPI_Bcast start:$t dur:$(us 10) ret:0 comm:0.2.0 size:2 rank:1 root:1 bytes:4 seq:4"
+  echo "RTG: pid:22 tid:22 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0 mpi_calls:4 boot_ns:$((b0 + 3 * S / 2)) realtime_ns:$((wall + 2000000 + 3 * S / 2)) realtime_err:20"
 } > rtg_trace.txt.22
 "$B/rtg-convert" -v -o a.json --analyze=an.json rtg_trace.txt.11 rtg_trace.txt.22 > v.txt 2> err.txt
 echo "exit $?"

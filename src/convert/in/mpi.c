@@ -5,8 +5,9 @@
  *
  * The hosts' offsets (cv_mpi_refine): a collective instance (one
  * communicator, one number) ends on no rank before every rank entered it,
- * for MPI_Barrier and MPI_Allreduce, whose every result needs every
- * rank's part.  So for a host h against the reference r, the shift s
+ * for MPI_Barrier, MPI_Allreduce, MPI_Allgather, MPI_Alltoall and
+ * MPI_Reduce_scatter_block, whose every rank's result needs every rank's
+ * part.  So for a host h against the reference r, the shift s
  * (r's boot time minus h's of one instant) satisfies, per instance,
  *   max enter on r - min exit on h  <=  s  <=  min exit on r - max enter on h
  * and the largest lower bound and smallest upper bound over the instances
@@ -44,7 +45,7 @@ typedef struct mproc {
 typedef struct mcall {
   uint32_t proc, comm, func; /* func: index into cv_mpi.names */
   uint64_t seq, start, end;  /* raw boot ns */
-  bool sync;                 /* MPI_Barrier, MPI_Allreduce: bounds the offsets */
+  bool sync;                 /* every rank's exit needs every rank's entry: bounds the offsets */
 } mcall;
 
 typedef struct cv_mpi {
@@ -216,7 +217,9 @@ static void read_file(cv_mpi *m, const char *path) {
         m->capc = m->capc ? 2 * m->capc : 1024;
         m->calls = XREALLOC(m->calls, m->capc * sizeof *m->calls);
       }
-      bool sync = !strcmp(c->func, "MPI_Barrier") || !strcmp(c->func, "MPI_Allreduce");
+      bool sync = !strcmp(c->func, "MPI_Barrier") || !strcmp(c->func, "MPI_Allreduce") ||
+                  !strcmp(c->func, "MPI_Allgather") || !strcmp(c->func, "MPI_Alltoall") ||
+                  !strcmp(c->func, "MPI_Reduce_scatter_block");
       m->calls[m->ncalls++] =
           (mcall){proc, name_id(m, c->comm), name_id(m, c->func), c->seq, c->start, end, sync};
       break;
