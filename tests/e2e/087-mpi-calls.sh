@@ -12,8 +12,8 @@ mpi_untraced 2 "$B/progs/tpmpi_barrier" 2 | sort > untraced.txt
 mpi_run 2 "$B/progs/tpmpi_barrier" 2 | sort > traced.txt
 echo "mpirun exit $?; output as untraced: $(cmp -s untraced.txt traced.txt && echo yes || echo no), ranks that printed: $(grep -c '^rank' traced.txt)"
 echo "traces: $(ls rtg_trace.txt.* | wc -l)"
-for f in rtg_trace.txt.*; do
-  r=$(head -n1 "$f" | sed 's/.* rank:\([0-9]*\).*/\1/')
+for r in 0 1; do
+  f=$(for x in rtg_trace.txt.*; do head -n1 "$x" | grep -q " rank:$r " && echo "$x"; done)
   # (MPI_Finalize, after hsa_shut_down: recorded where the tracer is still
   # on then, ROCm 6 and later)
   grep '^MPI: ' "$f" | grep -v ' func:MPI_Finalize ' | sed -E "s/^MPI: pid:[0-9]+ tid:[0-9]+ call /rank $r: /; s/ start:[0-9]+ dur:[0-9]+//; s/ req:[0-9]+/ req:R/" > "calls.$r"
