@@ -3,7 +3,9 @@
 # --analyze names rank 2 as the last to arrive at the barriers, and the
 # others' wait for it: at least 3 ranks x 10 x 20 ms less a fifth (the
 # others' own late starts), in its text and its JSON.  Each rank's time
-# in MPI, on the GPU and at host work covers its run.
+# in MPI, on the GPU and at host work covers its run.  Per GPU, the idle
+# time of the others' is host_sync in MPI_Barrier (a blocking MPI call is
+# a synchronisation), rank 2's is its own work outside any call.
 . "$TOP/tests/e2e/mpi-common.sh"
 mpi_run 4 "$B/progs/tpmpi_barrier" 10 2 20000 > out.txt
 echo "mpirun exit $?, ranks that printed: $(grep -c '^rank' out.txt)"
@@ -22,4 +24,19 @@ ok = all(r["mpi_ns"] + r["host_work_ns"] == r["run_ns"] and r["gpu_busy_ns"] > 0
 print("MPI + host work = run, GPU busy > 0 for every rank:", ok)
 slow = [r for r in m["per_rank"] if r["rank"] == 2][0]
 print("rank 2 waits least in MPI:", all(slow["mpi_ns"] <= r["mpi_ns"] for r in m["per_rank"]))
+PY
+python3 - <<'PY'
+import glob, re
+rank = {}
+for f in glob.glob("rtg_trace.txt.*"):
+    m = re.match(r"RTG: pid:(\d+) .* rank:(\d+)", open(f).readline())
+    rank[m[1]] = int(m[2])
+out = {}
+for l in open("an.txt"):
+    m = re.match(r"GPU0 \(pid (\d+)\): idle \d+ % of .*?: (\w+) \d+ % \(tid \d+, (in \w+|[^)]* (between|after|before) [^)]*)", l)
+    if m:
+        where = m[3] if m[3].startswith("in ") else "outside any call"
+        out[rank[m[1]]] = "%s %s" % (m[2], where)
+for r in sorted(out):
+    print("rank %d's GPU idle: %s" % (r, out[r]))
 PY

@@ -29,6 +29,8 @@ bool an_is_sync_call(const char *name) {
   if (n >= 11 && !strcmp(name + n - 11, "Synchronize")) return true;
   if ((starts(name, "hipMemcpy") || starts(name, "hipMemset")) && !strstr(name, "Async"))
     return true;
+  /* an MPI call that blocks: all but the non-blocking starts and tests */
+  if (starts(name, "MPI_")) return !starts(name, "MPI_I") && !starts(name, "MPI_Test");
   return starts(name, "hsa_signal_wait") || starts(name, "hsa_signal_group_wait") ||
          starts(name, "hsa_amd_signal_wait");
 }

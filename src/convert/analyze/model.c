@@ -107,7 +107,8 @@ void an_add(an_state *st, const cv_event *ev) {
   if (ev->kinfo && !st->idle_only) cv_occ_add(st->ctx, &st->occ, ev);
   switch (ev->type) {
   case CV_HIP_API:
-  case CV_HSA_API: {
+  case CV_HSA_API:
+  case CV_MPI: {
     an_proc *p = proc_of(st, ev->proc);
     p->calls = grow(p->calls, &p->cap, p->ncalls, sizeof *p->calls);
     uint32_t name = cv_intern(st->ctx, ev->name);
