@@ -61,8 +61,7 @@ const char *rtg_kind_name(enum rtg_kind kind) {
       [RTG_KIND_BARRIER] = "barrier",   [RTG_KIND_COPY] = "copy",
       [RTG_KIND_HSA_API] = "hsa_api",   [RTG_KIND_HIP_API] = "hip_api",
       [RTG_KIND_ROCTX] = "roctx",       [RTG_KIND_KERNEL] = "kernel",
-      [RTG_KIND_MEMORY] = "memory",
-      [RTG_KIND_MPI] = "mpi",
+      [RTG_KIND_MEMORY] = "memory",     [RTG_KIND_MPI] = "mpi",
   };
   return (unsigned)kind < RTG_KIND_COUNT && names[kind] ? names[kind] : "?";
 }

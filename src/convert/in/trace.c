@@ -68,7 +68,7 @@ typedef struct reader {
   /* the file's KERNEL records: pid << 32 | kernel id -> index + 1 into
    * cv_ctx.kinfos (ids are per process image: per file) */
   rtg_u64map kinfo_index;
-  char mpi_args[256];   /* an MPI event's args text, while it is dispatched */
+  char mpi_args[256]; /* an MPI event's args text, while it is dispatched */
   char mpi_ret[24];
 } reader;
 
