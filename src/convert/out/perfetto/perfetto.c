@@ -485,6 +485,7 @@ static bool pf_close(void *st) {
   pf_sc_free(p->ncache, NCACHE_SLOTS);
   pf_cc_free(p->ccache);
   pf_known_free(p);
+  pf_seqs_free(p);
   pf_dicts_free();
   pbw_free(&p->w);
   pbw_free(&p->ew);

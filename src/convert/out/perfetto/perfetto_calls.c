@@ -4,8 +4,9 @@
  * again, so the three strings of a call repeat together: one hash over the
  * three and one slot, rather than one of each per string, gives the three
  * iids.  A slot is filled from the per-string tables (perfetto_enc.c), so
- * the iids are those the strings have there; iids are never redefined on
- * the sequence, so a slot stays right after those tables evict them.
+ * the iids are those the strings have there; an iid never stands for
+ * another string, so a slot stays right after those tables evict them
+ * (each iid is defined on a sequence at its first use there).
  *
  * Each producer thread of the reader also numbers the calls it meets, in
  * a dictionary of its own: it compares their strings where it has just
@@ -218,14 +219,26 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
   return used;
 }
 
-/* A call's name, category and two annotations, by their iids. */
-static void put_call_iids(pf *p, int cat, int an1, const uint64_t iid[3]) {
-  pbw_uint(&p->w, PF_TE_NAME_IID, iid[0]);
+/* A call's name, category and two annotations, by the iids of its slot,
+ * each defined on the packet's sequence from the slot's text if not yet
+ * (the text is read only then). */
+static void put_call_iids(pf *p, int cat, int an1, const call_slot *e) {
+  pf_name_need(p, e->iid[0], e->text, e->len[0]);
+  pbw_uint(&p->w, PF_TE_NAME_IID, e->iid[0]);
   pf_put_cat(p, cat);
-  /* (a launch may find the slot of a call with the same three strings) */
-  if (!p->ann_done[an1]) pf_ann_define(p, an1);
-  pf_put_ann_varint(p, an1, PF_DA_STRING_IID, iid[1]);
-  pf_put_ann_varint(p, AN_ret, PF_DA_STRING_IID, iid[2]);
+  for (int i = 1; i < 3; i++) {
+    /* (a launch may find the slot of a call with the same three strings) */
+    int an = i == 1 ? an1 : AN_ret;
+    pf_ann_need(p, an);
+    const char *s = e->text + e->len[0] + (i == 2 ? e->len[1] : 0);
+    if (pf_string_need(p, e->iid[i], s, e->len[i])) {
+      pf_put_ann_varint(p, an, PF_DA_STRING_IID, e->iid[i]);
+    } else {
+      size_t m = pf_ann_open(p, an);
+      pbw_bytes(&p->w, PF_DA_STRING, s, e->len[i]);
+      pbw_close(&p->w, m);
+    }
+  }
 }
 
 pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name, int an1,
@@ -251,13 +264,13 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
    * would without the numbers, and the output does not depend on how the
    * lines were shared among the producers. */
   if (known && *known && *known == e->fill) {
-    put_call_iids(p, cat, an1, e->iid);
+    put_call_iids(p, cat, an1, e);
     return k;
   }
   bool hit;
   e = find(p, s, len, h, &hit);
   if (hit) {
-    put_call_iids(p, cat, an1, e->iid);
+    put_call_iids(p, cat, an1, e);
     if (known) *known = e->fill;
     return k;
   }
@@ -271,7 +284,7 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
   pf_put_cat(p, cat);
   for (int i = 1; i < 3; i++) {
     int an = i == 1 ? an1 : AN_ret;
-    if (!p->ann_done[an]) pf_ann_define(p, an);
+    pf_ann_need(p, an);
     iid[i] = pf_string_iid(p, s[i], len[i]);
     if (iid[i])
       pf_put_ann_varint(p, an, PF_DA_STRING_IID, iid[i]);
@@ -295,7 +308,10 @@ pkt pf_kernel_begin(pf *p, const track *t, uint64_t ts, const char *name, int ca
                         : NULL;
   if (!known) return pf_slice_begin(p, t, ts, name, cat);
   pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
-  if (!*known) *known = pf_name_iid(p, name, key->len[0]);
+  if (!*known)
+    *known = pf_name_iid(p, name, key->len[0]);
+  else
+    pf_name_need(p, *known, name, key->len[0]);
   if (*known)
     pbw_uint(&p->w, PF_TE_NAME_IID, *known);
   else

@@ -69,6 +69,76 @@ void pf_flush_body(pf *p) {
   pf_flush_to(p, &p->w, &p->body);
 }
 
+/* ------------------------------------------------------------ sequences */
+
+void pf_bit_set(uint64_t **b, uint32_t *words, uint64_t i) {
+  if (i / 64 >= *words) {
+    uint32_t nw = *words ? *words : 4;
+    while (nw <= i / 64) nw *= 2;
+    uint64_t *n = rtg_xrealloc(*b, nw * sizeof *n, "the Perfetto output's interned sets");
+    memset(n + *words, 0, (nw - *words) * sizeof *n);
+    *b = n, *words = nw;
+  }
+  (*b)[i / 64] |= 1ull << (i % 64);
+}
+
+pf_seq *pf_seq_new(pf *p, uint64_t uuid, uint64_t ts) {
+  pf_seq *s = rtg_xcalloc(1, sizeof *s, "a Perfetto packet sequence");
+  pf_seq **all = rtg_xrealloc(p->seqs, (p->nseqs + 1) * sizeof *all, "the Perfetto sequences");
+  p->seqs = all;
+  all[p->nseqs++] = s;
+  s->id = p->nseqs + SEQ_ID;
+  s->last = ts;
+  if (uuid >= CTR_UUID) {
+    p->ctr[uuid - CTR_UUID].seq = p->nseqs;
+  } else {
+    if (uuid > p->ntrack_seq) {
+      uint32_t n = p->ntrack_seq ? p->ntrack_seq : 64;
+      while (n < uuid) n *= 2;
+      uint32_t *ts_ = rtg_xrealloc(p->track_seq, n * sizeof *ts_, "the tracks' sequences");
+      memset(ts_ + p->ntrack_seq, 0, (n - p->ntrack_seq) * sizeof *ts_);
+      p->track_seq = ts_, p->ntrack_seq = n;
+    }
+    p->track_seq[uuid - 1] = p->nseqs;
+  }
+  /* its first packet: the state cleared, the track and the clock as
+   * defaults, the clock's start in a snapshot (on CLOCK_BOOTTIME, the same
+   * time: the first event is 0 after it) */
+  pbw *w = &p->w;
+  size_t pk = pbw_open(w, PF_TRACE_PACKET);
+  pbw_uint(w, PF_PKT_SEQUENCE_ID, s->id);
+  pbw_uint(w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
+  size_t d = pbw_open(w, PF_PKT_DEFAULTS);
+  pbw_uint(w, PF_DEF_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQ_INCREMENTAL);
+  size_t e = pbw_open(w, PF_DEF_TRACK_EVENT_DEFAULTS);
+  pbw_uint(w, PF_TED_TRACK_UUID, uuid);
+  pbw_close(w, e);
+  pbw_close(w, d);
+  size_t cs = pbw_open(w, PF_PKT_CLOCK_SNAPSHOT);
+  size_t c = pbw_open(w, PF_CS_CLOCKS);
+  pbw_uint(w, PF_CLK_ID, PF_CLOCK_SEQ_INCREMENTAL);
+  pbw_uint(w, PF_CLK_TIMESTAMP, ts);
+  pbw_uint(w, PF_CLK_IS_INCREMENTAL, 1);
+  pbw_close(w, c);
+  c = pbw_open(w, PF_CS_CLOCKS);
+  pbw_uint(w, PF_CLK_ID, PF_CLOCK_BOOTTIME);
+  pbw_uint(w, PF_CLK_TIMESTAMP, ts);
+  pbw_close(w, c);
+  pbw_close(w, cs);
+  pbw_close(w, pk);
+  return s;
+}
+
+void pf_seqs_free(pf *p) {
+  for (uint32_t i = 0; i < p->nseqs; i++) {
+    free(p->seqs[i]->names);
+    free(p->seqs[i]->strs);
+    free(p->seqs[i]);
+  }
+  free(p->seqs);
+  free(p->track_seq);
+}
+
 /* ------------------------------------------------------------ interning */
 
 /* Callers check room (pend_room) before taking an iid. */
@@ -113,20 +183,29 @@ void pf_sc_free(scache_slot *c, uint32_t slots) {
   free(c);
 }
 
-/* The iid of an event name (defined once, in the packet of its first
- * use), or 0 when names are too many to intern. */
+/* An event name's iid defined on the packet's sequence, if not yet. */
+void pf_name_need(pf *p, uint64_t iid, const char *s, size_t len) {
+  pf_seq *q = p->cur;
+  if (pf_bit(q->names, q->nnames, iid)) return;
+  pend_add(p, PF_ID_EVENT_NAMES, iid, s, len);
+  pf_bit_set(&q->names, &q->nnames, iid);
+}
+
+/* The iid of an event name (defined on a sequence in the packet of its
+ * first use there), or 0 when names are too many to intern. */
 uint64_t pf_name_iid(pf *p, const char *s, size_t len) {
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
-  if (hit) return e->iid;
-  uint32_t n = rtg_strtab_count(p->names);
-  uint32_t id =
-      n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len) : rtg_strtab_find(p->names, s, len);
-  if (id == UINT32_MAX) return 0;
-  if (id == n) pend_add(p, PF_ID_EVENT_NAMES, (uint64_t)id + 1, s, len);
-  sc_fill(e, s, len, h, (uint64_t)id + 1);
-  return (uint64_t)id + 1;
+  if (!hit) {
+    uint32_t n = rtg_strtab_count(p->names);
+    uint32_t id =
+        n < MAX_NAMES ? rtg_strtab_intern(p->names, s, len) : rtg_strtab_find(p->names, s, len);
+    if (id == UINT32_MAX) return 0;
+    sc_fill(e, s, len, h, (uint64_t)id + 1);
+  }
+  pf_name_need(p, e->iid, s, len);
+  return e->iid;
 }
 
 void pf_put_name(pf *p, const char *s) {
@@ -138,8 +217,8 @@ void pf_put_name(pf *p, const char *s) {
 }
 
 void pf_put_cat(pf *p, int cat) {
-  if (!p->cat_done[cat]) {
-    p->cat_done[cat] = true;
+  if (!(p->cur->cats >> cat & 1)) {
+    p->cur->cats |= 1ull << cat;
     pend_add(p, PF_ID_EVENT_CATEGORIES, (uint64_t)cat + 1, pf_cat_names[cat],
              strlen(pf_cat_names[cat]));
   }
@@ -222,20 +301,32 @@ void pf_slice_end(pf *p, track *t, uint64_t start, uint64_t end) {
 /* ------------------------------------------------------------ annotations */
 
 void pf_ann_define(pf *p, int an) {
-  p->ann_done[an] = true;
+  p->cur->anns |= 1ull << an;
   pend_add(p, PF_ID_DEBUG_ANNOTATION_NAMES, (uint64_t)an + 1, ann_names[an], strlen(ann_names[an]));
 }
 
 size_t pf_ann_open(pf *p, int an) {
   size_t m = pbw_open(&p->w, PF_TE_DEBUG_ANNOTATIONS);
-  if (!p->ann_done[an]) pf_ann_define(p, an);
+  pf_ann_need(p, an);
   pbw_uint(&p->w, PF_DA_NAME_IID, (uint64_t)an + 1);
   return m;
 }
 
 void pf_ann_u64(pf *p, int an, uint64_t v) {
-  if (!p->ann_done[an]) pf_ann_define(p, an);
+  pf_ann_need(p, an);
   pf_put_ann_varint(p, an, PF_DA_UINT, v);
+}
+
+/* A string's iid defined on the packet's sequence, if not yet; false
+ * when it cannot be (no room left in the packet, or an iid beyond the
+ * sequence's set). */
+bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len) {
+  pf_seq *q = p->cur;
+  if (pf_bit(q->strs, q->nstrs, iid)) return true;
+  if (iid >= SEQ_STR_BITS || !pend_room(p)) return false;
+  pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, iid, s, len);
+  pf_bit_set(&q->strs, &q->nstrs, iid);
+  return true;
 }
 
 /* A string value: interned when short (API arguments repeat: the same
@@ -247,11 +338,8 @@ uint64_t pf_string_iid(pf *p, const char *s, size_t len) {
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
-  if (!hit) {
-    sc_fill(e, s, len, h, ++p->next_siid);
-    pend_add(p, PF_ID_DEBUG_ANNOTATION_STRINGS, e->iid, s, len);
-  }
-  return e->iid;
+  if (!hit) sc_fill(e, s, len, h, ++p->next_siid);
+  return pf_string_need(p, e->iid, s, len) ? e->iid : 0;
 }
 
 static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, const char *s) {
@@ -265,7 +353,7 @@ static void put_string_value(pf *p, uint32_t field_str, uint32_t field_iid, cons
 
 void pf_ann_str(pf *p, int an, const char *s) {
   if (!s) return;
-  if (!p->ann_done[an]) pf_ann_define(p, an);
+  pf_ann_need(p, an);
   size_t len = strlen(s);
   uint64_t iid = pf_string_iid(p, s, len);
   if (iid) {

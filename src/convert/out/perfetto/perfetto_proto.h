@@ -1,6 +1,6 @@
 /* Field numbers and enum values of Perfetto's trace protos that the
  * Perfetto output uses (facts from protos/perfetto/trace/: trace.proto,
- * trace_packet.proto, trace_packet_defaults.proto, track_event/
+ * trace_packet.proto, trace_packet_defaults.proto, clock_snapshot.proto, track_event/
  * track_event.proto, track_descriptor.proto, process_descriptor.proto,
  * counter_descriptor.proto, debug_annotation.proto,
  * interned_data/interned_data.proto; common/builtin_clock.proto).
@@ -12,6 +12,7 @@ enum {
   PF_TRACE_PACKET = 1, /* Trace.packet (repeated TracePacket) */
 
   /* TracePacket */
+  PF_PKT_CLOCK_SNAPSHOT = 6,
   PF_PKT_TIMESTAMP = 8,
   PF_PKT_SEQUENCE_ID = 10, /* trusted_packet_sequence_id */
   PF_PKT_TRACK_EVENT = 11,
@@ -24,9 +25,18 @@ enum {
   PF_SEQ_INCREMENTAL_STATE_CLEARED = 1,
   PF_SEQ_NEEDS_INCREMENTAL_STATE = 2,
 
-  /* TracePacketDefaults */
+  /* TracePacketDefaults, and its TrackEventDefaults */
   PF_DEF_TIMESTAMP_CLOCK_ID = 58,
+  PF_DEF_TRACK_EVENT_DEFAULTS = 11,
+  PF_TED_TRACK_UUID = 11,
   PF_CLOCK_BOOTTIME = 6, /* BuiltinClock BUILTIN_CLOCK_BOOTTIME */
+
+  /* ClockSnapshot and its Clock; ids 64-127 are scoped to their sequence */
+  PF_CS_CLOCKS = 1,
+  PF_CLK_ID = 1,
+  PF_CLK_TIMESTAMP = 2,
+  PF_CLK_IS_INCREMENTAL = 3,
+  PF_CLOCK_SEQ_INCREMENTAL = 64, /* the clock of each track's sequence */
 
   /* TrackEvent */
   PF_TE_DEBUG_ANNOTATIONS = 4,

@@ -15,7 +15,8 @@
 #include "spool.h"
 #include "shared/tracks.h"
 
-#define SEQ_ID 1
+#define SEQ_ID 1 /* the header's sequence: descriptors, and slice ends out of order */
+#define SEQ_STR_BITS (1u << 24) /* string iids interned per sequence; later ones inline */
 #define BODY_FLUSH (1u << 20)
 #define MAX_NAMES 200000u   /* interned event names; beyond, names go inline */
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
@@ -129,6 +130,7 @@ typedef struct ctr_run {
   uint32_t head, n;
 } ctr_run;
 typedef struct counter {
+  uint32_t seq; /* its sequence + 1 in pf.seqs; 0: none yet */
   uint32_t proc, agent;
   uint8_t what; /* enum ctr_what */
   int64_t value;
@@ -137,6 +139,19 @@ typedef struct counter {
   uint32_t nheap;
   uint32_t n; /* waiting in all */
 } counter;
+
+/* A packet sequence: one per track, whose events it carries with the
+ * track's uuid in the sequence's defaults, its times on an incremental
+ * clock of its own (each a delta from the one before), and what is
+ * interned on it (iids are the writer's, the same on every sequence; each
+ * is defined on a sequence before its first use there). */
+typedef struct pf_seq {
+  uint32_t id;
+  uint64_t last;              /* the time of its last packet on the incremental clock */
+  uint64_t cats, anns;        /* categories and annotation names defined, by bit */
+  uint64_t *names, *strs;     /* event names and strings defined, by iid */
+  uint32_t nnames, nstrs;     /* their 64-bit words */
+} pf_seq;
 
 typedef struct pf {
   cv_ctx *ctx;
@@ -151,7 +166,11 @@ typedef struct pf {
   pbw w, ew; /* packets for body and ends */
   tracks ts;
   rtg_strtab *names;
-  bool cat_done[NCATS], ann_done[NANNS];
+  pf_seq **seqs;       /* by number - 2 (the sequence id) */
+  uint32_t nseqs;
+  uint32_t *track_seq; /* by track index: its sequence + 1 in seqs; 0: none yet */
+  uint32_t ntrack_seq;
+  pf_seq *cur; /* the sequence of the packet being written */
   scache_slot *scache, *ncache;
   call_slot *ccache;
   /* per producer's dictionary, by number: the filling of its call's cache
@@ -179,6 +198,8 @@ typedef struct pf {
   bool warned_json;
 } pf;
 
+void pf_ann_define(pf *p, int an);
+
 static inline uint64_t out_time(const pf *p, uint64_t ns) {
   uint64_t base = p->ctx->time_base;
   return ns > base ? ns - base : 0;
@@ -186,6 +207,26 @@ static inline uint64_t out_time(const pf *p, uint64_t ns) {
 
 static inline uint64_t track_uuid(const pf *p, const track *t) {
   return (uint64_t)(t - p->ts.t) + 1;
+}
+
+static inline bool pf_bit(const uint64_t *b, uint32_t words, uint64_t i) {
+  return i / 64 < words && (b[i / 64] >> (i % 64) & 1);
+}
+void pf_bit_set(uint64_t **b, uint32_t *words, uint64_t i);
+
+/* perfetto_enc.c: the sequence of a track (by uuid), begun when new with a
+ * packet that clears its state and states its defaults and clock, its
+ * clock starting at ts. */
+pf_seq *pf_seq_new(pf *p, uint64_t uuid, uint64_t ts);
+
+static inline pf_seq *pf_seq_of(pf *p, uint64_t uuid, uint64_t ts) {
+  uint32_t i = 0;
+  if (uuid >= CTR_UUID) {
+    if (uuid - CTR_UUID < p->nctr) i = p->ctr[uuid - CTR_UUID].seq;
+  } else if (uuid - 1 < p->ntrack_seq) {
+    i = p->track_seq[uuid - 1];
+  }
+  return i ? p->seqs[i - 1] : pf_seq_new(p, uuid, ts);
 }
 
 typedef struct pkt {
@@ -198,10 +239,17 @@ _Static_assert(PF_TRACE_PACKET < 16 && PF_PKT_TIMESTAMP < 16 && PF_PKT_SEQUENCE_
                    PF_PKT_SEQUENCE_FLAGS < 16 && PF_PKT_TRACK_EVENT < 16 && PF_TE_TYPE < 16 &&
                    PF_TE_TRACK_UUID < 16 && PF_TE_DEBUG_ANNOTATIONS < 16 && PF_DA_NAME_IID < 16,
                "one-byte tags");
-_Static_assert(SEQ_ID < 128 && PF_SEQ_NEEDS_INCREMENTAL_STATE < 128, "one-byte values");
+_Static_assert(SEQ_ID < 128 && PF_SEQ_NEEDS_INCREMENTAL_STATE < 128 && PF_CLOCK_BOOTTIME < 128,
+               "one-byte values");
 
-/* A packet and its track event, open (pf_pkt_end closes them). */
+/* A packet and its track event, open (pf_pkt_end closes them), on the
+ * sequence of the track: its time a delta on the sequence's incremental
+ * clock, or, when earlier than the sequence's last (a flow's start, an op
+ * completed late), absolute on CLOCK_BOOTTIME. */
 static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uuid, int type) {
+  uint64_t t = out_time(p, ts);
+  pf_seq *s = pf_seq_of(p, uuid, t);
+  p->cur = s;
   pbw *w = &p->w;
   pbw_need(w, 64);
   uint8_t *q = w->buf + w->n;
@@ -210,9 +258,16 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
   *q++ = 0; /* the length, set by pbw_close */
   k.pk = (size_t)(q - w->buf);
   *q++ = PBW_TAG1(PF_PKT_TIMESTAMP, PBW_VARINT);
-  q = pbw_varint_at(q, out_time(p, ts));
+  if (t >= s->last) {
+    q = pbw_varint_at(q, t - s->last);
+    s->last = t;
+  } else {
+    q = pbw_varint_at(q, t);
+    q = pbw_varint_at(q, (uint64_t)PF_PKT_TIMESTAMP_CLOCK_ID << 3 | PBW_VARINT);
+    *q++ = PF_CLOCK_BOOTTIME;
+  }
   *q++ = PBW_TAG1(PF_PKT_SEQUENCE_ID, PBW_VARINT);
-  *q++ = SEQ_ID;
+  q = pbw_varint_at(q, s->id);
   if (needs_state) {
     *q++ = PBW_TAG1(PF_PKT_SEQUENCE_FLAGS, PBW_VARINT);
     *q++ = PF_SEQ_NEEDS_INCREMENTAL_STATE;
@@ -224,10 +279,13 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
     *q++ = PBW_TAG1(PF_TE_TYPE, PBW_VARINT);
     q = pbw_varint_at(q, (uint64_t)type);
   }
-  *q++ = PBW_TAG1(PF_TE_TRACK_UUID, PBW_VARINT);
-  q = pbw_varint_at(q, uuid);
   w->n = (size_t)(q - w->buf);
   return k;
+}
+
+/* What is defined on the sequence of the packet being written. */
+static inline void pf_ann_need(pf *p, int an) {
+  if (!(p->cur->anns >> an & 1)) pf_ann_define(p, an);
 }
 
 _Static_assert(NANNS < 127, "one-byte annotation name iids");
@@ -254,6 +312,11 @@ void pf_flush_body(pf *p);
 void pf_pkt_end(pf *p, pkt k);
 /* The iid of an event name, or 0 when names are too many to intern. */
 uint64_t pf_name_iid(pf *p, const char *s, size_t len);
+/* An iid of a name or string defined on the packet's sequence if not yet
+ * (a string: false when it cannot be, then it goes inline). */
+void pf_name_need(pf *p, uint64_t iid, const char *s, size_t len);
+bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len);
+void pf_seqs_free(pf *p);
 /* The iid of an annotation string, or 0 when it goes inline. */
 uint64_t pf_string_iid(pf *p, const char *s, size_t len);
 void pf_ann_define(pf *p, int an);
