@@ -13,7 +13,12 @@ pf_check --start 5% --end 95% -f -p "$R/sg_hip.txt"
 echo "== --start/--end in us, --zero"
 pf_check --start 1992849000 --end 1992852000 --zero "$R/hsa_vadd.txt"
 echo "== the clock"
-grep -A1 trace_packet_defaults pf.dec | tail -n 1
+# sequence 1 (descriptors, slice ends out of order) on CLOCK_BOOTTIME; each
+# track's sequence on its own incremental clock 64, started on CLOCK_BOOTTIME
+grep -A1 trace_packet_defaults pf.dec | head -n 2 | tail -n 1
+grep -c '^ *clock_id: 64$' pf.dec
+grep -c 'is_incremental: true' pf.dec
+grep -c 'track_event_defaults' pf.dec
 echo "== --format"
 "$B/rtg-convert" -q --format json -o j.pftrace "$R/sg_hip.txt" && head -c 15 j.pftrace && echo
 "$B/rtg-convert" -q --format perfetto -o p.json "$R/sg_hip.txt"

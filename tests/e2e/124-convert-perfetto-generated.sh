@@ -12,22 +12,18 @@ echo "== -f -p --zero, reversed"
 tac t.txt > r.txt
 pf_check -f -p --zero r.txt
 echo "== bytes copied, last value per counter track, and the JSON's sum"
-python3 - pf.dec pf.json <<'PY'
+python3 - pf.dec pf.json "$TOP/tests/perfetto" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[3])
+from check_pftrace import one, read_trace
+# times and tracks resolved as the importer does (each sequence's clock and track)
+_, tracks, _, events = read_trace(sys.argv[1])
 uuids, last = {}, {}
-cur = None
-for line in open(sys.argv[1]):
-    s = line.strip()
-    if s.startswith("uuid:"): cur = int(s.split()[1])
-    if s.startswith("name:") and "bytes copied" in s: uuids[cur] = s.split('"')[1]
-ts = None
-track = None
-for line in open(sys.argv[1]):
-    s = line.strip()
-    if s.startswith("timestamp:"): ts = int(s.split()[1])
-    if s.startswith("track_uuid:"): track = int(s.split()[1])
-    if s.startswith("counter_value:") and track in uuids:
-        v = int(s.split()[1])
+for u, t in tracks.items():
+    if "bytes copied" in (one(t, "name") or ""): uuids[u] = one(t, "name")
+for ts, _, track, te in events:
+    if "counter_value" in te and track in uuids:
+        v = one(te, "counter_value")
         if track not in last or ts >= last[track][0]: last[track] = (ts, v)
 total = sum(e["args"].get("bytes", 0) for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("cat") == "copy")
 print("counter tracks:", len(uuids), "final bytes:", sum(v for _, v in last.values()), "JSON copies:", total)

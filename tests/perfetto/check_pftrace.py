@@ -16,9 +16,15 @@ order) for slices and flows.  Checked against the JSON:
   - flows: the same arrows (from call slice to op slice) as the JSON's
     (forward in time: Perfetto links a flow's slices in time order), but
     for those whose end cannot bind (counted and printed as lost);
+  - sequences: sequence 1 (the first packet: its state cleared, CLOCK_BOOTTIME
+    in its defaults) and one per track after it, whose first packet clears
+    its state and gives its track and its clock in the defaults, the clock
+    incremental (each time a delta from the one before on the sequence)
+    and started in a ClockSnapshot against CLOCK_BOOTTIME; times resolved
+    as Perfetto's importer does (a packet may name CLOCK_BOOTTIME itself);
   - interning: each event name, category and annotation name is defined
-    once, every iid is defined before it is used, on sequence 1 whose
-    first packet clears the incremental state;
+    once per sequence, every iid is defined on its sequence before it is
+    used there, and an iid means the same on every sequence;
   - counters: in-flight counts never negative and back to 0 at the end.
 Prints a few facts (for the test's .expect); exits 1 at the first error."""
 import json
@@ -153,11 +159,11 @@ def load_json(path):
     return layout, slices, instants, arrows
 
 
-def main():
-    if len(sys.argv) != 3:
-        fail("usage: check_pftrace.py DECODED.txt OUT.json")
-    trace = parse(sys.argv[1])
-    jlayout, jslices, jinstants, jarrows = load_json(sys.argv[2])
+def read_trace(path):
+    """The decoded trace: its packets, its tracks by uuid, what was interned
+    (by iid, over all sequences) and its track events (time resolved, order
+    in the file, track uuid, the event), checked as it is read."""
+    trace = parse(path)
     packets = trace.get("packet", [])
     if not packets:
         fail("no packets")
@@ -169,9 +175,10 @@ def main():
         fail("the packet defaults do not name CLOCK_BOOTTIME (6)")
 
     tracks = {}  # uuid -> descriptor
-    interned = {"event_categories": {}, "event_names": {}, "debug_annotation_names": {},
-                "debug_annotation_string_values": {}}
-    defined_once = {"event_categories": set(), "event_names": set(), "debug_annotation_names": set()}
+    kinds = ("event_categories", "event_names", "debug_annotation_names",
+             "debug_annotation_string_values")
+    interned = {k: {} for k in kinds}  # every sequence's, by iid
+    seqs = {}  # sequence id -> its state
     events = []  # (ts, order, uuid, te)
     for order, p in enumerate(packets):
         td = one(p, "track_descriptor")
@@ -181,45 +188,76 @@ def main():
                 fail("track %d described twice" % uuid)
             tracks[uuid] = td
             continue
+        sid = one(p, "trusted_packet_sequence_id")
+        if one(p, "sequence_flags", 0) & 1:
+            if sid in seqs:
+                fail("sequence %s cleared twice" % sid)
+            if order and sid == 1:
+                fail("sequence 1 cleared after the first packet")
+            d = one(p, "trace_packet_defaults", {})
+            seq = {"defaults": d, "clock": None, "defined": {k: {} for k in kinds},
+                   "once": {k: set() for k in kinds[:3]}}
+            seqs[sid] = seq
+            if sid != 1:
+                ted = one(d, "track_event_defaults", {})
+                if one(ted, "track_uuid") not in tracks:
+                    fail("sequence %s: no track of its own in its defaults" % sid)
+                if one(d, "timestamp_clock_id") != 64:
+                    fail("sequence %s: its defaults' clock is not 64" % sid)
+        seq = seqs.get(sid)
+        cs = one(p, "clock_snapshot")
+        if cs is not None:
+            if seq is None:
+                fail("clock snapshot on sequence %s before its state was cleared" % sid)
+            clocks = {one(c, "clock_id"): c for c in cs.get("clocks", [])}
+            if set(clocks) != {64, 6} or not one(clocks[64], "is_incremental"):
+                fail("sequence %s: the snapshot does not start an incremental clock 64 on "
+                     "CLOCK_BOOTTIME" % sid)
+            seq["clock"] = [one(clocks[64], "timestamp"), one(clocks[6], "timestamp") - one(clocks[64], "timestamp")]
+            continue
         idata = one(p, "interned_data")
         if idata is not None:
-            if one(p, "trusted_packet_sequence_id") != 1:
-                fail("interned data off sequence 1")
-            for kind, table in interned.items():
+            if seq is None:
+                fail("interned data on sequence %s before its state was cleared" % sid)
+            for kind in kinds:
+                table = seq["defined"][kind]
                 for e in idata.get(kind, []):
                     iid = one(e, "iid")
                     s = one(e, "name", one(e, "str"))
                     if iid in table:
-                        fail("%s iid %d defined twice" % (kind, iid))
+                        fail("%s iid %d defined twice on sequence %s" % (kind, iid, sid))
                     table[iid] = s
-                    if kind in defined_once:
-                        if s in defined_once[kind]:
-                            fail("%s %r interned twice" % (kind, s))
-                        defined_once[kind].add(s)
+                    if interned[kind].setdefault(iid, s) != s:
+                        fail("%s iid %d stands for two strings" % (kind, iid))
+                    if kind in seq["once"]:
+                        if s in seq["once"][kind]:
+                            fail("%s %r interned twice on sequence %s" % (kind, s, sid))
+                        seq["once"][kind].add(s)
         te = one(p, "track_event")
         if te is None:
             continue
-        if one(p, "trusted_packet_sequence_id") != 1:
-            fail("track event off sequence 1")
-        uuid = one(te, "track_uuid")
+        if seq is None:
+            fail("track event on sequence %s before its state was cleared" % sid)
+        uuid = one(te, "track_uuid", one(one(seq["defaults"], "track_event_defaults", {}), "track_uuid"))
         if uuid not in tracks:
             fail("event on track %s before its descriptor" % uuid)
         needs = False
         # resolve the interned references now: they must be defined already
+        defined = seq["defined"]
         if "name_iid" in te:
             needs = True
             iid = one(te, "name_iid")
-            if iid not in interned["event_names"]:
-                fail("name iid %d used before it is defined" % iid)
-            te["name"] = [interned["event_names"][iid]]
+            if iid not in defined["event_names"]:
+                fail("name iid %d used before it is defined on sequence %s" % (iid, sid))
+            te["name"] = [defined["event_names"][iid]]
         cats = []
         for iid in te.get("category_iids", []):
             needs = True
-            if iid not in interned["event_categories"]:
-                fail("category iid %d used before it is defined" % iid)
-            cats.append(interned["event_categories"][iid])
+            if iid not in defined["event_categories"]:
+                fail("category iid %d used before it is defined on sequence %s" % (iid, sid))
+            cats.append(defined["event_categories"][iid])
         te["cat"] = ",".join(cats)
-        te["args"] = annotations(te.get("debug_annotations", []), interned)
+        te["args"] = annotations(te.get("debug_annotations", []), defined)
         if te.get("debug_annotations"):
             needs = True
         if needs and one(p, "sequence_flags") != 2:
@@ -227,8 +265,24 @@ def main():
         ts = one(p, "timestamp")
         if ts is None:
             fail("track event without a timestamp")
+        clock = one(p, "timestamp_clock_id", one(seq["defaults"], "timestamp_clock_id", 6))
+        if clock == 64:
+            if seq["clock"] is None:
+                fail("sequence %s: a time on clock 64 before its snapshot" % sid)
+            seq["clock"][0] += ts
+            ts = seq["clock"][0] + seq["clock"][1]
+        elif clock != 6:
+            fail("a time on clock %s" % clock)
         events.append((ts, order, uuid, te))
 
+    return packets, tracks, interned, events
+
+
+def main():
+    if len(sys.argv) != 3:
+        fail("usage: check_pftrace.py DECODED.txt OUT.json")
+    packets, tracks, interned, events = read_trace(sys.argv[1])
+    jlayout, jslices, jinstants, jarrows = load_json(sys.argv[2])
     # the layout: processes by rank, their children by rank
     procs = [(one(t, "sibling_order_rank", 0), u) for u, t in tracks.items() if "process" in t]
     procs.sort()

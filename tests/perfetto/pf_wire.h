@@ -3,9 +3,12 @@
  * and the unit test: the protobuf wire format is well formed (varints of at
  * most 10 bytes, lengths inside their message, the wire type each field
  * has in Perfetto's protos), the packets are what the writer writes, every
- * interned iid is defined once and before its use on sequence 1, whose
- * first packet clears the incremental state, every event's track is
- * described, and every track's slices begin and end in equal numbers.
+ * sequence's first packet clears its state (sequence 1's is the trace's
+ * first), every interned iid is defined once on a sequence and before its
+ * use there, a sequence whose defaults name the incremental clock 64 starts
+ * it in a clock snapshot before its first time, every event's track (its
+ * own or its sequence's default) is described, and every track's slices
+ * begin and end in equal numbers.
  * Counts what it saw in pf_wire_stats.  Header-only: static functions. */
 #ifndef RTG_PF_WIRE_H
 #define RTG_PF_WIRE_H
@@ -23,7 +26,8 @@ enum { PFW_VARINT = 0, PFW_I64 = 1, PFW_LEN = 2 };
 
 typedef struct pf_wire_stats {
   uint64_t packets, descriptors, begins, ends, instants, counters, flow_events, flow_ids;
-  uint64_t names, strings; /* interned */
+  uint64_t names, strings; /* interned: distinct iids */
+  uint64_t sequences;
   char why[160];           /* the first error */
 } pf_wire_stats;
 
@@ -129,10 +133,20 @@ static void pfw_set_free(pfw_set *s) {
   memset(s, 0, sizeof *s);
 }
 
+typedef struct pfw_seq {
+  pfw_set iids[4]; /* categories, event names, annotation names, strings */
+  uint64_t track;  /* the default track; 0: none */
+  bool incremental, started; /* its defaults' clock is 64; a snapshot started it */
+} pfw_seq;
+
 typedef struct pfw_state {
   pf_wire_stats *st;
-  pfw_set iids[4]; /* categories, event names, annotation names, strings */
-  pfw_set tracks;  /* uuid -> begins - ends */
+  pfw_set seq_index; /* sequence id -> index + 1 in seqs */
+  pfw_seq *seqs;
+  size_t nseqs;
+  pfw_seq *cur;         /* the sequence of the packet being read */
+  pfw_set all_iids[4];  /* over all sequences, for the counts */
+  pfw_set tracks;       /* uuid -> begins - ends */
   bool cleared;
 } pfw_state;
 
@@ -152,7 +166,7 @@ static int pfw_iid_table(uint32_t field) {
 }
 
 static bool pfw_use(pfw_state *s, int table, uint64_t iid) {
-  if (!pfw_set_get(&s->iids[table], iid, false))
+  if (!pfw_set_get(&s->cur->iids[table], iid, false))
     PFW_FAIL(s->st, "interned id %llu (table %d) used before its definition",
              (unsigned long long)iid, table);
   return true;
@@ -178,10 +192,12 @@ static bool pfw_interned(pfw_state *s, const uint8_t *p, size_t n) {
         PFW_FAIL(s->st, "unexpected field %u in an interned entry", g.num);
     }
     if (r < 0 || !iid || !named) PFW_FAIL(s->st, "malformed interned entry");
-    bool known = pfw_set_get(&s->iids[t], iid, false) != NULL;
+    bool known = pfw_set_get(&s->cur->iids[t], iid, false) != NULL;
     if (known)
       PFW_FAIL(s->st, "interned id %llu (table %d) defined twice", (unsigned long long)iid, t);
-    *pfw_set_get(&s->iids[t], iid, true) = 1;
+    *pfw_set_get(&s->cur->iids[t], iid, true) = 1;
+    if (pfw_set_get(&s->all_iids[t], iid, false)) continue;
+    *pfw_set_get(&s->all_iids[t], iid, true) = 1;
     if (t == 1) s->st->names++;
     if (t == 3) s->st->strings++;
   }
@@ -267,6 +283,7 @@ static bool pfw_track_event(pfw_state *s, const uint8_t *p, size_t n, bool needs
       PFW_FAIL(s->st, "field %u of a TrackEvent has wire type %d", f.num, f.wire);
   }
   if (r < 0) PFW_FAIL(s->st, "malformed TrackEvent");
+  if (!has_uuid && s->cur->track) uuid = s->cur->track, has_uuid = true;
   if (!has_uuid) PFW_FAIL(s->st, "track event without a track");
   int64_t *open = pfw_set_get(&s->tracks, uuid, false);
   if (!open) PFW_FAIL(s->st, "event on track %llu, never described", (unsigned long long)uuid);
@@ -315,11 +332,68 @@ static bool pfw_descriptor(pfw_state *s, const uint8_t *p, size_t n) {
   return true;
 }
 
+/* A sequence's defaults: its clock and its track. */
+static bool pfw_defaults(pfw_state *s, pfw_seq *q, const uint8_t *p, size_t n) {
+  pfw_cur c = {p, p + n}, d;
+  pfw_field f, g;
+  int r;
+  while ((r = pfw_next(&c, &f)) > 0) {
+    if (f.num == PF_DEF_TIMESTAMP_CLOCK_ID && f.wire == PFW_VARINT) {
+      if (f.v != PF_CLOCK_BOOTTIME && f.v != PF_CLOCK_SEQ_INCREMENTAL)
+        PFW_FAIL(s->st, "defaults with clock %llu", (unsigned long long)f.v);
+      q->incremental = f.v == PF_CLOCK_SEQ_INCREMENTAL;
+    } else if (f.num == PF_DEF_TRACK_EVENT_DEFAULTS && f.wire == PFW_LEN) {
+      d = (pfw_cur){f.p, f.p + f.len};
+      while ((r = pfw_next(&d, &g)) > 0)
+        if (g.num == PF_TED_TRACK_UUID && g.wire == PFW_VARINT)
+          q->track = g.v;
+        else
+          PFW_FAIL(s->st, "unexpected field %u in TrackEventDefaults", g.num);
+      if (r < 0) PFW_FAIL(s->st, "malformed TrackEventDefaults");
+    } else {
+      PFW_FAIL(s->st, "unexpected field %u in TracePacketDefaults", f.num);
+    }
+  }
+  if (r < 0) PFW_FAIL(s->st, "malformed TracePacketDefaults");
+  return true;
+}
+
+/* A clock snapshot: the sequence's clock 64, incremental, and CLOCK_BOOTTIME. */
+static bool pfw_snapshot(pfw_state *s, pfw_seq *q, const uint8_t *p, size_t n) {
+  pfw_cur c = {p, p + n}, d;
+  pfw_field f, g;
+  int r;
+  bool seq_clock = false, boottime = false;
+  while ((r = pfw_next(&c, &f)) > 0) {
+    if (f.num != PF_CS_CLOCKS || f.wire != PFW_LEN)
+      PFW_FAIL(s->st, "unexpected field %u in ClockSnapshot", f.num);
+    d = (pfw_cur){f.p, f.p + f.len};
+    uint64_t id = 0, incr = 0;
+    bool has_ts = false;
+    while ((r = pfw_next(&d, &g)) > 0) {
+      if (g.wire != PFW_VARINT) PFW_FAIL(s->st, "field %u of a Clock", g.num);
+      if (g.num == PF_CLK_ID)
+        id = g.v;
+      else if (g.num == PF_CLK_TIMESTAMP)
+        has_ts = true;
+      else if (g.num == PF_CLK_IS_INCREMENTAL)
+        incr = g.v;
+    }
+    if (r < 0 || !has_ts) PFW_FAIL(s->st, "malformed Clock");
+    if (id == PF_CLOCK_SEQ_INCREMENTAL && incr) seq_clock = true;
+    if (id == PF_CLOCK_BOOTTIME && !incr) boottime = true;
+  }
+  if (r < 0 || !seq_clock || !boottime)
+    PFW_FAIL(s->st, "a clock snapshot without an incremental clock 64 and CLOCK_BOOTTIME");
+  q->started = true;
+  return true;
+}
+
 static bool pfw_packet(pfw_state *s, const uint8_t *p, size_t n) {
   pfw_cur c = {p, p + n};
-  pfw_field f, te = {0}, idata = {0};
+  pfw_field f, te = {0}, idata = {0}, defaults = {0}, snapshot = {0};
   int r;
-  uint64_t seq = 0, flags = 0;
+  uint64_t seq = 0, flags = 0, clock = 0;
   bool has_te = false, has_id = false, has_ts = false;
   while ((r = pfw_next(&c, &f)) > 0) {
     switch (f.num) {
@@ -342,29 +416,56 @@ static bool pfw_packet(pfw_state *s, const uint8_t *p, size_t n) {
       if (f.wire != PFW_LEN || !pfw_descriptor(s, f.p, f.len)) return false;
       break;
     case PF_PKT_DEFAULTS:
-    case PF_PKT_FIRST_ON_SEQUENCE:
+      defaults = f;
+      break;
+    case PF_PKT_CLOCK_SNAPSHOT:
+      snapshot = f;
+      break;
     case PF_PKT_TIMESTAMP_CLOCK_ID:
+      clock = f.v;
+      break;
+    case PF_PKT_FIRST_ON_SEQUENCE:
       break;
     default:
       PFW_FAIL(s->st, "unexpected field %u in a TracePacket", f.num);
     }
     bool len_field = f.num == PF_PKT_TRACK_EVENT || f.num == PF_PKT_INTERNED_DATA ||
-                     f.num == PF_PKT_TRACK_DESCRIPTOR || f.num == PF_PKT_DEFAULTS;
+                     f.num == PF_PKT_TRACK_DESCRIPTOR || f.num == PF_PKT_DEFAULTS ||
+                     f.num == PF_PKT_CLOCK_SNAPSHOT;
     if ((f.wire == PFW_LEN) != len_field)
       PFW_FAIL(s->st, "field %u of a TracePacket has wire type %d", f.num, f.wire);
   }
   if (r < 0) PFW_FAIL(s->st, "malformed TracePacket");
+  int64_t *ix = pfw_set_get(&s->seq_index, seq, false);
   if (flags & PF_SEQ_INCREMENTAL_STATE_CLEARED) {
-    if (s->cleared || s->st->packets)
-      PFW_FAIL(s->st, "incremental state cleared after the first packet");
-    s->cleared = true;
+    if (ix || (seq == 1 && s->st->packets) || (seq != 1 && !s->cleared))
+      PFW_FAIL(s->st, "incremental state of sequence %llu cleared after its first packet",
+               (unsigned long long)seq);
+    if (seq == 1) s->cleared = true;
+    pfw_seq *ns = realloc(s->seqs, (s->nseqs + 1) * sizeof *ns);
+    if (!ns) abort();
+    s->seqs = ns;
+    memset(&ns[s->nseqs], 0, sizeof *ns);
+    ix = pfw_set_get(&s->seq_index, seq, true);
+    *ix = (int64_t)++s->nseqs;
+    s->st->sequences++;
+    if (defaults.p && !pfw_defaults(s, &s->seqs[*ix - 1], defaults.p, defaults.len)) return false;
+  } else if (defaults.p) {
+    PFW_FAIL(s->st, "defaults in a packet that does not clear the state");
   }
-  if ((has_te || has_id) && (seq != 1 || !s->cleared))
-    PFW_FAIL(s->st, "event or interned data off sequence 1 or before the state was cleared");
+  s->cur = ix ? &s->seqs[*ix - 1] : NULL;
+  if ((has_te || has_id || snapshot.p) && !s->cur)
+    PFW_FAIL(s->st, "event, interned data or clock before the state of sequence %llu was cleared",
+             (unsigned long long)seq);
+  if (snapshot.p && !pfw_snapshot(s, s->cur, snapshot.p, snapshot.len)) return false;
   /* interned data of a packet may serve its own event */
   if (has_id && !pfw_interned(s, idata.p, idata.len)) return false;
   if (has_te) {
     if (!has_ts) PFW_FAIL(s->st, "track event without a timestamp");
+    if (clock && clock != PF_CLOCK_BOOTTIME)
+      PFW_FAIL(s->st, "a packet on clock %llu", (unsigned long long)clock);
+    if (!clock && s->cur->incremental && !s->cur->started)
+      PFW_FAIL(s->st, "a time on the incremental clock before its snapshot");
     if (!pfw_track_event(s, te.p, te.len, flags & PF_SEQ_NEEDS_INCREMENTAL_STATE)) return false;
   }
   s->st->packets++;
@@ -395,7 +496,11 @@ static bool pf_wire_check(const uint8_t *b, size_t n, pf_wire_stats *st) {
                (unsigned long long)(s.tracks.k[i] - 1), (long long)s.tracks.v[i]);
       ok = false;
     }
-  for (int i = 0; i < 4; i++) pfw_set_free(&s.iids[i]);
+  for (size_t q = 0; q < s.nseqs; q++)
+    for (int i = 0; i < 4; i++) pfw_set_free(&s.seqs[q].iids[i]);
+  free(s.seqs);
+  for (int i = 0; i < 4; i++) pfw_set_free(&s.all_iids[i]);
+  pfw_set_free(&s.seq_index);
   pfw_set_free(&s.tracks);
   return ok;
 }
