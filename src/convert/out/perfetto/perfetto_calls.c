@@ -286,10 +286,13 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
     int an = i == 1 ? an1 : AN_ret;
     pf_ann_need(p, an);
     iid[i] = pf_string_iid(p, s[i], len[i]);
-    if (iid[i])
+    if (iid[i]) {
       pf_put_ann_varint(p, an, PF_DA_STRING_IID, iid[i]);
-    else
-      pf_ann_str(p, an, s[i]); /* (inline: no room for more interned data) */
+    } else { /* inline: met for the first time, or no room for more interned data */
+      size_t m = pf_ann_open(p, an);
+      pbw_bytes(&p->w, PF_DA_STRING, s[i], len[i]);
+      pbw_close(&p->w, m);
+    }
   }
   if (iid[0] && iid[1] && iid[2]) {
     fill(p, e, s, len, h, iid);

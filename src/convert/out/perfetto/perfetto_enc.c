@@ -331,14 +331,24 @@ bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len) {
 
 /* A string value: interned when short (API arguments repeat: the same
  * queue, signal, pool), through a direct-mapped cache, so memory stays
- * bounded; a string evicted and met again is interned again.  Returns its
- * iid, or 0 when it goes inline. */
+ * bounded; a string evicted and met again is interned again.  A string
+ * not in the cache goes inline the first time it is met (those met once,
+ * a signal's new value, a pointer just allocated, cost more interned than
+ * inline), and is interned when met again.  Returns its iid, or 0 when it
+ * goes inline. */
 uint64_t pf_string_iid(pf *p, const char *s, size_t len) {
   if (len >= SCACHE_LEN || !pend_room(p)) return 0;
   uint64_t h = rtg_str_hash(s, len);
   bool hit;
   scache_slot *e = sc_find(p->scache, SCACHE_SLOTS, s, len, h, &hit);
-  if (!hit) sc_fill(e, s, len, h, ++p->next_siid);
+  if (!hit) {
+    uint64_t *seen = &p->seen[h & (SEEN_SLOTS - 1)];
+    if (*seen != (h | 1)) {
+      *seen = h | 1;
+      return 0;
+    }
+    sc_fill(e, s, len, h, ++p->next_siid);
+  }
   return pf_string_need(p, e->iid, s, len) ? e->iid : 0;
 }
 

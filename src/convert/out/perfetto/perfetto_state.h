@@ -21,6 +21,7 @@
 #define MAX_NAMES 200000u   /* interned event names; beyond, names go inline */
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
 #define SCACHE_LEN 1024     /* longer strings are written inline */
+#define SEEN_SLOTS 65536u   /* hashes of strings met once, direct-mapped */
 #define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
 #define CCACHE_SLOTS 4096u  /* recent API calls (function, arguments, return value) */
 #define CTR_WINDOW 4096     /* counter changes reordered by time, per counter */
@@ -172,6 +173,7 @@ typedef struct pf {
   uint32_t ntrack_seq;
   pf_seq *cur; /* the sequence of the packet being written */
   scache_slot *scache, *ncache;
+  uint64_t *seen; /* strings met once (their hashes): interned when met again */
   call_slot *ccache;
   /* per producer's dictionary, by number: the filling of its call's cache
    * slot that held it when last looked up, 0: none yet (perfetto_calls.c) */
