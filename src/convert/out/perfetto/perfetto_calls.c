@@ -53,19 +53,23 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
 /* ------------------------------------------------------------ dictionaries */
 
 #define DICT_MAX (1u << 14) /* calls numbered per dictionary; later ones get none */
-#define DICT_SLOTS (2 * DICT_MAX)
+#define DICT_MIN_SLOTS 512u /* a dictionary's first table; it doubles when half full */
 
+/* An entry's text is in the dictionary's arena (one allocation for all,
+ * which grows: no allocation per call). */
 typedef struct dict_entry {
   uint64_t hash;
   uint32_t len[3];
   uint32_t id; /* number + 1; 0: empty */
+  uint32_t off; /* its text in the arena */
   bool name_only;
-  char *text;
 } dict_entry;
 
 typedef struct call_dict {
   dict_entry *slot;
-  uint32_t n;
+  uint32_t n, cap;
+  char *arena;
+  size_t narena, cap_arena;
 } call_dict;
 
 /* Every producer's dictionary, numbered in the order they were made; gen
@@ -87,7 +91,7 @@ static call_dict *thread_dict(uint32_t *no) {
   my_dict = NULL;
   call_dict *d = calloc(1, sizeof *d), **nd = realloc(dicts, (ndicts + 1) * sizeof *nd);
   if (nd) dicts = nd;
-  if (d) d->slot = calloc(DICT_SLOTS, sizeof *d->slot);
+  if (d) d->slot = calloc(d->cap = DICT_MIN_SLOTS, sizeof *d->slot);
   if (nd && d && d->slot) {
     dicts[ndicts] = d;
     my_dict = d, my_dict_no = ndicts++, my_dict_gen = dicts_gen;
@@ -100,24 +104,52 @@ static call_dict *thread_dict(uint32_t *no) {
   return my_dict;
 }
 
+/* d's table doubled (false: out of memory, d as it was). */
+static bool dict_grow(call_dict *d) {
+  uint32_t cap = d->cap * 2;
+  dict_entry *t = calloc(cap, sizeof *t);
+  if (!t) return false;
+  for (uint32_t k = 0; k < d->cap; k++) {
+    if (!d->slot[k].id) continue;
+    uint32_t i = (uint32_t)d->slot[k].hash & (cap - 1);
+    while (t[i].id) i = (i + 1) & (cap - 1);
+    t[i] = d->slot[k];
+  }
+  free(d->slot);
+  d->slot = t, d->cap = cap;
+  return true;
+}
+
 /* The call's number + 1 in d, added when new; 0 when d is full. */
 static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key *key) {
   const uint32_t *len = key->len;
-  for (uint32_t i = (uint32_t)key->hash & (DICT_SLOTS - 1);; i = (i + 1) & (DICT_SLOTS - 1)) {
+  if ((d->n + 1) * 2 > d->cap && d->n < DICT_MAX && !dict_grow(d)) return 0;
+  for (uint32_t i = (uint32_t)key->hash & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
     dict_entry *e = &d->slot[i];
     if (!e->id) {
       size_t total = (size_t)len[0] + len[1] + len[2];
-      if (d->n == DICT_MAX || !(e->text = malloc(total + 1))) return 0;
-      memcpy(e->text, s[0], len[0]);
-      memcpy(e->text + len[0], s[1], len[1]);
-      memcpy(e->text + len[0] + len[1], s[2], len[2]);
+      if (d->n == DICT_MAX) return 0;
+      if (d->narena + total > d->cap_arena) {
+        size_t nc = d->cap_arena ? d->cap_arena * 2 : 65536;
+        while (nc < d->narena + total) nc *= 2;
+        char *na = nc <= UINT32_MAX ? realloc(d->arena, nc) : NULL;
+        if (!na) return 0;
+        d->arena = na, d->cap_arena = nc;
+      }
+      char *t = d->arena + d->narena;
+      memcpy(t, s[0], len[0]);
+      memcpy(t + len[0], s[1], len[1]);
+      memcpy(t + len[0] + len[1], s[2], len[2]);
+      e->off = (uint32_t)d->narena;
+      d->narena += total;
       e->hash = key->hash, e->len[0] = len[0], e->len[1] = len[1], e->len[2] = len[2];
       e->name_only = key->name_only;
       return e->id = ++d->n;
     }
+    const char *t = d->arena + e->off;
     if (e->hash == key->hash && e->name_only == key->name_only && e->len[0] == len[0] &&
-        e->len[1] == len[1] && e->len[2] == len[2] && !memcmp(e->text, s[0], len[0]) &&
-        !memcmp(e->text + len[0], s[1], len[1]) && !memcmp(e->text + len[0] + len[1], s[2], len[2]))
+        e->len[1] == len[1] && e->len[2] == len[2] && !memcmp(t, s[0], len[0]) &&
+        !memcmp(t + len[0], s[1], len[1]) && !memcmp(t + len[0] + len[1], s[2], len[2]))
       return e->id;
   }
 }
@@ -125,7 +157,7 @@ static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key 
 void pf_dicts_free(void) {
   pthread_mutex_lock(&dicts_mu);
   for (uint32_t i = 0; i < ndicts; i++) {
-    for (uint32_t k = 0; k < DICT_SLOTS; k++) free(dicts[i]->slot[k].text);
+    free(dicts[i]->arena);
     free(dicts[i]->slot);
     free(dicts[i]);
   }
