@@ -28,7 +28,7 @@ typedef struct pf_wire_stats {
   uint64_t packets, descriptors, begins, ends, instants, counters, flow_events, flow_ids;
   uint64_t names, strings; /* interned: distinct iids */
   uint64_t sequences;
-  char why[160];           /* the first error */
+  char why[160]; /* the first error */
 } pf_wire_stats;
 
 typedef struct pfw_field {
@@ -134,8 +134,8 @@ static void pfw_set_free(pfw_set *s) {
 }
 
 typedef struct pfw_seq {
-  pfw_set iids[4]; /* categories, event names, annotation names, strings */
-  uint64_t track;  /* the default track; 0: none */
+  pfw_set iids[4];           /* categories, event names, annotation names, strings */
+  uint64_t track;            /* the default track; 0: none */
   bool incremental, started; /* its defaults' clock is 64; a snapshot started it */
 } pfw_seq;
 
@@ -144,9 +144,9 @@ typedef struct pfw_state {
   pfw_set seq_index; /* sequence id -> index + 1 in seqs */
   pfw_seq *seqs;
   size_t nseqs;
-  pfw_seq *cur;         /* the sequence of the packet being read */
-  pfw_set all_iids[4];  /* over all sequences, for the counts */
-  pfw_set tracks;       /* uuid -> begins - ends */
+  pfw_seq *cur;        /* the sequence of the packet being read */
+  pfw_set all_iids[4]; /* over all sequences, for the counts */
+  pfw_set tracks;      /* uuid -> begins - ends */
   bool cleared;
 } pfw_state;
 

@@ -6,11 +6,15 @@
  * Chrome process, a named child track per Chrome thread, ordered
  * explicitly, plus counter tracks per GPU (ops in flight, bytes copied).
  * Each op is a TYPE_SLICE_BEGIN and a TYPE_SLICE_END packet, markers are
- * TYPE_INSTANT, arguments are debug annotations.  Names of events,
- * categories and annotations, and repeated annotation strings, are
- * interned on one packet sequence (InternedData), so a kernel name is
- * written once.  Timestamps are CLOCK_BOOTTIME ns (stated in the packet
- * defaults), or relative with --zero.
+ * TYPE_INSTANT, arguments are debug annotations.  Each track has a packet
+ * sequence of its own (perfetto_enc.c: pf_seq_new): its first packet names
+ * the track in the sequence's defaults and starts an incremental clock,
+ * so an event carries neither its track nor a whole time, only the delta
+ * from the packet before on the sequence.  Names of events, categories
+ * and annotations, and annotation strings met more than once, are
+ * interned on each sequence that uses them (InternedData), so a kernel
+ * name is written once per track.  Timestamps are CLOCK_BOOTTIME ns, or
+ * relative with --zero.
  *
  * Streaming in bounded memory: the events are held back as they come
  * (spool.h: in memory up to a budget, beyond it in a temporary file); the
@@ -81,9 +85,9 @@ static void *pf_open(cv_ctx *ctx) {
   p->ncache = rtg_zalloc(NCACHE_SLOTS, sizeof *p->ncache);
   p->ccache = rtg_zalloc(CCACHE_SLOTS, sizeof *p->ccache);
   p->seen = rtg_zalloc(SEEN_SLOTS, sizeof *p->seen);
-  if (!p->names || !p->scache || !p->ncache || !p->ccache || !p->seen || !pbw_init(&p->w, 2 * BODY_FLUSH) ||
-      !pbw_init(&p->ew, 2 * BODY_FLUSH) || !corr_init(&p->calls, slots) ||
-      !corr_init(&p->dispatch, slots))
+  if (!p->names || !p->scache || !p->ncache || !p->ccache || !p->seen ||
+      !pbw_init(&p->w, 2 * BODY_FLUSH) || !pbw_init(&p->ew, 2 * BODY_FLUSH) ||
+      !corr_init(&p->calls, slots) || !corr_init(&p->dispatch, slots))
     rtg_out_of_memory("the Perfetto output's buffers, caches and call/op tables");
   corr_set_unmatched(&p->calls, op_without_call, p);
   tracks_init(&p->ts, ctx);

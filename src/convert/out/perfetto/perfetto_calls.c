@@ -60,7 +60,7 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
 typedef struct dict_entry {
   uint64_t hash;
   uint32_t len[3];
-  uint32_t id; /* number + 1; 0: empty */
+  uint32_t id;  /* number + 1; 0: empty */
   uint32_t off; /* its text in the arena */
   bool name_only;
 } dict_entry;

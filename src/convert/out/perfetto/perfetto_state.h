@@ -148,10 +148,10 @@ typedef struct counter {
  * is defined on a sequence before its first use there). */
 typedef struct pf_seq {
   uint32_t id;
-  uint64_t last;              /* the time of its last packet on the incremental clock */
-  uint64_t cats, anns;        /* categories and annotation names defined, by bit */
-  uint64_t *names, *strs;     /* event names and strings defined, by iid */
-  uint32_t nnames, nstrs;     /* their 64-bit words */
+  uint64_t last;          /* the time of its last packet on the incremental clock */
+  uint64_t cats, anns;    /* categories and annotation names defined, by bit */
+  uint64_t *names, *strs; /* event names and strings defined, by iid */
+  uint32_t nnames, nstrs; /* their 64-bit words */
 } pf_seq;
 
 typedef struct pf {
@@ -167,7 +167,7 @@ typedef struct pf {
   pbw w, ew; /* packets for body and ends */
   tracks ts;
   rtg_strtab *names;
-  pf_seq **seqs;       /* by number - 2 (the sequence id) */
+  pf_seq **seqs; /* by number - 2 (the sequence id) */
   uint32_t nseqs;
   uint32_t *track_seq; /* by track index: its sequence + 1 in seqs; 0: none yet */
   uint32_t ntrack_seq;
