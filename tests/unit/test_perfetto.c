@@ -3,7 +3,8 @@
  * size; the sink (src/convert/out/perfetto/perfetto.c) on a real recording, checked by
  * the C checker the fuzz target uses (tests/perfetto/pf_wire.h); and that
  * checker refusing broken traces (truncated, an iid used before its
- * definition, an end without a begin). */
+ * definition, an end without a begin, a time on a sequence's incremental
+ * clock before its snapshot, a name defined on another sequence only). */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -135,6 +136,7 @@ static void test_sink(void) {
   CHECK(st.flow_events + st.flow_ids >= 2 * 34);
   CHECK(st.names == 27); /* 26 functions and kernels, and "launch" of the flows */
   CHECK(st.counters > 0 && st.instants == 0);
+  CHECK(st.sequences == 1 + 7); /* the header's, and one per lane and counter */
 
   /* the checker refuses: a trace cut short */
   CHECK(!pf_wire_check(b, n - 3, &st));
@@ -182,6 +184,84 @@ static void test_sink(void) {
   CHECK(!pf_wire_check(w.buf, w.n, &st) && strstr(st.why, "more begins"));
   w.n = good;
   CHECK(pf_wire_check(w.buf, w.n, &st));
+
+  /* a track's sequence: a time on its incremental clock before the clock's
+   * snapshot; a name defined on one sequence and used on another */
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 2);
+  pbw_uint(&w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
+  size_t d = pbw_open(&w, PF_PKT_DEFAULTS);
+  pbw_uint(&w, PF_DEF_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQ_INCREMENTAL);
+  size_t ted = pbw_open(&w, PF_DEF_TRACK_EVENT_DEFAULTS);
+  pbw_uint(&w, PF_TED_TRACK_UUID, 1);
+  pbw_close(&w, ted);
+  pbw_close(&w, d);
+  pbw_close(&w, pk);
+  size_t seq2 = w.n;
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_TIMESTAMP, 0);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 2);
+  te = pbw_open(&w, PF_PKT_TRACK_EVENT);
+  pbw_uint(&w, PF_TE_TYPE, PF_TYPE_INSTANT);
+  pbw_close(&w, te);
+  pbw_close(&w, pk);
+  CHECK(!pf_wire_check(w.buf, w.n, &st) && strstr(st.why, "before its snapshot"));
+  w.n = seq2;
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 2);
+  size_t cs = pbw_open(&w, PF_PKT_CLOCK_SNAPSHOT);
+  size_t ck = pbw_open(&w, PF_CS_CLOCKS);
+  pbw_uint(&w, PF_CLK_ID, PF_CLOCK_SEQ_INCREMENTAL);
+  pbw_uint(&w, PF_CLK_TIMESTAMP, 5);
+  pbw_uint(&w, PF_CLK_IS_INCREMENTAL, 1);
+  pbw_close(&w, ck);
+  ck = pbw_open(&w, PF_CS_CLOCKS);
+  pbw_uint(&w, PF_CLK_ID, PF_CLOCK_BOOTTIME);
+  pbw_uint(&w, PF_CLK_TIMESTAMP, 5);
+  pbw_close(&w, ck);
+  pbw_close(&w, cs);
+  pbw_close(&w, pk);
+  /* a name defined on sequence 2, used there by a begin, ended there */
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_TIMESTAMP, 0);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 2);
+  pbw_uint(&w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_NEEDS_INCREMENTAL_STATE);
+  te = pbw_open(&w, PF_PKT_TRACK_EVENT);
+  pbw_uint(&w, PF_TE_TYPE, PF_TYPE_SLICE_BEGIN);
+  pbw_uint(&w, PF_TE_NAME_IID, 7);
+  pbw_close(&w, te);
+  size_t id = pbw_open(&w, PF_PKT_INTERNED_DATA);
+  size_t en = pbw_open(&w, PF_ID_EVENT_NAMES);
+  pbw_uint(&w, PF_IID, 7);
+  pbw_str(&w, PF_IID_NAME, "k");
+  pbw_close(&w, en);
+  pbw_close(&w, id);
+  pbw_close(&w, pk);
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_TIMESTAMP, 3);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 2);
+  te = pbw_open(&w, PF_PKT_TRACK_EVENT);
+  pbw_uint(&w, PF_TE_TYPE, PF_TYPE_SLICE_END);
+  pbw_close(&w, te);
+  pbw_close(&w, pk);
+  CHECK(pf_wire_check(w.buf, w.n, &st) && st.sequences == 2 && st.names == 1);
+  if (st.why[0]) fprintf(stderr, "  %s\n", st.why);
+  /* the same name used on sequence 3, where it is not defined */
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 3);
+  pbw_uint(&w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
+  pbw_close(&w, pk);
+  pk = pbw_open(&w, PF_TRACE_PACKET);
+  pbw_uint(&w, PF_PKT_TIMESTAMP, 9);
+  pbw_uint(&w, PF_PKT_SEQUENCE_ID, 3);
+  pbw_uint(&w, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_NEEDS_INCREMENTAL_STATE);
+  te = pbw_open(&w, PF_PKT_TRACK_EVENT);
+  pbw_uint(&w, PF_TE_TYPE, PF_TYPE_INSTANT);
+  pbw_uint(&w, PF_TE_TRACK_UUID, 1);
+  pbw_uint(&w, PF_TE_NAME_IID, 7);
+  pbw_close(&w, te);
+  pbw_close(&w, pk);
+  CHECK(!pf_wire_check(w.buf, w.n, &st) && strstr(st.why, "before its definition"));
   pbw_free(&w);
   unlink("t.pftrace");
 }
