@@ -4,7 +4,7 @@
 # HSA program traced with RTG_HSA_API_FILTER=all; 53 MB, about 400 k lines
 # by default), then on a natural trace of the simulated GPU (hsa_threads:
 # 4 threads x 2000 dispatches, every HSA call traced; NAT_DISPATCHES=N per
-# thread).  Prints the lines/s of each output (target: Perfetto at least
+# thread; NAT_TRACE=FILE: that trace instead, made before).  Prints the lines/s of each output (target: Perfetto at least
 # the JSON's) and the size of the Perfetto trace as a share of the
 # JSON's (target <= 1/3), the floor (reading and parsing alone), and, with
 # RTG_PY_ORIGINAL=path/to/rocm-timeline-generator.py, the Python original
@@ -116,7 +116,11 @@ fi
 # call (needs the build's simulated GPU and examples; RUNS as above, no
 # Python original)
 NAT_DISPATCHES=${NAT_DISPATCHES:-2000}
-if [ -x "$B/examples/hsa_threads" ] && [ -e "$B/simgpu/libhsakmt.so.1" ] && [ -x "$B/rtg-trace" ]; then
+if [ -n "${NAT_TRACE:-}" ]; then
+  what="natural trace ($NAT_TRACE)" in=$NAT_TRACE
+  py_why="the natural trace"
+  compare "$@"
+elif [ -x "$B/examples/hsa_threads" ] && [ -e "$B/simgpu/libhsakmt.so.1" ] && [ -x "$B/rtg-trace" ]; then
   mkdir -p nat
   (cd nat && LD_LIBRARY_PATH="$B/simgpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$B/rtg-trace" --hsa-trace -o . "$B/examples/hsa_threads" 4 "$NAT_DISPATCHES" > /dev/null)
