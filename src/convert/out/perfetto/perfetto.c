@@ -457,7 +457,7 @@ static bool pf_close(void *st) {
     /* the body moves up behind the header and the ends, which then go
      * before it; the offset is left at the end, where the file is cut */
     uint64_t before = p->head.size + p->ends.size;
-    if (fflush(p->out) || !spool_move(&p->body, before, p->ew.buf, p->ew.cap) ||
+    if (fflush(p->out) || !spool_move(&p->body, before, p->w.buf, p->w.cap) ||
         !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
         !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
         lseek(fd, (off_t)p->body.size, SEEK_CUR) < 0)

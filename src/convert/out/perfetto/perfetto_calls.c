@@ -54,6 +54,7 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
 
 #define DICT_MAX (1u << 14) /* calls numbered per dictionary; later ones get none */
 #define DICT_MIN_SLOTS 512u /* a dictionary's first table; it doubles when half full */
+#define DICT_SEEN 16384u    /* hashes of calls met once, direct-mapped */
 
 /* An entry's text is in the dictionary's arena (one allocation for all,
  * which grows: no allocation per call). */
@@ -67,6 +68,7 @@ typedef struct dict_entry {
 
 typedef struct call_dict {
   dict_entry *slot;
+  uint64_t *seen; /* calls met once: numbered when met again */
   uint32_t n, cap;
   char *arena;
   size_t narena, cap_arena;
@@ -92,11 +94,13 @@ static call_dict *thread_dict(uint32_t *no) {
   call_dict *d = calloc(1, sizeof *d), **nd = realloc(dicts, (ndicts + 1) * sizeof *nd);
   if (nd) dicts = nd;
   if (d) d->slot = calloc(d->cap = DICT_MIN_SLOTS, sizeof *d->slot);
-  if (nd && d && d->slot) {
+  if (d) d->seen = calloc(DICT_SEEN, sizeof *d->seen);
+  if (nd && d && d->slot && d->seen) {
     dicts[ndicts] = d;
     my_dict = d, my_dict_no = ndicts++, my_dict_gen = dicts_gen;
   } else if (d) {
     free(d->slot);
+    free(d->seen);
     free(d);
   }
   pthread_mutex_unlock(&dicts_mu);
@@ -120,7 +124,10 @@ static bool dict_grow(call_dict *d) {
   return true;
 }
 
-/* The call's number + 1 in d, added when new; 0 when d is full. */
+/* The call's number + 1 in d, added when met the second time; 0 when
+ * met the first time (most calls met once, with a signal's new value or
+ * an index, are met only once: a number would save the main thread
+ * nothing, and would cost its text's copy here), or when d is full. */
 static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key *key) {
   const uint32_t *len = key->len;
   if ((d->n + 1) * 2 > d->cap && d->n < DICT_MAX && !dict_grow(d)) return 0;
@@ -128,6 +135,11 @@ static uint32_t dict_id(call_dict *d, const char *const s[3], const cv_call_key 
     dict_entry *e = &d->slot[i];
     if (!e->id) {
       size_t total = (size_t)len[0] + len[1] + len[2];
+      uint64_t *seen = &d->seen[key->hash & (DICT_SEEN - 1)];
+      if (*seen != (key->hash | 1)) {
+        *seen = key->hash | 1;
+        return 0;
+      }
       if (d->n == DICT_MAX) return 0;
       if (d->narena + total > d->cap_arena) {
         size_t nc = d->cap_arena ? d->cap_arena * 2 : 65536;
@@ -158,6 +170,7 @@ void pf_dicts_free(void) {
   pthread_mutex_lock(&dicts_mu);
   for (uint32_t i = 0; i < ndicts; i++) {
     free(dicts[i]->arena);
+    free(dicts[i]->seen);
     free(dicts[i]->slot);
     free(dicts[i]);
   }
