@@ -21,7 +21,12 @@ HOSTS=${3:-8} NODES=${4:-4}
 [ -x "$B/rtg-convert" ] || { echo "bench-scale: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench-scale.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
-cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+# (GEN=path: a generator built before, for a machine without a compiler)
+if [ -n "${GEN:-}" ]; then
+  cp "$GEN" "$DIR/gen"
+else
+  cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+fi
 mkdir "$DIR/r"
 "$DIR/gen" ranks "$DIR/r" "$RANKS" "$HOSTS" "$EVENTS"
 cd "$DIR"
