@@ -7,7 +7,9 @@
 #   - the first chart drawn in headless Chromium (target < 2 s; through
 #     playwright-core, scripts/playwright.sh installs it)
 #   scripts/bench-html.sh [SIZE_MB]     (default 150: 1.0 M lines)
-# BENCH_QUICK=1 makes the trace 15 MB.
+# BENCH_QUICK=1 makes the trace 15 MB; GEN=path: a generator built before
+# (a machine without a compiler); BENCH_BROWSERS="" skips the browsers (a
+# machine without them; default "chromium firefox").
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${B:-$TOP/build}" && pwd)
@@ -16,7 +18,11 @@ SIZE_MB=${1:-150}
 [ -x "$B/rtg-convert" ] || { echo "bench-html: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench-html.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
-cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+if [ -n "${GEN:-}" ]; then
+  cp "$GEN" "$DIR/gen"
+else
+  cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+fi
 "$DIR/gen" $((SIZE_MB * 1024 * 1024)) 1 1 > "$DIR/trace.txt"
 cd "$DIR"
 . "$TOP/scripts/measure.sh"
@@ -46,7 +52,7 @@ awk -v j="$js" -v h="$hs" -v jb="$jb" -v hb="$hb" -v kb="$hkb" 'BEGIN {
   printf "bench-html: size: json %.1f MB, html %.1f MB: %.1f %% (target <= 20 %%) %s\n", jb / 1048576, hb / 1048576, 100 * hb / jb, hb <= 0.2 * jb ? "ok" : "OVER"
   printf "bench-html: peak RSS of the html run %.0f MB\n", kb / 1024
 }'
-for browser in chromium firefox; do
+for browser in ${BENCH_BROWSERS-chromium firefox}; do
   ms=$(RTG_BROWSER=$browser "$TOP/scripts/browser-test-html.sh" bench report.html | sed -n 's/^BENCH_FIRST_CHART_MS=//p')
   [ -n "$ms" ] || { echo "bench-html: $browser did not draw the report"; exit 1; }
   awk -v ms="$ms" -v b="$browser" 'BEGIN { printf "bench-html: first chart drawn in headless %s after %.2f s (target < 2 s) %s\n", b, ms / 1000, ms < 2000 ? "ok" : "OVER" }'
