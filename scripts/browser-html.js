@@ -161,9 +161,17 @@ async function open() {
           if (u.at(m, s).reduce((x, v, i) => x + (i >= 2 ? v : 0), 0) > 0) lo = m; else hi = m;
         }
         busyFrom = hi;
-        const h = Math.min(u.bw / 8, (s - busyFrom) / 2, (e - s) / 2);
+        /* the gap's first piece: its cause, and where it ends */
+        const ci = after.findIndex((v, i) => i >= 2 && v > 0), cause = d.series[ci];
+        lo = s; hi = e;
+        for (let it = 0; it < 60 && hi - lo > 1; it++) {
+          const m = (lo + hi) / 2;
+          if (u.at(s, m)[ci] >= m - s - 1e-6) lo = m; else hi = m;
+        }
+        /* the pixels sampled (at a quarter and three quarters of the
+         * window) fall in the busy time before the gap and in its first piece */
+        const h = Math.min(u.bw / 8, s - busyFrom, lo - s);
         if (!(h > 0)) continue;
-        const cause = d.series[after.findIndex((v, i) => i >= 2 && v > 0)];
         u.zoom(s - h, s + h);
         const cv = u.canvas, c = cv.getContext('2d'), W = cv.width, H = cv.height;
         /* (three rows of the column, two alike: the copy line crosses one at most) */

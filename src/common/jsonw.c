@@ -287,3 +287,17 @@ int rtg_fmt_ns_as_us(char *buf, uint64_t ns) {
 void rtg_jsonw_ns_as_us(rtg_jsonw *w, uint64_t ns) {
   w->len += (size_t)rtg_fmt_ns_as_us(room(w, 32), ns);
 }
+
+void rtg_json_fputs(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fputc('\\', f), fputc(c, f);
+    else if (c < 0x20 || c == 0x7f)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}

@@ -59,6 +59,9 @@ static inline void rtg_jsonw_ch(rtg_jsonw *w, char c) {
 }
 /* "s" escaped; NULL writes "". */
 void rtg_jsonw_str(rtg_jsonw *w, const char *s);
+/* s as a JSON string straight to f (small documents written with stdio:
+ * reports, summaries): " and \ escaped, control bytes and DEL as \u00XX. */
+void rtg_json_fputs(FILE *f, const char *s);
 void rtg_jsonw_strn(rtg_jsonw *w, const char *s, size_t n);
 void rtg_jsonw_u64(rtg_jsonw *w, uint64_t v);
 /* Nanoseconds as microseconds with up to three decimals, exact:

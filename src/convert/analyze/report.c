@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "jsonw.h"
 
 /* "1.20 s", "50.1 ms", "812 us", "40 ns": three significant digits. */
 static const char *dur(uint64_t ns, char *buf, size_t cap) {
@@ -266,20 +267,6 @@ static void us(FILE *f, const char *key, uint64_t ns, const char *sep) {
   fprintf(f, "%" PRIu64 ".%03" PRIu64 "%s", ns / 1000, ns % 1000, sep);
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 /* "host_api":{"hipMalloc":1234.567,...}: a host cause by call (the
  * threads' shares summed). */
 static void calls_json(const an_state *st, FILE *f, const an_result *r, int c, const char *sep) {
@@ -292,7 +279,7 @@ static void calls_json(const an_state *st, FILE *f, const an_result *r, int c, c
     for (int j = i; j < r->ndetail[c]; j++)
       if (r->detail[c][j].key == r->detail[c][i].key) ns += r->detail[c][j].ns, done[j] = true;
     if (!first) fputc(',', f);
-    json_str(f, name_of(st, r->detail[c][i].key));
+    rtg_json_fputs(f, name_of(st, r->detail[c][i].key));
     fputc(':', f);
     us(f, NULL, ns, "");
     first = false;
@@ -331,11 +318,11 @@ static void span_json(FILE *f, const an_result *r) {
 /* "pid":1,"host":"h","gpu":"GPU0" */
 static void who_json(const an_state *st, FILE *f, uint32_t proc, const an_dev *d) {
   fprintf(f, "\"pid\":%u,\"host\":", st->ctx->procs[proc].pid);
-  json_str(f, cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[proc].host]));
+  rtg_json_fputs(f, cv_str(st->ctx, st->ctx->hosts[st->ctx->procs[proc].host]));
   if (d) {
     char dev[16];
     fprintf(f, ",\"gpu\":");
-    json_str(f, rtg_device_name(d->device, dev, sizeof dev));
+    rtg_json_fputs(f, rtg_device_name(d->device, dev, sizeof dev));
   }
 }
 
@@ -350,7 +337,7 @@ static void awaited_json(const an_state *st, FILE *f, const an_result *r) {
     if (!is_awaited(d->key)) continue;
     awaited(st, d->key, what, sizeof what);
     if (!first) fputc(',', f);
-    json_str(f, what);
+    rtg_json_fputs(f, what);
     fputc(':', f);
     us(f, NULL, d->ns, "");
     first = false;
@@ -398,7 +385,7 @@ static void launch_json(const an_state *st, FILE *f, const char *key, bool queue
       if (queues)
         fprintf(f, ",\"queue\":%u", r->key);
       else
-        fprintf(f, ",\"kernel\":"), json_str(f, cv_str(st->ctx, r->key));
+        fprintf(f, ",\"kernel\":"), rtg_json_fputs(f, cv_str(st->ctx, r->key));
       fprintf(f, ",\"count\":%" PRIu64 ",\"launch_bound\":%" PRIu64 ",", r->count, r->launch_bound);
       dist_json(f, "api_us", &r->api, ",");
       dist_json(f, "queue_us", &r->queue, ",");
@@ -415,9 +402,9 @@ static void rule_json(const an_state *st, FILE *f, int id, const an_rule *r, uin
   *first = false;
   who_json(st, f, proc, d);
   fprintf(f, ",\"title\":");
-  json_str(f, an_rules[id].title);
+  rtg_json_fputs(f, an_rules[id].title);
   fprintf(f, ",\"advice\":");
-  json_str(f, an_rules[id].advice);
+  rtg_json_fputs(f, an_rules[id].advice);
   fprintf(f, ",\"fired\":%s,\"count\":%" PRIu64 ",\"of\":%" PRIu64 ",\"unchecked\":%" PRIu64 ",",
           r->fired ? "true" : "false", r->count, r->of, r->unchecked);
   us(f, "cost_us", r->cost, ",");
@@ -429,7 +416,7 @@ static void rule_json(const an_state *st, FILE *f, int id, const an_rule *r, uin
     fprintf(f, "%s{\"start_ns\":%" PRIu64 ",", i ? "," : "", in->start);
     us(f, "dur_us", in->dur, ",");
     fprintf(f, "\"tid\":%" PRIu64 ",\"what\":", in->tid);
-    json_str(f, w);
+    rtg_json_fputs(f, w);
     fprintf(f, "}");
   }
   fprintf(f, "]}");
@@ -547,7 +534,7 @@ static void shares_json(const an_state *st, FILE *f, const char *key, const an_c
   fprintf(f, ",\"%s\":[", key);
   for (int i = 0; i < n; i++) {
     fprintf(f, "%s{\"name\":", i ? "," : "");
-    json_str(f, cv_str(st->ctx, v[i].name));
+    rtg_json_fputs(f, cv_str(st->ctx, v[i].name));
     fprintf(f, ",");
     us(f, "us", v[i].ns, "}");
   }
@@ -576,7 +563,7 @@ static void critical_json(const an_state *st, FILE *f) {
     for (int i = 0; i < r->nwhatif; i++) {
       const an_cp_whatif *w = &r->whatif[i];
       fprintf(f, "%s{\"twice_as_fast\":", i ? "," : "");
-      json_str(f, whatif_name(st, w->name));
+      rtg_json_fputs(f, whatif_name(st, w->name));
       fprintf(f, ",");
       us(f, "length_us", w->length, "}");
     }

@@ -2,12 +2,11 @@
 #include "sort.h"
 #include "xalloc.h"
 
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "parts.h"
 
 void an_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
   const char *p = base;
@@ -27,43 +26,22 @@ static int keyed_order(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-typedef struct gather_part {
+typedef struct gather {
   char *to;
   const char *from;
   size_t size;
   const uint32_t *perm;
-  size_t lo, hi;
-} gather_part;
+} gather;
 
-static void *gather_run(void *arg) {
-  const gather_part *g = arg;
-  for (size_t i = g->lo; i < g->hi; i++)
+static void gather_part(void *arg, size_t lo, size_t hi) {
+  const gather *g = arg;
+  for (size_t i = lo; i < hi; i++)
     memcpy(g->to + i * g->size, g->from + (size_t)g->perm[i] * g->size, g->size);
-  return NULL;
 }
 
-#define GATHER_PARTS 8
-#define GATHER_MIN (1u << 16) /* elements a part at least */
-
 void an_gather(void *to, const void *from, size_t size, const uint32_t *perm, size_t n) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t parts = cpus > 1 ? (size_t)cpus : 1;
-  if (parts > GATHER_PARTS) parts = GATHER_PARTS;
-  if (parts > n / GATHER_MIN) parts = n / GATHER_MIN ? n / GATHER_MIN : 1;
-  gather_part g[GATHER_PARTS];
-  pthread_t th[GATHER_PARTS];
-  bool started[GATHER_PARTS] = {0};
-  for (size_t k = 0; k < parts; k++) {
-    g[k] = (gather_part){to, from, size, perm, n * k / parts, n * (k + 1) / parts};
-    if (k) started[k] = !pthread_create(&th[k], NULL, gather_run, &g[k]);
-  }
-  gather_run(&g[0]);
-  for (size_t k = 1; k < parts; k++) {
-    if (started[k])
-      pthread_join(th[k], NULL);
-    else
-      gather_run(&g[k]);
-  }
+  gather g = {to, from, size, perm};
+  rtg_parts_run(n, (size_t)1 << 16, 8, gather_part, &g);
 }
 
 #define RADIX_BITS 11

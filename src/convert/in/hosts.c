@@ -18,6 +18,7 @@
 #include "dedup.h"
 #include "inrange.h"
 #include "xalloc.h"
+#include "jsonw.h"
 
 #define HEAD_MAX 65536 /* a header line is far shorter */
 #define TAIL_MAX 4096  /* so is a summary line */
@@ -193,20 +194,6 @@ void cv_clock_text(const cv_ctx *ctx, FILE *f, bool verbose) {
   free(o);
 }
 
-static void json_name(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 void cv_clock_json(const cv_ctx *ctx, FILE *f) {
   const rtg_clockmap *m = &ctx->clocks;
   if (!several_with_pairs(m)) return;
@@ -215,7 +202,7 @@ void cv_clock_json(const cv_ctx *ctx, FILE *f) {
   for (uint32_t k = 0; k < m->nhosts; k++) {
     const rtg_clock_host *h = &m->hosts[o[k]];
     fprintf(f, "%s\n{\"host\":", k ? "," : "");
-    json_name(f, h->name);
+    rtg_json_fputs(f, h->name);
     if (!h->known) {
       fprintf(f, ",\"offset_ns\":%" PRIu64 ",\"source\":\"%s\",\"processes\":%zu}", m->lift_ns,
               h->apart ? "apart" : "none", h->nprocs);

@@ -26,6 +26,7 @@
 #include "convert.h"
 #include "linereader.h"
 #include "xalloc.h"
+#include "jsonw.h"
 
 #define XCALLOC(n, size) rtg_xcalloc(n, size, "the MPI calls")
 #define XREALLOC(p, size) rtg_xrealloc(p, size, "the MPI calls")
@@ -422,21 +423,6 @@ void cv_mpi_text(cv_ctx *ctx, FILE *f) {
   free(o);
 }
 
-/* s as a JSON string (the names come from the traces: any bytes). */
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c == 0x7f)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 void cv_mpi_json(cv_ctx *ctx, FILE *f) {
   cv_mpi *m = ctx->mpi;
   if (!m || !m->records) return;
@@ -445,7 +431,7 @@ void cv_mpi_json(cv_ctx *ctx, FILE *f) {
           m->instances, m->span_ns);
   if (m->v_proc != UINT32_MAX) {
     fprintf(f, ",\"straggler\":{\"rank\":%" PRId64 ",\"function\":", rank_of(m, m->v_proc));
-    json_str(f, m->names[m->v_func]);
+    rtg_json_fputs(f, m->names[m->v_func]);
     fprintf(f,
             ",\"last\":%" PRIu64 ",\"instances\":%" PRIu64
             ",\"last_pct\":%.1f,\"others_wait_ns\":%" PRIu64 ",\"others_wait_pct\":%.2f}",
@@ -457,7 +443,7 @@ void cv_mpi_json(cv_ctx *ctx, FILE *f) {
     const mproc *p = &m->procs[o[k]];
     uint64_t run = run_of(p), host = run > p->mpi_ns ? run - p->mpi_ns : 0;
     fprintf(f, "%s\n{\"rank\":%" PRId64 ",\"host\":", k ? "," : "", rank_of(m, o[k]));
-    json_str(f, m->names[m->host_names[p->host]]);
+    rtg_json_fputs(f, m->names[m->host_names[p->host]]);
     fprintf(f,
             ",\"pid\":%u,\"run_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",\"gpu_busy_ns\":%" PRIu64
             ",\"host_work_ns\":%" PRIu64 ",\"last_arrivals\":%" PRIu64 ",\"waited_ns\":%" PRIu64

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "jsonw.h"
 
 static uint64_t key_of(const cv_kinfo *k, uint64_t wg, uint64_t lds) {
   uint64_t h = (uint64_t)k->index * 0x9E3779B97F4A7C15ull;
@@ -134,29 +135,15 @@ void cv_occ_text(const cv_ctx *ctx, const cv_occ *o, FILE *f) {
   fputc('\n', f);
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 void cv_occ_json(const cv_ctx *ctx, const cv_occ *o, FILE *f) {
   fputc('[', f);
   for (uint32_t i = 0; i < o->n; i++) {
     const cv_occ_row *r = &o->rows[i];
     const cv_kinfo *k = r->k;
     fprintf(f, "%s\n{\"pid\":%u,\"name\":", i ? "," : "", ctx->procs[k->proc].pid);
-    json_str(f, cv_str(ctx, r->name));
+    rtg_json_fputs(f, cv_str(ctx, r->name));
     fprintf(f, ",\"arch\":");
-    json_str(f, k->arch ? k->arch : "");
+    rtg_json_fputs(f, k->arch ? k->arch : "");
     fprintf(
         f,
         ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"kernel_id\":%" PRIu64

@@ -15,13 +15,12 @@
  *                  tracks' coverage bins (uint8). */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "html.h"
+#include "parts.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the report's arrays are written in the host's byte order: little-endian only"
@@ -35,25 +34,21 @@ extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
 static const char b64c[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static char b64pair[4096][2]; /* 12 bits -> their two characters */
 
-typedef struct b64_part {
+typedef struct b64_job {
   const unsigned char *in;
   char *out;
-  size_t triples;
-} b64_part;
+} b64_job;
 
-static void *b64_run(void *arg) {
-  const b64_part *p = arg;
-  const unsigned char *s = p->in;
-  char *o = p->out;
-  for (size_t i = 0; i < p->triples; i++, s += 3, o += 4) {
+static void b64_part(void *arg, size_t lo, size_t hi) { /* triples [lo, hi) */
+  const b64_job *j = arg;
+  const unsigned char *s = j->in + 3 * lo;
+  char *o = j->out + 4 * lo;
+  for (size_t i = lo; i < hi; i++, s += 3, o += 4) {
     uint32_t w = (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
     memcpy(o, b64pair[w >> 12], 2);
     memcpy(o + 2, b64pair[w & 4095], 2);
   }
-  return NULL;
 }
-
-#define B64_PARTS 8
 
 /* The base64 of in[0..n) to f, with its padding. */
 static void b64_write(FILE *f, const unsigned char *in, size_t n) {
@@ -62,25 +57,8 @@ static void b64_write(FILE *f, const unsigned char *in, size_t n) {
   size_t triples = n / 3;
   char *out = malloc(4 * triples + 5);
   if (!out) oom();
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t parts = cpus > 1 ? (size_t)cpus : 1;
-  if (parts > B64_PARTS) parts = B64_PARTS;
-  if (triples < (size_t)1 << 18) parts = 1;
-  b64_part p[B64_PARTS];
-  pthread_t th[B64_PARTS];
-  bool started[B64_PARTS] = {0};
-  for (size_t k = 0; k < parts; k++) {
-    size_t lo = triples * k / parts, hi = triples * (k + 1) / parts;
-    p[k] = (b64_part){in + 3 * lo, out + 4 * lo, hi - lo};
-    if (k) started[k] = !pthread_create(&th[k], NULL, b64_run, &p[k]);
-  }
-  b64_run(&p[0]);
-  for (size_t k = 1; k < parts; k++) {
-    if (started[k])
-      pthread_join(th[k], NULL);
-    else
-      b64_run(&p[k]);
-  }
+  b64_job j = {in, out};
+  rtg_parts_run(triples, (size_t)1 << 17, 8, b64_part, &j);
   size_t m = 4 * triples;
   if (n % 3) { /* the last one or two bytes */
     const unsigned char *q = in + 3 * triples;
