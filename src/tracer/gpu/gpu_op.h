@@ -81,7 +81,8 @@ typedef struct rtg_op {
   uint32_t agent, queue;       /* indexes */
   uint32_t agent_queue;        /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
-  uint64_t id, seq, corr, tick;
+  uint64_t id, seq, corr;
+  uint64_t tick;        /* when submitted: a stamp (core/stamp.h), as ns once written */
   uint32_t graph, node; /* of a hipGraphLaunch (thread_state.h), 0: none */
   uint64_t kernel_object;
   rtg_dim3 grid, wg;

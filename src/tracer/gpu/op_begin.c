@@ -1,6 +1,7 @@
 /* Beginning a GPU op where its packet or copy is submitted, the same for
  * every kind (gpu_op.h), and handing it on to its waiter.  Ops are
  * numbered here, in the order they begin. */
+#include "core/stamp.h"
 #include "gpu_op.h"
 
 static _Atomic uint64_t next_id;
@@ -28,7 +29,10 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
     op->graph = ts->graph;
     op->node = ++ts->graph_ops;
   }
-  op->tick = rtg_now();
+  /* a stamp like the API calls' times (core/stamp.h), placed with them by
+   * the writer: a CLOCK_BOOTTIME read here could land outside the times of
+   * the call that submits the op, made of the other clock */
+  op->tick = rtg_stamp();
   /* asked for here, kept by the binding only for an owner (sigtrack.c);
    * copies are always raised (their end time is the engine's to write) */
   op->quiet = kind != RTG_OP_COPY && app.handle && rtg_async_watched(app.handle);

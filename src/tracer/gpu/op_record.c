@@ -6,6 +6,7 @@
  * that submitted or completed the op, and made into text by the writer
  * thread.  Kernels are named by their symbol (kernel_names.c), or with
  * RTG_KERNEL_RENAME by the ROCTx range they were submitted in. */
+#include "core/stamp.h"
 #include "gpu_op.h"
 #include "hcc_profile.h"
 
@@ -105,7 +106,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     RTG_SET(r, DISPATCH, lds, op->lds);
     RTG_SET(r, DISPATCH, scratch, op->scratch);
     if (op->corr) RTG_SET(r, DISPATCH, corr, op->corr);
-    RTG_SET(r, DISPATCH, tick, op->tick);
+    RTG_SET(r, DISPATCH, tick, rtg_stamp_ns(op->tick));
     if (n.demangled) RTG_SET(r, DISPATCH, demangled, n.demangled);
     if (p.waiter) RTG_SET(r, DISPATCH, waiter, p.waiter);
     if (n.id) RTG_SET(r, DISPATCH, kernel_id, n.id);
@@ -127,7 +128,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
     RTG_SET(r, COPY, src_agent, op->src_agent);
     RTG_SET(r, COPY, dst_agent, op->dst_agent);
     RTG_SET(r, COPY, id, op->id);
-    RTG_SET(r, COPY, tick, op->tick);
+    RTG_SET(r, COPY, tick, rtg_stamp_ns(op->tick));
     RTG_SET(r, COPY, api, op->api);
     if (op->corr) RTG_SET(r, COPY, corr, op->corr);
     if (p.waiter) RTG_SET(r, COPY, waiter, p.waiter);
@@ -191,7 +192,7 @@ static size_t format_host(char *out, size_t cap, const void *payload, size_t len
     d->agent = op->agent;
     d->signal = op->app_signal;
     d->name = op->rename ? op->rename : p.name.mangled;
-    d->tick = op->tick;
+    d->tick = rtg_stamp_ns(op->tick);
     d->id = op->id;
     d->workgroup = op->wg;
     d->grid = op->grid;
@@ -204,7 +205,7 @@ static size_t format_host(char *out, size_t cap, const void *payload, size_t len
     b->signal = op->app_signal;
     b->dep1 = op->deps[0], b->dep2 = op->deps[1], b->dep3 = op->deps[2];
     b->dep4 = op->deps[3], b->dep5 = op->deps[4];
-    b->tick = op->tick;
+    b->tick = rtg_stamp_ns(op->tick);
     b->id = op->id;
     RTG_SET(&r, BARRIER_HOST, op, barrier_op_name(op));
     if (op->kind == RTG_OP_BARRIER_VALUE) {
