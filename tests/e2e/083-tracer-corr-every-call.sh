@@ -8,8 +8,13 @@
 # its dispatches' doorbell stores).  Then rtg-convert: --csv fills
 # Correlation_Id on every hip/hsa/marker row, unique per process, and each
 # kernel and copy row has its submitting call's; the JSON's HSA slices
-# carry corr (the call's id) and ancestor.  (Traces of earlier versions,
-# without cid: e2e 125.)
+# carry corr (the call's id) and ancestor.  Then two HSA programs for the
+# ops' side alone: 200 dispatches, each rung in a doorbell store of a few
+# hundred ns (an op's tick and its call's times must come from one clock
+# to lie inside it every time), and the same copy asked for twice in a
+# row (two calls with the same arguments, which repeated calls would make
+# one record of: each submitted a copy, so each keeps a record of its
+# own).  (Traces of earlier versions, without cid: e2e 125.)
 . "$TOP/tests/e2e/02-tracer.inc"
 RTG_HSA_API_FILTER=all traced "$SIMGPU/sg_hip" >/dev/null
 mv "$(trace_of)" hip.txt
@@ -125,4 +130,28 @@ for name in ("hip", "hsa"):
     calls = check(name, name + ".txt", None)
     check_csv(name, calls)
     check_json(name, name + ".json", calls)
+EOF
+RTG_HSA_API_FILTER=all traced "$PROGS/tp_bench" dispatch 200 >/dev/null
+mv "$(trace_of)" bench.txt
+RTG_HSA_API_FILTER=all traced "$PROGS/tp_copies" twice >/dev/null
+mv "$(trace_of)" twice.txt
+python3 - <<'EOF'
+import re
+
+for name, kind in (("bench", "dispatch"), ("twice", "copy")):
+    calls, ops = {}, []
+    for line in open(name + ".txt", encoding="utf-8", errors="replace"):
+        f = dict(m.groups() for m in re.finditer(r" (\w+):(\S+)", line))
+        if re.match(r"HSA: \S+ \S+ %s " % kind, line) and "start" in f:
+            ops.append(f)
+        t = re.search(r" @(\d+) \+(\d+)", line)
+        if line.startswith("HSA: ") and t and "cid" in f:
+            start = int(t.group(1))
+            end = int(f["last"]) + int(f["last_dur"]) if "polls" in f else start + int(t.group(2))
+            calls[f["cid"]] = (start, end)
+    named = [calls.get(f.get("corr")) for f in ops]
+    inside = [c for f, c in zip(ops, named) if c and c[0] <= int(f["tick"]) <= c[1]]
+    print("%s: %d %s records; each names a call of the trace: %s; submitted inside it: %s" % (
+        name, len(ops), kind, "yes" if ops and all(named) else "no",
+        "yes" if ops and len(inside) == len(ops) else "no"))
 EOF

@@ -7,7 +7,10 @@
  *   rect    hsa_amd_memory_async_copy_rect host->device and back of a
  *           64-byte x 8-row x 2-slice box at an offset: the data must match.
  *   toggle  the program turns copy timestamps off, copies, turns them on,
- *           copies and reads its own copy's times (they must be sane). */
+ *           copies and reads its own copy's times (they must be sane).
+ *   twice   the same host->device copy asked for twice in a row, the very
+ *           same arguments (one signal, which both decrement): two calls
+ *           the tracer would count as repeats, each submitting a copy. */
 #include <string.h>
 #include <time.h>
 
@@ -114,11 +117,30 @@ static int toggle(sg_system_t *sys) {
   return 0;
 }
 
+static int twice(sg_system_t *sys) {
+  hsa_agent_t gpu = sys->gpu[0].agent;
+  size_t n = 4096;
+  char *h = sg_alloc(sys->host, n, sys), *d = sg_alloc(sys->gpu[0].vram, n, sys);
+  hsa_signal_t s;
+  CHECK(hsa_signal_create(2, 0, NULL, &s));
+  CHECK(hsa_amd_memory_async_copy(d, gpu, h, sys->cpu, n, 0, NULL, s));
+  CHECK(hsa_amd_memory_async_copy(d, gpu, h, sys->cpu, n, 0, NULL, s));
+  sg_wait(s);
+  printf("2 copies done\n");
+  CHECK(hsa_signal_destroy(s));
+  CHECK(hsa_amd_memory_pool_free(h));
+  CHECK(hsa_amd_memory_pool_free(d));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "rect";
   sg_system_t sys;
   sg_init(&sys);
-  int r = !strcmp(what, "slow") ? slow(&sys) : !strcmp(what, "toggle") ? toggle(&sys) : rect(&sys);
+  int r = !strcmp(what, "slow")     ? slow(&sys)
+          : !strcmp(what, "toggle") ? toggle(&sys)
+          : !strcmp(what, "twice")  ? twice(&sys)
+                                    : rect(&sys);
   CHECK(hsa_shut_down());
   return r;
 }

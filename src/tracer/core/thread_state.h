@@ -21,6 +21,10 @@ typedef struct rtg_thread_state {
    * it runs; a call made inside it names it as its ancestor, and a GPU op
    * submitted inside it outside any HIP call carries its id. */
   uint64_t inner;
+  /* inner when a GPU op last began on this thread: a call that submitted
+   * one is never counted as a repeat of the call before it (hsa_api.c),
+   * whose record has another id */
+  uint64_t op_inner;
   uint32_t graph;     /* the graph exec a hipGraphLaunch in progress launches (1...), 0: none */
   uint32_t graph_ops; /* the kernels and copies that launch submitted so far */
   uint64_t corr_next, corr_end; /* this thread's block of correlation ids */

@@ -24,6 +24,7 @@ rtg_op *rtg_op_begin(rtg_op_kind kind, rtg_op_waiter *w, hsa_signal_t app) {
     }
     op->corr = ts->inner; /* outside HIP: the HSA call that submitted it, if traced */
   }
+  ts->op_inner = ts->inner;
   op->graph = op->node = 0;
   if (ts->graph && (kind == RTG_OP_DISPATCH || kind == RTG_OP_COPY)) {
     op->graph = ts->graph;

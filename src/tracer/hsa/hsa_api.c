@@ -147,9 +147,12 @@ static void push_api(rtg_thread_state *ts, api_entry *e, int nwords) {
 /* RTG_HSA_POLL=coalesce: count the call into the entry the thread holds
  * when it is the same call again (function, return value and argument
  * words with the correlation id, compared as the bytes the entries hold),
- * else hold its entry instead, which publishes the one held before.  An
- * entry is held with room for a poll_tail. */
-static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *e, int nwords) {
+ * else hold its entry instead, which publishes the one held before.  A
+ * call that submitted a GPU op (own) is never a repeat: the op names its
+ * id, which a record must have.  An entry is held with room for a
+ * poll_tail. */
+static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *e, int nwords,
+                                               bool own) {
   if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return; /* not tracing */
   const rtg_entry_format fmt = format_api;
   const size_t words = 8 * (size_t)nwords, head = offsetof(api_entry, words);
@@ -157,7 +160,7 @@ static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *
   rtg_tchain *t = ts->chain;
   uint32_t len;
   char *held = rtg_hold_entry(t, &len);
-  if (held && (len == entry || len == entry + sizeof(poll_tail))) {
+  if (held && !own && (len == entry || len == entry + sizeof(poll_tail))) {
     char *p = held + sizeof fmt; /* the held api_entry */
     rtg_entry_format held_fmt;
     memcpy(&held_fmt, held, sizeof held_fmt);
@@ -207,7 +210,7 @@ static __attribute__((noinline)) void hold_api(rtg_thread_state *ts, api_entry *
     if (rtg_cfg.hsa_poll_each)                                                                     \
       push_api((ts), &e, n);                                                                       \
     else                                                                                           \
-      hold_api((ts), &e, n);                                                                       \
+      hold_api((ts), &e, n, (ts)->op_inner == (id));                                               \
   } while (0)
 
 /* The wrappers.  Calls the tracer makes itself are not recorded
