@@ -86,7 +86,10 @@ def worst(path):
 wc, wr = worst("c.json"), worst("r.json")
 print("kernels:", sum(map(len, raw.values())))
 print("kernel starts with collectives within 50 us of the truth:", wc <= 50000)
-print("kernel starts by the pairs alone off by the skews (over 1 ms, at most 7 ms):", 1000000 < wr <= 7000000)
+# (7 ms: the widest pair of injected skews, +2 and -5 ms; plus 100 us for
+# the clock pairs' own error, a few ns on a quiet host, more on a busy one)
+print("kernel starts by the pairs alone off by the skews (over 1 ms, at most 7 ms and the pairs' error):",
+      1000000 < wr <= 7100000)
 print("worst kernel start error: collectives %d ns, pairs alone %d ns" % (wc, wr), file=sys.stderr)
 db = sqlite3.connect("c.rpd")
 n = db.execute("select count(*) from rocpd_api a join rocpd_string s on a.domain_id = s.id "
