@@ -64,7 +64,7 @@ uint64_t ex_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
   return kobj;
 }
 
-static uint64_t load_vadd(hsa_agent_t gpu, const char *argv0) {
+uint64_t ex_load_vadd(hsa_agent_t gpu, const char *argv0) {
   char path[PATH_MAX];
   const char *env = getenv("EX_HSACO");
   if (env) {
@@ -93,7 +93,7 @@ void ex_init(ex_hsa_t *h, const char *argv0) {
   hsa_amd_memory_pool_t host = h->host, kernarg = h->kernarg;
   CHECK(hsa_amd_agent_iterate_memory_pools(h->gpu, pool_cb, h));
   h->host = host, h->kernarg = kernarg; /* keep the CPU's; take the GPU's VRAM */
-  h->vadd = load_vadd(h->gpu, argv0);
+  h->vadd = ex_load_vadd(h->gpu, argv0);
 }
 
 void *ex_alloc(const ex_hsa_t *h, hsa_amd_memory_pool_t pool, size_t size) {

@@ -38,6 +38,9 @@ uint32_t ex_global_pool_flags(hsa_amd_memory_pool_t p);
  * size. */
 uint64_t ex_load_kernel(hsa_agent_t gpu, const char *path, const char *symbol,
                         uint32_t *kernarg_size);
+/* Loads vadd for one GPU (ex_init does it for the first) from vadd.hsaco next
+ * to the executable, or $EX_HSACO; returns its kernel object. */
+uint64_t ex_load_vadd(hsa_agent_t gpu, const char *argv0);
 /* Writes a packet into the queue, header last, and rings the doorbell. */
 void ex_submit(hsa_queue_t *q, const void *packet);
 /* Writes a packet into slot idx (already reserved and free), header last;

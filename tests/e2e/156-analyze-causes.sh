@@ -1,4 +1,4 @@
-# rtg-convert --analyze against ground truth: tests/progs/tp_hip_idle
+# rtg-convert --analyze against ground truth: examples/hip_idle_causes
 # injects one cause of GPU0's idle time per run and times it itself (host
 # CPU work between launches, a sync on a long kernel of GPU1, hipMalloc/
 # hipFree in the loop, a copy alone, a cross-stream dependency, a sync
@@ -18,8 +18,8 @@
 # a parked simulated queue wakes within 100 us (2 ms by default), so that
 # the launch latency of the kernel before each injection stays small
 export SIMGPU_IDLE_US=100
-run() { # mode: trace tp_hip_idle MODE in ./MODE
-  mkdir "$1" && (cd "$1" && HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/progs/tp_hip_idle" "$1" >out.txt)
+run() { # mode: trace hip_idle_causes MODE in ./MODE
+  mkdir "$1" && (cd "$1" && HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/examples/hip_idle_causes" "$1" >out.txt)
 }
 run cpu
 SIMGPU_GPUS=2 SIMGPU_KERNEL_TIMES=longwork=20000000 run sync

@@ -1,4 +1,4 @@
-# rtg-convert --analyze on a plain HSA program (tests/progs/tp_hsa_idle):
+# rtg-convert --analyze on a plain HSA program (examples/hsa_idle_causes):
 # 5 x 20 ms of the program's own time between dispatches lands in
 # host_outside_api, and 5 waits on a 20 ms kernel of GPU1 in host_sync in
 # hsa_signal_wait_scacquire, each within 95-105 % of what the program
@@ -7,7 +7,7 @@
 . "$TOP/tests/simgpu/env.sh"
 export SIMGPU_GPUS=2 SIMGPU_KERNEL_NS=20000000 SIMGPU_IDLE_US=100
 run() { # dir mode
-  mkdir "$1" && (cd "$1" && HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/progs/tp_hsa_idle" "$2" >out.txt)
+  mkdir "$1" && (cd "$1" && HSA_TOOLS_LIB="$B/rtg_tracer.so" "$B/examples/hsa_idle_causes" "$2" >out.txt)
 }
 RTG_HSA_API_FILTER=all run cpu cpu
 RTG_HSA_API_FILTER=all run wait wait

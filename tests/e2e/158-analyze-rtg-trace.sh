@@ -4,7 +4,7 @@
 # this run.
 . "$TOP/tests/simgpu/env.sh"
 export SIMGPU_IDLE_US=100
-"$B/rtg-trace" --analyze=an.json --html=r.html -- "$B/progs/tp_hip_idle" cpu >out.txt 2>err.txt
+"$B/rtg-trace" --analyze=an.json --html=r.html -- "$B/examples/hip_idle_causes" cpu >out.txt 2>err.txt
 echo "exit $?"
 sed -n 's/^injected \([a-z_]*\) .*/program: injected \1/p' out.txt
 grep '^GPU0 (pid [0-9]*): idle' out.txt | sed 's/[0-9][0-9.]* \(s\|ms\|us\|ns\)/T/g; s/[0-9][0-9.]* %/N %/g; s/x [0-9]*/x N/; s/pid [0-9]*/pid P/; s/tid [0-9]*/tid T/'

@@ -1,35 +1,43 @@
-// tp_hip_idle: one known cause of GPU idle time, injected and timed by the
-// program itself, for rtg-convert --analyze's ground-truth test
-// (tests/e2e/156-analyze-causes.sh).
-// Five times: the injected part, then a kernel on GPU0.
-//   tp_hip_idle cpu     20 ms in no HIP call (a sleep: the host
-//                       application's own time)
-//   tp_hip_idle sync    a long kernel on GPU1, then hipDeviceSynchronize on
-//                       GPU1: GPU0 is idle while the thread that feeds it is
-//                       blocked in the sync (needs SIMGPU_GPUS=2 and
-//                       SIMGPU_KERNEL_TIMES=longwork=NS)
-//   tp_hip_idle malloc  hipDeviceSynchronize, then 4 x (64 x hipMalloc of
-//                       256 MiB and 64 x hipFree)
-//   tp_hip_idle copy    a 64 MiB hipMemcpyAsync from pinned memory and its
-//                       hipStreamSynchronize: GPU0 runs a copy and no kernel
-//                       (set SIMGPU_SDMA_MBPS so that copies take time); the
-//                       time is the copy's, between two events; the loop
-//                       starts after a warm-up copy (analyse from "loop
-//                       from T ns")
-//   tp_hip_idle chain   a long kernel on stream 1, an event, and stream 2
-//                       waiting on it before its kernel: stream 2's queue
-//                       waits on stream 1 (needs SIMGPU_KERNEL_TIMES=
-//                       longwork=NS); the time is from the end of the
-//                       wait's call to the end of stream 2's synchronisation
-//   tp_hip_idle syncloop  hipDeviceSynchronize after each launch: the time
-//                       is the synchronisations'
-//   tp_hip_idle tiny    500 launches of a kernel shorter than its launch
-//                       (SIMGPU_KERNEL_TIMES=work=NS): the time is the loop's
-//   tp_hip_idle pageable  the copy mode's copy from malloc'd (pageable)
-//                       memory: the time is the hipMemcpyAsync calls'
-//                       (the pageable_copy rule needs RTG_HIP_API_ARGS=1)
-// Each mode prints the time it injected, measured with CLOCK_BOOTTIME around
-// the injected part only: "injected <cause> <ns> ns in <n> parts".
+// hip_idle_causes [MODE]: a HIP program with one known cause of GPU idle
+// time, injected and timed by the program itself, to see what rtg-convert
+// --analyze makes of it. Trace a mode and read the verdict:
+//   build/rtg-trace --analyze -- build/examples/hip_idle_causes cpu
+// Five times: the injected part, then a kernel on GPU0. MODE (default cpu),
+// what it injects, and the cause or rule --analyze names:
+//   cpu       20 ms in no HIP call (a sleep, the application's own time):
+//             host_outside_api
+//   sync      a long kernel on GPU1, then hipDeviceSynchronize on GPU1:
+//             GPU0 idles while the thread that feeds it is blocked in the
+//             sync: host_sync in hipDeviceSynchronize (needs two GPUs)
+//   malloc    hipDeviceSynchronize, then 4 x (64 x hipMalloc of 256 MiB and
+//             64 x hipFree): host_api in hipMalloc and hipFree, and the rule
+//             alloc_in_loop
+//   copy      a 64 MiB hipMemcpyAsync from pinned memory and its
+//             hipStreamSynchronize: GPU0 runs a copy and no kernel:
+//             copy_only. The time is the copy's, between two events; the
+//             loop starts after a warm-up copy (analyse with --start at the
+//             "loop from T ns" line, T in microseconds)
+//   chain     a long kernel on stream 1, an event, and stream 2 waiting on
+//             it before its kernel: dependency on stream 2's queue, on the
+//             long kernel; the time is from the end of the wait's call to
+//             the end of stream 2's synchronisation
+//   syncloop  hipDeviceSynchronize after each launch: the rule
+//             sync_after_launch, with the synchronisations' time
+//   tiny      500 launches of a short kernel: the rule launch_bound (where
+//             each kernel is shorter than its launch); the time is the
+//             loop's
+//   pageable  the copy mode's copy from malloc'd (pageable) memory: the rule
+//             pageable_copy, with the hipMemcpyAsync calls' time (needs the
+//             HIP calls' arguments traced: rtg-trace --args)
+// Prints "injected <cause> <ns> ns in <n> parts" (CLOCK_BOOTTIME around the
+// injected part only) and "loop from <ns> ns" (when the loop starts, in the
+// trace's clock).
+// On the simulated GPU (tests/simgpu) kernels and copies take the time its
+// variables give: sync needs SIMGPU_GPUS=2 and SIMGPU_KERNEL_TIMES=
+// longwork=NS, chain SIMGPU_KERNEL_TIMES=longwork=NS, tiny
+// SIMGPU_KERNEL_TIMES=work=NS, copy and pageable SIMGPU_SDMA_MBPS (so that
+// copies take time). tests/e2e/156-analyze-causes.sh checks that each
+// injected time lands in its cause or rule.
 #include <hip/hip_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,7 +45,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../examples/hip_check.h"
+#include "hip_check.h"
 
 __global__ void work(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -190,7 +198,7 @@ int main(int argc, char **argv) {
       injected += now_ns() - t0;
       continue;
     } else {
-      fprintf(stderr, "usage: tp_hip_idle cpu|sync|malloc|copy|chain|syncloop|tiny|pageable\n");
+      fprintf(stderr, "usage: hip_idle_causes cpu|sync|malloc|copy|chain|syncloop|tiny|pageable\n");
       return 2;
     }
     hipLaunchKernelGGL(work, dim3(n / 256), dim3(256), 0, 0, a, n);
