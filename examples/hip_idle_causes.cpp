@@ -138,13 +138,21 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "malloc")) {
       cause = "host_api";
       CK(hipDeviceSynchronize());
+      // the time inside the calls (between two of them the thread is in
+      // no call: on a busy host that gap can be long)
       void *big[64];
-      uint64_t t0 = now_ns();
       for (int r = 0; r < 4; r++) {
-        for (int j = 0; j < 64; j++) CK(hipMalloc(&big[j], (size_t)256 << 20));
-        for (int j = 0; j < 64; j++) CK(hipFree(big[j]));
+        for (int j = 0; j < 64; j++) {
+          uint64_t t0 = now_ns();
+          CK(hipMalloc(&big[j], (size_t)256 << 20));
+          injected += now_ns() - t0;
+        }
+        for (int j = 0; j < 64; j++) {
+          uint64_t t0 = now_ns();
+          CK(hipFree(big[j]));
+          injected += now_ns() - t0;
+        }
       }
-      injected += now_ns() - t0;
     } else if (pageable) {
       cause = "pageable_copy";
       uint64_t t0 = now_ns();
