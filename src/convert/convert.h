@@ -148,6 +148,7 @@ enum cv_count {
 typedef struct cv_options {
   const char *json_out;            /* -o; NULL = none, "-" = stdout */
   const char *perfetto_out;        /* -o FILE.pftrace or --format perfetto */
+  uint64_t split_size;             /* --split-size: bytes a part of -o at most; 0 = whole */
   bool flows;                      /* -f */
   bool gap_events;                 /* -g */
   bool kernel_names;               /* -k */

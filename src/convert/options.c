@@ -28,7 +28,8 @@ enum {
   OPT_HTML,
   OPT_NO_ALIGN,
   OPT_PART,
-  OPT_MERGE
+  OPT_MERGE,
+  OPT_SPLIT_SIZE
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +63,7 @@ static const struct option long_opts[] = {
     {"no-align", no_argument, 0, OPT_NO_ALIGN},
     {"part", required_argument, 0, OPT_PART},
     {"merge", no_argument, 0, OPT_MERGE},
+    {"split-size", required_argument, 0, OPT_SPLIT_SIZE},
     {0, 0, 0, 0},
 };
 
@@ -79,6 +81,9 @@ static void usage(FILE *f) {
       "  -g, --gap-events    add GPU idle time as slices named by cause\n"
       "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
       "  -p, --by-process    group tracks by process instead of by domain\n"
+      "      --split-size SIZE  cut the JSON into time windows of at most SIZE bytes each\n"
+      "                      (K, M, G: 1024s; e.g. 1500M): FILE.000.json ... and\n"
+      "                      FILE.index.json\n"
       "      --zero          timestamps relative to the first event (default: boot time)\n"
       "Reports:\n"
       "      --stats[=DIR]   kernel_stats.csv, hip_api_stats.csv, hsa_api_stats.csv,\n"
@@ -148,6 +153,24 @@ static bool parse_buckets(cv_options *o, const char *s) {
   }
   o->ngap_buckets = n;
   return n > 0;
+}
+
+/* --split-size: bytes, with K, M or G (powers of 1024) */
+static bool parse_size(const char *s, uint64_t *v) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(s, &end, 10);
+  if (end == s || errno || *s == '-') return false;
+  int shift = 0;
+  if (*end == 'K' || *end == 'k')
+    shift = 10, end++;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20, end++;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30, end++;
+  if (*end || !n || n > (UINT64_MAX >> shift)) return false;
+  *v = (uint64_t)n << shift;
+  return true;
 }
 
 /* -o's format: --format, else the name's extension. */
@@ -267,6 +290,12 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     case OPT_MERGE:
       o->merge = true;
       break;
+    case OPT_SPLIT_SIZE:
+      if (!parse_size(optarg, &o->split_size)) {
+        rtg_error("bad --split-size: %s (bytes, or with K, M or G, e.g. 1500M)", optarg);
+        return 2;
+      }
+      break;
     case OPT_CSV:
       o->csv_dir = optarg;
       break;
@@ -310,6 +339,11 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }
   resolve_format(o, format);
+  if (o->split_size && (!o->json_out || !strcmp(o->json_out, "-"))) {
+    rtg_error("--split-size cuts the JSON of -o FILE into parts: %s",
+              o->perfetto_out ? "not yet for a Perfetto trace" : "give -o FILE (not stdout)");
+    return 2;
+  }
   *first_input = optind;
   return -1; /* go on */
 }

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chrome.h"
 #include "convert.h"
@@ -61,12 +62,40 @@ static const char *kinfo_args(chrome *c, const cv_kinfo *k) {
   return cv_str(c->ctx, (uint32_t)(*v - 1));
 }
 
+/* --split-size: the whole document goes to a file beside the output,
+ * removed at once (it goes with the process, whatever ends it), read back
+ * by cv_json_split. */
+static FILE *split_whole(const char *out) {
+  const char *slash = strrchr(out, '/');
+  size_t dir = slash ? (size_t)(slash - out + 1) : 0;
+  size_t n = strlen(out) + 32;
+  char *tmp = rtg_xmalloc(n, "the JSON output");
+  snprintf(tmp, n, "%.*s.%s.rtg-split-XXXXXX", (int)dir, out, out + dir);
+  int fd = mkstemp(tmp);
+  FILE *f = NULL;
+  if (fd >= 0) {
+    unlink(tmp);
+    f = fdopen(fd, "w+");
+    if (!f) close(fd);
+  }
+  free(tmp);
+  return f;
+}
+
 static void op_without_call(void *arg, corr_val op);
 static void *chrome_open(cv_ctx *ctx) {
   chrome *c = rtg_xcalloc(1, sizeof *c, "the JSON output");
   c->ctx = ctx;
   if (!strcmp(ctx->opt.json_out, "-")) {
     c->f = stdout;
+  } else if (ctx->opt.split_size) {
+    c->f = split_whole(ctx->opt.json_out);
+    if (!c->f) {
+      rtg_error("cannot create a temporary file beside output: path=%s: %m", ctx->opt.json_out);
+      free(c);
+      return NULL;
+    }
+    c->own_f = true;
   } else {
     c->f = rtg_out_open(ctx->opt.json_out);
     if (!c->f) {
@@ -534,8 +563,18 @@ static bool chrome_close(void *st) {
   corr_finish(&c->dispatch, flow_dispatch, c);
   bool ok = rtg_chrome_close(&c->out, "}\n");
   if (ctx->opt.verbose && c->ctx->opt.flows) corr_report(ctx->report, &c->calls, &c->dispatch);
-  if (c->own_f && !rtg_out_close(c->f)) ok = false;
-  if (!ok) rtg_error("cannot write output: path=%s: %s", ctx->opt.json_out, rtg_out_why());
+  if (ctx->opt.split_size) { /* the parts, from the whole read back */
+    if (!ok || fflush(c->f)) {
+      ok = false;
+      rtg_error("cannot write output: path=%s: %s", ctx->opt.json_out, rtg_out_why());
+    } else {
+      ok = cv_json_split(c->f, ctx->opt.json_out, ctx->opt.split_size, ctx->opt.quiet);
+    }
+    fclose(c->f);
+  } else {
+    if (c->own_f && !rtg_out_close(c->f)) ok = false;
+    if (!ok) rtg_error("cannot write output: path=%s: %s", ctx->opt.json_out, rtg_out_why());
+  }
   tracks_free(&c->ts);
   if (ctx->opt.gap_events) an_slices_free(&c->gaps);
   corr_free(&c->calls);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "convert.h"
 
@@ -23,5 +24,10 @@ struct rtg_line_space;
 /* An API call's or a kernel's Chrome JSON into rtg_line.prep: all of it
  * but the track, which goes at prep_mark (arg: a cv_chrome_pre). */
 size_t cv_chrome_prepare(struct rtg_line *l, size_t used, struct rtg_line_space *space, void *arg);
+
+/* --split-size: the whole document, written to whole, cut into time
+ * windows of at most size bytes each, out.000.json ..., and their index
+ * out.index.json (chrome_split.c).  False after saying why. */
+bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet);
 
 #endif
