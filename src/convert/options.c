@@ -81,9 +81,9 @@ static void usage(FILE *f) {
       "  -g, --gap-events    add GPU idle time as slices named by cause\n"
       "  -k, --kernel-names  name HIP launch calls after the kernel they launch\n"
       "  -p, --by-process    group tracks by process instead of by domain\n"
-      "      --split-size SIZE  cut the JSON into time windows of at most SIZE bytes each\n"
-      "                      (K, M, G: 1024s; e.g. 1500M): FILE.000.json ... and\n"
-      "                      FILE.index.json\n"
+      "      --split-size SIZE  cut -o's timeline into time windows of at most SIZE bytes\n"
+      "                      each (K, M, G: 1024s; e.g. 1500M): FILE.000.json (or\n"
+      "                      .pftrace) ... and FILE.index.json\n"
       "      --zero          timestamps relative to the first event (default: boot time)\n"
       "Reports:\n"
       "      --stats[=DIR]   kernel_stats.csv, hip_api_stats.csv, hsa_api_stats.csv,\n"
@@ -339,9 +339,9 @@ int cv_parse_options(cv_ctx *ctx, int argc, char **argv, int *first_input) {
     if (!o->quiet) fprintf(stderr, "rtg-convert: writing out.json (use -o to change the name)\n");
   }
   resolve_format(o, format);
-  if (o->split_size && (!o->json_out || !strcmp(o->json_out, "-"))) {
-    rtg_error("--split-size cuts the JSON of -o FILE into parts: %s",
-              o->perfetto_out ? "not yet for a Perfetto trace" : "give -o FILE (not stdout)");
+  const char *tl = o->json_out ? o->json_out : o->perfetto_out;
+  if (o->split_size && (!tl || !strcmp(tl, "-"))) {
+    rtg_error("--split-size cuts the timeline of -o FILE into parts: give -o FILE (not stdout)");
     return 2;
   }
   *first_input = optind;

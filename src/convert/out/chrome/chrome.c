@@ -17,6 +17,7 @@
 #include "shared/memuse.h"
 #include "shared/names.h"
 #include "outfile.h"
+#include "shared/split.h"
 #include "chrome_trace.h"
 #include "shared/tracks.h"
 #include "xalloc.h"
@@ -62,26 +63,6 @@ static const char *kinfo_args(chrome *c, const cv_kinfo *k) {
   return cv_str(c->ctx, (uint32_t)(*v - 1));
 }
 
-/* --split-size: the whole document goes to a file beside the output,
- * removed at once (it goes with the process, whatever ends it), read back
- * by cv_json_split. */
-static FILE *split_whole(const char *out) {
-  const char *slash = strrchr(out, '/');
-  size_t dir = slash ? (size_t)(slash - out + 1) : 0;
-  size_t n = strlen(out) + 32;
-  char *tmp = rtg_xmalloc(n, "the JSON output");
-  snprintf(tmp, n, "%.*s.%s.rtg-split-XXXXXX", (int)dir, out, out + dir);
-  int fd = mkstemp(tmp);
-  FILE *f = NULL;
-  if (fd >= 0) {
-    unlink(tmp);
-    f = fdopen(fd, "w+");
-    if (!f) close(fd);
-  }
-  free(tmp);
-  return f;
-}
-
 static void op_without_call(void *arg, corr_val op);
 static void *chrome_open(cv_ctx *ctx) {
   chrome *c = rtg_xcalloc(1, sizeof *c, "the JSON output");
@@ -89,7 +70,7 @@ static void *chrome_open(cv_ctx *ctx) {
   if (!strcmp(ctx->opt.json_out, "-")) {
     c->f = stdout;
   } else if (ctx->opt.split_size) {
-    c->f = split_whole(ctx->opt.json_out);
+    c->f = cv_split_whole(ctx->opt.json_out);
     if (!c->f) {
       rtg_error("cannot create a temporary file beside output: path=%s: %m", ctx->opt.json_out);
       free(c);

@@ -23,6 +23,7 @@
 #include "chrome.h"
 #include "convert.h"
 #include "outfile.h"
+#include "shared/split.h"
 #include "xalloc.h"
 
 typedef struct sev {
@@ -73,43 +74,9 @@ static int by_ts(const void *a, const void *b) {
   return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* out.json -> out.000.json (the extension kept), out -> out.000 */
-static char *part_name(const char *out, const char *what) {
-  const char *slash = strrchr(out, '/');
-  const char *dot = strrchr(slash ? slash + 1 : out, '.');
-  if (!dot || dot == (slash ? slash + 1 : out)) dot = out + strlen(out);
-  size_t n = strlen(out) + strlen(what) + 2;
-  char *s = rtg_xmalloc(n, "the split output's names");
-  snprintf(s, n, "%.*s.%s%s", (int)(dot - out), out, what, dot);
-  return s;
-}
-
-static void put_us(FILE *f, uint64_t ns) {
-  fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-}
-
-typedef struct pinfo {
-  uint64_t from, last, to, bytes, events; /* first start, last start, last end */
-} pinfo;
-
-/* a file name as a JSON string */
-static void put_name(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
   bool ok = false;
-  pinfo *pi = NULL;
+  cv_split_part *pi = NULL;
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -185,7 +152,7 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
   pi[0].bytes = fixed;
   for (size_t i = 0; i < nev; i++) {
     sev *e = &sorted[i];
-    pinfo *p = &pi[nparts - 1];
+    cv_split_part *p = &pi[nparts - 1];
     if (p->events && !e->joined &&
         p->bytes + e->len + (i + 1 < nev && sorted[i + 1].joined ? sorted[i + 1].len : 0) > size) {
       p = &pi[nparts++];
@@ -205,7 +172,7 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
   for (size_t k = 0; k < nparts; k++) {
     char num[32];
     snprintf(num, sizeof num, "%03zu", k);
-    names[k] = part_name(out, num);
+    names[k] = cv_split_name(out, num);
     pf[k] = rtg_out_open(names[k]);
     if (!pf[k]) {
       rtg_error("cannot create output: path=%s: %m", names[k]);
@@ -227,8 +194,7 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
     i++;
   }
   if (ferror(whole) || i != nev) goto io;
-  /* every part ends with the last metadata event's successor dropped: the
-   * trailing ",\n" is cut by writing the tail over it */
+  /* the tail goes over the ",\n" after a part's last event */
   for (size_t k = 0; k < nparts; k++) {
     if (pi[k].events || meta_len) fseek(pf[k], -2, SEEK_CUR);
     fwrite(tail, 1, sizeof tail - 1, pf[k]);
@@ -240,54 +206,8 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
       goto done;
     }
     pi[k].bytes = at < 0 ? pi[k].bytes : (uint64_t)at;
-    if (!quiet) {
-      fprintf(stderr, "rtg-convert: %s: %" PRIu64 " events, ", names[k], pi[k].events);
-      put_us(stderr, pi[k].from);
-      fputs(" .. ", stderr);
-      put_us(stderr, pi[k].to);
-      fprintf(stderr, " us, %" PRIu64 " bytes\n", pi[k].bytes);
-    }
   }
-
-  /* the index */
-  char *iname = part_name(out, "index");
-  size_t il = strlen(iname);
-  if (il < 5 || strcmp(iname + il - 5, ".json")) {
-    iname = rtg_xrealloc(iname, il + 6, "the split output's names");
-    memcpy(iname + il, ".json", 6);
-  }
-  FILE *ix = rtg_out_open(iname);
-  if (!ix) {
-    rtg_error("cannot create output: path=%s: %m", iname);
-    free(iname);
-    goto done;
-  }
-  const char *base = strrchr(out, '/');
-  base = base ? base + 1 : out;
-  fputs("{\"split_of\":", ix);
-  put_name(ix, base);
-  fprintf(ix, ",\"split_size\":%" PRIu64 ",\"parts\":[\n", size);
-  for (size_t k = 0; k < nparts; k++) {
-    const char *b = strrchr(names[k], '/');
-    fputs(k ? ",\n{\"file\":" : "{\"file\":", ix);
-    put_name(ix, b ? b + 1 : names[k]);
-    fputs(",\"from_us\":", ix);
-    put_us(ix, pi[k].from);
-    fputs(",\"last_start_us\":", ix);
-    put_us(ix, pi[k].last);
-    fputs(",\"to_us\":", ix);
-    put_us(ix, pi[k].to);
-    fprintf(ix, ",\"bytes\":%" PRIu64 ",\"events\":%" PRIu64 "}", pi[k].bytes, pi[k].events);
-  }
-  fputs("\n]}\n", ix);
-  if (!rtg_out_close(ix)) {
-    rtg_error("cannot write output: path=%s: %s", iname, rtg_out_why());
-    free(iname);
-    goto done;
-  }
-  if (!quiet) fprintf(stderr, "rtg-convert: %s: %zu parts\n", iname, nparts);
-  free(iname);
-  ok = true;
+  ok = cv_split_report(out, size, nparts, names, pi, quiet);
   goto done;
 io:
   rtg_error("cannot read back the JSON to split: path=%s: %s", out, strerror(errno));

@@ -44,6 +44,8 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "perfetto_split.h"
+#include "shared/split.h"
 #include "perfetto_state.h"
 #include "zalloc.h"
 #include "xalloc.h"
@@ -58,6 +60,14 @@ static void *pf_open(cv_ctx *ctx) {
   p->path = ctx->opt.perfetto_out;
   if (!strcmp(p->path, "-")) {
     p->out = stdout;
+  } else if (ctx->opt.split_size) { /* the whole trace, then its parts (perfetto_split.c) */
+    p->out = cv_split_whole(p->path);
+    if (!p->out) {
+      rtg_error("cannot create a temporary file beside output: path=%s: %m", p->path);
+      free(p);
+      return NULL;
+    }
+    p->own_out = true;
   } else {
     p->out = rtg_out_open(p->path);
     if (!p->out) {
@@ -467,11 +477,23 @@ static bool pf_close(void *st) {
     p->io_failed = true;
   }
   bool ok = !p->io_failed;
-  if (p->own_out && !rtg_out_close(p->out)) ok = false;
+  if (ctx->opt.split_size) {
+    off_t len = ok && !fflush(p->out) ? lseek(fd, 0, SEEK_CUR) : -1;
+    if (len < 0) {
+      ok = false;
+      rtg_error("cannot write output: path=%s: %s", p->path, rtg_out_why());
+    } else {
+      ok = cv_pftrace_split(fd, (uint64_t)len, p->path, ctx->opt.split_size, ctx->opt.quiet);
+    }
+    fclose(p->out);
+    p->own_out = false, p->io_failed = false;
+  } else if (p->own_out && !rtg_out_close(p->out)) {
+    ok = false;
+  }
   if ((p->body.failed && p->body.in_place < 0) || p->ends.failed || p->head.failed)
     rtg_error("cannot write a temporary file for the Perfetto output: path=%s: %s", p->path,
               rtg_out_why());
-  else if (!ok)
+  else if (!ok && !ctx->opt.split_size)
     rtg_error("cannot write output: path=%s: %s", p->path, rtg_out_why());
   spool_free(&p->body);
   spool_free(&p->ends);
