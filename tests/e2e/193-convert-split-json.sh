@@ -54,8 +54,8 @@ print("events: unsplit %d, parts %d, lost %d, doubled %d" % (sum(want.values()),
       sum((want - got).values()), sum((got - want).values())))
 PY
 echo "== usage and errors"
-"$B/rtg-convert" -q --split-size 1M -o x.pftrace t.txt 2>&1; echo "exit $?"
 "$B/rtg-convert" -q --split-size 1M -o - t.txt 2>&1 >/dev/null; echo "exit $?"
+"$B/rtg-convert" -q --split-size 1M --format perfetto -o - t.txt 2>&1 >/dev/null; echo "exit $?"
 "$B/rtg-convert" -q --split-size 10X -o y.json t.txt 2>&1; echo "exit $?"
 "$B/rtg-convert" -q --split-size 0 -o y.json t.txt 2>&1; echo "exit $?"
 cp out/s.index.json before.json
