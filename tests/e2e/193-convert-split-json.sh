@@ -63,3 +63,7 @@ cp out/s.index.json before.json
 cmp before.json out/s.index.json && echo "index kept"
 ls -a out | grep -c rtg-
 ls y.* x.* 2>/dev/null | wc -l
+echo "== a trace without events: one part, valid"
+head -n 2 t.txt > none.txt
+"$B/rtg-convert" -q --split-size 100K -o none.json none.txt; echo "exit $?"
+python3 -c 'import json; print([len(json.load(open(f))["traceEvents"]) for f in ("none.000.json",)], json.load(open("none.index.json"))["parts"][0]["events"])'

@@ -68,3 +68,8 @@ echo "== too small"
 mkdir small
 "$B/rtg-convert" -q -f --split-size 4K -o small/s.pftrace t.txt 2>&1; echo "exit $?"
 ls -A small | wc -l
+echo "== a trace without events: one part, valid"
+head -n 2 t.txt > none.txt
+"$B/rtg-convert" -q --split-size 100K -o none.pftrace none.txt; echo "exit $?"
+protoc --decode=rtgpf.Trace -I"$TOP/tests/perfetto" "$TOP/tests/perfetto/pftrace.proto" <none.000.pftrace | grep -c '^packet {$'
+python3 -c 'import json; print(json.load(open("none.index.json"))["parts"][0]["events"])'

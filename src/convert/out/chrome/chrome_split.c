@@ -90,7 +90,7 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
   size_t nparts = 0;
   static const char tail[] = "\n]}\n";
   uint64_t last_s_ts = 0;
-  bool after_s = false;
+  bool after_s = false, in_head = true;
 
   if (fflush(whole) || fseek(whole, 0, SEEK_SET)) goto io;
   /* pass 1: the frame, the metadata, each event's start and length */
@@ -127,7 +127,8 @@ bool cv_json_split(FILE *whole, const char *out, uint64_t size, bool quiet) {
       }
       ev[nev] = (sev){ts, end, (uint32_t)(len + 2), joined, (uint32_t)nev};
       nev++;
-    } else if (!nev && !meta_len) {
+    } else if (in_head) { /* up to and with the line that opens "traceEvents" */
+      in_head = strncmp(line, "\"traceEvents\":[", 15) != 0;
       head = rtg_xrealloc(head, head_len + (size_t)n, "the split output's head");
       memcpy(head + head_len, line, (size_t)n);
       head_len += (size_t)n;
