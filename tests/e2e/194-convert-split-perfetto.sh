@@ -5,8 +5,9 @@
 # interned strings before use) and holds every track; slices are whole in
 # each part (an end with its begin); the union of the parts' events
 # (resolved times, tracks, names, arguments) is the unsplit trace's, each
-# once; the index describes the parts.  Then a size too small for the
-# tracks (exit 1, nothing written).
+# once; the index describes the parts.  The same with -p --zero on the
+# records reversed, where many packets give their time whole.  Then a size
+# too small for the tracks (exit 1, nothing written).
 cc -O1 ${SAN:+-fsanitize=$SAN} -I"$TOP/include" -o gen "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
 ./gen 3000000 7 2 > t.txt
 "$B/rtg-convert" -q -f -g -k -o whole.pftrace t.txt
@@ -14,7 +15,7 @@ cc -O1 ${SAN:+-fsanitize=$SAN} -I"$TOP/include" -o gen "$TOP/scripts/bench-conve
 echo "exit $?"
 ls s.* | sed 's/[0-9][0-9][0-9]/NNN/' | uniq -c | sed 's/^ *//'
 sed 's/: [0-9]* events, [0-9.]* \.\. [0-9.]* us, [0-9]* bytes$/: N events, FROM .. TO us, N bytes/; s/[0-9][0-9][0-9]\.pftrace/NNN.pftrace/; s/: [0-9]* parts/: N parts/' msg.txt | uniq -c | sed 's/^ *//'
-python3 - "$TOP" whole.pftrace s.index.json <<'PY'
+cat > check.py <<'PY'
 import json, os, sys, subprocess, collections
 top = sys.argv[1]
 sys.path.insert(0, top + "/tests/perfetto")
@@ -64,6 +65,15 @@ want = collections.Counter(whole)
 print("events: unsplit %d, parts %d, lost %d, doubled %d" % (sum(want.values()), sum(got.values()),
       sum((want - got).values()), sum((got - want).values())))
 PY
+python3 check.py "$TOP" whole.pftrace s.index.json
+echo "== -p --zero, the records reversed (many times given whole, on CLOCK_BOOTTIME)"
+tac t.txt > r.txt
+mkdir rev && cd rev
+"$B/rtg-convert" -q -f -p --zero -o whole.pftrace ../r.txt
+"$B/rtg-convert" -f -p --zero --split-size 150K -o s.pftrace ../r.txt 2> msg.txt
+echo "exit $?"
+python3 ../check.py "$TOP" whole.pftrace s.index.json
+cd ..
 echo "== too small"
 mkdir small
 "$B/rtg-convert" -q -f --split-size 4K -o small/s.pftrace t.txt 2>&1; echo "exit $?"
