@@ -69,7 +69,24 @@ static void *monitor(void *arg) {
   return NULL;
 }
 
+/* A forked child has none of the parent's threads: neither the monitor nor
+ * the workers of the queues it lists. Its runtime may go on with the state
+ * it inherited (ROCR opened before the fork, as RCCL's test bed does in
+ * each child it forks), so the child starts over with no queue and starts
+ * its own monitor at its first queue or kick; without that, a worker the
+ * child parks is never woken and its next packet never runs. */
+static void after_fork_child(void) {
+  static const pthread_once_t fresh = PTHREAD_ONCE_INIT;
+  pthread_mutex_init(&mu, NULL);
+  queues = NULL;
+  nparked = 0;
+  kicked = 0;
+  once = fresh;
+}
+
 static void init(void) {
+  static int atfork_set;
+  if (!atfork_set) atfork_set = pthread_atfork(NULL, NULL, after_fork_child) == 0;
   pthread_condattr_t a;
   pthread_condattr_init(&a);
   pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
