@@ -22,6 +22,11 @@
 #include <stdlib.h>
 
 static const void *root; /* the runtime's table: OnLoad ran */
+/* finish ran for the trace now open; a new OnLoad (hsa_init after
+ * hsa_shut_down, in this process or in a child forked after it) opens a
+ * new trace, which ends with its own finish */
+static int finished;
+static bool finish_once(void);
 static void finish(void);
 
 __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime_version,
@@ -42,6 +47,7 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
     rtg_leave();
     return true; /* never stop the application */
   }
+  __atomic_store_n(&finished, 0, __ATOMIC_RELEASE);
   rtg_fork_handlers_install();
   rtg_config_print();
   /* the HSA side: the runtime's tables, the agents, the GPU side's hooks,
@@ -70,26 +76,33 @@ __attribute__((visibility("default"))) bool OnLoad(void *table, uint64_t runtime
   return true;
 }
 
+/* hsa_shut_down: the process may go on and call hsa_init again (or fork
+ * a child that does), so this thread is traced again once a new OnLoad
+ * opens a new trace. */
 __attribute__((visibility("default"))) void OnUnload(void) {
-  if (root) rtg_gpu_unload();
-  if (root) finish();
+  if (!root) return;
+  rtg_gpu_unload();
+  if (finish_once()) rtg_leave();
 }
 
 __attribute__((destructor)) static void at_unload(void) {
   if (root) finish();
 }
 
-static int finished;
-
 /* Process end: let the GPU work in flight finish (bounded), then write
- * everything. */
-static void finish(void) {
-  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return;
-  rtg_enter(); /* for good: the process ends */
+ * everything. False when the trace was already finished. */
+static bool finish_once(void) {
+  if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL)) return false;
+  rtg_enter(); /* for good when the process ends */
   rtg_roctx_fini();
   rtg_mpi_fini();
   rtg_hip_fini();
   rtg_bt_symbolize(); /* the HIP paths, which capture stacks, are stopped */
   rtg_gpu_finish(rtg_cfg.exit_wait_ms);
   rtg_sink_close();
+  return true;
+}
+
+static void finish(void) {
+  finish_once();
 }
