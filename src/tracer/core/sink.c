@@ -13,7 +13,18 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 
+static bool closed_before; /* a trace of this process was finished */
+
+/* The counts a trace's summary gives: its own records only. */
+static void counters_zero(void) {
+  for (int i = 0; i < RTG_CNT_COUNT; i++) {
+    atomic_store(&rtg_counters[i], 0);
+    atomic_store(&rtg_written_counts[i], 0);
+  }
+}
+
 bool rtg_sink_open(void) {
+  if (closed_before) counters_zero(); /* a new trace after hsa_shut_down */
   rtg_tbuf_configure((size_t)rtg_cfg.buffer_mb << 20,
                      rtg_cfg.buffer_drop ? RTG_FULL_DROP : RTG_FULL_WAIT);
   rtg_tbuf_set_kick(rtg_writer_wake);
@@ -52,6 +63,7 @@ void rtg_sink_close(void) {
             rtg_cfg.path, (unsigned long)bs.waits, (double)bs.wait_ns / 1e9, rtg_cfg.buffer_mb,
             (unsigned long)(bs.peak_bytes >> 20));
   rtg_file_close();
+  closed_before = true;
 }
 
 void rtg_sink_dump_fatal(void) {
@@ -85,10 +97,7 @@ void rtg_sink_fork_parent(void) {
 void rtg_sink_fork_child(void) {
   rtg_writer_after_fork_child();
   rtg_tbuf_after_fork_child(); /* the parent's records are the parent's to write */
-  for (int i = 0; i < RTG_CNT_COUNT; i++) {
-    atomic_store(&rtg_counters[i], 0);
-    atomic_store(&rtg_written_counts[i], 0);
-  }
+  counters_zero();
   rtg_file_after_fork_child();
   if (!atomic_load(&rtg_emit_on)) return;
   if (!rtg_file_open()) {

@@ -7,6 +7,7 @@
 
 void rtg_gpu_init(void) {
   rtg_kernel_names_init(); /* before any executable is frozen and run */
+  rtg_waiters_restart();   /* after a finished trace (hsa_shut_down) */
   rtg_sigtrack_init();
   rtg_signal_hooks_init();
   rtg_queue_intercept_init();

@@ -215,6 +215,7 @@ RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished and
  * stop the waiters (process end). */
 RTG_HIDDEN void rtg_waiters_finish(int ms);
+RTG_HIDDEN void rtg_waiters_restart(void);
 /* Wait for all waiters' ops, at most ms, and leave them running. */
 RTG_HIDDEN void rtg_waiters_quiesce(int ms);
 /* Ops in flight now, without a lock. */

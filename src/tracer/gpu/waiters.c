@@ -280,6 +280,12 @@ void rtg_waiters_finish(int ms) {
   pthread_mutex_unlock(&waiters_mu);
 }
 
+/* A new trace after hsa_shut_down (a later OnLoad): the waiters of its
+ * queues wait again. */
+void rtg_waiters_restart(void) {
+  atomic_store(&abandon, 0);
+}
+
 /* Fork child: the parent's waiter threads are not here, nor their ops. */
 void rtg_waiters_after_fork(void) {
   waiters = NULL;
