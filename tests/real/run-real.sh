@@ -217,11 +217,17 @@ gt rocsolver-test "" "$L/librocsolver*-tests/rocsolver-test" 'checkin_misc_*:che
 gt hipsolver-test "" "$L/libhipsolver*-tests/hipsolver-test" 'checkin_misc_*:checkin_lapack/GETRF.__float/*'
 gt hipblas-test "" "$L/libhipblas*-tests/hipblas-test" '*set_get*:*axpy*/1:*axpy*_1'
 gt rocalution-test "" "$L/librocalution*-tests/rocalution-test" 'backend*:local_vector_bad_args.*:cg/*'
-# RCCL's unit tests: collectives over the GPUs of one process.  7.2.4
-# (experimental) runs them (the reductions' checks fail: no kernel code
-# runs); 5.4.3 (trixie) hangs in AllReduce.GroupCall untraced too (a skip);
-# sid cannot install librccl1 (it needs HIP 5's libamdhip64-5)
-gt rccl-UnitTests SIMGPU_GPUS=2 "$L/librccl1-tests/*UnitTests" 'AllReduce*'
+# RCCL's unit tests: collectives over the GPUs of one process, each test
+# in a child the test bed forks after the parent's HIP shut HSA down.  The
+# reductions' checks fail (no kernel code runs).  On 7.2.4 (experimental)
+# and 5.4.3 (trixie) they run; trixie's PreMultScalar child then crashes
+# in the test's own GetDescription while reporting the mismatch (SIGSEGV,
+# untraced too), and the parent exits 1 or 141 (SIGPIPE) by the race
+# with the dead child, so trixie leaves it out.  sid cannot install
+# librccl1 (it needs HIP 5's libamdhip64-5).
+rccl='AllReduce*'
+[ "${RTG_SUITE:-}" = trixie ] && rccl='AllReduce*:-AllReduce.PreMultScalar'
+gt rccl-UnitTests SIMGPU_GPUS=2 "$L/librccl1-tests/*UnitTests" "$rccl"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
