@@ -36,7 +36,7 @@ static int after_shut_down(int n) {
   waitpid(pid, &st, 0);
   life(n, 0);
   printf("child exit %d, %d dispatches in each of 3 lives\n", WEXITSTATUS(st), n);
-  return 0;
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
