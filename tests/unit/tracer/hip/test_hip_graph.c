@@ -7,23 +7,35 @@
 #include "hip/hip_internal.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 __thread rtg_thread_state rtg_tls; /* (the core's, for the calls' ts) */
 
-static uint32_t launch(uintptr_t exec) {
+/* The exec's number (0: untagged); *restarted: the launch restarted the
+ * thread's op count where it tagged it (checked by the caller: CHECK is
+ * the main thread's). */
+static uint32_t launch_on(uintptr_t exec, bool *restarted) {
   rtg_hip_call c = {.ts = &rtg_tls};
   rtg_tls.graph = 0;
   rtg_tls.graph_ops = 7;
   rtg_hip_graph_begin(&c, &exec);
-  if (c.graph) CHECK_U64(rtg_tls.graph_ops, 0);
+  *restarted = !c.graph || rtg_tls.graph_ops == 0;
   return c.graph ? rtg_tls.graph : 0;
+}
+
+static uint32_t launch(uintptr_t exec) {
+  bool restarted;
+  uint32_t id = launch_on(exec, &restarted);
+  CHECK(restarted);
+  return id;
 }
 
 enum { THREADS = 8, SHARED = 0x5000 };
 static uint32_t seen[THREADS];
+static bool seen_restarted[THREADS];
 static void *racer(void *arg) {
-  seen[(uintptr_t)arg] = launch(SHARED);
+  seen[(uintptr_t)arg] = launch_on(SHARED, &seen_restarted[(uintptr_t)arg]);
   return NULL;
 }
 
@@ -35,7 +47,10 @@ int main(void) {
   pthread_t t[THREADS];
   for (uintptr_t i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, racer, (void *)i);
   for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
-  for (int i = 0; i < THREADS; i++) CHECK_U64(seen[i], 3);
+  for (int i = 0; i < THREADS; i++) {
+    CHECK_U64(seen[i], 3);
+    CHECK(seen_restarted[i]);
+  }
   uint32_t last = 0, untagged = 0;
   for (uintptr_t e = 1; e <= 3000; e++) {
     uint32_t id = launch(0x100000 + e * 64);
