@@ -20,7 +20,7 @@ FUZZ_SRC_hcc_profile := src/common/hcc_profile.c
 
 FUZZ_SRC_demangle := src/common/demangle.c
 
-FUZZ_SRC_linereader := src/common/linereader.c
+FUZZ_SRC_linereader := src/common/linereader.c src/common/inrange.c
 
 FUZZ_RPT_SRC := src/rpt/roi.c src/rpt/sort.c src/common/diag.c src/common/strtab.c \
   src/common/xalloc.c
