@@ -19,6 +19,13 @@
 #include <hsa/amd_hsa_signal.h>
 #include <sched.h>
 
+/* The thread that waited for op in its current life; 0: none. */
+static uint32_t waited_by(const rtg_op *op) {
+  uint64_t v = atomic_load_explicit(&((rtg_op *)op)->waited_by, memory_order_relaxed);
+  uint32_t gen = atomic_load_explicit(&((rtg_op *)op)->claim, memory_order_relaxed) >> 2;
+  return v >> 32 == gen ? (uint32_t)v : 0;
+}
+
 /* Read the op's times, record it, and leave the application's signal as the
  * hardware would have.  The caller claimed the op.  Returns true when the
  * op is kept by sigtrack.c (a forward waiting for its owner). */
@@ -35,7 +42,7 @@ static bool finish(rtg_op *op) {
     start = t.start, stop = t.end;
   }
   if (st == HSA_STATUS_SUCCESS)
-    rtg_op_record_done(op, start, stop);
+    rtg_op_record_done(op, start, stop, waited_by(op));
   else
     rtg_count(RTG_CNT_LOST_GPU, 1);
   /* No longer in flight before the application can see completion: once
@@ -103,12 +110,6 @@ void rtg_op_mark_waited(const rtg_owner_ref *o) {
   if (cur >> 32 == gen && (uint32_t)cur) return; /* another thread waits too: the first */
   atomic_compare_exchange_strong_explicit(&o->op->waited_by, &cur, v, memory_order_relaxed,
                                           memory_order_relaxed);
-}
-
-uint32_t rtg_op_waited_by(const rtg_op *op) {
-  uint64_t v = atomic_load_explicit(&((rtg_op *)op)->waited_by, memory_order_relaxed);
-  uint32_t gen = atomic_load_explicit(&((rtg_op *)op)->claim, memory_order_relaxed) >> 2;
-  return v >> 32 == gen ? (uint32_t)v : 0;
 }
 
 bool rtg_op_waiter_try(rtg_op *op) {

@@ -161,9 +161,10 @@ RTG_HIDDEN void rtg_sigtrack_after_fork(void);
 
 /* op_record.c: the host's record of a submitted packet (with
  * RTG_HSA_HOST_DISPATCH), and the op's record once it ran from start to
- * stop (never dropped). */
+ * stop, with the thread that waited for it (0: none; never dropped). */
 RTG_HIDDEN void rtg_op_record_submitted(const rtg_op *op);
-RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop);
+RTG_HIDDEN void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop,
+                                   uint32_t waiter);
 
 /* --------------------------------------------------------- completion */
 
@@ -185,8 +186,6 @@ RTG_HIDDEN void rtg_op_settle(uint64_t handle, const rtg_owner_ref *o);
 /* The calling application thread waits for the op of o to finish (its
  * record names it: waiter). */
 RTG_HIDDEN void rtg_op_mark_waited(const rtg_owner_ref *o);
-/* The thread that waited for op in its current life; 0: none. */
-RTG_HIDDEN uint32_t rtg_op_waited_by(const rtg_op *op);
 /* The waiter's turn at op: true when it is finished with it (completed by
  * whichever thread, and freed), false to come back later. */
 RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);

@@ -75,7 +75,7 @@ typedef struct op_payload {
   rtg_op op;
   uint64_t start, stop;
   rtg_kernel_name name;
-  uint32_t waiter; /* rtg_op_waited_by */
+  uint32_t waiter; /* the thread that waited for it, 0: none */
 } op_payload;
 
 static size_t format_op(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
@@ -159,7 +159,7 @@ static size_t format_op(char *out, size_t cap, const void *payload, size_t len, 
   return pre + rtg_entry_record(out + pre, cap - pre, r);
 }
 
-void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
+void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop, uint32_t waiter) {
   rtg_count(op->kind == RTG_OP_DISPATCH ? RTG_CNT_DISPATCHES
             : op->kind == RTG_OP_COPY   ? RTG_CNT_COPIES
                                         : RTG_CNT_BARRIERS,
@@ -168,7 +168,7 @@ void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
     record_profile(op, start, stop);
     return;
   }
-  op_payload p = {.start = start, .stop = stop, .waiter = rtg_op_waited_by(op)};
+  op_payload p = {.start = start, .stop = stop, .waiter = waiter};
   memcpy(&p.op, op, sizeof p.op);
   if (op->kind == RTG_OP_DISPATCH) p.name = rtg_kernel_name_of(op->kernel_object);
   rtg_emit_entry_keep(format_op, &p, sizeof p); /* GPU records are never dropped */
