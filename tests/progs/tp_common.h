@@ -26,4 +26,14 @@ static inline void tp_dispatch_n(hsa_queue_t *q, hsa_signal_t sig, int n) {
   }
   sg_wait(sig);
 }
+
+/* HSA started, a queue of tp_queue, *s created with value n and n
+ * dispatches run on the queue, as most lives of a test program begin. */
+static inline hsa_queue_t *tp_start(sg_system_t *sys, hsa_signal_t *s, int n) {
+  sg_init(sys);
+  hsa_queue_t *q = tp_queue(sys);
+  CHECK(hsa_signal_create(n, 0, NULL, s));
+  tp_dispatch_n(q, *s, n);
+  return q;
+}
 #endif

@@ -17,11 +17,8 @@ int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 5;
   const char *how = argc > 2 ? argv[2] : "segv";
   sg_system_t sys;
-  sg_init(&sys);
-  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
-  CHECK(hsa_signal_create(n, 0, NULL, &s));
-  tp_dispatch_n(q, s, n);
+  hsa_queue_t *q = tp_start(&sys, &s, n);
   /* let the waiter write the last completion before dying */
   usleep(200000);
   fflush(stdout);

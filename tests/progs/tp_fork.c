@@ -15,11 +15,8 @@
 /* hsa_init, N dispatches on a fresh queue, everything released */
 static void life(int n, int shut_down) {
   sg_system_t sys;
-  sg_init(&sys);
-  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
-  CHECK(hsa_signal_create(n, 0, NULL, &s));
-  tp_dispatch_n(q, s, n);
+  hsa_queue_t *q = tp_start(&sys, &s, n);
   CHECK(hsa_signal_destroy(s));
   CHECK(hsa_queue_destroy(q));
   if (shut_down) CHECK(hsa_shut_down());
@@ -43,11 +40,8 @@ int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 5;
   if (argc > 2 && !strcmp(argv[2], "shutdown")) return after_shut_down(n);
   sg_system_t sys;
-  sg_init(&sys);
-  hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s;
-  CHECK(hsa_signal_create(n, 0, NULL, &s));
-  tp_dispatch_n(q, s, n);
+  hsa_queue_t *q = tp_start(&sys, &s, n);
   pid_t pid = fork();
   if (pid == 0) {
     uint64_t t;
