@@ -224,6 +224,17 @@ static void gap_slices(pf *p) {
 
 /* ------------------------------------------------------------ events */
 
+/* A call on a thread's track of kind (a syscall, an MPI call): its
+ * arguments as annotation an, and its return value. */
+static void thread_call(pf *p, const cv_event *ev, enum tk_kind kind, int cat, int an) {
+  track *t = tracks_get(&p->ts, ev->proc, kind, ev->tid, 0, 0);
+  pkt k = pf_slice_begin(p, t, ev->start, ev->name, cat);
+  pf_ann_str(p, an, ev->args);
+  pf_ann_str(p, AN_ret, ev->ret);
+  pf_pkt_end(p, k);
+  pf_slice_end(p, t, ev->start, ev->end);
+}
+
 static void host_call(pf *p, const cv_event *ev) {
   cv_ctx *ctx = p->ctx;
   bool hip = ev->type == CV_HIP_API;
@@ -407,20 +418,10 @@ static void pf_event(void *st, const cv_event *ev) {
     pf_slice_end(p, t, ev->start, ev->end);
     return;
   case CV_SYSCALL:
-    t = tracks_get(&p->ts, ev->proc, TK_SYSCALL, ev->tid, 0, 0);
-    k = pf_slice_begin(p, t, ev->start, ev->name, CAT_syscall);
-    pf_ann_str(p, AN_call, ev->args);
-    pf_ann_str(p, AN_ret, ev->ret);
-    pf_pkt_end(p, k);
-    pf_slice_end(p, t, ev->start, ev->end);
+    thread_call(p, ev, TK_SYSCALL, CAT_syscall, AN_call);
     return;
   case CV_MPI:
-    t = tracks_get(&p->ts, ev->proc, TK_MPI, ev->tid, 0, 0);
-    k = pf_slice_begin(p, t, ev->start, ev->name, CAT_mpi);
-    pf_ann_str(p, AN_args, ev->args);
-    pf_ann_str(p, AN_ret, ev->ret);
-    pf_pkt_end(p, k);
-    pf_slice_end(p, t, ev->start, ev->end);
+    thread_call(p, ev, TK_MPI, CAT_mpi, AN_args);
     return;
   default:
     return;
