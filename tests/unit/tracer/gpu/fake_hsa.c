@@ -75,7 +75,8 @@ void fake_hsa_install(void) {
 }
 
 /* op_record.c's, caught */
-void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop) {
+void rtg_op_record_done(const rtg_op *op, uint64_t start, uint64_t stop, uint32_t waiter) {
+  (void)waiter;
   fake.op = op, fake.start = start, fake.stop = stop;
   __atomic_fetch_add(&fake.records, 1,
                      __ATOMIC_RELEASE); /* (a waiter thread's, read by the test's) */
