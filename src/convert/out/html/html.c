@@ -117,7 +117,9 @@ static void add(ht_state *h, uint32_t proc, uint8_t kind, uint64_t key, const cv
   }
   if (t->n && ev->start < t->v[t->n - 1].start) t->unsorted = true;
   uint64_t end = ev->end > ev->start ? ev->end : ev->start;
-  t->v[t->n++] = (ht_ev){ev->start, end, cv_intern(h->ctx, name), args_id(h, args)};
+  uint32_t nid = cv_intern(h->ctx, name);
+  if (nid > h->max_name) h->max_name = nid;
+  t->v[t->n++] = (ht_ev){ev->start, end, nid, args_id(h, args)};
   if (end - ev->start > t->maxdur) t->maxdur = end - ev->start;
   if (!h->nev || ev->start < h->first) h->first = ev->start;
   if (end > h->last) h->last = end;

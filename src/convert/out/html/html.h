@@ -104,6 +104,7 @@ typedef struct ht_state {
   cv_cached args_cache[CV_CACHE]; /* (the sink runs on the one dispatching thread) */
   ht_track *recent[HT_NKINDS];    /* the track of the kind's last event */
   uint64_t nev, first, last;
+  uint32_t max_name; /* the largest name id of an event */
   ht_dev *d;
   uint32_t nd, capd;
   rtg_u64map dev_index; /* proc << 32 | device -> index + 1 */

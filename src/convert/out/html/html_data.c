@@ -107,17 +107,6 @@ static void gaps(ht_state *h, ht_dev *d, uint32_t di) {
   }
 }
 
-typedef struct kd {
-  uint32_t name;
-  uint64_t dur;
-} kd;
-
-static int kd_order(const void *a, const void *b) {
-  const kd *x = a, *y = b;
-  if (x->name != y->name) return x->name < y->name ? -1 : 1;
-  return x->dur < y->dur ? -1 : x->dur > y->dur;
-}
-
 static const cv_ctx *kstat_ctx; /* (qsort has no argument) */
 
 /* the largest total first, then by name (as --stats orders them) */
@@ -127,47 +116,109 @@ static int kstat_order(const void *a, const void *b) {
   return strcmp(cv_str(kstat_ctx, x->name), cv_str(kstat_ctx, y->name));
 }
 
-/* nearest rank: the smallest value with at least p % of them at or below */
-static uint64_t rank(const kd *v, uint64_t n, unsigned p) {
-  uint64_t r = (n * p + 99) / 100;
-  return v[r ? r - 1 : 0].dur;
+static int u64_order(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
 }
 
-/* The kernels of a device by name: count, total, median, p95, max. */
-static void kernels(ht_state *h, ht_kgroup *d) {
+/* Puts v[k] where a sort of v[0..n) would, smaller or equal values
+ * before it and larger or equal after (a selection: three-way partitions
+ * around a median of three; a sort where they do not shrink the range). */
+static void select_k(uint64_t *v, size_t n, size_t k) {
+  size_t lo = 0, hi = n, rounds = 0; /* k in [lo, hi) */
+  while (hi - lo > 16) {
+    if (++rounds > 64) break;
+    uint64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+    uint64_t p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    size_t lt = lo, i = lo, gt = hi; /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */
+    while (i < gt) {
+      uint64_t x = v[i];
+      if (x < p)
+        v[i++] = v[lt], v[lt++] = x;
+      else if (x > p)
+        v[i] = v[--gt], v[gt] = x;
+      else
+        i++;
+    }
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return; /* v[k] == p, in place */
+  }
+  qsort(v + lo, hi - lo, sizeof *v, u64_order);
+}
+
+/* nearest rank: the smallest value with at least p % of them at or below */
+static size_t rank_of(uint64_t n, unsigned p) {
+  uint64_t r = (n * p + 99) / 100;
+  return r ? (size_t)r - 1 : 0;
+}
+
+/* The kernels of a device by name: count, total, median, p95, max.  Their
+ * durations grouped by name (a counting sort on the name's place among
+ * the device's names: slot, all UINT32_MAX, is left so), the ranks of
+ * each group by selection. */
+static void kernels(ht_state *h, ht_kgroup *d, uint32_t *slot) {
+  uint32_t *names = NULL; /* place -> name id */
+  size_t *at = NULL;      /* place -> its durations' count, then start */
+  uint32_t nn = 0, cap = 0;
   size_t n = 0;
-  for (uint32_t i = 0; i < h->nt; i++)
-    if (h->t[i].kind == HT_QUEUE && h->t[i].proc == d->proc && h->t[i].key >> 32 == d->device)
-      n += h->t[i].n;
-  kd *v = malloc((n + 1) * sizeof *v);
-  if (!v) oom();
-  n = 0;
+  for (uint32_t i = 0; i < h->nt; i++) {
+    const ht_track *t = &h->t[i];
+    if (t->kind != HT_QUEUE || t->proc != d->proc || t->key >> 32 != d->device) continue;
+    for (size_t j = 0; j < t->n; j++) {
+      uint32_t id = t->v[j].name;
+      if (id == h->barrier_name) continue;
+      if (slot[id] == UINT32_MAX) {
+        if (nn == cap) {
+          cap = cap ? 2 * cap : 64;
+          names = realloc(names, cap * sizeof *names);
+          at = realloc(at, (cap + 1) * sizeof *at);
+          if (!names || !at) oom();
+        }
+        names[nn] = id, at[nn] = 0;
+        slot[id] = nn++;
+      }
+      at[slot[id]]++;
+      n++;
+    }
+  }
+  size_t sum = 0;
+  for (uint32_t k = 0; k < nn; k++) {
+    size_t c = at[k];
+    at[k] = sum;
+    sum += c;
+  }
+  uint64_t *v = malloc((n + 1) * sizeof *v);
+  d->k = malloc((nn + 1) * sizeof *d->k);
+  if (!v || !d->k) oom();
   for (uint32_t i = 0; i < h->nt; i++) {
     const ht_track *t = &h->t[i];
     if (t->kind != HT_QUEUE || t->proc != d->proc || t->key >> 32 != d->device) continue;
     for (size_t j = 0; j < t->n; j++)
-      if (t->v[j].name != h->barrier_name) v[n++] = (kd){t->v[j].name, t->v[j].end - t->v[j].start};
+      if (t->v[j].name != h->barrier_name)
+        v[at[slot[t->v[j].name]]++] = t->v[j].end - t->v[j].start;
   }
-  qsort(v, n, sizeof *v, kd_order);
-  size_t nk = 0;
-  for (size_t i = 0; i < n;) {
-    size_t j = i;
-    uint64_t total = 0;
-    while (j < n && v[j].name == v[i].name) total += v[j++].dur;
-    ht_kstat s = {v[i].name,   j - i, total, rank(v + i, j - i, 50), rank(v + i, j - i, 95),
-                  v[j - 1].dur};
-    if (nk % 64 == 0) {
-      ht_kstat *nk2 = realloc(d->k, (nk + 64) * sizeof *d->k);
-      if (!nk2) oom();
-      d->k = nk2;
+  /* (at[k] is now where group k ends) */
+  for (uint32_t k = 0; k < nn; k++) {
+    size_t e = at[k], b = k ? at[k - 1] : 0, c = e - b;
+    uint64_t *g = v + b, total = 0, max = 0;
+    for (size_t j = 0; j < c; j++) {
+      total += g[j];
+      if (g[j] > max) max = g[j];
     }
-    d->k[nk++] = s;
-    i = j;
+    size_t k95 = rank_of(c, 95), k50 = rank_of(c, 50);
+    select_k(g, c, k95);
+    if (k50 < k95) select_k(g, k95, k50);
+    d->k[k] = (ht_kstat){names[k], c, total, g[k50], g[k95], max};
+    slot[names[k]] = UINT32_MAX;
   }
-  free(v);
+  free(v), free(names), free(at);
   kstat_ctx = h->ctx;
-  qsort(d->k, nk, sizeof *d->k, kstat_order);
-  d->nk = nk < HT_TOP_KERNELS ? nk : HT_TOP_KERNELS;
+  qsort(d->k, nn, sizeof *d->k, kstat_order);
+  d->nk = nn < HT_TOP_KERNELS ? nn : HT_TOP_KERNELS;
 }
 
 static int ev_order(const void *a, const void *b) {
@@ -308,6 +359,9 @@ void ht_prepare(ht_state *h) {
     if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
   qsort(h->t, h->nt, sizeof *h->t, track_order);
   /* the kernels of each (process, GPU): its queue tracks are adjacent */
+  uint32_t *slot = malloc(((size_t)h->max_name + 1) * sizeof *slot);
+  if (!slot) oom();
+  memset(slot, 0xff, ((size_t)h->max_name + 1) * sizeof *slot);
   for (uint32_t i = 0; i < h->nt; i++) {
     const ht_track *t = &h->t[i];
     if (t->kind != HT_QUEUE) continue;
@@ -317,8 +371,9 @@ void ht_prepare(ht_state *h) {
     if (!nk) oom();
     h->kg = nk;
     h->kg[h->nkg] = (ht_kgroup){.proc = t->proc, .device = (rtg_device)(t->key >> 32)};
-    kernels(h, &h->kg[h->nkg++]);
+    kernels(h, &h->kg[h->nkg++], slot);
   }
+  free(slot);
   /* coverage bins of every track over the whole run, of all its events */
   for (uint32_t i = 0; i < h->nt; i++) {
     ht_track *t = &h->t[i];
