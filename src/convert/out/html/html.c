@@ -182,6 +182,7 @@ static bool sink_close(void *arg) {
   bool threaded = !pthread_create(&th, NULL, finish, h->an);
   if (!threaded) an_shared_finish(h->an);
   ht_prepare(h);
+  if (h->all_embedded) ht_arrays_make(h); /* (else once the windows are chosen) */
   if (threaded) pthread_join(th, NULL);
   ht_compute(h);
   bool ok = ht_write(h);
@@ -190,6 +191,7 @@ static bool sink_close(void *arg) {
     ok = false;
   }
   ht_free_data(h);
+  ht_arrays_free(h);
   for (uint32_t i = 0; i < h->nt; i++) free(h->t[i].v);
   free(h->t);
   rtg_u64map_free(&h->track_index);

@@ -6,6 +6,9 @@
  *                 (utilisation over time from the model's idle pieces, the
  *                 gaps, the top kernels, the tracks' coverage bins) and
  *                 which events are embedded;
+ *   html_events.c the embedded events' arrays and most of their base64,
+ *                 made while the analysis finishes when every event is
+ *                 embedded (html_b64.c: the base64, in parts side by side);
  *   html_write.c  writes the template (report.html.in, report.css,
  *                 report.js, embedded at build time by scripts/embed.sh)
  *                 around the data: the analysis JSON document verbatim, a
@@ -89,6 +92,25 @@ typedef struct ht_kgroup {
   size_t nk;
 } ht_kgroup;
 
+/* The embedded events' arrays: the binary part's first 20 bytes an event
+ * (html_write.c says what they are) and their base64 but for the names'
+ * (which are numbered after the top kernels') and a triple or two of its
+ * neighbours: [0, 12 n) and [a1, a2) are encoded, [12 n, a1) is not yet. */
+typedef struct ht_arrays {
+  bool made;
+  size_t n;
+  unsigned char *blob; /* [0, 20 n) */
+  uint32_t *name;      /* per event: its name's place by first use among the events */
+  uint32_t *first;     /* that place -> the name's id */
+  uint32_t nfirst;
+  uint32_t *args_from; /* an argument's place in the report -> its id in ht_state.args */
+  uint32_t nargs;
+  uint64_t *longs; /* (event, duration) of those of UINT32_MAX ns or more */
+  size_t nlong;
+  char *b64; /* [0, a2) encoded */
+  size_t a1, a2;
+} ht_arrays;
+
 typedef struct ht_state {
   cv_ctx *ctx;
   an_state *an;
@@ -117,6 +139,7 @@ typedef struct ht_state {
   bool all_embedded;
   uint64_t *win; /* windows embedded when not all: s, e pairs, sorted, disjoint */
   size_t nwin;
+  ht_arrays arr;
 } ht_state;
 
 /* html_data.c */
@@ -129,6 +152,18 @@ void ht_free_data(ht_state *h);
 /* drops a track's events that are not embedded */
 void ht_keep(ht_state *h, ht_track *t);
 size_t ht_first_at(const ht_track *t, uint64_t at);
+
+/* html_events.c: ht_arrays_make keeps the events embedded (ht_keep) and
+ * makes the arrays; ht_arrays_name numbers their names (renumber: a name's
+ * place by first use among the events -> its place in the report). */
+void ht_arrays_make(ht_state *h);
+void ht_arrays_name(ht_state *h, const uint32_t *renumber);
+void ht_arrays_free(ht_state *h);
+
+/* html_b64.c: the base64 of in[0..3 triples) to out (4 triples bytes); of
+ * in[0..n) with its padding, returning its length */
+void ht_b64_triples(const unsigned char *in, size_t triples, char *out);
+size_t ht_b64(const unsigned char *in, size_t n, char *out);
 
 /* html_write.c: false after saying why */
 bool ht_write(ht_state *h);

@@ -348,6 +348,7 @@ static void keep_windows(ht_state *h, ht_track *t) {
 }
 
 void ht_prepare(ht_state *h) {
+  h->all_embedded = h->nev <= h->max_events;
   /* the times are from the earliest process start (where the analysis'
    * spans begin) or event */
   const cv_ctx *ctx = h->ctx;
@@ -442,7 +443,6 @@ void ht_compute(ht_state *h) {
         h->kg[k].k = NULL;
       }
   }
-  h->all_embedded = h->nev <= h->max_events;
   if (!h->all_embedded) choose_windows(h);
 }
 

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "html.h"
-#include "parts.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the report's arrays are written in the host's byte order: little-endian only"
@@ -29,48 +28,6 @@
 extern const unsigned char rtg_html_report_html_in[], rtg_html_report_css[], rtg_html_report_js[];
 extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
     rtg_html_report_js_len;
-
-/* base64 of the binary part, in parts encoded side by side */
-static const char b64c[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-static char b64pair[4096][2]; /* 12 bits -> their two characters */
-
-typedef struct b64_job {
-  const unsigned char *in;
-  char *out;
-} b64_job;
-
-static void b64_part(void *arg, size_t lo, size_t hi) { /* triples [lo, hi) */
-  const b64_job *j = arg;
-  const unsigned char *s = j->in + 3 * lo;
-  char *o = j->out + 4 * lo;
-  for (size_t i = lo; i < hi; i++, s += 3, o += 4) {
-    uint32_t w = (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
-    memcpy(o, b64pair[w >> 12], 2);
-    memcpy(o + 2, b64pair[w & 4095], 2);
-  }
-}
-
-/* The base64 of in[0..n) to f, with its padding. */
-static void b64_write(FILE *f, const unsigned char *in, size_t n) {
-  if (!b64pair[1][1])
-    for (int v = 0; v < 4096; v++) b64pair[v][0] = b64c[v >> 6], b64pair[v][1] = b64c[v & 63];
-  size_t triples = n / 3;
-  char *out = malloc(4 * triples + 5);
-  if (!out) oom();
-  b64_job j = {in, out};
-  rtg_parts_run(triples, (size_t)1 << 17, 8, b64_part, &j);
-  size_t m = 4 * triples;
-  if (n % 3) { /* the last one or two bytes */
-    const unsigned char *q = in + 3 * triples;
-    unsigned char b1 = n % 3 == 2 ? q[1] : 0;
-    out[m++] = b64c[q[0] >> 2];
-    out[m++] = b64c[(q[0] & 3) << 4 | b1 >> 4];
-    out[m++] = n % 3 == 2 ? b64c[(b1 & 15) << 2] : '=';
-    out[m++] = '=';
-  }
-  fwrite(out, 1, m, f);
-  free(out);
-}
 
 /* A JSON string that may sit in a script element: < > & escaped. */
 static void jstr(FILE *f, const char *s) {
@@ -198,22 +155,15 @@ static void write_data(ht_state *h, FILE *f) {
   put_json_doc(f, aj, ajn);
   fputs("</script>\n", f);
 
-  /* the tracks' bins, then only the embedded events kept */
+  /* the tracks' bins, then only the embedded events kept (made before
+   * when every event is embedded) */
   size_t nb = h->nbins;
   uint8_t *bins = h->bins;
-  size_t off = 0;
-  for (uint32_t i = 0; i < h->nt; i++) {
-    ht_track *t = &h->t[i];
-    ht_keep(h, t);
-    t->off = off;
-    t->nemb = t->n;
-    off += t->n;
-  }
-  size_t n = off;
-  h->nemb = n;
-  remap names, args;
+  if (!h->arr.made) ht_arrays_make(h);
+  const ht_arrays *arr = &h->arr;
+  size_t n = arr->n;
+  remap names;
   remap_init(&names, rtg_strtab_count(ctx->strs));
-  remap_init(&args, rtg_strtab_count(h->args));
   size_t nutil = 0;
   for (uint32_t i = 0; i < h->nd; i++) nutil += h->d[i].util ? h->d[i].nbins * HT_NSERIES : 0;
   size_t o_start = 0, o_dur = 8 * n, o_name = 12 * n, o_args = 16 * n, o_util = 20 * n,
@@ -312,32 +262,25 @@ static void write_data(ht_state *h, FILE *f) {
               d->worst[k].e - h->first);
     fputs("]}", f);
   }
-  /* the events' arrays need the names renumbered first */
-  uint32_t *nm = malloc((n + 1) * sizeof *nm), *ag = malloc((n + 1) * sizeof *ag);
-  if (!nm || !ag) oom();
+  /* the events' names after the kernels', in the order of their first use */
+  uint32_t *renumber = malloc(((size_t)arr->nfirst + 1) * sizeof *renumber);
+  if (!renumber) oom();
+  for (uint32_t i = 0; i < arr->nfirst; i++) renumber[i] = remap_id(&names, arr->first[i]);
+  ht_arrays_name(h, renumber);
+  free(renumber);
   fputs("],\"long\":[", f);
-  bool firstlong = true;
-  for (uint32_t i = 0; i < h->nt; i++) {
-    const ht_track *t = &h->t[i];
-    for (size_t j = 0; j < t->n; j++) {
-      nm[t->off + j] = remap_id(&names, t->v[j].name);
-      ag[t->off + j] = remap_id(&args, t->v[j].args);
-      uint64_t dur = t->v[j].end - t->v[j].start;
-      if (dur >= UINT32_MAX) {
-        fprintf(f, "%s[%zu,%" PRIu64 "]", firstlong ? "" : ",", t->off + j, dur);
-        firstlong = false;
-      }
-    }
-  }
+  for (size_t i = 0; i < arr->nlong; i++)
+    fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", arr->longs[2 * i],
+            arr->longs[2 * i + 1]);
   fputs("],\"strings\":[", f);
   for (uint32_t i = 0; i < names.n; i++) {
     if (i) fputc(',', f);
     jstr(f, cv_str(ctx, names.from[i]));
   }
   fputs("],\"args\":[", f);
-  for (uint32_t i = 0; i < args.n; i++) {
+  for (uint32_t i = 0; i < arr->nargs; i++) {
     if (i) fputc(',', f);
-    jstr(f, rtg_strtab_get(h->args, args.from[i]));
+    jstr(f, rtg_strtab_get(h->args, arr->args_from[i]));
   }
   fprintf(f,
           "],\"arrays\":{\"start\":[\"f64\",%zu,%zu],\"dur\":[\"u32\",%zu,%zu],\"name\":[\"u32\","
@@ -352,47 +295,40 @@ static void write_data(ht_state *h, FILE *f) {
   jstr(f, at);
   fputs("}</script>\n<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
 
-  /* the arrays, back to back at their offsets, then as base64 */
-  unsigned char *blob = calloc(total + 1, 1);
+  /* the arrays, back to back at their offsets, then as base64: the
+   * events' encoded before up to a2, the rest from there */
+  size_t a2 = arr->a2;
+  unsigned char *blob = calloc(total - a2 + 1, 1);
   if (!blob) oom();
-  double *st = (double *)(blob + o_start);
-  uint32_t *du = (uint32_t *)(blob + o_dur);
-  size_t k = 0;
-  for (uint32_t i = 0; i < h->nt; i++)
-    for (size_t j = 0; j < h->t[i].n; j++, k++) {
-      uint64_t dur = h->t[i].v[j].end - h->t[i].v[j].start;
-      st[k] = (double)(h->t[i].v[j].start - h->first);
-      du[k] = dur >= UINT32_MAX ? UINT32_MAX : (uint32_t)dur;
-    }
-  memcpy(blob + o_name, nm, n * sizeof *nm);
-  memcpy(blob + o_args, ag, n * sizeof *ag);
-  size_t uoff = o_util;
+  memcpy(blob, arr->blob + a2, o_util - a2);
+  size_t uoff = o_util - a2;
   for (uint32_t i = 0; i < h->nd; i++)
     if (h->d[i].util) {
       size_t bytes = h->d[i].nbins * HT_NSERIES * sizeof(float);
       memcpy(blob + uoff, h->d[i].util, bytes);
       uoff += bytes;
     }
-  memcpy(blob + o_bins, bins, nb);
-  double *ps = (double *)(blob + o_pstart);
-  float *pd = (float *)(blob + o_pdur);
-  k = 0;
+  memcpy(blob + o_bins - a2, bins, nb);
+  double *ps = (double *)(blob + o_pstart - a2);
+  float *pd = (float *)(blob + o_pdur - a2);
+  size_t k = 0;
   for (uint32_t i = 0; i < h->nd && np; i++)
     for (size_t j = 0; h->d[i].util && j < h->d[i].np; j++, k++) {
       const ht_piece *p = &h->d[i].p[j];
       ps[k] = (double)(p->s - h->first);
       pd[k] = (float)(p->e - p->s);
-      blob[o_pcause + k] = (unsigned char)p->cause;
+      blob[o_pcause - a2 + k] = (unsigned char)p->cause;
     }
-  b64_write(f, blob, total);
+  char *tail = malloc(4 * ((total - a2) / 3 + 1) + 1);
+  if (!tail) oom();
+  size_t ntail = ht_b64(blob, total - a2, tail);
+  fwrite(arr->b64, 1, 4 * (a2 / 3), f);
+  fwrite(tail, 1, ntail, f);
   free(blob);
+  free(tail);
   fputs("</script>\n", f);
-  free(nm);
-  free(ag);
   free(names.to);
   free(names.from);
-  free(args.to);
-  free(args.from);
   free(aj);
   free(at);
 }
