@@ -1,7 +1,9 @@
 /* rtg-convert --html FILE: one self-contained HTML report (issue 27).
  *
- *   html.c        the sink: runs its own analysis (analyze.h) and keeps each
- *                 event of the timeline compactly (24 bytes, per track);
+ *   html.c        the sink: runs its own analysis (analyze.h) and hands
+ *                 what the timeline takes of each event to html_feed.c,
+ *                 which files it (html_file.c: 24 bytes, per track) on a
+ *                 thread of its own;
  *   html_data.c   at the end: what the report shows beyond the analysis
  *                 (utilisation over time from the model's idle pieces, the
  *                 gaps, the top kernels, the tracks' coverage bins) and
@@ -27,7 +29,7 @@ enum ht_kind { HT_HIP, HT_HSA, HT_MARK, HT_SYS, HT_QUEUE, HT_COPY, HT_NKINDS };
 
 typedef struct ht_ev {
   uint64_t start, end;
-  uint32_t name; /* ctx string id */
+  uint32_t name; /* id in ht_state.names */
   uint32_t args; /* id in ht_state.args, UINT32_MAX: none */
 } ht_ev;
 
@@ -111,6 +113,30 @@ typedef struct ht_arrays {
   size_t a1, a2;
 } ht_arrays;
 
+/* A kernel's dimensions and the id of their text in the arguments + 1
+ * (0: none), in a direct-mapped memo of HT_DIMS_MEMO. */
+typedef struct ht_dims_memo {
+  uint32_t v[6];
+  uint32_t id1;
+} ht_dims_memo;
+#define HT_DIMS_MEMO 512
+
+/* What the timeline takes of an event: its track, times, name and
+ * arguments: the text args, or made of v (args_how). */
+enum { HT_ARGS_TEXT, HT_ARGS_DIMS, HT_ARGS_AGENTS };
+typedef struct ht_in {
+  uint64_t start, end, key, bytes;
+  uint32_t proc;
+  uint32_t v[6]; /* HT_ARGS_DIMS: grid, workgroup; HT_ARGS_AGENTS: source, destination */
+  uint8_t kind;  /* enum ht_kind */
+  uint8_t args_how;
+  bool copy_name; /* named as the other outputs name a copy (name, bytes) */
+  bool has_bytes;
+  const char *name, *args;
+} ht_in;
+
+typedef struct ht_feed ht_feed;
+
 typedef struct ht_state {
   cv_ctx *ctx;
   an_state *an;
@@ -123,8 +149,12 @@ typedef struct ht_state {
   size_t args_budget;
   uint64_t args_dropped;
   uint32_t barrier_name;
-  cv_cached args_cache[CV_CACHE]; /* (the sink runs on the one dispatching thread) */
-  ht_track *recent[HT_NKINDS];    /* the track of the kind's last event */
+  cv_cached args_cache[CV_CACHE]; /* (html_file.c runs on one thread at a time) */
+  rtg_strtab *names;              /* the events' names (the report's own) */
+  cv_cached names_cache[CV_CACHE];
+  ht_dims_memo dims_memo[HT_DIMS_MEMO];
+  ht_feed *feed;               /* NULL: events filed as they come */
+  ht_track *recent[HT_NKINDS]; /* the track of the kind's last event */
   uint64_t nev, first, last;
   uint32_t max_name; /* the largest name id of an event */
   ht_dev *d;
@@ -141,6 +171,17 @@ typedef struct ht_state {
   size_t nwin;
   ht_arrays arr;
 } ht_state;
+
+/* html_feed.c: the events to html_file.c, in their order.  Until
+ * ht_feed_end returns, the filing thread alone touches the tracks, names,
+ * arguments, nev, first, last and max_name. */
+void ht_feed_start(ht_state *h);
+void ht_feed_put(ht_state *h, const ht_in *in);
+void ht_feed_end(ht_state *h);
+
+/* html_file.c */
+void ht_file(ht_state *h, const ht_in *in);
+uint32_t ht_name_id(ht_state *h, const char *s);
 
 /* html_data.c */
 void ht_piece_cb(void *arg, const an_piece *p);

@@ -107,13 +107,13 @@ static void gaps(ht_state *h, ht_dev *d, uint32_t di) {
   }
 }
 
-static const cv_ctx *kstat_ctx; /* (qsort has no argument) */
+static const rtg_strtab *kstat_names; /* (qsort has no argument) */
 
 /* the largest total first, then by name (as --stats orders them) */
 static int kstat_order(const void *a, const void *b) {
   const ht_kstat *x = a, *y = b;
   if (x->total != y->total) return x->total > y->total ? -1 : 1;
-  return strcmp(cv_str(kstat_ctx, x->name), cv_str(kstat_ctx, y->name));
+  return strcmp(rtg_strtab_get(kstat_names, x->name), rtg_strtab_get(kstat_names, y->name));
 }
 
 static int u64_order(const void *a, const void *b) {
@@ -216,7 +216,7 @@ static void kernels(ht_state *h, ht_kgroup *d, uint32_t *slot) {
     slot[names[k]] = UINT32_MAX;
   }
   free(v), free(names), free(at);
-  kstat_ctx = h->ctx;
+  kstat_names = h->names;
   qsort(d->k, nn, sizeof *d->k, kstat_order);
   d->nk = nn < HT_TOP_KERNELS ? nn : HT_TOP_KERNELS;
 }

@@ -163,7 +163,7 @@ static void write_data(ht_state *h, FILE *f) {
   const ht_arrays *arr = &h->arr;
   size_t n = arr->n;
   remap names;
-  remap_init(&names, rtg_strtab_count(ctx->strs));
+  remap_init(&names, rtg_strtab_count(h->names));
   size_t nutil = 0;
   for (uint32_t i = 0; i < h->nd; i++) nutil += h->d[i].util ? h->d[i].nbins * HT_NSERIES : 0;
   size_t o_start = 0, o_dur = 8 * n, o_name = 12 * n, o_args = 16 * n, o_util = 20 * n,
@@ -275,7 +275,7 @@ static void write_data(ht_state *h, FILE *f) {
   fputs("],\"strings\":[", f);
   for (uint32_t i = 0; i < names.n; i++) {
     if (i) fputc(',', f);
-    jstr(f, cv_str(ctx, names.from[i]));
+    jstr(f, rtg_strtab_get(h->names, names.from[i]));
   }
   fputs("],\"args\":[", f);
   for (uint32_t i = 0; i < arr->nargs; i++) {
