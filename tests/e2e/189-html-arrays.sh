@@ -4,13 +4,15 @@
 # with event counts of each remainder by three (the base64 is made in
 # parts cut at multiples of three bytes, the events' part while the
 # analysis runs), a kernel of 5 s (over 2^32 ns: the "long" list), names
-# numbered after the top kernels'.  With fewer events embedded
+# numbered after the top kernels', calls whose arguments are larger than
+# the blocks that carry events to the report's filing thread (303).  With
+# fewer events embedded
 # (RTG_HTML_MAX_EVENTS) the embedded ones are among the JSON's.
 python3 - "$B/rtg-convert" <<'PY'
 import base64, collections, json, os, re, struct, subprocess, sys
 conv = sys.argv[1]
 
-def trace(n, path):
+def trace(n, path, big=False):
     out = open(path, "w")
     w = out.write
     w("RTG: pid:1000 tid:1000 trace format:1 host:h189 clock:CLOCK_BOOTTIME\n")
@@ -27,8 +29,9 @@ def trace(n, path):
                  1024 * (i % 4 + 1), i + 1))
             c["hip"] += 1; c["disp"] += 1
         elif k == 1:
-            w("HIP: pid:1000 tid:1002 hipMemcpyAsync(dst=0x%x, src=0x5500, size=65536, kind=1) "
-              "ret=0 @%d +400 corr:%d\n" % (0x7f00 + i, t, i + 1))
+            pad = ", pad=" + "x" * 300000 if big and i % 100 == 1 else ""
+            w("HIP: pid:1000 tid:1002 hipMemcpyAsync(dst=0x%x, src=0x5500, size=65536, kind=1%s) "
+              "ret=0 @%d +400 corr:%d\n" % (0x7f00 + i, pad, t, i + 1))
             w("HSA: pid:1000 tid:1001 copy agent:1 signal:9 start:%d stop:%d dep1:0 dep2:0 dep3:0 "
               "dep4:0 dep5:0 bytes:65536 kind:HostToDevice engine:2 corr:%d\n" % (t + 500, t + 9000, i + 1))
             c["hip"] += 1; c["copy"] += 1
@@ -80,8 +83,8 @@ def from_report(path):
     first = sorted(set(kern)) == list(range(len(set(kern))))
     return meta, evs, "top kernels' names first: %s" % first
 
-for n in (300, 301, 302):
-    trace(n, "t%d.txt" % n)
+for n in (300, 301, 302, 303):
+    trace(n, "t%d.txt" % n, n == 303)
     r = subprocess.run([conv, "-q", "-o", "t%d.json" % n, "--html", "t%d.html" % n, "t%d.txt" % n])
     want = from_json("t%d.json" % n)
     meta, got, note = from_report("t%d.html" % n)
