@@ -101,7 +101,7 @@ typedef struct ht_kgroup {
 typedef struct ht_arrays {
   bool made;
   size_t n;
-  unsigned char *blob; /* [0, 20 n) */
+  unsigned char *blob; /* [12 n, 20 n): names (at the end), args */
   uint32_t *name;      /* per event: its name's place by first use among the events */
   uint32_t *first;     /* that place -> the name's id */
   uint32_t nfirst;
@@ -195,7 +195,8 @@ void ht_keep(ht_state *h, ht_track *t);
 size_t ht_first_at(const ht_track *t, uint64_t at);
 
 /* html_events.c: ht_arrays_make keeps the events embedded (ht_keep) and
- * makes the arrays; ht_arrays_name numbers their names (renumber: a name's
+ * makes the arrays (the tracks' events are freed: the arrays have all the
+ * report needs of them); ht_arrays_name numbers their names (renumber: a name's
  * place by first use among the events -> its place in the report). */
 void ht_arrays_make(ht_state *h);
 void ht_arrays_name(ht_state *h, const uint32_t *renumber);

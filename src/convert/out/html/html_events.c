@@ -36,12 +36,13 @@ void ht_arrays_make(ht_state *h) {
   a->first = malloc(((size_t)h->max_name + 1) * sizeof *a->first);
   a->args_from = malloc(((size_t)nargs_ids + 1) * sizeof *a->args_from);
   a->name = malloc((n + 1) * sizeof *a->name);
-  a->blob = malloc(20 * n + 1);
-  if (!nto || !ato || !a->first || !a->args_from || !a->name || !a->blob) oom();
+  unsigned char *head = malloc(12 * n + 1); /* start, duration: encoded, then freed */
+  a->blob = malloc(8 * n + 1);
+  if (!nto || !ato || !a->first || !a->args_from || !a->name || !head || !a->blob) oom();
   memset(nto, 0xff, ((size_t)h->max_name + 1) * sizeof *nto);
   memset(ato, 0xff, ((size_t)nargs_ids + 1) * sizeof *ato);
-  double *st = (double *)a->blob;
-  uint32_t *du = (uint32_t *)(a->blob + 8 * n), *ag = (uint32_t *)(a->blob + 16 * n);
+  double *st = (double *)head;
+  uint32_t *du = (uint32_t *)(head + 8 * n), *ag = (uint32_t *)(a->blob + 4 * n);
   size_t k = 0;
   for (uint32_t i = 0; i < h->nt; i++) {
     const ht_track *t = &h->t[i];
@@ -64,6 +65,10 @@ void ht_arrays_make(ht_state *h) {
     }
   }
   free(nto), free(ato);
+  for (uint32_t i = 0; i < h->nt; i++) { /* (all the report needs of them now) */
+    free(h->t[i].v);
+    h->t[i].v = NULL;
+  }
   /* the base64 of start and duration [0, 12 n), and of the args but for
    * their first and last bytes that share a triple with their neighbours */
   a->a1 = (16 * n + 2) / 3 * 3;
@@ -71,18 +76,19 @@ void ht_arrays_make(ht_state *h) {
   if (a->a1 > a->a2) a->a1 = a->a2;
   a->b64 = malloc(4 * (a->a2 / 3) + 1);
   if (!a->b64) oom();
-  ht_b64_triples(a->blob, 4 * n, a->b64);
-  ht_b64_triples(a->blob + a->a1, (a->a2 - a->a1) / 3, a->b64 + 4 * (a->a1 / 3));
+  ht_b64_triples(head, 4 * n, a->b64);
+  free(head);
+  ht_b64_triples(a->blob + (a->a1 - 12 * n), (a->a2 - a->a1) / 3, a->b64 + 4 * (a->a1 / 3));
   a->made = true;
 }
 
 void ht_arrays_name(ht_state *h, const uint32_t *renumber) {
   ht_arrays *a = &h->arr;
   size_t n = a->n;
-  uint32_t *nm = (uint32_t *)(a->blob + 12 * n);
+  uint32_t *nm = (uint32_t *)a->blob;
   for (size_t k = 0; k < n; k++)
     nm[k] = a->name[k] == UINT32_MAX ? UINT32_MAX : renumber[a->name[k]];
-  ht_b64_triples(a->blob + 12 * n, (a->a1 - 12 * n) / 3, a->b64 + 16 * n);
+  ht_b64_triples(a->blob, (a->a1 - 12 * n) / 3, a->b64 + 16 * n);
 }
 
 void ht_arrays_free(ht_state *h) {

@@ -300,7 +300,7 @@ static void write_data(ht_state *h, FILE *f) {
   size_t a2 = arr->a2;
   unsigned char *blob = calloc(total - a2 + 1, 1);
   if (!blob) oom();
-  memcpy(blob, arr->blob + a2, o_util - a2);
+  memcpy(blob, arr->blob + (a2 - 12 * n), o_util - a2);
   size_t uoff = o_util - a2;
   for (uint32_t i = 0; i < h->nd; i++)
     if (h->d[i].util) {
