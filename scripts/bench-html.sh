@@ -9,7 +9,10 @@
 #   scripts/bench-html.sh [SIZE_MB]     (default 150: 1.0 M lines)
 # BENCH_QUICK=1 makes the trace 15 MB; GEN=path: a generator built before
 # (a machine without a compiler); BENCH_BROWSERS="" skips the browsers (a
-# machine without them; default "chromium firefox").
+# machine without them; default "chromium firefox").  B=DIR: the build to
+# measure (default build/; DIR/rtg-convert, and DIR/librtgcommon.a or
+# build/'s for the generator); BASE=DIR: another build (e.g. main's) run
+# in the same loop, alternately, its time line printed as "base".
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${B:-$TOP/build}" && pwd)
@@ -18,17 +21,22 @@ SIZE_MB=${1:-150}
 [ -x "$B/rtg-convert" ] || { echo "bench-html: build first (make)" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench-html.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
+BASE=${BASE:+$(cd "$BASE" && pwd)}
+[ -z "$BASE" ] || [ -x "$BASE/rtg-convert" ] || { echo "bench-html: no $BASE/rtg-convert" >&2; exit 1; }
 if [ -n "${GEN:-}" ]; then
   cp "$GEN" "$DIR/gen"
 else
-  cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+  LIB=$B/librtgcommon.a
+  [ -f "$LIB" ] || LIB=$TOP/build/librtgcommon.a
+  [ -f "$LIB" ] || { echo "bench-html: no librtgcommon.a in $B or $TOP/build (make, or GEN=)" >&2; exit 1; }
+  cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$LIB"
 fi
 "$DIR/gen" $((SIZE_MB * 1024 * 1024)) 1 1 > "$DIR/trace.txt"
 cd "$DIR"
 . "$TOP/scripts/measure.sh"
 cat trace.txt > /dev/null
 RUNS=${RUNS:-3}
-js= hs= i=0
+js= hs= bjs= bhs= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))
   read -r s kb u y <<EOT
@@ -39,6 +47,15 @@ EOT
 $(measure "$B/rtg-convert" -q --html report.html trace.txt)
 EOT
   if [ -z "$hs" ] || [ "$(best "$hs" "$s")" = "$s" ]; then hs=$s hkb=$kb; fi
+  [ -n "$BASE" ] || continue
+  read -r s kb u y <<EOT
+$(measure "$BASE/rtg-convert" -q -o base.json trace.txt)
+EOT
+  bjs=$(best "$bjs" "$s")
+  read -r s kb u y <<EOT
+$(measure "$BASE/rtg-convert" -q --html base.html trace.txt)
+EOT
+  bhs=$(best "$bhs" "$s")
 done
 events=$(python3 -c 'import json,re,sys
 s=open(sys.argv[1]).read()
@@ -46,7 +63,13 @@ m=json.loads(re.search(r"id=\"rtg-meta\">(.*?)</script>",s,re.S).group(1))
 print(m["events_total"], m["events"])' report.html)
 set -- $events
 jb=$(wc -c < out.json) hb=$(wc -c < report.html)
-echo "bench-html: $(wc -l < trace.txt) lines, $1 events on the timeline ($2 embedded); best of $RUNS runs each"
+echo "bench-html: $(wc -l < trace.txt) lines, $1 events on the timeline ($2 embedded); best of $RUNS runs each; $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg)"
+if [ -n "$BASE" ]; then
+  awk -v j="$bjs" -v h="$bhs" 'BEGIN {
+    printf "bench-html: base: json %.3f s, html %.3f s: ratio %.2f (target < 2) %s\n", j, h, h / j, h / j < 2 ? "ok" : "OVER"
+  }'
+  cmp -s base.html report.html && echo "bench-html: base: the same report" || echo "bench-html: base: another report"
+fi
 awk -v j="$js" -v h="$hs" -v jb="$jb" -v hb="$hb" -v kb="$hkb" 'BEGIN {
   printf "bench-html: time: json %.3f s, html %.3f s: ratio %.2f (target < 2) %s\n", j, h, h / j, h / j < 2 ? "ok" : "OVER"
   printf "bench-html: size: json %.1f MB, html %.1f MB: %.1f %% (target <= 20 %%) %s\n", jb / 1048576, hb / 1048576, 100 * hb / jb, hb <= 0.2 * jb ? "ok" : "OVER"
