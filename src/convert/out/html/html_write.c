@@ -298,8 +298,9 @@ static void write_data(ht_state *h, FILE *f) {
   /* the arrays, back to back at their offsets, then as base64: the
    * events' encoded before up to a2, the rest from there */
   size_t a2 = arr->a2;
-  unsigned char *blob = calloc(total - a2 + 1, 1);
-  if (!blob) oom();
+  unsigned char *mem = calloc(total - a2 + 9, 1); /* each array at its alignment */
+  if (!mem) oom();
+  unsigned char *blob = mem + a2 % 8;
   memcpy(blob, arr->blob + (a2 - 12 * n), o_util - a2);
   size_t uoff = o_util - a2;
   for (uint32_t i = 0; i < h->nd; i++)
@@ -324,7 +325,7 @@ static void write_data(ht_state *h, FILE *f) {
   size_t ntail = ht_b64(blob, total - a2, tail);
   fwrite(arr->b64, 1, 4 * (a2 / 3), f);
   fwrite(tail, 1, ntail, f);
-  free(blob);
+  free(mem);
   free(tail);
   fputs("</script>\n", f);
   free(names.to);
