@@ -33,12 +33,30 @@ hsa_signal_value_t rtg_signal_app_value(hsa_signal_t sig, const rtg_owner_ref *o
   return v - 1;
 }
 
+/* The application's load of a signal shared by ops in flight, with no
+ * owner left: the forwards the hardware finished are completed first, so
+ * that a loop polling a count of completions sees each as it lands, not
+ * at its waiter's next poll. */
+static void complete_forwards(hsa_signal_t sig) {
+  enum { MAX = 16 };
+  rtg_owner_ref f[MAX];
+  uint32_t n = rtg_sigtrack_forwards(sig.handle, f, MAX);
+  for (uint32_t i = 0; i < n; i++)
+    if ((f[i].claim & 3) == RTG_OP_PENDING && rtg_owner_hw_done(&f[i])) {
+      rtg_op_mark_waited(&f[i]);
+      rtg_op_try_complete(&f[i]);
+    }
+}
+
 /* A load that sees the owner's decrement completes (or settles) it and loads
  * again; a load while the owner runs gets the application's value. */
 hsa_signal_value_t rtg_signal_load(hsa_signal_value_t (*real)(hsa_signal_t), bool app,
                                    hsa_signal_t sig) {
   rtg_owner_ref o;
-  if (!rtg_sigtrack_owner(sig.handle, &o)) return real(sig);
+  if (!rtg_sigtrack_owner(sig.handle, &o)) {
+    if (app) complete_forwards(sig);
+    return real(sig);
+  }
   if (rtg_owner_hw_done(&o)) {
     if (app) rtg_op_mark_waited(&o); /* (a poll that sees the op finished) */
     rtg_op_settle(sig.handle, &o);

@@ -67,6 +67,9 @@ typedef struct rtg_op {
    * 32) | tid, of the life it waited in (rtg_op_mark_waited) */
   _Atomic uint64_t waited_by;
   struct rtg_op *next; /* the rest: cleared at each reuse */
+  /* a forward's place among its application signal's forwards in flight,
+   * oldest first (sigtrack.c, under the signal's lock) */
+  struct rtg_op *fwd_prev, *fwd_next;
   rtg_op_kind kind;
   hsa_signal_t signal;           /* the signal the hardware decrements */
   hsa_signal_value_t wait_below; /* done when the signal's value < this */
@@ -118,9 +121,10 @@ RTG_HIDDEN void rtg_op_cancel(rtg_op *op);
  * op must find memory, whose claim then fails). */
 RTG_HIDDEN rtg_op *rtg_op_alloc(void);
 RTG_HIDDEN void rtg_op_free(rtg_op *op);
-/* Pooled tool signals, recycled only after their op completed. */
-RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(void);
-RTG_HIDDEN void rtg_tool_signal_put(hsa_signal_t s);
+/* Pooled tool signals, recycled only after their op completed; with an
+ * event (event): an application thread may block on it (a forward's). */
+RTG_HIDDEN hsa_signal_t rtg_tool_signal_get(bool event);
+RTG_HIDDEN void rtg_tool_signal_put(hsa_signal_t s, bool event);
 RTG_HIDDEN void rtg_tool_signals_destroy(void); /* at process end */
 RTG_HIDDEN void rtg_op_pool_after_fork(void);
 
@@ -152,6 +156,11 @@ typedef struct rtg_owner_ref {
   bool quiet; /* not raised: the GPU and the application see the hardware's value */
 } rtg_owner_ref;
 RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
+/* The forwarded ops of application signal `handle` in flight while it has
+ * no owner in flight (then none of its forwards is kept for an owner, and
+ * none will be until they all landed), oldest first, at most max, each as
+ * an owner's reference to its tool signal (wait_below 1); their number. */
+RTG_HIDDEN uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max);
 /* Is any op of application signal `handle` in flight (not yet released)? */
 RTG_HIDDEN bool rtg_sigtrack_busy(uint64_t handle);
 RTG_HIDDEN void rtg_sigtrack_init(void);

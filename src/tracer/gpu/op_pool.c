@@ -16,8 +16,12 @@
 
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static rtg_op *free_ops;
-static hsa_signal_t *free_signals;
-static size_t n_free_signals, cap_free_signals;
+typedef struct signal_pool {
+  hsa_signal_t *free;
+  size_t n, cap;
+} signal_pool;
+/* [0] without an event, [1] with one */
+static signal_pool pools[2];
 
 rtg_op *rtg_op_alloc(void) {
   pthread_mutex_lock(&pool_mu);
@@ -57,35 +61,39 @@ void rtg_op_free(rtg_op *op) {
 /* Without an event: the waiter and the forwarding read a tool signal's
  * memory and nobody blocks on it, so the GPU need not raise an interrupt
  * at every packet that carries one (a HIP 5 kernel's, most of them), and
- * no thread blocked on any other signal is woken by it. */
-static hsa_status_t tool_signal_create(hsa_signal_t *s) {
-  if (rtg_real.hsa_amd_signal_create &&
+ * no thread blocked on any other signal is woken by it.  A forward's has
+ * one: an application thread waiting for its shared signal blocks on the
+ * forwards' tool signals and completes each as it lands (signal_hooks.c). */
+static hsa_status_t tool_signal_create(hsa_signal_t *s, bool event) {
+  if (!event && rtg_real.hsa_amd_signal_create &&
       rtg_real.hsa_amd_signal_create(1, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, s) ==
           HSA_STATUS_SUCCESS)
     return HSA_STATUS_SUCCESS;
   return rtg_real.hsa_signal_create(1, 0, NULL, s);
 }
 
-hsa_signal_t rtg_tool_signal_get(void) {
+hsa_signal_t rtg_tool_signal_get(bool event) {
+  signal_pool *p = &pools[event];
   hsa_signal_t s = {0};
   pthread_mutex_lock(&pool_mu);
-  if (n_free_signals) s = free_signals[--n_free_signals];
+  if (p->n) s = p->free[--p->n];
   pthread_mutex_unlock(&pool_mu);
-  if (!s.handle && tool_signal_create(&s) != HSA_STATUS_SUCCESS) s.handle = 0;
+  if (!s.handle && tool_signal_create(&s, event) != HSA_STATUS_SUCCESS) s.handle = 0;
   return s;
 }
 
-void rtg_tool_signal_put(hsa_signal_t s) {
-  /* on its memory: nobody waits on a tool signal (no event to set) */
+void rtg_tool_signal_put(hsa_signal_t s, bool event) {
+  signal_pool *p = &pools[event];
+  /* on its memory: nobody waits on a tool signal once its op landed */
   __atomic_store_n(&((amd_signal_t *)(uintptr_t)s.handle)->value, 1, __ATOMIC_RELEASE);
   pthread_mutex_lock(&pool_mu);
-  if (n_free_signals == cap_free_signals) {
-    size_t nc = cap_free_signals ? cap_free_signals * 2 : 64;
-    hsa_signal_t *n = realloc(free_signals, nc * sizeof *n);
-    if (n) free_signals = n, cap_free_signals = nc;
+  if (p->n == p->cap) {
+    size_t nc = p->cap ? p->cap * 2 : 64;
+    hsa_signal_t *n = realloc(p->free, nc * sizeof *n);
+    if (n) p->free = n, p->cap = nc;
   }
-  if (n_free_signals < cap_free_signals)
-    free_signals[n_free_signals++] = s;
+  if (p->n < p->cap)
+    p->free[p->n++] = s;
   else
     s.handle = 0; /* leak rather than destroy a signal a stale packet might touch */
   pthread_mutex_unlock(&pool_mu);
@@ -96,14 +104,16 @@ void rtg_tool_signal_put(hsa_signal_t s) {
  * finished are not in the pool and stay (a late packet may still write). */
 void rtg_tool_signals_destroy(void) {
   pthread_mutex_lock(&pool_mu);
-  for (size_t i = 0; i < n_free_signals; i++) rtg_real.hsa_signal_destroy(free_signals[i]);
-  n_free_signals = 0;
+  for (int k = 0; k < 2; k++) {
+    for (size_t i = 0; i < pools[k].n; i++) rtg_real.hsa_signal_destroy(pools[k].free[i]);
+    pools[k].n = 0;
+  }
   pthread_mutex_unlock(&pool_mu);
 }
 
 /* Fork child: the parent's signals are the parent's (never destroy them
  * here); its ops stay where they are, unused. */
 void rtg_op_pool_after_fork(void) {
-  n_free_signals = 0;
+  pools[0].n = pools[1].n = 0;
   pthread_mutex_init(&pool_mu, NULL);
 }

@@ -21,19 +21,90 @@
  * hsa_amd_signal_async_handler: async_handlers.c). */
 #include "gpu_op.h"
 
+#include <sched.h>
 #include <time.h>
 
 typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t,
                                       uint64_t, hsa_wait_state_t);
 
-/* Complete the owners of sig as the hardware finishes them, until the
- * application's condition holds, no owner is in flight, or the wait for an
- * owner timed out (then the runtime's own wait decides, as it would). */
+/* One signal shared by ops in flight (a count of completions, sigtrack.c):
+ * once its owner landed, each other op's decrement reaches it only when
+ * that op is completed, through its own tool signal.  Left to the queues'
+ * waiters, the application's wait would return one of their polls (200 us
+ * to 1 ms) after the last op ended.  So the waiting thread blocks on the
+ * forwards' tool signals (the oldest FWD_MAX, which have an event) and on
+ * the application's condition together, completes each forward as it
+ * lands, and returns once the condition holds.  1: the condition held,
+ * *out the value; 0: a forward progressed (look again); -1: no forwards
+ * in flight (or no wait_any); -2: timed out, *out the value. */
+enum { FWD_MAX = 63 };
+
+static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_signal_value_t cmp,
+                         uint64_t timeout, hsa_wait_state_t state, hsa_signal_value_t *out) {
+  rtg_owner_ref f[FWD_MAX], w[FWD_MAX];
+  hsa_signal_t sigs[FWD_MAX + 1];
+  hsa_signal_condition_t c[FWD_MAX + 1];
+  hsa_signal_value_t v[FWD_MAX + 1];
+  if (!rtg_real.hsa_amd_signal_wait_any) return -1;
+  uint32_t n = rtg_sigtrack_forwards(sig.handle, f, FWD_MAX), m = 0;
+  if (!n) return -1;
+  *out = rtg_real.hsa_signal_load_relaxed(sig);
+  if (rtg_signal_condition_met(cond, *out, cmp)) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
+    return 1;
+  }
+  bool progressed = false;
+  for (uint32_t i = 0; i < n; i++) {
+    if ((f[i].claim & 3) != RTG_OP_PENDING) continue; /* another thread completes it */
+    if (rtg_owner_hw_done(&f[i])) {
+      progressed |= rtg_op_try_complete(&f[i]);
+      continue;
+    }
+    w[m] = f[i];
+    sigs[m] = (hsa_signal_t){f[i].signal};
+    c[m] = HSA_SIGNAL_CONDITION_LT;
+    v[m++] = 1;
+  }
+  if (progressed) return 0;
+  if (!m) { /* each claimed by another thread now: it lands in a moment */
+    sched_yield();
+    return 0;
+  }
+  sigs[m] = sig, c[m] = cond, v[m] = cmp;
+  for (uint32_t i = 0; i < m; i++)
+    atomic_fetch_add_explicit(&w[i].op->app_waits, 1, memory_order_relaxed);
+  hsa_signal_value_t got = 0;
+  uint32_t k = rtg_real.hsa_amd_signal_wait_any(m + 1, sigs, c, v, timeout, state, &got);
+  if (k < m) rtg_op_mark_waited(&w[k]), rtg_op_try_complete(&w[k]);
+  for (uint32_t i = 0; i < m; i++)
+    atomic_fetch_sub_explicit(&w[i].op->app_waits, 1, memory_order_relaxed);
+  if (k < m) return 0;
+  if (k == m) {
+    *out = got;
+    return 1;
+  }
+  *out = rtg_real.hsa_signal_load_relaxed(sig);
+  return -2;
+}
+
+/* Complete the owners of sig as the hardware finishes them, and its
+ * forwards once no owner is left, until the application's condition holds,
+ * no op of sig is in flight, or the wait for one timed out (then the
+ * runtime's own wait decides, as it would). */
 static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
                                           hsa_signal_condition_t cond, hsa_signal_value_t cmp,
                                           uint64_t timeout, hsa_wait_state_t state) {
   rtg_owner_ref o;
-  for (int rounds = 0; rounds < 64 && rtg_sigtrack_owner(sig.handle, &o); rounds++) {
+  for (int rounds = 0, fwd_rounds = 0; rounds < 64 && fwd_rounds < 65536;) {
+    if (!rtg_sigtrack_owner(sig.handle, &o)) {
+      hsa_signal_value_t v;
+      int r = wait_forwards(sig, cond, cmp, timeout, state, &v);
+      if (r < -1 || r > 0) return v;
+      if (r < 0) break;
+      fwd_rounds++;
+      continue;
+    }
+    rounds++;
     /* finished: completed before the application sees it (a quiet op's
      * signal has the application's value, which may meet its condition) */
     if (rtg_owner_hw_done(&o)) {

@@ -50,12 +50,14 @@ typedef struct sig_entry {
   uint32_t owner_claim;
   rtg_op *deferred; /* forwards waiting for the owner, in completion order */
   rtg_op *deferred_tail;
+  rtg_op *fwds, *fwds_tail; /* forwards not yet released, oldest first */
 } sig_entry;
 
 static rtg_handle_table table;
 static sig_entry *free_entries;       /* guarded by free_mu, linked by node.next */
 static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
 static _Atomic uint32_t live_entries; /* signals with ops in flight */
+static _Atomic uint32_t fwds_linked;  /* forwards in flight: 0 = nothing to look up */
 static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
 
 typedef rtg_handle_bucket bucket;
@@ -85,6 +87,34 @@ static void entry_free(sig_entry *e) {
   e->node.next = (rtg_handle_node *)free_entries;
   free_entries = e;
   pthread_mutex_unlock(&free_mu);
+}
+
+/* Forwards in flight, linked in submission order (bucket lock held). */
+static void fwd_link(sig_entry *e, rtg_op *op) {
+  op->fwd_next = NULL;
+  op->fwd_prev = e->fwds_tail;
+  if (e->fwds_tail)
+    e->fwds_tail->fwd_next = op;
+  else
+    e->fwds = op;
+  e->fwds_tail = op;
+  atomic_fetch_add_explicit(&fwds_linked, 1, memory_order_relaxed);
+}
+
+static void fwd_unlink(sig_entry *e, rtg_op *op) {
+  if (!e) return;
+  if (op->fwd_prev)
+    op->fwd_prev->fwd_next = op->fwd_next;
+  else if (e->fwds == op)
+    e->fwds = op->fwd_next;
+  else
+    return; /* not linked */
+  if (op->fwd_next)
+    op->fwd_next->fwd_prev = op->fwd_prev;
+  else
+    e->fwds_tail = op->fwd_prev;
+  op->fwd_prev = op->fwd_next = NULL;
+  atomic_fetch_sub_explicit(&fwds_linked, 1, memory_order_relaxed);
 }
 
 /* Raise sig by one, returning the value after (one atomic add: the
@@ -135,12 +165,19 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     op->forward = true;
     op->quiet = false; /* a forward's hardware signal is the tracer's */
   }
-  op->signal = rtg_tool_signal_get();
+  op->signal = rtg_tool_signal_get(op->forward);
   op->tool_signal = true;
   op->wait_below = 1;
   if (!op->signal.handle) {
     rtg_op_unbind_signal(op);
     return false;
+  }
+  if (op->forward) { /* (its entry stays: this op is counted in flight) */
+    bucket *b = bucket_of(app.handle);
+    pthread_mutex_lock(&b->mu);
+    sig_entry *e = find(b, app.handle, NULL);
+    if (e) fwd_link(e, op);
+    pthread_mutex_unlock(&b->mu);
   }
   return true;
 }
@@ -171,30 +208,33 @@ void rtg_op_unbind_signal(rtg_op *op) {
     rtg_op_release_signal(op);
     return;
   }
-  if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal);
-  if (!op->app_signal) return;
-  bucket *b = bucket_of(op->app_signal);
-  pthread_mutex_lock(&b->mu);
-  entry_put(b, op->app_signal, 1);
-  pthread_mutex_unlock(&b->mu);
+  if (op->app_signal) {
+    bucket *b = bucket_of(op->app_signal);
+    pthread_mutex_lock(&b->mu);
+    if (op->forward) fwd_unlink(find(b, op->app_signal, NULL), op);
+    entry_put(b, op->app_signal, 1);
+    pthread_mutex_unlock(&b->mu);
+  }
+  if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal, op->forward);
 }
 
 bool rtg_op_release_signal(rtg_op *op) {
   if (!op->app_signal) { /* a tool signal of a packet that had none */
-    rtg_tool_signal_put(op->signal);
+    rtg_tool_signal_put(op->signal, false);
     return false;
   }
   bucket *b = bucket_of(op->app_signal);
   rtg_op *done = NULL;
-  bool kept = false;
+  bool kept = false, fwd = op->forward;
+  hsa_signal_t tool = op->signal; /* a kept op may be freed once unlocked */
   if (op->forward) {
     amd_signal_t *t = (amd_signal_t *)(uintptr_t)op->signal.handle;
     op->fwd_start = t->start_ts;
     op->fwd_end = t->end_ts;
-    rtg_tool_signal_put(op->signal);
   }
   pthread_mutex_lock(&b->mu);
   sig_entry *e = find(b, op->app_signal, NULL);
+  if (op->forward) fwd_unlink(e, op);      /* gone from the forwards waited on */
   if (op->forward && e && e->owner_busy) { /* after the owner's decrement */
     op->next = NULL;
     if (e->deferred_tail)
@@ -221,6 +261,8 @@ bool rtg_op_release_signal(rtg_op *op) {
     entry_put(b, op->app_signal, n);
   }
   pthread_mutex_unlock(&b->mu);
+  /* recycled once no thread looks it up among the forwards in flight */
+  if (fwd) rtg_tool_signal_put(tool, true);
   while (done) {
     rtg_op *next = done->next;
     rtg_op_free(done);
@@ -242,6 +284,21 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   return busy;
 }
 
+uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max) {
+  if (!handle || !atomic_load_explicit(&fwds_linked, memory_order_relaxed)) return 0;
+  bucket *b = bucket_of(handle);
+  uint32_t n = 0;
+  pthread_mutex_lock(&b->mu);
+  sig_entry *e = find(b, handle, NULL);
+  if (e && !e->owner_busy)
+    for (rtg_op *op = e->fwds; op && n < max; op = op->fwd_next)
+      out[n++] = (rtg_owner_ref){
+          op,   atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal.handle, 1, false,
+          false};
+  pthread_mutex_unlock(&b->mu);
+  return n;
+}
+
 bool rtg_sigtrack_busy(uint64_t handle) {
   if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
   bucket *b = bucket_of(handle);
@@ -254,6 +311,7 @@ bool rtg_sigtrack_busy(uint64_t handle) {
 void rtg_sigtrack_after_fork(void) {
   atomic_store(&owners_busy, 0);
   atomic_store(&live_entries, 0);
+  atomic_store(&fwds_linked, 0);
   pthread_mutex_init(&free_mu, NULL);
   rtg_handle_table_reset(&table); /* the parent's ops */
 }
