@@ -84,6 +84,53 @@ static void forward_after_owner(void) {
   rtg_op_free(a), rtg_op_free(b), rtg_op_free(c);
 }
 
+/* The forwards in flight, listed oldest first once no owner is in flight
+ * (a thread waiting on a count completes them, signal_hooks.c), each by
+ * its tool signal; a released one leaves the list.  Their tool signals
+ * are a pool of their own (with an event): not handed to a packet
+ * without a signal. */
+static void forwards_listed(void) {
+  hsa_signal_t app = fake_signal_new(3);
+  rtg_op *a = op_new(), *b = op_new(), *c = op_new();
+  CHECK(rtg_op_bind_signal(a, app) && rtg_op_bind_signal(b, app) && rtg_op_bind_signal(c, app));
+  rtg_owner_ref f[4];
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 0); /* the owner first */
+  fake_hw_done(app, 1, 2);
+  CHECK(!rtg_op_release_signal(a));
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 2);
+  CHECK(f[0].op == b && f[1].op == c);
+  CHECK_U64(f[0].signal, b->signal.handle);
+  CHECK_U64(f[0].wait_below, 1);
+  CHECK(!f[0].quiet && !rtg_owner_hw_done(&f[0]));
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 1), 1); /* at most max */
+  CHECK(f[0].op == b);
+  fake_hw_done(c->signal, 3, 4);
+  CHECK(!rtg_op_release_signal(c));
+  CHECK_U64(fake_value(app), 1);
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 1);
+  CHECK(f[0].op == b);
+  hsa_signal_t fwd_signal = c->signal;
+  rtg_op *d = op_new();
+  CHECK(rtg_op_bind_signal(d, (hsa_signal_t){0}));
+  CHECK(d->signal.handle != fwd_signal.handle);
+  rtg_op_unbind_signal(d);
+  fake_hw_done(b->signal, 5, 6);
+  CHECK(!rtg_op_release_signal(b));
+  CHECK_U64(fake_value(app), 0);
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 0);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  /* a forward whose submission failed leaves the list too */
+  rtg_op *e = op_new(), *g = op_new();
+  CHECK(rtg_op_bind_signal(e, app) && rtg_op_bind_signal(g, app) && g->forward);
+  fake_hw_done(app, 7, 8);
+  CHECK(!rtg_op_release_signal(e));
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 1);
+  rtg_op_unbind_signal(g);
+  CHECK_U64(rtg_sigtrack_forwards(app.handle, f, 4), 0);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  rtg_op_free(a), rtg_op_free(b), rtg_op_free(c), rtg_op_free(d), rtg_op_free(e), rtg_op_free(g);
+}
+
 /* A quiet owner keeps the application's value; its end time is zeroed. */
 static void quiet_owner(void) {
   hsa_signal_t app = fake_signal_new(1);
@@ -142,6 +189,7 @@ int main(void) {
   owner_and_forward();
   forward_after_owner();
   quiet_owner();
+  forwards_listed();
   tool_signals();
   return check_done("test_sigtrack");
 }
