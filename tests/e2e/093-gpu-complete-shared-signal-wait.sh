@@ -8,6 +8,9 @@
 # on two queues, two threads on their own queues, four sharing one; each
 # program thread completes 10 or more of its ops; nothing is lost or left
 # unfinished, and the program's signal ends at 0 (the wait returns).
+# Without interrupts (HSA_ENABLE_INTERRUPT=0: no signal has an event) no
+# thread can block on a tool signal: the waiters complete the forwards and
+# the wait returns once they did, with every op recorded.
 . "$TOP/tests/e2e/02-tracer.inc"
 export SIMGPU_KERNEL_NS=20000
 for layout in 1t2q 2t 4t1q; do
@@ -24,3 +27,9 @@ for layout in 1t2q 2t 4t1q; do
   echo "hsa b2b $layout reuse: $total ops; each thread completed 10 or more in its wait:${least:- yes}; $lost"
   cd ..
 done
+mkdir noint && cd noint
+HSA_ENABLE_INTERRUPT=0 traced "$PROGS/tp_wait" b2b 1t2q reuse 200 >out
+f=$(trace_of)
+lost=$(summary "$f" | tr ' ' '\n' | grep -E '^(lost|lost_gpu|unfinished):' | tr '\n' ' ')
+echo "hsa b2b 1t2q reuse without interrupts: $(grep -cE '^HSA: .* dispatch .* start:' "$f") ops; $lost"
+cd ..

@@ -65,7 +65,10 @@ void rtg_op_free(rtg_op *op) {
  * one: an application thread waiting for its shared signal blocks on the
  * forwards' tool signals and completes each as it lands (signal_hooks.c). */
 static hsa_status_t tool_signal_create(hsa_signal_t *s, bool event) {
-  if (!event && rtg_real.hsa_amd_signal_create &&
+  /* (out of events: one without, which the waiters complete) */
+  if (event && rtg_real.hsa_signal_create(1, 0, NULL, s) == HSA_STATUS_SUCCESS)
+    return HSA_STATUS_SUCCESS;
+  if (rtg_real.hsa_amd_signal_create &&
       rtg_real.hsa_amd_signal_create(1, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, s) ==
           HSA_STATUS_SUCCESS)
     return HSA_STATUS_SUCCESS;

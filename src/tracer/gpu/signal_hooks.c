@@ -21,6 +21,8 @@
  * hsa_amd_signal_async_handler: async_handlers.c). */
 #include "gpu_op.h"
 
+#include <hsa/amd_hsa_signal.h>
+
 #include <sched.h>
 #include <time.h>
 
@@ -35,9 +37,16 @@ typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_
  * forwards' tool signals (the oldest FWD_MAX, which have an event) and on
  * the application's condition together, completes each forward as it
  * lands, and returns once the condition holds.  1: the condition held,
- * *out the value; 0: a forward progressed (look again); -1: no forwards
- * in flight (or no wait_any); -2: timed out, *out the value. */
+ * *out the value; 0: a forward progressed or is landing (look again); -1:
+ * none to wait for here (none in flight, none with an event, or no
+ * wait_any); -2: timed out, *out the value. */
 enum { FWD_MAX = 63 };
+
+/* Does the hardware's completion of this signal wake a thread blocked on
+ * it (an interrupt signal: the runtime gave it an event)? */
+static bool has_event(uint64_t signal) {
+  return ((const amd_signal_t *)(uintptr_t)signal)->event_mailbox_ptr != 0;
+}
 
 static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_signal_value_t cmp,
                          uint64_t timeout, hsa_wait_state_t state, hsa_signal_value_t *out) {
@@ -53,21 +62,29 @@ static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_sign
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
     return 1;
   }
-  bool progressed = false;
+  bool progressed = false, landing = false;
   for (uint32_t i = 0; i < n; i++) {
-    if ((f[i].claim & 3) != RTG_OP_PENDING) continue; /* another thread completes it */
-    if (rtg_owner_hw_done(&f[i])) {
-      progressed |= rtg_op_try_complete(&f[i]);
+    if ((f[i].claim & 3) != RTG_OP_PENDING) { /* another thread completes it */
+      landing = true;
       continue;
     }
+    if (rtg_owner_hw_done(&f[i])) {
+      if (rtg_op_try_complete(&f[i]))
+        progressed = true;
+      else
+        landing = true;
+      continue;
+    }
+    if (!has_event(f[i].signal)) continue; /* nothing would wake this thread: its waiter's */
     w[m] = f[i];
     sigs[m] = (hsa_signal_t){f[i].signal};
     c[m] = HSA_SIGNAL_CONDITION_LT;
     v[m++] = 1;
   }
   if (progressed) return 0;
-  if (!m) { /* each claimed by another thread now: it lands in a moment */
-    sched_yield();
+  if (!m) {
+    if (!landing) return -1; /* none to block on: the waiters complete them */
+    sched_yield();           /* claimed by another thread now: it lands in a moment */
     return 0;
   }
   sigs[m] = sig, c[m] = cond, v[m] = cmp;
@@ -80,6 +97,7 @@ static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_sign
     atomic_fetch_sub_explicit(&w[i].op->app_waits, 1, memory_order_relaxed);
   if (k < m) return 0;
   if (k == m) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE); /* as the application's wait would */
     *out = got;
     return 1;
   }
