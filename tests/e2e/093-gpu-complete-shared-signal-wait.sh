@@ -2,12 +2,16 @@
 # (tp_wait b2b reuse: each thread submits its kernels back to back, all on
 # one signal made with their count, then waits for it below 1): the ops
 # after the first are timed through tool signals and forwarded to the
-# program's signal (sigtrack.c), and the thread that waits completes each
-# of them in its wait as it lands, instead of the queue's waiter thread at
-# its next poll (200 us to 1 ms after the last kernel ended).  One thread
-# on two queues, two threads on their own queues, four sharing one; each
-# program thread completes 10 or more of its ops; nothing is lost or left
-# unfinished, and the program's signal ends at 0 (the wait returns).
+# program's signal (sigtrack.c); the thread that waits blocks on the newest
+# forward of each queue and completes what landed when it wakes, so the op
+# its wait returns on, the last of its count to end, is completed by that
+# thread in its wait (the record's tid, and waiter: the same), not by the
+# queue's waiter thread at its next poll (200 us to 1 ms after the last
+# kernel ended).  60 kernels per thread: all its forwards are among those
+# the waiting thread holds from its first look (63), which their waiters
+# leave to it.  One thread on two queues, two threads on their own queues,
+# four sharing one; nothing is lost or left unfinished, and the program's
+# signal ends at 0 (the wait returns).
 # Without interrupts (HSA_ENABLE_INTERRUPT=0: no signal has an event) no
 # thread can block on a tool signal: the waiters complete the forwards and
 # the wait returns once they did, with every op recorded.
@@ -15,16 +19,30 @@
 export SIMGPU_KERNEL_NS=20000
 for layout in 1t2q 2t 4t1q; do
   mkdir $layout && cd $layout
-  traced "$PROGS/tp_wait" b2b $layout reuse 200 >out
+  traced "$PROGS/tp_wait" b2b $layout reuse 60 >out
   f=$(trace_of)
   total=$(grep -cE '^HSA: .* dispatch .* start:' "$f")
-  least=""
-  for t in $(sed -n 's/^tids //p' out); do
-    n=$(grep -cE "^HSA: [^ ]* tid:$t dispatch .* start:" "$f")
-    [ "$n" -ge 10 ] || least="$least tid $t completed only $n"
-  done
+  # per signal, the op that ended last: "TID WAITER" (waiter 0: none)
+  last=$(grep -E '^HSA: .* dispatch .* start:' "$f" | awk '{
+    t = $3; sub(/^tid:/, "", t); s = ""; e = 0; w = 0
+    for (i = 4; i <= NF; i++) {
+      if ($i ~ /^signal:/) s = $i
+      if ($i ~ /^stop:/) { e = $i; sub(/^stop:/, "", e); e += 0 }
+      if ($i ~ /^waiter:/) { w = $i; sub(/^waiter:/, "", w) }
+    }
+    if (!(s in end) || e > end[s]) { end[s] = e; who[s] = t " " w }
+  } END { for (s in who) print who[s] }')
+  tids=" $(sed -n 's/^tids //p' out) "
+  bad=""
+  n=0
+  while read -r t w; do
+    n=$((n + 1))
+    case "$tids" in *" $t "*) [ "$t" = "$w" ] || bad="$bad waiter:$w" ;; *) bad="$bad tid:$t" ;; esac
+  done <<EOF2
+$last
+EOF2
   lost=$(summary "$f" | tr ' ' '\n' | grep -E '^(lost|lost_gpu|unfinished):' | tr '\n' ' ')
-  echo "hsa b2b $layout reuse: $total ops; each thread completed 10 or more in its wait:${least:- yes}; $lost"
+  echo "hsa b2b $layout reuse: $total ops; the last of each of the $n counts completed in its wait:${bad:- yes}; $lost"
   cd ..
 done
 mkdir noint && cd noint

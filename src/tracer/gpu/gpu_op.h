@@ -152,8 +152,9 @@ typedef struct rtg_owner_ref {
   uint32_t claim;
   uint64_t signal; /* the signal the hardware decrements: the application's */
   hsa_signal_value_t wait_below;
-  bool alone; /* no other op of the signal (a forward) is in flight */
-  bool quiet; /* not raised: the GPU and the application see the hardware's value */
+  bool alone;                /* no other op of the signal (a forward) is in flight */
+  bool quiet;                /* not raised: the GPU and the application see the hardware's value */
+  const rtg_op_waiter *lane; /* a forward's (rtg_sigtrack_forwards): its queue's waiter */
 } rtg_owner_ref;
 RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
 /* The forwarded ops of application signal `handle` in flight while it has

@@ -278,8 +278,12 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
   if (busy)
-    *out = (rtg_owner_ref){e->owner,         e->owner_claim, handle, e->owner->wait_below,
-                           e->inflight == 1, e->owner->quiet};
+    *out = (rtg_owner_ref){.op = e->owner,
+                           .claim = e->owner_claim,
+                           .signal = handle,
+                           .wait_below = e->owner->wait_below,
+                           .alone = e->inflight == 1,
+                           .quiet = e->owner->quiet};
   pthread_mutex_unlock(&b->mu);
   return busy;
 }
@@ -292,9 +296,11 @@ uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max
   sig_entry *e = find(b, handle, NULL);
   if (e && !e->owner_busy)
     for (rtg_op *op = e->fwds; op && n < max; op = op->fwd_next)
-      out[n++] = (rtg_owner_ref){
-          op,   atomic_load_explicit(&op->claim, memory_order_relaxed), op->signal.handle, 1, false,
-          false};
+      out[n++] = (rtg_owner_ref){.op = op,
+                                 .claim = atomic_load_explicit(&op->claim, memory_order_relaxed),
+                                 .signal = op->signal.handle,
+                                 .wait_below = 1,
+                                 .lane = op->waiter};
   pthread_mutex_unlock(&b->mu);
   return n;
 }
