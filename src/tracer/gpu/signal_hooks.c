@@ -39,7 +39,9 @@ typedef hsa_signal_value_t (*wait_fn)(hsa_signal_t, hsa_signal_condition_t, hsa_
  * completes the forwards that landed when it wakes, and returns once the
  * condition holds.  One wake-up per queue, not per op: a count waited down
  * to 0 is woken by its last op, as without the tracer (a condition met
- * halfway through waits for the waiters' polls, as before).  1: the condition held,
+ * halfway through waits for the waiters' polls, as before).  The older
+ * forwards are left to their waiters meanwhile, so that few are left to
+ * complete here once the newest lands.  1: the condition held,
  * *out the value; 0: a forward progressed or is landing (look again); -1:
  * none to wait for here (none in flight, none with an event, or no
  * wait_any); -2: timed out, *out the value. */
@@ -53,7 +55,7 @@ static bool has_event(uint64_t signal) {
 
 static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_signal_value_t cmp,
                          uint64_t timeout, hsa_wait_state_t state, hsa_signal_value_t *out) {
-  rtg_owner_ref f[FWD_MAX], w[FWD_MAX], *h[FWD_MAX];
+  rtg_owner_ref f[FWD_MAX], w[FWD_MAX];
   hsa_signal_t sigs[FWD_MAX + 1];
   hsa_signal_condition_t c[FWD_MAX + 1];
   hsa_signal_value_t v[FWD_MAX + 1];
@@ -66,7 +68,6 @@ static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_sign
     return 1;
   }
   bool progressed = false, landing = false;
-  uint32_t held = 0;
   for (uint32_t i = 0; i < n; i++) {
     if ((f[i].claim & 3) != RTG_OP_PENDING) { /* another thread completes it */
       landing = true;
@@ -81,7 +82,6 @@ static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_sign
       continue;
     }
     if (!has_event(f[i].signal)) continue; /* nothing would wake this thread: its waiter's */
-    h[held++] = &f[i];                     /* left to this thread by its waiter (waiters.c) */
     /* the newest of its queue's: its queue's older ones have landed by
      * then, and one wake-up completes them all */
     uint32_t j = 0;
@@ -99,13 +99,13 @@ static int wait_forwards(hsa_signal_t sig, hsa_signal_condition_t cond, hsa_sign
     return 0;
   }
   sigs[m] = sig, c[m] = cond, v[m] = cmp;
-  for (uint32_t i = 0; i < held; i++)
-    atomic_fetch_add_explicit(&h[i]->op->app_waits, 1, memory_order_relaxed);
+  for (uint32_t i = 0; i < m; i++) /* left to this thread by their waiters (waiters.c) */
+    atomic_fetch_add_explicit(&w[i].op->app_waits, 1, memory_order_relaxed);
   hsa_signal_value_t got = 0;
   uint32_t k = rtg_real.hsa_amd_signal_wait_any(m + 1, sigs, c, v, timeout, state, &got);
   if (k < m) rtg_op_mark_waited(&w[k]), rtg_op_try_complete(&w[k]);
-  for (uint32_t i = 0; i < held; i++)
-    atomic_fetch_sub_explicit(&h[i]->op->app_waits, 1, memory_order_relaxed);
+  for (uint32_t i = 0; i < m; i++)
+    atomic_fetch_sub_explicit(&w[i].op->app_waits, 1, memory_order_relaxed);
   if (k < m) return 0;
   if (k == m) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* as the application's wait would */
