@@ -6,10 +6,13 @@
  * submitted while the first is in flight (sg_stress, or any program that
  * counts completions on one signal), its times would be overwritten by
  * whichever op completes last, so it gets a pooled tool signal instead
- * (as rocprofiler v1 and roctracer time copies).  Its waiter reads the times from
- * the tool signal and then does to the application's signal exactly what
- * the hardware would have: store start_ts and end_ts in its amd_signal_t,
- * then subtract one.  Values and timestamps end as without the tracer.
+ * (as rocprofiler v1 and roctracer time copies).  Whoever completes it (its
+ * waiter, or a thread waiting on the application's signal: the forwards in
+ * flight are listed per signal for it, signal_hooks.c) reads the times
+ * from the tool signal and then does to the application's signal exactly
+ * what the hardware would have: store start_ts and end_ts in its
+ * amd_signal_t, then subtract one.  Values and timestamps end as without
+ * the tracer.
  *
  * The owner waits for "value < raised value": a forwarded decrement before
  * the owner's own would look like its completion.  So while the owner is in
