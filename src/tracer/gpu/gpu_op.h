@@ -98,6 +98,7 @@ typedef struct rtg_op {
   const char *copy_kind, *api;
   uint32_t src_agent, dst_agent;
   uint64_t app_signal;
+  uint64_t entry_serial; /* of app_signal's entry in sigtrack.c */
   rtg_op_waiter *waiter; /* who frees it */
   rtg_op_flight *flight; /* its waiter's count of ops in flight */
 } rtg_op;
@@ -164,6 +165,10 @@ RTG_HIDDEN bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out);
 RTG_HIDDEN uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max);
 /* Is any op of application signal `handle` in flight (not yet released)? */
 RTG_HIDDEN bool rtg_sigtrack_busy(uint64_t handle);
+/* The application destroys signal `handle` with ops of it still in flight:
+ * its owner is counted as unfinished and given back to its waiter, and
+ * none of its ops touches the handle again. */
+RTG_HIDDEN void rtg_sigtrack_orphan(uint64_t handle);
 RTG_HIDDEN void rtg_sigtrack_init(void);
 RTG_HIDDEN void rtg_sigtrack_after_fork(void);
 

@@ -262,7 +262,9 @@ static hsa_signal_value_t hook_load_relaxed(hsa_signal_t sig) {
  * would see a destroyed signal touched.  The owner is completed right here;
  * ops forwarded to it (a shared signal) are its waiters' to finish, soon.
  * Bounded: an application destroying a signal still in use by the GPU
- * gets RTG_EXIT_WAIT_MS, then its destroy as it asked. */
+ * gets RTG_EXIT_WAIT_MS, then its destroy as it asked, and what is still
+ * in flight is orphaned (sigtrack.c): counted as unfinished, never looked
+ * for in that memory again. */
 static hsa_status_t hook_signal_destroy(hsa_signal_t sig) {
   uint64_t deadline = 0;
   while (rtg_sigtrack_busy(sig.handle)) {
@@ -270,7 +272,10 @@ static hsa_status_t hook_signal_destroy(hsa_signal_t sig) {
     if (rtg_sigtrack_owner(sig.handle, &o) && rtg_op_try_complete(&o)) continue;
     uint64_t now = rtg_now();
     if (!deadline) deadline = now + (uint64_t)rtg_cfg.exit_wait_ms * 1000000ull;
-    if (now >= deadline) break;
+    if (now >= deadline) {
+      rtg_sigtrack_orphan(sig.handle);
+      break;
+    }
     struct timespec ts = {0, 20000};
     nanosleep(&ts, NULL);
   }

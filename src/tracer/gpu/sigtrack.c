@@ -37,7 +37,19 @@
  * The table entry goes away with the last forward, done under
  * the bucket's lock, so a handle the application destroys and the runtime
  * reuses at once finds either no entry or one still in use (then the new
- * op is forwarded, which is always correct). */
+ * op is forwarded, which is always correct).
+ *
+ * An application may destroy a signal while the GPU still runs an op of
+ * it.  The destroy first waits for those ops (signal_hooks.c, bounded by
+ * RTG_EXIT_WAIT_MS); what is still in flight then is orphaned
+ * (rtg_sigtrack_orphan): the runtime may hand the signal's memory to the
+ * next signal created at once, with any value, so the owner's completion
+ * can no longer be told from that memory.  The owner is taken off its
+ * waiter, which would otherwise poll it for ever (and the queue's
+ * submitters, throttled behind it, would wait for ever too), and counted
+ * as unfinished; the entry goes, so that a new signal at that handle starts
+ * afresh.  Each entry has a serial, kept by its ops: an op whose entry is
+ * gone or another at release never touches the handle again. */
 #include "gpu_op.h"
 #include "handle_table.h"
 
@@ -54,6 +66,7 @@ typedef struct sig_entry {
   rtg_op *deferred; /* forwards waiting for the owner, in completion order */
   rtg_op *deferred_tail;
   rtg_op *fwds, *fwds_tail; /* forwards not yet released, oldest first */
+  uint64_t serial;          /* this entry's, never reused (its ops keep it) */
 } sig_entry;
 
 static rtg_handle_table table;
@@ -61,6 +74,7 @@ static sig_entry *free_entries;       /* guarded by free_mu, linked by node.next
 static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
 static _Atomic uint32_t live_entries; /* signals with ops in flight */
 static _Atomic uint32_t fwds_linked;  /* forwards in flight: 0 = nothing to look up */
+static _Atomic uint64_t last_serial;
 static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
 
 typedef rtg_handle_bucket bucket;
@@ -79,7 +93,8 @@ static sig_entry *entry_new(uint64_t h) {
   if (e) free_entries = (sig_entry *)e->node.next;
   pthread_mutex_unlock(&free_mu);
   if (!e && !(e = malloc(sizeof *e))) return NULL;
-  *e = (sig_entry){.node = {.handle = h}};
+  *e = (sig_entry){.node = {.handle = h},
+                   .serial = atomic_fetch_add_explicit(&last_serial, 1, memory_order_relaxed) + 1};
   atomic_fetch_add_explicit(&live_entries, 1, memory_order_relaxed);
   return e;
 }
@@ -148,7 +163,10 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
       atomic_fetch_add_explicit(&owners_busy, 1, memory_order_relaxed);
       *link = &e->node;
     }
-    if (e) e->inflight++;
+    if (e) {
+      e->inflight++;
+      op->entry_serial = e->serial;
+    }
     pthread_mutex_unlock(&b->mu);
     if (!e) return false; /* no memory: cannot track this op */
     if (owner) {
@@ -185,10 +203,17 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
   return true;
 }
 
-/* Drop one op of the entry (bucket lock held). */
-static void entry_put(bucket *b, uint64_t h, uint32_t n) {
+/* The entry of handle h that an op bound with serial has, or NULL when the
+ * application destroyed the signal under it (bucket lock held). */
+static sig_entry *find_serial(bucket *b, uint64_t h, uint64_t serial, rtg_handle_node ***link) {
+  sig_entry *e = find(b, h, link);
+  return e && e->serial == serial ? e : NULL;
+}
+
+/* Drop n ops of the entry of serial (bucket lock held). */
+static void entry_put(bucket *b, uint64_t h, uint64_t serial, uint32_t n) {
   rtg_handle_node **link;
-  sig_entry *e = find(b, h, &link);
+  sig_entry *e = find_serial(b, h, serial, &link);
   if (!e) return;
   e->inflight -= n < e->inflight ? n : e->inflight;
   if (!e->inflight) {
@@ -214,8 +239,8 @@ void rtg_op_unbind_signal(rtg_op *op) {
   if (op->app_signal) {
     bucket *b = bucket_of(op->app_signal);
     pthread_mutex_lock(&b->mu);
-    if (op->forward) fwd_unlink(find(b, op->app_signal, NULL), op);
-    entry_put(b, op->app_signal, 1);
+    if (op->forward) fwd_unlink(find_serial(b, op->app_signal, op->entry_serial, NULL), op);
+    entry_put(b, op->app_signal, op->entry_serial, 1);
     pthread_mutex_unlock(&b->mu);
   }
   if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal, op->forward);
@@ -236,9 +261,12 @@ bool rtg_op_release_signal(rtg_op *op) {
     op->fwd_end = t->end_ts;
   }
   pthread_mutex_lock(&b->mu);
-  sig_entry *e = find(b, op->app_signal, NULL);
-  if (op->forward) fwd_unlink(e, op);      /* gone from the forwards waited on */
-  if (op->forward && e && e->owner_busy) { /* after the owner's decrement */
+  sig_entry *e = find_serial(b, op->app_signal, op->entry_serial, NULL);
+  if (op->forward) fwd_unlink(e, op); /* gone from the forwards waited on */
+  if (!e) {
+    /* orphaned: the application destroyed the signal, whose memory may be
+     * another signal's by now */
+  } else if (op->forward && e->owner_busy) { /* after the owner's decrement */
     op->next = NULL;
     if (e->deferred_tail)
       e->deferred_tail->next = op;
@@ -252,7 +280,7 @@ bool rtg_op_release_signal(rtg_op *op) {
       forward(op);
     } else { /* last touch of the owner; then what waited for it */
       if (!op->quiet) rtg_real.hsa_signal_subtract_screlease(op->signal, 1);
-      if (e && e->owner_busy) {
+      if (e->owner_busy) {
         e->owner_busy = false;
         e->owner = NULL;
         atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
@@ -261,7 +289,7 @@ bool rtg_op_release_signal(rtg_op *op) {
         for (rtg_op *d = done; d; d = d->next, n++) forward(d);
       }
     }
-    entry_put(b, op->app_signal, n);
+    entry_put(b, op->app_signal, op->entry_serial, n);
   }
   pthread_mutex_unlock(&b->mu);
   /* recycled once no thread looks it up among the forwards in flight */
@@ -306,6 +334,50 @@ uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max
                                  .lane = op->waiter};
   pthread_mutex_unlock(&b->mu);
   return n;
+}
+
+void rtg_sigtrack_orphan(uint64_t handle) {
+  if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return;
+  bucket *b = bucket_of(handle);
+  rtg_op *owner = NULL, *done = NULL;
+  uint32_t claim = 0;
+  pthread_mutex_lock(&b->mu);
+  rtg_handle_node **link;
+  sig_entry *e = find(b, handle, &link);
+  /* (an owner not yet handed to its waiter is being submitted right now:
+   * left as it is) */
+  if (e && e->owner_busy && !atomic_load_explicit(&e->owner->queued, memory_order_acquire))
+    e = NULL;
+  if (e) {
+    if (e->owner_busy) {
+      /* taken from whoever would complete it; a thread finishing it now
+       * finds the entry gone and leaves the handle alone */
+      uint32_t c = e->owner_claim;
+      if ((c & 3) == RTG_OP_PENDING &&
+          atomic_compare_exchange_strong_explicit(&e->owner->claim, &c, c | RTG_OP_CLAIMED,
+                                                  memory_order_acq_rel, memory_order_relaxed))
+        owner = e->owner, claim = e->owner_claim;
+      e->owner_busy = false;
+      e->owner = NULL;
+      atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
+    }
+    done = e->deferred; /* recorded and landed already */
+    while (e->fwds) fwd_unlink(e, e->fwds); /* they find no entry at release */
+    *link = e->node.next;
+    entry_free(e);
+  }
+  pthread_mutex_unlock(&b->mu);
+  if (owner) {
+    rtg_count(RTG_CNT_UNFINISHED, 1);
+    rtg_op_landed(owner);
+    /* its waiter frees it */
+    atomic_store_explicit(&owner->claim, claim | RTG_OP_DONE, memory_order_release);
+  }
+  while (done) {
+    rtg_op *next = done->next;
+    rtg_op_free(done);
+    done = next;
+  }
 }
 
 bool rtg_sigtrack_busy(uint64_t handle) {
