@@ -2,6 +2,7 @@
  * op_pool.c): which signal the hardware completes for an op, and what the
  * application's signal holds at each step, over a stand-in runtime. */
 #include "check.h"
+#include "core/emit.h"
 #include "fake_hsa.h"
 
 static rtg_op *op_new(void) {
@@ -183,6 +184,53 @@ static void tool_signals(void) {
   rtg_op_free(a), rtg_op_free(b);
 }
 
+/* The application destroys a signal while its owner and a forward still
+ * run: the owner is counted as unfinished, landed and left done for its
+ * waiter to free; the forward, finishing later, never touches the handle;
+ * a new signal in the same memory gets an owner of its own. */
+static void orphaned(void) {
+  rtg_op_flight flight = {0};
+  hsa_signal_t app = fake_signal_new(2);
+  rtg_op *a = op_new(), *b = op_new();
+  CHECK(rtg_op_bind_signal(a, app));
+  CHECK(rtg_op_bind_signal(b, app));
+  CHECK(b->forward);
+  a->flight = b->flight = &flight;
+  atomic_store(&flight.inflight, 2);
+  uint32_t claim = atomic_load(&a->claim);
+  rtg_sigtrack_orphan(app.handle); /* not yet queued: left as it is */
+  CHECK(rtg_sigtrack_busy(app.handle));
+  atomic_store(&a->queued, true), atomic_store(&b->queued, true);
+  uint64_t unfinished = rtg_counter_get(RTG_CNT_UNFINISHED);
+  rtg_sigtrack_orphan(app.handle);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  rtg_owner_ref o;
+  CHECK(!rtg_sigtrack_owner(app.handle, &o));
+  CHECK_U64(rtg_counter_get(RTG_CNT_UNFINISHED), unfinished + 1);
+  CHECK_U64(atomic_load(&flight.inflight), 1);
+  CHECK_U64(atomic_load(&a->claim), claim | RTG_OP_DONE);
+  CHECK(rtg_op_waiter_try(a)); /* its waiter frees it */
+
+  /* the runtime's next signal in that memory, another value */
+  fake_amd(app)->value = 5;
+  rtg_op *c = op_new();
+  CHECK(rtg_op_bind_signal(c, app));
+  CHECK(!c->forward); /* an owner of its own */
+  CHECK_U64(fake_value(app), 6);
+  int subs = fake.subtracts;
+  fake_hw_done(b->signal, 10, 20);
+  CHECK(!rtg_op_release_signal(b)); /* not kept behind c: not the same signal */
+  CHECK_U64(fake.subtracts, subs);
+  CHECK_U64(fake_value(app), 6);
+  CHECK(rtg_sigtrack_owner(app.handle, &o));
+  CHECK(o.op == c && o.alone);
+  fake_hw_done(app, 30, 40);
+  CHECK(!rtg_op_release_signal(c));
+  CHECK_U64(fake_value(app), 4);
+  CHECK(!rtg_sigtrack_busy(app.handle));
+  rtg_op_free(b), rtg_op_free(c);
+}
+
 int main(void) {
   fake_hsa_install();
   rtg_sigtrack_init();
@@ -191,5 +239,6 @@ int main(void) {
   quiet_owner();
   forwards_listed();
   tool_signals();
+  orphaned();
   return check_done("test_sigtrack");
 }
