@@ -71,6 +71,11 @@ UNIT_LIBS_$(1)  := -ldl
 $$(B)/tests/$(1): $$(GPU_TEST_OBJ) tests/unit/tracer/gpu/fake_hsa.h
 endef
 $(foreach t,test_sigtrack test_gpu_deps test_completion,$(eval $(call GPU_TEST,$(t))))
+# and the application's waits on raised signals
+SIGNAL_HOOKS_OBJ := $(patsubst %,$(B)/obj/src/tracer/gpu/%.o,signal_hooks app_view async_handlers)
+UNIT_EXTRA_test_signal_hooks := $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ)
+UNIT_LIBS_test_signal_hooks  := -ldl -lpthread
+$(B)/tests/test_signal_hooks: $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ) tests/unit/tracer/gpu/fake_hsa.h
 # and a queue's waiter thread
 UNIT_EXTRA_test_waiters := $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o
 UNIT_LIBS_test_waiters  := -ldl -lpthread

@@ -134,13 +134,16 @@ static hsa_signal_value_t wait_completing(wait_fn real, hsa_signal_t sig,
       continue;
     }
     rounds++;
-    /* finished: completed before the application sees it (a quiet op's
-     * signal has the application's value, which may meet its condition) */
+    hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sig);
+    /* finished, also between the look-up and the load (the value then
+     * shows the hardware's decrement while the op is still raised):
+     * completed before the application sees it (a quiet op's signal has
+     * the application's value, which may meet its condition) */
     if (rtg_owner_hw_done(&o)) {
       rtg_op_settle(sig.handle, &o);
       continue;
     }
-    hsa_signal_value_t v = rtg_signal_app_value(sig, &o, rtg_real.hsa_signal_load_relaxed(sig));
+    v = rtg_signal_app_value(sig, &o, v);
     if (rtg_signal_condition_met(cond, v, cmp)) { /* as the runtime returns at once */
       __atomic_thread_fence(__ATOMIC_ACQUIRE);    /* (the value came from a relaxed load) */
       return v;
@@ -187,6 +190,11 @@ static uint32_t first_met(uint32_t n, hsa_signal_t *sigs, hsa_signal_condition_t
     rtg_owner_ref o;
     bool owned = rtg_sigtrack_owner(sigs[j].handle, &o);
     hsa_signal_value_t v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
+    if (owned && rtg_owner_hw_done(&o)) { /* finished since the look-up: its times first */
+      rtg_op_settle(sigs[j].handle, &o);
+      owned = rtg_sigtrack_owner(sigs[j].handle, &o);
+      v = rtg_real.hsa_signal_load_relaxed(sigs[j]);
+    }
     if (owned) v = rtg_signal_app_value(sigs[j], &o, v);
     if (!rtg_signal_condition_met(conds[j], v, vals[j])) continue;
     __atomic_thread_fence(__ATOMIC_ACQUIRE); /* (the value came from a relaxed load) */
