@@ -7,6 +7,10 @@
 # application once: rtg-trace does not send it a second time.
 . "$TOP/tests/simgpu/env.sh"
 PROGS="$B/progs"
+# pgrep without the preloads env.sh exports: under SAN=address they start
+# with libasan, and procps' tools (libproc2) then block at start in glibc's
+# textdomain lock, every run, whatever they look for.
+pgrep() { LD_PRELOAD= command pgrep "$@"; }
 kernels() { grep -c '"cat":"kernel"' "$1"; }
 # run SIG MODE: tp_crash 3 MODE under rtg-trace -c, SIG sent to rtg-trace once ready
 run() {
