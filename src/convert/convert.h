@@ -196,13 +196,14 @@ typedef struct cv_prepare {
   bool timed;
 } cv_prepare;
 
-/* The map of the host of a file's lines, for a prepare hook that writes
- * their times while hosts' times move: set by the reader (in/trace.c)
- * before each file's reader starts, read by the hook on the reader's
- * threads.  h NULL: times as recorded.  applied: the preparing sink's hook
- * applies it (set by the sink in its prepare slot). */
+/* The maps of the hosts of the files' lines, for a prepare hook that
+ * writes their times while hosts' times move: set by the reader
+ * (in/trace.c) before a reader of several files starts, by the file's
+ * index there (rtg_line.file), read by the hook on the reader's threads.
+ * files NULL, or an entry NULL: times as recorded.  applied: the preparing
+ * sink's hook applies it (set by the sink in its prepare slot). */
 typedef struct cv_prep_clock {
-  const rtg_clock_host *h;
+  const rtg_clock_host *const *files;
   uint64_t lift_ns;
   bool applied;
 } cv_prep_clock;
@@ -356,10 +357,15 @@ void cv_mem_free(cv_ctx *ctx);
 bool cv_read_inputs(cv_ctx *ctx);
 void cv_measure_span(cv_ctx *ctx);
 
-/* in/trace.c: read one input of any kind (a trace, a log, Chrome JSON);
- * false when it could not be opened or read.  cv_pass_begin before each
- * pass over all inputs (duplicate detection). */
+/* in/trace.c: read inputs of any kind (traces, logs, Chrome JSON) in
+ * their order; false when one could not be opened or read.  cv_read_inputs_of
+ * reads the trace files that follow one another with one trace reader, its
+ * threads reading on into the next files while the caller's thread takes
+ * the lines in order (a few files open at a time); cv_read_input reads
+ * one.  cv_pass_begin before each pass over all inputs (duplicate
+ * detection). */
 void cv_pass_begin(cv_ctx *ctx);
+bool cv_read_inputs_of(cv_ctx *ctx, const char *const *paths, int n);
 bool cv_read_input(cv_ctx *ctx, const char *path);
 /* in/hosts.c: the map of every host's boot clock onto one axis, from the
  * clock pairs of the inputs (once; nothing with --no-align); -v prints it.
@@ -370,6 +376,8 @@ bool cv_read_input(cv_ctx *ctx, const char *path);
  * several hosts. */
 void cv_align_hosts(cv_ctx *ctx);
 const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host);
+/* The map of a host by name (changes nothing: any thread may ask). */
+const rtg_clock_host *cv_host_clock_named(const cv_ctx *ctx, const char *name);
 void cv_clock_text(const cv_ctx *ctx, FILE *f, bool verbose);
 void cv_clock_json(const cv_ctx *ctx, FILE *f);
 /* in/part.c: --part: the inputs packed into one file (an exit status);

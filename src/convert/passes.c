@@ -17,8 +17,7 @@ static bool pass(cv_ctx *ctx, enum cv_pass which) {
   cv_align_hosts(ctx); /* (before the first) */
   bool ok = true;
   cv_pass_begin(ctx);
-  for (int i = 0; i < ctx->ninputs; i++)
-    if (!cv_read_input(ctx, ctx->inputs[i])) ok = false;
+  if (!cv_read_inputs_of(ctx, ctx->inputs, ctx->ninputs)) ok = false;
   ctx->pass = CV_PASS_MAIN;
   rtg_diag_quiet = quiet;
   return ok;

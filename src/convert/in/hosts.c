@@ -108,7 +108,6 @@ void cv_align_hosts(cv_ctx *ctx) {
 }
 
 const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host) {
-  static const rtg_clock_host unknown; /* not moved (but lifted) */
   if (host >= ctx->nclock_of_host) {
     uint32_t n = ctx->nhosts > host ? ctx->nhosts : host + 1;
     const rtg_clock_host **t = realloc(ctx->clock_of_host, n * sizeof *t);
@@ -117,14 +116,17 @@ const rtg_clock_host *cv_host_clock(cv_ctx *ctx, uint32_t host) {
     ctx->clock_of_host = t;
     ctx->nclock_of_host = n;
   }
-  if (!ctx->clock_of_host[host]) {
-    const char *name = cv_str(ctx, ctx->hosts[host]);
-    ctx->clock_of_host[host] = &unknown;
-    for (uint32_t i = 0; i < ctx->clocks.nhosts; i++)
-      if (!strcmp(ctx->clocks.hosts[i].name, name))
-        ctx->clock_of_host[host] = &ctx->clocks.hosts[i];
-  }
+  if (!ctx->clock_of_host[host])
+    ctx->clock_of_host[host] = cv_host_clock_named(ctx, cv_str(ctx, ctx->hosts[host]));
   return ctx->clock_of_host[host];
+}
+
+const rtg_clock_host *cv_host_clock_named(const cv_ctx *ctx, const char *name) {
+  static const rtg_clock_host unknown; /* not moved (but lifted) */
+  const rtg_clock_host *h = &unknown;
+  for (uint32_t i = 0; i < ctx->clocks.nhosts; i++)
+    if (!strcmp(ctx->clocks.hosts[i].name, name)) h = &ctx->clocks.hosts[i];
+  return h;
 }
 
 /* The hosts in name order (the reference first). */

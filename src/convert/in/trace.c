@@ -4,6 +4,7 @@
  * ltrace -tttT lines the original converter took.  A file that starts
  * with '{' or '[' is a Chrome JSON file to merge (json.c). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,8 @@ typedef struct reader {
   /* the clock map of the last process whose times moved (hosts.c) */
   const rtg_clock_host *clock;
   uint32_t clock_proc;
-  /* the host of the file's first header, from the prescan (UINT32_MAX:
-   * none), and whether a header of another host was seen there; while
-   * hosts' times move, the map the prepare hook applied to the file's
-   * lines (NULL: none) */
-  uint32_t first_host;
-  bool hosts_mixed;
+  /* while hosts' times move, the map the prepare hook applied to the
+   * file's lines (NULL: none) */
   const rtg_clock_host *prep_clock;
   /* the main pass: the processes of the file, by pid (index + 1 into
    * health) */
@@ -742,13 +739,20 @@ static void handle_hcc(reader *r, const rtg_hcc_profile *h, uint64_t lineno) {
  * header and agent lines first.  A file that starts with a header is read
  * up to the end of its block of agent lines (traces written before the
  * tracer put them right after the header may have another thread's
- * records in between). */
-static void prescan_reordered(reader *r, const char *path) {
+ * records in between).  scan_head hands each header record and agent line
+ * it meets so to its visitor (changing nothing else: any thread may scan). */
+typedef struct head_visitor {
+  void (*header)(void *arg, const rtg_record *rec);
+  void (*agent)(void *arg, const char *line);
+  void *arg;
+} head_visitor;
+
+static void scan_head(const char *path, const head_visitor *v) {
   if (!strcmp(path, "-")) return;
   rtg_linereader lr;
   if (!rtg_linereader_open(&lr, path)) return;
-  char *line, **agents = NULL;
-  size_t len, nagents = 0;
+  char *line;
+  size_t len;
   bool nul, first = true, in_order = false, seen_agent = false;
   rtg_record rec;
   const char *why;
@@ -770,25 +774,110 @@ static void prescan_reordered(reader *r, const char *path) {
       if (!agent) continue; /* another thread's record before them: look on */
       seen_agent = true;
     }
-    if (header) {
-      uint64_t *v = rtg_u64map_put(&r->pid_host, rec.pid, 0, NULL);
-      uint32_t host = cv_host(r->ctx, GET(&rec, HEADER, host));
-      if (v) *v = (uint64_t)host + 1;
-      if (r->first_host == UINT32_MAX) r->first_host = host;
-      if (host != r->first_host) r->hosts_mixed = true;
-    } else if (rtg && strstr(line, " agent index:")) { /* added once every host is known */
-      char **na = realloc(agents, (nagents + 1) * sizeof *na);
-      if (na) agents = na;
-      if (na && (agents[nagents] = strdup(line))) nagents++;
-    }
+    if (header)
+      v->header(v->arg, &rec);
+    else if (rtg && strstr(line, " agent index:") && v->agent)
+      v->agent(v->arg, line);
   }
   rtg_linereader_close(&lr);
-  for (size_t i = 0; i < nagents; i++) {
-    if (rtg_record_parse(agents[i], strlen(agents[i]), &rec, &why) == RTG_KIND_AGENT)
+}
+
+/* The prescan of a file for the caller's thread: its pids' hosts, and its
+ * agents (added once every host is known). */
+typedef struct prescan {
+  reader *r;
+  char **agents;
+  size_t nagents;
+} prescan;
+
+static void prescan_header(void *arg, const rtg_record *rec) {
+  reader *r = ((prescan *)arg)->r;
+  uint64_t *v = rtg_u64map_put(&r->pid_host, rec->pid, 0, NULL);
+  uint32_t host = cv_host(r->ctx, GET(rec, HEADER, host));
+  if (v) *v = (uint64_t)host + 1;
+}
+
+static void prescan_agent(void *arg, const char *line) {
+  prescan *p = arg;
+  char **na = realloc(p->agents, (p->nagents + 1) * sizeof *na);
+  if (na) p->agents = na;
+  if (na && (p->agents[p->nagents] = strdup(line))) p->nagents++;
+}
+
+static void prescan_reordered(reader *r, const char *path) {
+  prescan p = {.r = r};
+  scan_head(path, &(head_visitor){prescan_header, prescan_agent, &p});
+  rtg_record rec;
+  const char *why;
+  for (size_t i = 0; i < p.nagents; i++) {
+    if (rtg_record_parse(p.agents[i], strlen(p.agents[i]), &rec, &why) == RTG_KIND_AGENT)
       add_agent(r, &rec);
-    free(agents[i]);
+    free(p.agents[i]);
   }
-  free(agents);
+  free(p.agents);
+}
+
+/* The host of a file's lines, as the prescan finds it: that of its first
+ * header, unless a header of another host follows (mixed). */
+typedef struct file_host_scan {
+  char *first;
+  bool mixed;
+} file_host_scan;
+
+static void host_header(void *arg, const rtg_record *rec) {
+  file_host_scan *s = arg;
+  const char *h = GET(rec, HEADER, host);
+  if (!s->first)
+    s->first = strdup(h);
+  else if (strcmp(s->first, h))
+    s->mixed = true;
+  if (!s->first) s->mixed = true; /* (out of memory: no text made ahead) */
+}
+
+/* ------------------------------------------------------------ one reader for many files */
+
+/* Trace files that follow one another among the inputs, read by one trace
+ * reader.  While hosts' times move, a prepare hook that writes the lines'
+ * times (cv_prepare.timed) applies each file's host map, known once the
+ * file's head is scanned: whichever thread meets the file first (a
+ * producer's first line of it, or the caller's start of it) scans it, under
+ * the lock; a file of no known host, or of several, gets no text made
+ * ahead (the sink makes it, the same bytes). */
+typedef struct group {
+  cv_ctx *ctx;
+  const char *const *paths;
+  size_t n;
+  cv_prepare hook;
+  bool per_file; /* the hook runs on a file's lines only where its host is known */
+  pthread_mutex_t mu;
+  unsigned char *known; /* per file: its host scanned (atomic) */
+  bool *on;             /* the hook runs on its lines */
+  const rtg_clock_host **clock;
+} group;
+
+static void group_scan(group *g, size_t f) {
+  pthread_mutex_lock(&g->mu);
+  if (!__atomic_load_n(&g->known[f], __ATOMIC_RELAXED)) {
+    file_host_scan s = {0};
+    scan_head(g->paths[f], &(head_visitor){host_header, NULL, &s});
+    g->on[f] = s.first && !s.mixed;
+    g->clock[f] = g->on[f] ? cv_host_clock_named(g->ctx, s.first) : NULL;
+    free(s.first);
+    __atomic_store_n(&g->known[f], 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g->mu);
+}
+
+static bool group_file_on(group *g, size_t f) {
+  if (!__atomic_load_n(&g->known[f], __ATOMIC_ACQUIRE)) group_scan(g, f);
+  return g->on[f];
+}
+
+/* The hook on the reader's threads, where the file's host allows it. */
+static size_t group_prepare(rtg_line *l, size_t used, rtg_line_space *space, void *arg) {
+  group *g = arg;
+  if (!group_file_on(g, l->file)) return used;
+  return g->hook.fn(l, used, space, g->hook.arg);
 }
 
 /* Progress on stderr while a big file is read: every 64 Ki lines. */
@@ -838,106 +927,171 @@ static bool file_end(reader *r, const rtg_line *end, uint64_t lines, uint64_t *c
   return !err;
 }
 
-static bool read_lines(cv_ctx *ctx, const char *path) {
-  bool count = ctx->pass != CV_PASS_SECOND;
-  /* the size decides whether to show progress: ask before the reader starts */
-  struct stat st;
-  bool big = strcmp(path, "-") && stat(path, &st) == 0 && st.st_size > (256 << 20);
-  bool progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
-  reader r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event};
-  r.host = r.first_host = UINT32_MAX;
-  r.first_pass = count;
-  r.check_health = ctx->pass == CV_PASS_MAIN;
-  prescan_reordered(&r, path);
-  rtg_reader_opts ro = {.paths = &path, .npaths = 1, .parse = RTG_PARSE_ALL, .text_lines = true};
-  if (ctx->pass == CV_PASS_MAIN && ctx->prepare_sink) { /* a sink's work on the lines */
-    bool prepare = true;
-    ctx->prep_clock.h = NULL;
-    if (ctx->prepare.timed && ctx->clocks.moves) {
-      /* the lines' times move by the map of their host: known for a file
-       * whose headers (as far as the prescan saw) name one host */
-      prepare = ctx->prep_clock.applied && r.first_host != UINT32_MAX && !r.hosts_mixed;
-      if (prepare) {
-        r.prep_clock = ctx->prep_clock.h = cv_host_clock(ctx, r.first_host);
-        ctx->prep_clock.lift_ns = ctx->clocks.lift_ns;
-      }
-    }
-    if (prepare) {
-      ro.prepare = ctx->prepare.fn;
-      ro.prepare_arg = ctx->prepare.arg;
-      ro.prepare_scale = ctx->prepare.scale;
-    }
-  }
-  rtg_reader *rd = rtg_reader_open(&ro);
-  if (!rd) rtg_out_of_memory("the trace reader");
+/* One file of a group, as the caller's thread reads it. */
+typedef struct file_read {
+  reader r;
+  bool progress;
   /* lines that are trace lines (records, profile: and strace lines), and
    * other lines that are not blank */
-  uint64_t trace_lines = 0, other_lines = 0;
-  uint64_t lines = 0, *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
-  bool ok = true;
-  rtg_line *l;
-  while ((l = rtg_reader_next(rd))) {
-    if (l->cls == RTG_LINE_END) {
-      other_lines += l->u.end.too_long;
-      ok = file_end(&r, l, lines, counts);
-      break;
-    }
-    if (++lines % 65536 == 0 && progress) show_progress(rd, path);
-    if (l->nul) {
-      other_lines++;
-      counts[CVC_BINARY]++;
-      rtg_warn_line(&r.df, l->lineno, "binary data (skipped)");
-      continue;
-    }
-    switch (l->cls) {
-    case RTG_LINE_CUT:
-      /* every record ends with '\n': without it, the file was cut while
-       * the record was written, and what is there may parse as a record
-       * with a wrong value (a duration cut short) */
-      other_lines++;
-      counts[CVC_TRUNCATED]++;
-      rtg_warn_line(&r.df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
-      break;
-    case RTG_LINE_RECORD:
-      trace_lines++;
-      counts[l->kind - 1 + CVC_HEADER]++;
-      handle_record(&r, l);
-      break;
-    case RTG_LINE_BAD:
-      other_lines++;
-      counts[CVC_BAD]++;
-      rtg_warn_line(&r.df, l->lineno, "%s (skipped)", l->why);
-      break;
-    case RTG_LINE_PROFILE:
-      trace_lines++;
-      counts[CVC_HCC]++;
-      handle_hcc(&r, &l->u.hcc, l->lineno);
-      break;
-    default:
-      if (text_line(&r, l, counts))
-        trace_lines++;
-      else
-        other_lines += !blank(l->text, l->len);
-    }
+  uint64_t trace_lines, other_lines, lines;
+  bool ok;
+} file_read;
+
+/* The caller's start of file f of the group: what it needs before the
+ * file's first line. */
+static void file_begin(group *g, size_t f, file_read *fr) {
+  cv_ctx *ctx = g->ctx;
+  const char *path = g->paths[f];
+  bool count = ctx->pass != CV_PASS_SECOND, stream = !strcmp(path, "-");
+  if (count && !stream) {
+    cv_prescan_tail(ctx, path); /* symbols are written at process end: read them first */
+    if (ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN) prescan_demangled(ctx, path);
   }
-  if (r.check_health && ok) {
-    if (!trace_lines && other_lines) {
+  /* the size decides whether to show progress */
+  struct stat st;
+  bool big = !stream && stat(path, &st) == 0 && st.st_size > (256 << 20);
+  *fr = (file_read){.r = {.ctx = ctx, .path = path, .df = {path, 0}, .api = no_event}, .ok = true};
+  fr->progress = count && (ctx->opt.progress_set ? ctx->opt.progress : isatty(2) && big);
+  reader *r = &fr->r;
+  r->host = UINT32_MAX;
+  r->first_pass = count;
+  r->check_health = ctx->pass == CV_PASS_MAIN;
+  prescan_reordered(r, path);
+  if (g->per_file && group_file_on(g, f)) r->prep_clock = g->clock[f];
+}
+
+/* The caller's end of a file: what the file's records tell. */
+static bool file_finish(cv_ctx *ctx, file_read *fr) {
+  reader *r = &fr->r;
+  if (r->check_health && fr->ok) {
+    if (!fr->trace_lines && fr->other_lines) {
       ctx->not_traces++;
       rtg_error("%s: not a trace: no rtg record, HCC_PROFILE=2 line or strace line in its %llu "
                 "lines (rtg-convert reads the rtg_trace.txt.<pid> files the tracer writes)",
-                path, (unsigned long long)other_lines);
+                r->path, (unsigned long long)fr->other_lines);
     } else {
-      health_report(&r);
+      health_report(r);
     }
   }
-  free(r.health);
-  rtg_u64map_free(&r.health_index);
-  rtg_u64map_free(&r.kinfo_index);
-  if (progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", path);
+  free(r->health);
+  rtg_u64map_free(&r->health_index);
+  rtg_u64map_free(&r->kinfo_index);
+  if (fr->progress) fprintf(stderr, "\rrtg-convert: %s: 100%%\n", r->path);
+  cv_strace_free(r->strace);
+  rtg_u64map_free(&r->pid_host);
+  rtg_u64map_free(&r->dup_pids);
+  return fr->ok;
+}
+
+static void file_line(file_read *fr, rtg_line *l, uint64_t *counts) {
+  reader *r = &fr->r;
+  if (l->nul) {
+    fr->other_lines++;
+    counts[CVC_BINARY]++;
+    rtg_warn_line(&r->df, l->lineno, "binary data (skipped)");
+    return;
+  }
+  switch (l->cls) {
+  case RTG_LINE_CUT:
+    /* every record ends with '\n': without it, the file was cut while
+     * the record was written, and what is there may parse as a record
+     * with a wrong value (a duration cut short) */
+    fr->other_lines++;
+    counts[CVC_TRUNCATED]++;
+    rtg_warn_line(&r->df, l->lineno, "last line cut off (no newline): a partial record (skipped)");
+    break;
+  case RTG_LINE_RECORD:
+    fr->trace_lines++;
+    counts[l->kind - 1 + CVC_HEADER]++;
+    handle_record(r, l);
+    break;
+  case RTG_LINE_BAD:
+    fr->other_lines++;
+    counts[CVC_BAD]++;
+    rtg_warn_line(&r->df, l->lineno, "%s (skipped)", l->why);
+    break;
+  case RTG_LINE_PROFILE:
+    fr->trace_lines++;
+    counts[CVC_HCC]++;
+    handle_hcc(r, &l->u.hcc, l->lineno);
+    break;
+  default:
+    if (text_line(r, l, counts))
+      fr->trace_lines++;
+    else
+      fr->other_lines += !blank(l->text, l->len);
+  }
+}
+
+/* The producers of a reader of several files: one per CPU (the files'
+ * starts, opens and first windows overlap the caller's work on the files
+ * before), unless RTG_READER_THREADS says. */
+static unsigned group_threads(size_t n) {
+  if (n < 2 || getenv("RTG_READER_THREADS")) return 0;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > 4 ? (unsigned)(cpus < 16 ? cpus : 16) : 0;
+}
+
+/* Trace files paths[0..n) in their order, through one reader. */
+static bool read_group(cv_ctx *ctx, const char *const *paths, size_t n) {
+  group g = {.ctx = ctx, .paths = paths, .n = n};
+  rtg_reader_opts ro = {.paths = paths, .npaths = n, .parse = RTG_PARSE_ALL, .text_lines = true};
+  ro.threads = group_threads(n);
+  bool prepare = ctx->pass == CV_PASS_MAIN && ctx->prepare_sink; /* a sink's work on the lines */
+  if (prepare && ctx->prepare.timed && ctx->clocks.moves) {
+    /* the lines' times move by the map of their host: known for a file
+     * whose headers (as far as the prescan sees) name one host */
+    prepare = ctx->prep_clock.applied;
+    g.per_file = true;
+  }
+  if (prepare) {
+    g.hook = ctx->prepare;
+    ro.prepare = ctx->prepare.fn;
+    ro.prepare_arg = ctx->prepare.arg;
+    ro.prepare_scale = ctx->prepare.scale;
+  }
+  ctx->prep_clock.files = NULL;
+  if (prepare && g.per_file) {
+    pthread_mutex_init(&g.mu, NULL);
+    g.known = rtg_xcalloc(n, sizeof *g.known, "the trace reader");
+    g.on = rtg_xcalloc(n, sizeof *g.on, "the trace reader");
+    g.clock = rtg_xcalloc(n, sizeof *g.clock, "the trace reader");
+    ctx->prep_clock.files = g.clock;
+    ctx->prep_clock.lift_ns = ctx->clocks.lift_ns;
+    ro.prepare = group_prepare;
+    ro.prepare_arg = &g;
+  } else {
+    g.per_file = false;
+  }
+  rtg_reader *rd = rtg_reader_open(&ro);
+  if (!rd) rtg_out_of_memory("the trace reader");
+  bool count = ctx->pass != CV_PASS_SECOND;
+  uint64_t *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
+  bool ok = true;
+  size_t f = 0;
+  file_read fr;
+  file_begin(&g, f, &fr);
+  rtg_line *l;
+  while (f < n && (l = rtg_reader_next(rd))) {
+    if (l->cls == RTG_LINE_END) {
+      fr.other_lines += l->u.end.too_long;
+      fr.ok = file_end(&fr.r, l, fr.lines, counts);
+      if (!file_finish(ctx, &fr)) ok = false;
+      if (++f < n) file_begin(&g, f, &fr);
+      continue;
+    }
+    if (++fr.lines % 65536 == 0 && fr.progress) show_progress(rd, fr.r.path);
+    file_line(&fr, l, counts);
+  }
+  if (f < n && !file_finish(ctx, &fr)) ok = false; /* (the reader stopped early) */
   rtg_reader_close(rd);
-  cv_strace_free(r.strace);
-  rtg_u64map_free(&r.pid_host);
-  rtg_u64map_free(&r.dup_pids);
+  ctx->prep_clock.files = NULL;
+  if (g.per_file) {
+    pthread_mutex_destroy(&g.mu);
+    free(g.known);
+    free(g.on);
+    free(g.clock);
+  }
   return ok;
 }
 
@@ -953,18 +1107,30 @@ static bool looks_like_json(const char *path) {
   return c == '{' || c == '[';
 }
 
+bool cv_read_inputs_of(cv_ctx *ctx, const char *const *paths, int n) {
+  bool ok = true;
+  int from = 0; /* the trace files paths[from..i) wait for their reader */
+  for (int i = 0; i <= n; i++) {
+    const char *path = i < n ? paths[i] : NULL;
+    bool stream = path && !strcmp(path, "-");
+    bool seen = path && file_seen(ctx, path);
+    bool json = path && !seen && !stream && looks_like_json(path);
+    if (path && !seen && !json && !stream) continue;
+    /* a JSON file, stdin, a file given twice, or the end: the files before
+     * first, in their order */
+    if (i > from && !read_group(ctx, paths + from, (size_t)(i - from))) ok = false;
+    from = i + 1;
+    if (!path) break;
+    if (seen)
+      rtg_warning("%s: the same file as an earlier input (skipped)", path);
+    else if (json)
+      ok &= ctx->pass == CV_PASS_SECOND || cv_read_json(ctx, path); /* (no host calls in it) */
+    else if (ctx->pass != CV_PASS_SECOND) /* stdin: read once, in the main pass */
+      ok &= read_group(ctx, paths + i, 1);
+  }
+  return ok;
+}
+
 bool cv_read_input(cv_ctx *ctx, const char *path) {
-  bool stream = !strcmp(path, "-");
-  if (ctx->pass == CV_PASS_SECOND && stream) return true; /* read once, in the main pass */
-  if (file_seen(ctx, path)) {
-    rtg_warning("%s: the same file as an earlier input (skipped)", path);
-    return true;
-  }
-  if (!stream && looks_like_json(path))
-    return ctx->pass == CV_PASS_SECOND || cv_read_json(ctx, path); /* (no host calls in it) */
-  if (ctx->pass != CV_PASS_SECOND && !stream) {
-    cv_prescan_tail(ctx, path); /* symbols are written at process end: read them first */
-    if (ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN) prescan_demangled(ctx, path);
-  }
-  return read_lines(ctx, path);
+  return cv_read_inputs_of(ctx, &path, 1);
 }

@@ -16,7 +16,7 @@
 typedef struct cv_chrome_pre {
   _Alignas(64) uint64_t time_base;
   bool kernel_names;
-  const cv_prep_clock *clock; /* the host's map of the file being read (cv_ctx.prep_clock) */
+  const cv_prep_clock *clock; /* the hosts' maps of the files being read (cv_ctx.prep_clock) */
 } cv_chrome_pre;
 
 struct rtg_line;

@@ -64,7 +64,8 @@ static inline bool put_u64(text *t, uint64_t v) {
 
 /* As chrome.c writes a call: {"ph":"X","name":..,"cat":..,"ts":..,"dur":..
  * (the mark: the track goes here) ,"args":{..}} */
-static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, char **mark) {
+static bool api_text(const cv_chrome_pre *o, const rtg_clock_host *h_clock, const rtg_record *rec,
+                     text *t, char **mark) {
   bool hip = rec->kind == RTG_KIND_HIP_API;
   const char *name, *args, *kernel = NULL, *ret;
   uint64_t start, dur, corr, ancestor;
@@ -93,9 +94,9 @@ static bool api_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, cha
     args_len = hsa_len(args, ret, 6);  /* ") ret=" */
   }
   if (start + dur < start) return false; /* skipped, with a warning */
-  if (o->clock->h) {                     /* on the common axis, as in/trace.c moves the event */
-    uint64_t end = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start + dur);
-    start = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start);
+  if (h_clock) {                         /* on the common axis, as in/trace.c moves the event */
+    uint64_t end = rtg_clockmap_apply(h_clock, o->clock->lift_ns, start + dur);
+    start = rtg_clockmap_apply(h_clock, o->clock->lift_ns, start);
     if (end < start) return false;
     dur = end - start;
   }
@@ -131,16 +132,17 @@ static inline bool put_dim3(text *t, rtg_dim3 d) {
 /* As chrome.c writes a kernel (the event in/trace.c makes of a
  * dispatch record): {"ph":"X","name":..,"cat":"kernel","ts":..,"dur":..
  * (the mark) ,"args":{"queue":..,..}} */
-static bool kernel_text(const cv_chrome_pre *o, const rtg_record *rec, text *t, char **mark) {
+static bool kernel_text(const cv_chrome_pre *o, const rtg_clock_host *h_clock,
+                        const rtg_record *rec, text *t, char **mark) {
   const rtg_rec_DISPATCH *d = &rec->u.DISPATCH;
   if (!d->start || d->stop < d->start) return false; /* skipped, with a warning */
   const char *name = d->name, *mangled = NULL;
   if (RTG_HAS(rec, RTG_FIELD(DISPATCH, demangled)) && *d->demangled)
     mangled = name, name = d->demangled;
   uint64_t base = o->time_base, start = d->start, stop = d->stop;
-  if (o->clock->h) { /* on the common axis, as in/trace.c moves the event */
-    start = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, start);
-    stop = rtg_clockmap_apply(o->clock->h, o->clock->lift_ns, stop);
+  if (h_clock) { /* on the common axis, as in/trace.c moves the event */
+    start = rtg_clockmap_apply(h_clock, o->clock->lift_ns, start);
+    stop = rtg_clockmap_apply(h_clock, o->clock->lift_ns, stop);
     if (stop < start) return false;
   }
   if (!put_lit(t, "{\"ph\":\"X\",\"name\":") || !put_quoted(t, name) ||
@@ -172,9 +174,11 @@ size_t cv_chrome_prepare(rtg_line *l, size_t used, rtg_line_space *space, void *
   if (l->cls != RTG_LINE_RECORD || l->nul) return used;
   text t = {space->p, space->p + space->left};
   char *mark;
+  const cv_chrome_pre *o = arg;
+  const rtg_clock_host *h = o->clock->files ? o->clock->files[l->file] : NULL;
   bool api = l->kind == RTG_KIND_HSA_API || l->kind == RTG_KIND_HIP_API;
-  if (api ? !api_text(arg, &l->u.rec, &t, &mark)
-          : l->kind != RTG_KIND_DISPATCH || !kernel_text(arg, &l->u.rec, &t, &mark))
+  if (api ? !api_text(o, h, &l->u.rec, &t, &mark)
+          : l->kind != RTG_KIND_DISPATCH || !kernel_text(o, h, &l->u.rec, &t, &mark))
     return used;
   l->prep = space->p;
   l->prep_len = (uint32_t)(t.p - space->p);
