@@ -127,6 +127,7 @@ static void cursor_start(rtg_reader *r, cursor *c, size_t g) {
   c->not_opened = false;
   c->held = false;
   c->resume = false;
+  if (k == 0 && r->src.o.file_ahead) r->src.o.file_ahead((uint32_t)i, r->src.o.file_ahead_arg);
 }
 
 static void *producer_main(void *arg) {

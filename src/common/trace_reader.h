@@ -74,6 +74,12 @@ typedef struct rtg_reader_opts {
   bool transient_text;
   uint32_t text_kinds;
   bool serial; /* none: the caller's thread reads each chunk itself */
+  /* Optional: called for each file (its index in paths) by the thread that
+   * starts reading the file's first chunk, before it reads it: a producer
+   * running ahead of the caller, which may do work of the caller's there
+   * that needs no state (reading a file's head or tail beforehand). */
+  void (*file_ahead)(uint32_t file, void *arg);
+  void *file_ahead_arg;
 } rtg_reader_opts;
 
 typedef struct rtg_reader rtg_reader;

@@ -407,7 +407,22 @@ void cv_mpi_free(cv_ctx *ctx);
 bool cv_read_json(cv_ctx *ctx, const char *path);
 /* in/tail.c: the SYMBOL and STACK records at the end of a file (the
  * tracer writes symbols when the process exits), so that stacks of events
- * before them can be symbolized in one pass. */
+ * before them can be symbolized in one pass.  cv_tail_scan finds them
+ * (changing nothing: any thread may scan), cv_tail_apply takes them as
+ * cv_prescan_tail would have (and frees them); cv_prescan_tail: both. */
+typedef struct cv_tail_line {
+  char *s;
+  size_t len;
+} cv_tail_line;
+typedef struct cv_tail {
+  bool read; /* the file was read: its host counts (host: its header's, or "") */
+  char *host;
+  cv_tail_line *lines; /* the records, in the order they are taken */
+  size_t nlines, cap;
+} cv_tail;
+void cv_tail_scan(const char *path, cv_tail *t);
+void cv_tail_apply(cv_ctx *ctx, cv_tail *t);
+void cv_tail_free(cv_tail *t);
 void cv_prescan_tail(cv_ctx *ctx, const char *path);
 /* in/strace.c: strace/ltrace -tttT lines: -1 not such a line, 0
  * consumed (an unfinished call, or warned about), 1 a call in *out

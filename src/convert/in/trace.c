@@ -38,7 +38,7 @@ typedef struct reader {
   bool have_last;
   cv_strace *strace;
   bool first_pass;     /* false in a second pass: no counts, no messages */
-  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see prescan_reordered) */
+  rtg_u64map pid_host; /* pid -> host index + 1, from a prescan (see scan_head) */
   rtg_u64map dup_pids; /* pid -> 1 while its records repeat a trace read before */
   uint32_t ndup;       /* pids at 1 there: none, and no record needs a lookup */
   uint64_t dup_first;  /* line of the first duplicate, for the message */
@@ -782,101 +782,133 @@ static void scan_head(const char *path, const head_visitor *v) {
   rtg_linereader_close(&lr);
 }
 
-/* The prescan of a file for the caller's thread: its pids' hosts, and its
- * agents (added once every host is known). */
-typedef struct prescan {
-  reader *r;
+/* What the caller's thread needs of a file before its first line (the
+ * prescans), found without changing anything, so that a producer running
+ * ahead can find it: the SYMBOL/STACK records of its tail (unless
+ * skip_tail), its headers' pids and hosts and its agent lines in the
+ * order the head scan meets them; and the host of its lines: that of its
+ * first header, unless a header of another host follows (mixed). */
+typedef struct pre_header {
+  uint32_t pid;
+  char *host;
+} pre_header;
+
+typedef struct file_pre {
+  cv_tail tail;
+  pre_header *headers;
+  size_t nheaders;
   char **agents;
   size_t nagents;
-} prescan;
+  bool mixed, failed; /* failed: memory ran out (the file's lines get no text made ahead) */
+  /* while hosts' times move: whether the prepare hook runs on its lines,
+   * and with which map */
+  bool on;
+  const rtg_clock_host *clock;
+} file_pre;
 
-static void prescan_header(void *arg, const rtg_record *rec) {
-  reader *r = ((prescan *)arg)->r;
-  uint64_t *v = rtg_u64map_put(&r->pid_host, rec->pid, 0, NULL);
-  uint32_t host = cv_host(r->ctx, GET(rec, HEADER, host));
-  if (v) *v = (uint64_t)host + 1;
+static void pre_header_seen(void *arg, const rtg_record *rec) {
+  file_pre *p = arg;
+  const char *host = GET(rec, HEADER, host);
+  pre_header *h = realloc(p->headers, (p->nheaders + 1) * sizeof *h);
+  char *name = strdup(host);
+  if (!h || !name) {
+    free(name);
+    if (h) p->headers = h;
+    p->failed = true;
+    return;
+  }
+  p->headers = h;
+  if (p->nheaders && strcmp(p->headers[0].host, host)) p->mixed = true;
+  p->headers[p->nheaders++] = (pre_header){rec->pid, name};
 }
 
-static void prescan_agent(void *arg, const char *line) {
-  prescan *p = arg;
+static void pre_agent_seen(void *arg, const char *line) {
+  file_pre *p = arg;
   char **na = realloc(p->agents, (p->nagents + 1) * sizeof *na);
   if (na) p->agents = na;
   if (na && (p->agents[p->nagents] = strdup(line))) p->nagents++;
 }
 
-static void prescan_reordered(reader *r, const char *path) {
-  prescan p = {.r = r};
-  scan_head(path, &(head_visitor){prescan_header, prescan_agent, &p});
-  rtg_record rec;
-  const char *why;
-  for (size_t i = 0; i < p.nagents; i++) {
-    if (rtg_record_parse(p.agents[i], strlen(p.agents[i]), &rec, &why) == RTG_KIND_AGENT)
-      add_agent(r, &rec);
-    free(p.agents[i]);
-  }
-  free(p.agents);
+static void pre_scan(file_pre *p, const char *path, bool tail) {
+  if (tail) cv_tail_scan(path, &p->tail);
+  scan_head(path, &(head_visitor){pre_header_seen, pre_agent_seen, p});
 }
 
-/* The host of a file's lines, as the prescan finds it: that of its first
- * header, unless a header of another host follows (mixed). */
-typedef struct file_host_scan {
-  char *first;
-  bool mixed;
-} file_host_scan;
-
-static void host_header(void *arg, const rtg_record *rec) {
-  file_host_scan *s = arg;
-  const char *h = GET(rec, HEADER, host);
-  if (!s->first)
-    s->first = strdup(h);
-  else if (strcmp(s->first, h))
-    s->mixed = true;
-  if (!s->first) s->mixed = true; /* (out of memory: no text made ahead) */
+/* The prescans' findings taken by the caller's thread, in the order the
+ * prescans made them before (the tail's host, symbols and stacks; each
+ * header's host; the agents once every host is known); then freed. */
+static void pre_apply(reader *r, file_pre *p, bool tail) {
+  if (tail) cv_tail_apply(r->ctx, &p->tail);
+  for (size_t i = 0; i < p->nheaders; i++) {
+    uint64_t *v = rtg_u64map_put(&r->pid_host, p->headers[i].pid, 0, NULL);
+    uint32_t host = cv_host(r->ctx, p->headers[i].host);
+    if (v) *v = (uint64_t)host + 1;
+    free(p->headers[i].host);
+  }
+  free(p->headers);
+  p->headers = NULL;
+  p->nheaders = 0;
+  rtg_record rec;
+  const char *why;
+  for (size_t i = 0; i < p->nagents; i++) {
+    if (rtg_record_parse(p->agents[i], strlen(p->agents[i]), &rec, &why) == RTG_KIND_AGENT)
+      add_agent(r, &rec);
+    free(p->agents[i]);
+  }
+  free(p->agents);
+  p->agents = NULL;
+  p->nagents = 0;
 }
 
 /* ------------------------------------------------------------ one reader for many files */
 
 /* Trace files that follow one another among the inputs, read by one trace
- * reader.  While hosts' times move, a prepare hook that writes the lines'
- * times (cv_prepare.timed) applies each file's host map, known once the
- * file's head is scanned: whichever thread meets the file first (a
- * producer's first line of it, or the caller's start of it) scans it, under
- * the lock; a file of no known host, or of several, gets no text made
+ * reader.  Each file's prescans are made by whichever thread comes to the
+ * file first (the producer that starts its first chunk, a producer's first
+ * line of it, or the caller's start of it), under the file's lock, so
+ * that they are mostly done before the caller needs them.  While hosts'
+ * times move, a prepare hook that writes the lines' times
+ * (cv_prepare.timed) applies the map of each file's host as the prescan
+ * finds it; a file of no known host, or of several, gets no text made
  * ahead (the sink makes it, the same bytes). */
 typedef struct group {
   cv_ctx *ctx;
   const char *const *paths;
   size_t n;
+  bool tail; /* the prescans read the tails (not in the second pass) */
   cv_prepare hook;
   bool per_file; /* the hook runs on a file's lines only where its host is known */
-  pthread_mutex_t mu;
-  unsigned char *known; /* per file: its host scanned (atomic) */
-  bool *on;             /* the hook runs on its lines */
+  bool applied;  /* (ctx->prep_clock.applied) */
+  file_pre *pre;
+  unsigned char *done; /* per file: its prescans made (atomic) */
+  pthread_mutex_t *mu; /* per file */
   const rtg_clock_host **clock;
 } group;
 
-static void group_scan(group *g, size_t f) {
-  pthread_mutex_lock(&g->mu);
-  if (!__atomic_load_n(&g->known[f], __ATOMIC_RELAXED)) {
-    file_host_scan s = {0};
-    scan_head(g->paths[f], &(head_visitor){host_header, NULL, &s});
-    g->on[f] = s.first && !s.mixed;
-    g->clock[f] = g->on[f] ? cv_host_clock_named(g->ctx, s.first) : NULL;
-    free(s.first);
-    __atomic_store_n(&g->known[f], 1, __ATOMIC_RELEASE);
+static file_pre *group_pre(group *g, size_t f) {
+  file_pre *p = &g->pre[f];
+  if (__atomic_load_n(&g->done[f], __ATOMIC_ACQUIRE)) return p;
+  pthread_mutex_lock(&g->mu[f]);
+  if (!__atomic_load_n(&g->done[f], __ATOMIC_RELAXED)) {
+    const char *path = g->paths[f];
+    pre_scan(p, path, g->tail && strcmp(path, "-"));
+    p->on = p->nheaders && !p->mixed && !p->failed;
+    p->clock = p->on && g->per_file ? cv_host_clock_named(g->ctx, p->headers[0].host) : NULL;
+    g->clock[f] = p->clock;
+    __atomic_store_n(&g->done[f], 1, __ATOMIC_RELEASE);
   }
-  pthread_mutex_unlock(&g->mu);
+  pthread_mutex_unlock(&g->mu[f]);
+  return p;
 }
 
-static bool group_file_on(group *g, size_t f) {
-  if (!__atomic_load_n(&g->known[f], __ATOMIC_ACQUIRE)) group_scan(g, f);
-  return g->on[f];
+static void group_ahead(uint32_t file, void *arg) {
+  group_pre(arg, file);
 }
 
 /* The hook on the reader's threads, where the file's host allows it. */
 static size_t group_prepare(rtg_line *l, size_t used, rtg_line_space *space, void *arg) {
   group *g = arg;
-  if (!group_file_on(g, l->file)) return used;
+  if (!group_pre(g, l->file)->on) return used;
   return g->hook.fn(l, used, space, g->hook.arg);
 }
 
@@ -943,10 +975,10 @@ static void file_begin(group *g, size_t f, file_read *fr) {
   cv_ctx *ctx = g->ctx;
   const char *path = g->paths[f];
   bool count = ctx->pass != CV_PASS_SECOND, stream = !strcmp(path, "-");
-  if (count && !stream) {
-    cv_prescan_tail(ctx, path); /* symbols are written at process end: read them first */
-    if (ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN) prescan_demangled(ctx, path);
-  }
+  file_pre *p = group_pre(g, f);
+  if (count && !stream) cv_tail_apply(ctx, &p->tail); /* symbols are written at process end */
+  if (count && !stream && ctx->opt.kernel_names && ctx->pass == CV_PASS_MAIN)
+    prescan_demangled(ctx, path);
   /* the size decides whether to show progress */
   struct stat st;
   bool big = !stream && stat(path, &st) == 0 && st.st_size > (256 << 20);
@@ -956,8 +988,8 @@ static void file_begin(group *g, size_t f, file_read *fr) {
   r->host = UINT32_MAX;
   r->first_pass = count;
   r->check_health = ctx->pass == CV_PASS_MAIN;
-  prescan_reordered(r, path);
-  if (g->per_file && group_file_on(g, f)) r->prep_clock = g->clock[f];
+  pre_apply(r, p, false);
+  if (g->per_file && p->on) r->prep_clock = p->clock;
 }
 
 /* The caller's end of a file: what the file's records tell. */
@@ -1034,38 +1066,37 @@ static unsigned group_threads(size_t n) {
 
 /* Trace files paths[0..n) in their order, through one reader. */
 static bool read_group(cv_ctx *ctx, const char *const *paths, size_t n) {
-  group g = {.ctx = ctx, .paths = paths, .n = n};
-  rtg_reader_opts ro = {.paths = paths, .npaths = n, .parse = RTG_PARSE_ALL, .text_lines = true};
-  ro.threads = group_threads(n);
+  bool count = ctx->pass != CV_PASS_SECOND;
+  group g = {.ctx = ctx, .paths = paths, .n = n, .tail = count};
+  g.pre = rtg_xcalloc(n, sizeof *g.pre, "the trace reader");
+  g.done = rtg_xcalloc(n, sizeof *g.done, "the trace reader");
+  g.mu = rtg_xcalloc(n, sizeof *g.mu, "the trace reader");
+  g.clock = rtg_xcalloc(n, sizeof *g.clock, "the trace reader");
+  for (size_t i = 0; i < n; i++) pthread_mutex_init(&g.mu[i], NULL);
+  rtg_reader_opts ro = {.paths = paths,
+                        .npaths = n,
+                        .parse = RTG_PARSE_ALL,
+                        .text_lines = true,
+                        .threads = group_threads(n),
+                        .file_ahead = group_ahead,
+                        .file_ahead_arg = &g};
   bool prepare = ctx->pass == CV_PASS_MAIN && ctx->prepare_sink; /* a sink's work on the lines */
   if (prepare && ctx->prepare.timed && ctx->clocks.moves) {
     /* the lines' times move by the map of their host: known for a file
      * whose headers (as far as the prescan sees) name one host */
     prepare = ctx->prep_clock.applied;
-    g.per_file = true;
+    g.per_file = prepare;
   }
   if (prepare) {
     g.hook = ctx->prepare;
-    ro.prepare = ctx->prepare.fn;
-    ro.prepare_arg = ctx->prepare.arg;
+    ro.prepare = g.per_file ? group_prepare : ctx->prepare.fn;
+    ro.prepare_arg = g.per_file ? (void *)&g : ctx->prepare.arg;
     ro.prepare_scale = ctx->prepare.scale;
   }
-  ctx->prep_clock.files = NULL;
-  if (prepare && g.per_file) {
-    pthread_mutex_init(&g.mu, NULL);
-    g.known = rtg_xcalloc(n, sizeof *g.known, "the trace reader");
-    g.on = rtg_xcalloc(n, sizeof *g.on, "the trace reader");
-    g.clock = rtg_xcalloc(n, sizeof *g.clock, "the trace reader");
-    ctx->prep_clock.files = g.clock;
-    ctx->prep_clock.lift_ns = ctx->clocks.lift_ns;
-    ro.prepare = group_prepare;
-    ro.prepare_arg = &g;
-  } else {
-    g.per_file = false;
-  }
+  ctx->prep_clock.files = g.per_file ? g.clock : NULL;
+  ctx->prep_clock.lift_ns = ctx->clocks.lift_ns;
   rtg_reader *rd = rtg_reader_open(&ro);
   if (!rd) rtg_out_of_memory("the trace reader");
-  bool count = ctx->pass != CV_PASS_SECOND;
   uint64_t *counts = count ? ctx->counts : (uint64_t[CVC_COUNT]){0};
   bool ok = true;
   size_t f = 0;
@@ -1086,12 +1117,19 @@ static bool read_group(cv_ctx *ctx, const char *const *paths, size_t n) {
   if (f < n && !file_finish(ctx, &fr)) ok = false; /* (the reader stopped early) */
   rtg_reader_close(rd);
   ctx->prep_clock.files = NULL;
-  if (g.per_file) {
-    pthread_mutex_destroy(&g.mu);
-    free(g.known);
-    free(g.on);
-    free(g.clock);
+  for (size_t i = 0; i < n; i++) { /* (what the caller did not take) */
+    file_pre *p = &g.pre[i];
+    cv_tail_free(&p->tail);
+    for (size_t k = 0; k < p->nheaders; k++) free(p->headers[k].host);
+    for (size_t k = 0; k < p->nagents; k++) free(p->agents[k]);
+    free(p->headers);
+    free(p->agents);
+    pthread_mutex_destroy(&g.mu[i]);
   }
+  free(g.pre);
+  free(g.done);
+  free(g.mu);
+  free(g.clock);
   return ok;
 }
 
