@@ -215,6 +215,41 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* The k-th smallest of v[0..n) (k < n), v reordered so that v[0..k) are
+ * no larger and v(k..n) no smaller: what sorting would put at v[k], in
+ * linear time on average (a median is taken once per name, of up to
+ * SAMPLE_BUDGET durations); after many poor pivots the rest is sorted. */
+static uint64_t select_kth(uint64_t *v, uint32_t n, uint32_t k) {
+  int64_t lo = 0, hi = (int64_t)n - 1;
+  unsigned rounds = 0;
+  while (lo < hi) {
+    if (++rounds > 64) {
+      qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_u64);
+      break;
+    }
+    uint64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi]; /* the median of three */
+    uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    int64_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        uint64_t t = v[i];
+        v[i++] = v[j];
+        v[j--] = t;
+      }
+    }
+    /* v[lo..j] <= pivot <= v[i..hi], and what lies between equals it */
+    if ((int64_t)k <= j)
+      hi = j;
+    else if ((int64_t)k >= i)
+      lo = i;
+    else
+      break;
+  }
+  return v[k];
+}
+
 static double median(stat_entry *e) {
   if (e->hist) {
     uint64_t want = (e->calls - 1) / 2, seen = 0;
@@ -225,10 +260,13 @@ static double median(stat_entry *e) {
     return 0;
   }
   if (!e->nsamples) return 0;
-  qsort(e->samples, e->nsamples, sizeof *e->samples, cmp_u64);
   uint32_t n = e->nsamples;
-  return n % 2 ? (double)e->samples[n / 2]
-               : ((double)e->samples[n / 2 - 1] + (double)e->samples[n / 2]) / 2.0;
+  uint64_t *v = e->samples, hi = select_kth(v, n, n / 2);
+  if (n % 2) return (double)hi;
+  uint64_t lo = v[0]; /* the largest of the lower half */
+  for (uint32_t i = 1; i < n / 2; i++)
+    if (v[i] > lo) lo = v[i];
+  return ((double)lo + (double)hi) / 2.0;
 }
 
 static const cv_ctx *sort_ctx;
