@@ -20,8 +20,9 @@
 #include "xalloc.h"
 #include "jsonw.h"
 
-#define HEAD_MAX 65536 /* a header line is far shorter */
-#define TAIL_MAX 4096  /* so is a summary line */
+#define HEAD_MAX 65536  /* a header line is far shorter */
+#define HEAD_FIRST 4096 /* read first */
+#define TAIL_MAX 4096   /* so is a summary line */
 
 /* The last complete line of buf[0..n) (ending in '\n'), NUL-terminated in
  * place; NULL when there is none. */
@@ -39,8 +40,14 @@ static char *last_line(char *buf, size_t n, size_t *len) {
  * True when its summary counts MPI calls. */
 static bool file_pairs(cv_ctx *ctx, int fd, uint64_t base, uint64_t size, bool pairs) {
   static char buf[HEAD_MAX + 1];
-  ssize_t n = pread(fd, buf, size < HEAD_MAX ? (size_t)size : HEAD_MAX, (off_t)base);
+  /* a header line fits in a page: read more only when it does not */
+  size_t want = size < HEAD_FIRST ? (size_t)size : HEAD_FIRST;
+  ssize_t n = pread(fd, buf, want, (off_t)base);
   char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+  if (!nl && n == (ssize_t)want && size > want) {
+    n = pread(fd, buf, size < HEAD_MAX ? (size_t)size : HEAD_MAX, (off_t)base);
+    nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+  }
   rtg_record rec;
   if (!nl || rtg_record_parse(buf, (size_t)(nl - buf), &rec, NULL) != RTG_KIND_HEADER) return false;
   const rtg_rec_HEADER *h = &rec.u.HEADER;
