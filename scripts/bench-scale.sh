@@ -9,23 +9,36 @@
 # and whether the two give the same bytes (JSON and --summary).
 #   scripts/bench-scale.sh [RANKS [EVENTS [HOSTS [NODES]]]]   (1000 10000 8 4;
 #   BENCH_QUICK=1: 100 2000 8 4)
+# B: the build directory, or the rtg-convert binary itself (a prebuilt
+# one); GEN: a prebuilt generator (scripts/bench-convert-gen.c), for a
+# machine without a compiler or without librtgcommon.a beside rtg-convert.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-B=$(cd "${B:-$TOP/build}" && pwd)
+B=${B:-$TOP/build}
+if [ -f "$B" ]; then
+  C=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
+  B=$(dirname "$C")
+else
+  B=$(cd "$B" && pwd)
+  C=$B/rtg-convert
+fi
 if [ -n "${BENCH_QUICK:-}" ]; then
   RANKS=${1:-100} EVENTS=${2:-2000}
 else
   RANKS=${1:-1000} EVENTS=${2:-10000}
 fi
 HOSTS=${3:-8} NODES=${4:-4}
-[ -x "$B/rtg-convert" ] || { echo "bench-scale: build first (make)" >&2; exit 1; }
+[ -x "$C" ] || { echo "bench-scale: $C: build first (make), or B=path/to/rtg-convert" >&2; exit 1; }
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench-scale.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
 # (GEN=path: a generator built before, for a machine without a compiler)
 if [ -n "${GEN:-}" ]; then
   cp "$GEN" "$DIR/gen"
-else
+elif [ -f "$B/librtgcommon.a" ]; then
   cc -O2 -I"$TOP/include" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" "$B/librtgcommon.a"
+else
+  cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o "$DIR/gen" "$TOP/scripts/bench-convert-gen.c" \
+    "$TOP/src/common/record.c"
 fi
 mkdir "$DIR/r"
 "$DIR/gen" ranks "$DIR/r" "$RANKS" "$HOSTS" "$EVENTS"
@@ -66,7 +79,6 @@ run() {
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $(cat time.txt) $((max - $(cat fd0)))"
 }
 
-C="$B/rtg-convert"
 cat r/* > /dev/null # warm the page cache
 read -r a_s a_kb a_u a_y a_fd <<EOT
 $(run "$C" -q --summary -o all.json $(cat list.all))
@@ -90,12 +102,14 @@ EOT
 "$C" -q --merge --summary -o /dev/null node*.part > merged.sum
 same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
 echo "bench-scale: $RANKS rank files on $HOSTS hosts, $EVENTS records each ($((bytes / 1048576)) MB); $NODES nodes; $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg)"
-printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s\n' \
+printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), max open files %s\n' \
   "all at once (--summary -o):" "$a_s" "$(awk -v k="$a_kb" 'BEGIN { print k / 1024 }')" \
-  "$(awk -v a="$a_u" -v b="$a_y" 'BEGIN { print a + b }')" "$a_fd"
+  "$(awk -v a="$a_u" -v b="$a_y" 'BEGIN { print a + b }')" \
+  "$(awk -v a="$a_u" -v b="$a_y" -v w="$a_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" "$a_fd"
 printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s (slowest node %s s)\n' \
   "--part, $NODES nodes one by one:" "$p_s" "$(awk -v k="$p_kb" 'BEGIN { print k / 1024 }')" "$p_u" "$p_fd" "$p_max"
-printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s\n' \
+printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), max open files %s\n' \
   "--merge (--summary -o):" "$m_s" "$(awk -v k="$m_kb" 'BEGIN { print k / 1024 }')" \
-  "$(awk -v a="$m_u" -v b="$m_y" 'BEGIN { print a + b }')" "$m_fd"
+  "$(awk -v a="$m_u" -v b="$m_y" 'BEGIN { print a + b }')" \
+  "$(awk -v a="$m_u" -v b="$m_y" -v w="$m_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" "$m_fd"
 echo "bench-scale: part+merge vs all at once: JSON $(same all.json merged.json) ($(wc -c < all.json) bytes), --summary $(same all.sum merged.sum)"

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1055,13 +1057,35 @@ static void file_line(file_read *fr, rtg_line *l, uint64_t *counts) {
   }
 }
 
-/* The producers of a reader of several files: one per CPU (the files'
- * starts, opens and first windows overlap the caller's work on the files
- * before), unless RTG_READER_THREADS says. */
+/* Files this process may still open: its limit less those open now
+ * (-1: unknown). */
+static long fds_free(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  long open_now = -1; /* (less the directory's own) */
+  while (readdir(d)) open_now++;
+  closedir(d);
+  open_now -= 2; /* "." and ".." */
+  return (long)rl.rlim_cur - open_now;
+}
+
+/* The producers of a reader of several files: one per CPU up to 8 (the
+ * files' starts, opens, first windows and prescans overlap the caller's
+ * work on the files before), or RTG_READER_THREADS; and no more than the
+ * files left to open allow: a producer holds two at most (the chunk it
+ * reads, a prescan), the caller one (a prescan), a few stay for the
+ * outputs. */
 static unsigned group_threads(size_t n) {
-  if (n < 2 || getenv("RTG_READER_THREADS")) return 0;
+  if (n < 2) return 0;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus > 4 ? (unsigned)(cpus < 16 ? cpus : 16) : 0;
+  long want = cpus < 1 ? 1 : cpus > 8 ? 8 : cpus;
+  const char *env = getenv("RTG_READER_THREADS"); /* (measurements, tests) */
+  if (env && atol(env) > 0) want = atol(env);
+  long fds = fds_free();
+  if (fds >= 0 && want > (fds - 5) / 2) want = (fds - 5) / 2;
+  return want < 1 ? 1 : (unsigned)want;
 }
 
 /* Trace files paths[0..n) in their order, through one reader. */
