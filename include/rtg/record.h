@@ -262,7 +262,13 @@
  * from 1: the same on every rank for one collective instance.  req: the
  * request a non-blocking start made, or the one MPI_Wait and MPI_Test
  * complete; nreq: how many requests a Waitall/any/some, Testall/any/some
- * was given; done: whether a test completed anything (1) or not (0). */
+ * was given; done: whether a test completed anything (1) or not (0).  A
+ * run of tests that completed nothing and repeat the first one on its
+ * thread (the same function, requests and return code, nothing else
+ * recorded on the thread in between: a program polling; RTG_MPI_POLL) is
+ * one record: start and dur are the first call's, polls the number of
+ * calls (>= 2), last and last_dur the last call's start and duration, busy
+ * the sum of all the calls' durations (as an HSA call's). */
 #define RTG_FIELDS_MPI(F, K)                                                                       \
   F(K, str, func, "func", KVW, REQ)                                                                \
   F(K, u64, start, "start", KV, REQ)                                                               \
@@ -277,7 +283,11 @@
   F(K, u64, seq, "seq", KV, OPT)                                                                   \
   F(K, u64, req, "req", KV, OPT)                                                                   \
   F(K, u64, nreq, "nreq", KV, OPT)                                                                 \
-  F(K, u64, done, "done", KV, OPT)
+  F(K, u64, done, "done", KV, OPT)                                                                 \
+  F(K, u64, polls, "polls", KV, OPT)                                                               \
+  F(K, u64, last, "last", KV, OPT)                                                                 \
+  F(K, u64, last_dur, "last_dur", KV, OPT)                                                         \
+  F(K, u64, busy, "busy", KV, OPT)
 
 /* A host call stack captured for the API record whose stack:ID it is. */
 #define RTG_FIELDS_STACK(F, K)                                                                     \

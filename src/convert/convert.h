@@ -388,7 +388,7 @@ int cv_write_part(cv_ctx *ctx, const char *out);
 int cv_open_parts(cv_ctx *ctx);
 /* in/mpi.c: MPI calls across ranks.  cv_mpi_args: an MPI record's
  * identification as "key:value" words (comm: seq: size: rank: peer: root:
- * bytes: req: nreq: done:), cut to cap.  cv_mpi_read (hosts.c, before the
+ * bytes: req: nreq: done: polls: busy:), cut to cap.  cv_mpi_read (hosts.c, before the
  * first pass): the MPI calls of the files whose summaries count some, and
  * with gpu_too their GPU ops' busy time.  cv_mpi_refine (after the pairs
  * are solved): hosts with MPI_Barrier, MPI_Allreduce, MPI_Allgather,
@@ -398,6 +398,8 @@ int cv_open_parts(cv_ctx *ctx);
  * and each rank's time in MPI, on the GPU and at host work; nothing
  * without MPI calls; the JSON as ,"mpi":{...}. */
 void cv_mpi_args(const rtg_record *rec, char *buf, size_t cap);
+/* An MPI record's end: start + dur, or a run of repeated tests' last end. */
+uint64_t cv_mpi_end(const rtg_record *rec);
 void cv_mpi_read(cv_ctx *ctx, const char *const *paths, int n, bool gpu_too);
 void cv_mpi_refine(cv_ctx *ctx);
 void cv_mpi_text(cv_ctx *ctx, FILE *f);

@@ -119,6 +119,17 @@ static bool collective(const rtg_record *rec) {
          blocking(rec->u.MPI.func);
 }
 
+uint64_t cv_mpi_end(const rtg_record *rec) {
+  const rtg_rec_MPI *c = &rec->u.MPI;
+  uint64_t end = c->start + c->dur;
+  if (end < c->start) return end; /* (overflow: the caller skips it) */
+  if (RTG_HAS(rec, RTG_FIELD(MPI, polls)) && c->polls > 1 && RTG_HAS(rec, RTG_FIELD(MPI, last))) {
+    uint64_t last = c->last + c->last_dur;
+    if (last >= c->last && last > end) end = last;
+  }
+  return end;
+}
+
 void cv_mpi_args(const rtg_record *rec, char *buf, size_t cap) {
   const rtg_rec_MPI *c = &rec->u.MPI;
   size_t n = 0;
@@ -141,6 +152,8 @@ void cv_mpi_args(const rtg_record *rec, char *buf, size_t cap) {
   if (H(req)) ADD("%sreq:%" PRIu64, n ? " " : "", c->req);
   if (H(nreq)) ADD("%snreq:%" PRIu64, n ? " " : "", c->nreq);
   if (H(done)) ADD("%sdone:%" PRIu64, n ? " " : "", c->done);
+  if (H(polls)) ADD("%spolls:%" PRIu64, n ? " " : "", c->polls);
+  if (H(busy)) ADD("%sbusy:%" PRIu64, n ? " " : "", c->busy);
 #undef H
 #undef ADD
 }
@@ -204,7 +217,7 @@ static void read_file(cv_mpi *m, const char *path) {
       break;
     case RTG_KIND_MPI: {
       const rtg_rec_MPI *c = &rec.u.MPI;
-      uint64_t end = c->start + c->dur;
+      uint64_t end = cv_mpi_end(&rec);
       if (end < c->start) break;
       m->records++;
       if (blocking(c->func)) p->mpi_ns += c->dur;

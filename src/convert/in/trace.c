@@ -643,7 +643,11 @@ static void handle_record(reader *r, const rtg_line *l) {
     ev.type = CV_MPI;
     ev.name = GET(rec, MPI, func);
     ev.start = GET(rec, MPI, start);
-    ev.end = ev.start + GET(rec, MPI, dur);
+    ev.end = cv_mpi_end(rec); /* repeated tests: the last one's end */
+    if (HAS(rec, MPI, polls) && GET(rec, MPI, polls) > 1) {
+      ev.polls = GET(rec, MPI, polls);
+      ev.busy = HAS(rec, MPI, busy) ? GET(rec, MPI, busy) : ev.end - ev.start;
+    }
     if (ev.end < ev.start) {
       ctx->counts[CVC_BAD_TIME]++;
       rtg_warn_line(&r->df, lineno, "duration overflows (skipped)");

@@ -232,6 +232,12 @@ void rtg_config_read(void) {
     fprintf(stderr,
             "rtg: cannot understand RTG_HSA_POLL=%s (expected coalesce or each); using coalesce\n",
             poll);
+  poll = env_str("RTG_MPI_POLL");
+  c->mpi_poll_each = poll && !strcasecmp(poll, "each");
+  if (poll && !c->mpi_poll_each && strcasecmp(poll, "coalesce"))
+    fprintf(stderr,
+            "rtg: cannot understand RTG_MPI_POLL=%s (expected coalesce or each); using coalesce\n",
+            poll);
   const char *full = env_str("RTG_BUFFER_FULL");
   c->buffer_drop = full && !strcasecmp(full, "drop");
   if (full && !c->buffer_drop && strcasecmp(full, "wait"))
@@ -262,6 +268,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_HSA_API_FILTER_OUT", S(c->hsa_filter_out.spec));
   rtg_log(1, "%-24s = %s", "RTG_HSA_HOST_DISPATCH", B(c->hsa_host_dispatch));
   rtg_log(1, "%-24s = %s", "RTG_HSA_POLL", c->hsa_poll_each ? "each" : "coalesce");
+  rtg_log(1, "%-24s = %s", "RTG_MPI_POLL", c->mpi_poll_each ? "each" : "coalesce");
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER", c->hip_filter.spec ? c->hip_filter.spec : "all");
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_FILTER_OUT", S(c->hip_filter_out.spec));
   rtg_log(1, "%-24s = %s", "RTG_HIP_API_ARGS", B(c->hip_args));

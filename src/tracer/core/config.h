@@ -26,6 +26,7 @@ typedef struct rtg_config {
   bool hsa_api;              /* any HSA API tracing requested */
   bool hsa_host_dispatch;    /* RTG_HSA_HOST_DISPATCH */
   bool hsa_poll_each;        /* RTG_HSA_POLL=each: no coalescing of repeated HSA calls */
+  bool mpi_poll_each;        /* RTG_MPI_POLL=each: no coalescing of repeated MPI tests */
   bool hip_api;              /* HIP API tracing on (RTG_HIP_API_FILTER not empty) */
   bool hip_args;             /* RTG_HIP_API_ARGS */
   const char *hip_path;      /* RTG_HIP_PATH: "got", "callback", or NULL: the release's own */

@@ -1,5 +1,15 @@
 /* The record of one MPI call: the application's thread fills a fixed
- * payload and copies it; the writer makes the line (format_mpi). */
+ * payload and copies it; the writer makes the line (format_mpi).
+ *
+ * Tests that complete nothing (RTG_MPI_POLL=coalesce, the default): the
+ * entry is held back by its thread (core/hold.h) instead of pushed; a next
+ * call that is the same test again (function, requests, return code, and
+ * again nothing completed) only counts itself into the held entry, so a
+ * program polling a request makes one record with polls:N, the last
+ * call's times and the sum of the durations.  Any other entry of the
+ * thread (the test that completes, another call) publishes the held one
+ * first. */
+#include "core/hold.h"
 #include "core/stamp.h"
 #include "mpi_internal.h"
 
@@ -13,7 +23,15 @@ typedef struct mpi_entry {
   int32_t ret, peer, root;
   uint8_t has_peer, has_root, has_bytes, has_req, has_nreq, has_done, done;
   uint8_t pad[1];
+  /* repeated tests: how many calls (1: one), the last one's start and
+   * duration, the sum of the durations (stamps) */
+  uint64_t polls, last_start, last_dur, busy;
 } mpi_entry;
+
+/* The part of two entries that says they are the same test again. */
+#define MPI_SAME_END offsetof(mpi_entry, start)
+#define MPI_SAME_FROM offsetof(mpi_entry, bytes)
+#define MPI_SAME_TO offsetof(mpi_entry, polls)
 
 static size_t format_mpi(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
@@ -40,7 +58,49 @@ static size_t format_mpi(char *out, size_t cap, const void *payload, size_t len,
   if (e.has_req) RTG_SET(r, MPI, req, e.req);
   if (e.has_nreq) RTG_SET(r, MPI, nreq, e.nreq);
   if (e.has_done) RTG_SET(r, MPI, done, e.done);
+  if (e.polls > 1) { /* the last call's times, the durations' sum within the span */
+    uint64_t last, last_dur, from, busy;
+    rtg_stamp_span_ns(e.last_start, e.last_dur, &last, &last_dur);
+    rtg_stamp_span_ns(e.start, e.busy, &from, &busy);
+    uint64_t span = last + last_dur > r->u.MPI.start ? last + last_dur - r->u.MPI.start : 0;
+    RTG_SET(r, MPI, polls, e.polls);
+    RTG_SET(r, MPI, last, last);
+    RTG_SET(r, MPI, last_dur, last_dur);
+    RTG_SET(r, MPI, busy, busy < span ? busy : span);
+    rtg_count_written_n(RTG_CNT_MPI_CALLS, e.polls - 1);
+  }
   return rtg_entry_record(out, cap, r);
+}
+
+/* RTG_MPI_POLL=coalesce: count a test that completed nothing into the
+ * entry the thread holds when it is the same test again, else hold its
+ * entry (which publishes the one held before). */
+static void hold_mpi(mpi_entry *e) {
+  if (!atomic_load_explicit(&rtg_emit_on, memory_order_relaxed)) return; /* not tracing */
+  const rtg_entry_format fmt = format_mpi;
+  rtg_tchain *t = rtg_tls.chain;
+  uint32_t len;
+  char *held = rtg_hold_entry(t, &len);
+  if (held && len == sizeof fmt + sizeof *e) {
+    rtg_entry_format held_fmt;
+    memcpy(&held_fmt, held, sizeof held_fmt);
+    char *p = held + sizeof fmt; /* the held mpi_entry */
+    if (held_fmt == fmt && !memcmp(p, e, MPI_SAME_END) &&
+        !memcmp(p + MPI_SAME_FROM, (const char *)e + MPI_SAME_FROM, MPI_SAME_TO - MPI_SAME_FROM)) {
+      mpi_entry h;
+      memcpy(&h, p, sizeof h);
+      h.polls++;
+      h.last_start = e->start;
+      h.last_dur = e->dur;
+      h.busy += e->dur;
+      rtg_hold_edit_begin(t);
+      memcpy(p + offsetof(mpi_entry, polls), &h.polls, sizeof h - offsetof(mpi_entry, polls));
+      rtg_hold_edit_end(t);
+      return;
+    }
+  }
+  if (!rtg_hold_put(t, &fmt, sizeof fmt, e, sizeof *e, 0))
+    rtg_count(RTG_CNT_MPI_CALLS, 1); /* dropped (counted as lost) */
 }
 
 void rtg_mpi_begin(rtg_mpi_call *c, const char *func, mpi_h comm) {
@@ -78,5 +138,9 @@ void rtg_mpi_end(rtg_mpi_call *c, int ret) {
   e.ret = ret, e.peer = c->peer, e.root = c->root;
   e.has_peer = c->has_peer, e.has_root = c->has_root, e.has_bytes = c->has_bytes;
   e.has_req = c->has_req, e.has_nreq = c->has_nreq, e.has_done = c->has_done, e.done = c->done;
-  if (!rtg_emit_entry(format_mpi, &e, sizeof e)) rtg_count(RTG_CNT_MPI_CALLS, 1);
+  e.polls = 1, e.last_start = e.start, e.last_dur = e.busy = e.dur;
+  if (e.has_done && !e.done && !rtg_cfg.mpi_poll_each)
+    hold_mpi(&e);
+  else if (!rtg_emit_entry(format_mpi, &e, sizeof e))
+    rtg_count(RTG_CNT_MPI_CALLS, 1);
 }
