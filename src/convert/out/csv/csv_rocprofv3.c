@@ -18,6 +18,9 @@
  *   memory_allocation_trace.csv
  *                          "Kind","Operation","Agent_Id","Allocation_Size","Address",
  *                          "Correlation_Id","Start_Timestamp","End_Timestamp"
+ *   mpi_api_trace.csv      rtg's own (rocprofv3 records no MPI calls): the API
+ *                          columns (Domain "MPI_API", Correlation_Id empty),
+ *                          then "Bytes","Calls","Arguments"
  * (rocprofiler-sdk's source/lib/output/generateCSV.cpp, ROCm 7.0).  Text
  * columns are quoted, numbers are not; agents are "Agent N" with rtg's
  * agent index, which is the HSA enumeration order (rocprofv3's default
@@ -43,11 +46,12 @@
 #include "jsonw.h"
 #include "xalloc.h"
 
-enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_MEMORY, F_N };
+enum { F_KERNEL, F_HIP, F_HSA, F_COPY, F_MARKER, F_MEMORY, F_MPI, F_N };
 
 static const char *const file_names[F_N] = {"kernel_trace.csv",     "hip_api_trace.csv",
                                             "hsa_api_trace.csv",    "memory_copy_trace.csv",
-                                            "marker_api_trace.csv", "memory_allocation_trace.csv"};
+                                            "marker_api_trace.csv", "memory_allocation_trace.csv",
+                                            "mpi_api_trace.csv"};
 
 #define API_HEADER                                                                                 \
   "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\","   \
@@ -65,6 +69,8 @@ static const char *const headers[F_N] = {
     API_HEADER,
     "\"Kind\",\"Operation\",\"Agent_Id\",\"Allocation_Size\",\"Address\",\"Correlation_Id\","
     "\"Start_Timestamp\",\"End_Timestamp\"\n",
+    "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\","
+    "\"End_Timestamp\",\"Bytes\",\"Calls\",\"Arguments\"\n",
 };
 
 /* rocprofv3 rounds the LDS size up to the allocation granularity it
@@ -322,6 +328,31 @@ static void api_row(csv *c, const cv_event *ev, const char *domain, int kind) {
   row_end(c, ev->proc, kind);
 }
 
+/* An MPI call (rtg's own file: rocprofv3 has none): the API columns, its
+ * bytes (empty when it has none), how many calls the row stands for (a
+ * record of repeated tests: polls) and its record's identification (comm:
+ * seq: size: rank: peer: root: bytes: req: nreq: done: polls: busy:). */
+static void mpi_row(csv *c, const cv_event *ev) {
+  const cv_proc *p = &c->ctx->procs[ev->proc];
+  put_lit(c, "\"MPI_API\",");
+  put_str(c, ev->name ? ev->name : "");
+  SEP(c);
+  put_u64(c, p->pid);
+  SEP(c);
+  put_u64(c, ev->tid);
+  put_lit(c, ",,"); /* Correlation_Id: MPI calls have none */
+  put_time(c, ev->start);
+  SEP(c);
+  put_time(c, ev->end);
+  SEP(c);
+  if (ev->has_bytes) put_u64(c, ev->bytes);
+  SEP(c);
+  put_u64(c, ev->polls ? ev->polls : 1);
+  SEP(c);
+  put_str(c, ev->args ? ev->args : "");
+  row_end(c, ev->proc, F_MPI);
+}
+
 static void kernel_row(csv *c, const cv_event *ev) {
   put_lit(c, "\"KERNEL_DISPATCH\",");
   put_agent(c, ev->agent);
@@ -426,6 +457,9 @@ static void csv_event(void *st, const cv_event *ev) {
     /* roctxMarkA, roctxRangePushA/Pop and roctxRangeStartA/Stop: rocprofv3
      * names the row after the message */
     api_row(c, ev, "\"MARKER_CORE_RANGE_API\"", F_MARKER);
+    break;
+  case CV_MPI:
+    mpi_row(c, ev);
     break;
   default: /* barriers, host dispatch records, syscalls: no rocprofv3 file */
     break;

@@ -82,6 +82,11 @@ static void sink_event(void *arg, const cv_event *ev) {
     in.key = ev->tid;
     in.args = ev->args;
     break;
+  case CV_MPI: /* a run of repeated tests spans them all; args: its identification */
+    in.kind = HT_MPI;
+    in.key = ev->tid;
+    in.args = ev->args;
+    break;
   default:
     return;
   }

@@ -25,7 +25,7 @@
 #include "../../analyze/analyze.h"
 #include "../../convert.h"
 
-enum ht_kind { HT_HIP, HT_HSA, HT_MARK, HT_SYS, HT_QUEUE, HT_COPY, HT_NKINDS };
+enum ht_kind { HT_HIP, HT_HSA, HT_MARK, HT_SYS, HT_MPI, HT_QUEUE, HT_COPY, HT_NKINDS };
 
 typedef struct ht_ev {
   uint64_t start, end;

@@ -58,8 +58,8 @@ static void put_json_doc(FILE *f, const char *s, size_t n) {
   }
 }
 
-static const char *const kind_names[HT_NKINDS] = {"hip",      "hsa",   "markers",
-                                                  "syscalls", "queue", "copy"};
+static const char *const kind_names[HT_NKINDS] = {"hip", "hsa",   "markers", "syscalls",
+                                                  "mpi", "queue", "copy"};
 
 static void track_label(const ht_state *h, const ht_track *t, char *buf, size_t cap) {
   char dev[32];
@@ -76,6 +76,9 @@ static void track_label(const ht_state *h, const ht_track *t, char *buf, size_t 
     return;
   case HT_SYS:
     snprintf(buf, cap, "tid %" PRIu64 " syscalls", t->key);
+    return;
+  case HT_MPI:
+    snprintf(buf, cap, "tid %" PRIu64 " MPI", t->key);
     return;
   case HT_QUEUE:
     snprintf(buf, cap, "%s queue %u", rtg_device_name(dn, dev, sizeof dev), q);

@@ -9,6 +9,10 @@
  * durations (busy:); the calls of one such record count as equally long
  * (to the ns) for the other columns.
  *
+ * mpi_api_stats.csv (an MPI_API table), only for a trace of MPI calls: the
+ * MPI calls by function, in the same layout (a record of N repeated tests,
+ * polls:N, counts N calls, as an HSA one).
+ *
  * graph_stats.csv, only for a trace of HIP graph launches: the kernels and
  * copies of each graph exec ("pid P graph G"), then of each of its nodes
  * ("pid P graph G node N: NAME"), in the same layout; Percentage is of
@@ -44,12 +48,12 @@
 #define SUB 64                   /* histogram buckets per power of two */
 #define NBUCKETS (64 * SUB)
 
-enum { ST_KERNEL, ST_HIP, ST_HSA, ST_COPY, ST_GRAPH, ST_N };
-static const char *const file_names[ST_N] = {"kernel_stats.csv", "hip_api_stats.csv",
+enum { ST_KERNEL, ST_HIP, ST_HSA, ST_COPY, ST_GRAPH, ST_MPI, ST_N };
+static const char *const file_names[ST_N] = {"kernel_stats.csv",  "hip_api_stats.csv",
                                              "hsa_api_stats.csv", "memory_copy_stats.csv",
-                                             "graph_stats.csv"};
-static const char *const titles[ST_N] = {"KERNEL_DISPATCH", "HIP_API", "HSA_API", "MEMORY_COPY",
-                                         "HIP_GRAPH"};
+                                             "graph_stats.csv",   "mpi_api_stats.csv"};
+static const char *const titles[ST_N] = {"KERNEL_DISPATCH", "HIP_API",   "HSA_API",
+                                         "MEMORY_COPY",     "HIP_GRAPH", "MPI_API"};
 
 typedef struct stat_entry {
   uint32_t name;
@@ -204,6 +208,12 @@ static void stats_event(void *st, const cv_event *ev) {
     break;
   case CV_COPY:
     add(s, ST_COPY, ev->name, dur);
+    break;
+  case CV_MPI:
+    if (ev->polls)
+      add_polls(s, ST_MPI, ev->name, ev->busy, ev->polls);
+    else
+      add(s, ST_MPI, ev->name, dur);
     break;
   default:
     break;
@@ -556,7 +566,7 @@ static bool stats_close(void *st) {
     if (t->n) qsort(t->e, t->n, sizeof *t->e, cmp_entry);
     double *med = rtg_xcalloc(t->n, sizeof *med, "the medians of a table");
     for (uint32_t i = 0; i < t->n; i++) med[i] = median(&t->e[i]);
-    if (s->dir && (w != ST_GRAPH || t->n)) ok &= write_csv(s, w, s->dir, med);
+    if (s->dir && ((w != ST_GRAPH && w != ST_MPI) || t->n)) ok &= write_csv(s, w, s->dir, med);
     if (s->ctx->opt.summary) print_summary(s, w, med);
     free(med);
     for (uint32_t i = 0; i < t->n; i++) {
