@@ -10,8 +10,8 @@ RTG_PROFILE=maybe traced "$SIMGPU/sg_dispatch" "$SIMGPU/kernels.hsaco" 2>err >/d
 cat err
 kinds "$(trace_of)" | grep dispatch
 rm -f rtg_trace.txt.*
-echo "-- RTG_VERBOSE=lots HCC_PROFILE=x"
-RTG_VERBOSE=lots HCC_PROFILE=x traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep 'cannot understand'
+echo "-- RTG_VERBOSE=lots HCC_PROFILE=x RTG_MPI_POLL=sometimes"
+RTG_VERBOSE=lots HCC_PROFILE=x RTG_MPI_POLL=sometimes traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep 'cannot understand'
 echo "-- RTG_VERBOSE=1"
 RTG_VERBOSE=1 traced "$SIMGPU/sg_agents" 2>&1 >/dev/null | grep -E '^rtg: (RTG_|HCC_)[A-Z_]* *=' | sed 's/ *=.*//; s/^rtg: //' | tr '\n' ' '
 echo
