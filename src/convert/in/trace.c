@@ -1067,12 +1067,13 @@ static long fds_free(void) {
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
   DIR *d = opendir("/proc/self/fd");
-  if (!d) return -1;
+  if (!d) return errno == EMFILE || errno == ENFILE ? 0 : -1; /* (none left for it) */
   long open_now = -1; /* (less the directory's own) */
   while (readdir(d)) open_now++;
   closedir(d);
   open_now -= 2; /* "." and ".." */
-  return (long)rl.rlim_cur - open_now;
+  long left = (long)rl.rlim_cur - open_now;
+  return left > 0 ? left : 0; /* (descriptors above a lowered limit stay open) */
 }
 
 /* The producers of a reader of several files: one per CPU up to 8 (the
@@ -1080,8 +1081,11 @@ static long fds_free(void) {
  * work on the files before), or RTG_READER_THREADS; and no more than the
  * files left to open allow: a producer holds two at most (the chunk it
  * reads, a prescan), the caller one (a prescan), a few stay for the
- * outputs. */
-static unsigned group_threads(size_t n) {
+ * outputs.  Too few for one producer: none (*serial), the caller reads
+ * each chunk itself and makes each prescan when it comes to the file, one
+ * input open at a time. */
+static unsigned group_threads(size_t n, bool *serial) {
+  *serial = false;
   if (n < 2) return 0;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   long want = cpus < 1 ? 1 : cpus > 8 ? 8 : cpus;
@@ -1089,6 +1093,7 @@ static unsigned group_threads(size_t n) {
   if (env && atol(env) > 0) want = atol(env);
   long fds = fds_free();
   if (fds >= 0 && want > (fds - 5) / 2) want = (fds - 5) / 2;
+  *serial = want < 1;
   return want < 1 ? 1 : (unsigned)want;
 }
 
@@ -1096,6 +1101,7 @@ static unsigned group_threads(size_t n) {
 static bool read_group(cv_ctx *ctx, const char *const *paths, size_t n) {
   bool count = ctx->pass != CV_PASS_SECOND;
   group g = {.ctx = ctx, .paths = paths, .n = n, .tail = count};
+  bool serial;
   g.pre = rtg_xcalloc(n, sizeof *g.pre, "the trace reader");
   g.done = rtg_xcalloc(n, sizeof *g.done, "the trace reader");
   g.mu = rtg_xcalloc(n, sizeof *g.mu, "the trace reader");
@@ -1105,9 +1111,10 @@ static bool read_group(cv_ctx *ctx, const char *const *paths, size_t n) {
                         .npaths = n,
                         .parse = RTG_PARSE_ALL,
                         .text_lines = true,
-                        .threads = group_threads(n),
+                        .threads = group_threads(n, &serial),
                         .file_ahead = group_ahead,
                         .file_ahead_arg = &g};
+  ro.serial = serial;
   bool prepare = ctx->pass == CV_PASS_MAIN && ctx->prepare_sink; /* a sink's work on the lines */
   if (prepare && ctx->prepare.timed && ctx->clocks.moves) {
     /* the lines' times move by the map of their host: known for a file
