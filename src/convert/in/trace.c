@@ -1068,7 +1068,7 @@ static long fds_free(void) {
   if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
   DIR *d = opendir("/proc/self/fd");
   if (!d) return errno == EMFILE || errno == ENFILE ? 0 : -1; /* (none left for it) */
-  long open_now = -1; /* (less the directory's own) */
+  long open_now = -1;                                         /* (less the directory's own) */
   while (readdir(d)) open_now++;
   closedir(d);
   open_now -= 2; /* "." and ".." */
