@@ -83,7 +83,7 @@ static void *pf_open(cv_ctx *ctx) {
    * the descriptors at the end (spool.h) */
   if (p->own_out && fstat(fileno(p->out), &sb) == 0 && S_ISREG(sb.st_mode) &&
       (fcntl(fileno(p->out), F_GETFL) & O_ACCMODE) == O_RDWR) /* (it reads the body back) */
-    spool_init_in_place(&p->body, fileno(p->out));
+    spool_init_in_place(&p->body, p->out);
   else
     spool_init(&p->body, p->path, p->out, &p->spooled, budget);
   spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
@@ -468,7 +468,8 @@ static bool pf_close(void *st) {
     /* the body moves up behind the header and the ends, which then go
      * before it; the offset is left at the end, where the file is cut */
     uint64_t before = p->head.size + p->ends.size;
-    if (fflush(p->out) || !spool_move(&p->body, before, p->w.buf, p->w.cap) ||
+    if (!spool_settle(&p->body) || fflush(p->out) ||
+        !spool_move(&p->body, before, p->w.buf, p->w.cap) ||
         !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
         !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
         lseek(fd, (off_t)p->body.size, SEEK_CUR) < 0)

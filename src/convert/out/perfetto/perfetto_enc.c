@@ -65,8 +65,10 @@ void pf_flush_to(pf *p, pbw *w, spool *s) {
   w->n = 0;
 }
 
+/* The body's buffer itself handed over to its writer (spool_give). */
 void pf_flush_body(pf *p) {
-  pf_flush_to(p, &p->w, &p->body);
+  if (!spool_give(&p->body, &p->w.buf, &p->w.cap, p->w.n)) p->io_failed = true;
+  p->w.n = 0;
 }
 
 /* ------------------------------------------------------------ sequences */

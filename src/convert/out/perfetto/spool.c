@@ -35,9 +35,57 @@ void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budg
   s->slab_size = budget / 8 > MAX_SLAB ? MAX_SLAB : budget / 8 < MIN_SLAB ? MIN_SLAB : budget / 8;
 }
 
-void spool_init_in_place(spool *s, int fd) {
+void spool_init_in_place(spool *s, FILE *f) {
   memset(s, 0, sizeof *s);
-  s->in_place = fd;
+  s->in_place = fileno(f);
+  s->bgf = f;
+  /* (two buffers in turn: the writer copies one out faster than the other
+   * fills, and a third would be fresh memory, a page fault per 4 KB) */
+  s->bg = rtg_bgw_new(1, true);
+  if (s->bg && !rtg_bgw_threaded(s->bg)) {
+    rtg_bgw_free(s->bg);
+    s->bg = NULL;
+  }
+}
+
+/* A buffer of SPOOL_GIVE_CAP for the next bytes: a new one the first
+ * time, else one the writer has written. */
+static uint8_t *give_buf(spool *s) {
+  uint8_t *b = s->nbuf < 1 ? malloc(SPOOL_GIVE_CAP) : NULL;
+  if (b) {
+    s->nbuf++;
+    return b;
+  }
+  return (uint8_t *)rtg_bgw_take(s->bg);
+}
+
+bool spool_settle(spool *s) {
+  if (!s->bg) return !s->failed;
+  if (!rtg_bgw_free(s->bg)) s->failed = true;
+  s->bg = NULL;
+  if (fflush(s->bgf) || lseek(s->in_place, 0, SEEK_SET) < 0) {
+    rtg_out_note_error(errno);
+    s->failed = true;
+  }
+  return !s->failed;
+}
+
+bool spool_give(spool *s, uint8_t **buf, size_t *cap, size_t len) {
+  if (!s->bg) return spool_put(s, *buf, len);
+  s->size += len;
+  if (*cap == SPOOL_GIVE_CAP) { /* handed over as it is */
+    rtg_bgw_put(s->bg, s->bgf, (char *)*buf, len);
+    *buf = give_buf(s);
+    return true;
+  }
+  for (size_t off = 0; off < len;) { /* copied, a buffer at a time */
+    size_t n = len - off < SPOOL_GIVE_CAP ? len - off : SPOOL_GIVE_CAP;
+    uint8_t *b = give_buf(s);
+    memcpy(b, *buf + off, n);
+    rtg_bgw_put(s->bg, s->bgf, (char *)b, n);
+    off += n;
+  }
+  return true;
 }
 
 static bool pwrite_all(int fd, const uint8_t *b, size_t n, uint64_t off) {
@@ -63,7 +111,7 @@ static bool pread_all(int fd, uint8_t *b, size_t n, uint64_t off) {
 /* From the end down, a bounce buffer at a time: each piece is read before
  * anything is written over it (to > 0). */
 bool spool_move(spool *s, uint64_t to, uint8_t *bounce, size_t bounce_cap) {
-  if (s->failed) return false;
+  if (!spool_settle(s)) return false;
   for (uint64_t end = s->size; end > 0 && to > 0;) {
     size_t n = end < bounce_cap ? (size_t)end : bounce_cap;
     end -= n;
@@ -211,6 +259,7 @@ bool spool_write(spool *s, int fd, uint8_t *bounce, size_t bounce_cap) {
 
 void spool_free(spool *s) {
   if (s->in_place >= 0) {
+    if (s->bg) rtg_bgw_free(s->bg);
     memset(s, 0, sizeof *s);
     return;
   }

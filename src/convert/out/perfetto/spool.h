@@ -17,7 +17,10 @@
  * move up to where they belong (spool_move), once what goes before them is
  * known.  That takes no fresh memory, which costs more to touch than the
  * copy (on a VM, each fresh page is a fault of the host too), and the
- * pages of an output written over are the old file's. */
+ * pages of an output written over are the old file's.  Its bytes are
+ * written by a thread of its own (bgwrite.h): the thread that makes them
+ * hands over full buffers (spool_give) and goes on while the kernel
+ * copies them. */
 #ifndef RTG_CONVERT_SPOOL_H
 #define RTG_CONVERT_SPOOL_H
 
@@ -25,6 +28,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "bgwrite.h"
+
+/* The size of the buffers an in-place spool takes (spool_give) */
+#define SPOOL_GIVE_CAP (2u << 20)
 
 typedef struct spool {
   const char *near; /* the output's path: the temporary file goes beside it */
@@ -39,6 +47,9 @@ typedef struct spool {
   bool failed;   /* a temporary file could not be made or written */
   uint64_t size; /* bytes put */
   int in_place;  /* >= 0: the output's descriptor, whose start holds the bytes */
+  rtg_bgw *bg;   /* in place: the thread that writes them (NULL: pwrite here) */
+  FILE *bgf;     /* the output, which it writes from its start */
+  uint32_t nbuf; /* buffers of SPOOL_GIVE_CAP made for it so far */
 } spool;
 
 /* The budget of the Perfetto sink's spools: RTG_CONVERT_PF_MEM bytes when
@@ -46,10 +57,19 @@ typedef struct spool {
 size_t spool_budget_setting(void);
 
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget);
-/* A spool whose bytes go to the start of fd (a regular file, written with
- * pwrite: its offset stays where it is); nothing else may write fd until
- * spool_move. */
-void spool_init_in_place(spool *s, int fd);
+/* A spool whose bytes go to the start of f (a regular file at its start,
+ * written by a thread of its own, or with pwrite where none can start);
+ * nothing else may touch f until spool_settle. */
+void spool_init_in_place(spool *s, FILE *f);
+/* Hands over len bytes in *buf (of cap bytes, from malloc): an in-place
+ * spool's thread writes them, and *buf becomes a buffer of
+ * SPOOL_GIVE_CAP bytes it has written before or a new one (a buffer of
+ * another size is copied, and stays); any other spool copies them
+ * (spool_put).  false as spool_put. */
+bool spool_give(spool *s, uint8_t **buf, size_t *cap, size_t len);
+/* An in-place spool's bytes all written, its thread stopped, f's offset
+ * back at its start; false when a write failed (s->failed). */
+bool spool_settle(spool *s);
 /* An in-place spool's bytes moved from the file's start to offset to (the
  * descriptor's offset unchanged; bounce: a scratch buffer); false on a
  * read or write error. */
