@@ -466,10 +466,12 @@ static bool pf_close(void *st) {
   int fd = fileno(p->out);
   if (p->body.in_place >= 0) {
     /* the body moves up behind the header and the ends, which then go
-     * before it; the offset is left at the end, where the file is cut */
+     * before it; the offset is left at the end, where the file is cut
+     * (the bounce buffer: the part of the buffer the packets filled, whose
+     * pages are there already) */
     uint64_t before = p->head.size + p->ends.size;
     if (!spool_settle(&p->body) || fflush(p->out) ||
-        !spool_move(&p->body, before, p->w.buf, p->w.cap) ||
+        !spool_move(&p->body, before, p->w.buf, p->w.cap < BODY_FLUSH ? p->w.cap : BODY_FLUSH) ||
         !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
         !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
         lseek(fd, (off_t)p->body.size, SEEK_CUR) < 0)

@@ -48,6 +48,7 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
   }
   e->hash = h;
   e->fill = ++p->next_fill;
+  e->enc_seq = 0;
 }
 
 /* ------------------------------------------------------------ dictionaries */
@@ -218,6 +219,7 @@ static bool call_key(const char *const s[3], cv_call_key *key) {
     rtg_strhash_add(&st, s[i], n);
   }
   key->hash = rtg_strhash_end(&st);
+  key->name_hash = rtg_str_hash(s[0], key->len[0]);
   return true;
 }
 
@@ -267,7 +269,17 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
 /* A call's name, category and two annotations, by the iids of its slot,
  * each defined on the packet's sequence from the slot's text if not yet
  * (the text is read only then). */
-static void put_call_iids(pf *p, int cat, int an1, const call_slot *e) {
+static void put_call_iids(pf *p, int cat, int an1, call_slot *e) {
+  pbw *w = &p->w;
+  if (e->enc_seq == p->cur->id && e->enc_cat == cat && e->enc_an1 == an1) {
+    pbw_need(w, CALL_ENC_MAX);
+    memcpy(w->buf + w->n, e->enc, CALL_ENC_MAX);
+    w->n += e->enc_len;
+    return;
+  }
+  size_t start = w->n;
+  uint32_t npend = p->npend;
+  bool all_iids = true;
   pf_name_need(p, e->iid[0], e->text, e->len[0]);
   pbw_uint(&p->w, PF_TE_NAME_IID, e->iid[0]);
   pf_put_cat(p, cat);
@@ -282,7 +294,14 @@ static void put_call_iids(pf *p, int cat, int an1, const call_slot *e) {
       size_t m = pf_ann_open(p, an);
       pbw_bytes(&p->w, PF_DA_STRING, s, e->len[i]);
       pbw_close(&p->w, m);
+      all_iids = false;
     }
+  }
+  /* nothing newly defined: the same bytes on this sequence from now on */
+  if (all_iids && p->npend == npend && w->n - start <= CALL_ENC_MAX) {
+    memcpy(e->enc, w->buf + start, w->n - start);
+    e->enc_len = (uint8_t)(w->n - start);
+    e->enc_seq = p->cur->id, e->enc_cat = (uint8_t)cat, e->enc_an1 = (uint8_t)an1;
   }
 }
 
@@ -321,7 +340,7 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
   }
   /* what pf_slice_begin and pf_ann_str write, keeping the iids */
   uint64_t iid[3];
-  iid[0] = pf_name_iid(p, name, len[0]);
+  iid[0] = pf_name_iid_h(p, name, len[0], key->name_hash);
   if (iid[0])
     pbw_uint(&p->w, PF_TE_NAME_IID, iid[0]);
   else
@@ -357,7 +376,7 @@ pkt pf_kernel_begin(pf *p, const track *t, uint64_t ts, const char *name, int ca
   if (!known) return pf_slice_begin(p, t, ts, name, cat);
   pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
   if (!*known)
-    *known = pf_name_iid(p, name, key->len[0]);
+    *known = pf_name_iid_h(p, name, key->len[0], key->name_hash);
   else
     pf_name_need(p, *known, name, key->len[0]);
   if (*known)

@@ -196,7 +196,10 @@ void pf_name_need(pf *p, uint64_t iid, const char *s, size_t len) {
 /* The iid of an event name (defined on a sequence in the packet of its
  * first use there), or 0 when names are too many to intern. */
 uint64_t pf_name_iid(pf *p, const char *s, size_t len) {
-  uint64_t h = rtg_str_hash(s, len);
+  return pf_name_iid_h(p, s, len, rtg_str_hash(s, len));
+}
+
+uint64_t pf_name_iid_h(pf *p, const char *s, size_t len, uint64_t h) {
   bool hit;
   scache_slot *e = sc_find(p->ncache, NCACHE_SLOTS, s, len, h, &hit);
   if (!hit) {

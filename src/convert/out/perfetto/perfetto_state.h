@@ -100,13 +100,20 @@ typedef struct pend {
 #define NPEND 64
 
 /* A slot of the API call cache (perfetto_calls.c): a call's function,
- * arguments and return value, back to back in text, and their iids. */
+ * arguments and return value, back to back in text, and their iids; and
+ * the bytes its name, category and two annotations took in the last
+ * packet that wrote them with all defined on its sequence already (the
+ * same on that sequence from then on). */
+#define CALL_ENC_MAX 46
 typedef struct call_slot {
   uint64_t hash;
   uint32_t len[3], cap;
   uint64_t iid[3];
   char *text;
-  uint64_t fill; /* which filling of a slot put the call there (pf.next_fill) */
+  uint64_t fill;    /* which filling of a slot put the call there (pf.next_fill) */
+  uint32_t enc_seq; /* the id of that sequence; 0: none */
+  uint8_t enc_cat, enc_an1, enc_len;
+  uint8_t enc[CALL_ENC_MAX];
 } call_slot;
 
 /* A slot of a direct-mapped string cache. */
@@ -314,6 +321,8 @@ void pf_flush_body(pf *p);
 void pf_pkt_end(pf *p, pkt k);
 /* The iid of an event name, or 0 when names are too many to intern. */
 uint64_t pf_name_iid(pf *p, const char *s, size_t len);
+/* The same, given the name's rtg_str_hash. */
+uint64_t pf_name_iid_h(pf *p, const char *s, size_t len, uint64_t h);
 /* An iid of a name or string defined on the packet's sequence if not yet
  * (a string: false when it cannot be, then it goes inline). */
 void pf_name_need(pf *p, uint64_t iid, const char *s, size_t len);
@@ -340,10 +349,11 @@ void pf_sc_free(scache_slot *c, uint32_t slots);
  * (cv_sink.prepare). */
 typedef struct cv_call_key {
   uint64_t hash;
-  uint32_t len[3]; /* name, args, ret */
-  uint32_t dict;   /* the producer's dictionary + 1; 0: none */
-  uint32_t id;     /* the call's number there */
-  bool name_only;  /* a kernel's name (len[0]) and nothing else */
+  uint64_t name_hash; /* the name's alone (rtg_str_hash) */
+  uint32_t len[3];    /* name, args, ret */
+  uint32_t dict;      /* the producer's dictionary + 1; 0: none */
+  uint32_t id;        /* the call's number there */
+  bool name_only;     /* a kernel's name (len[0]) and nothing else */
 } cv_call_key;
 struct rtg_line;
 struct rtg_line_space;
