@@ -94,8 +94,9 @@ static void *pf_open(cv_ctx *ctx) {
   p->scache = rtg_zalloc(SCACHE_SLOTS, sizeof *p->scache);
   p->ncache = rtg_zalloc(NCACHE_SLOTS, sizeof *p->ncache);
   p->ccache = rtg_zalloc(CCACHE_SLOTS, sizeof *p->ccache);
+  p->cenc = rtg_zalloc(CCACHE_SLOTS, sizeof *p->cenc);
   p->seen = rtg_zalloc(SEEN_SLOTS, sizeof *p->seen);
-  if (!p->names || !p->scache || !p->ncache || !p->ccache || !p->seen ||
+  if (!p->names || !p->scache || !p->ncache || !p->ccache || !p->cenc || !p->seen ||
       !pbw_init(&p->w, 2 * BODY_FLUSH) || !pbw_init(&p->ew, 2 * BODY_FLUSH) ||
       !corr_init(&p->calls, slots) || !corr_init(&p->dispatch, slots))
     rtg_out_of_memory("the Perfetto output's buffers, caches and call/op tables");
@@ -516,6 +517,7 @@ static bool pf_close(void *st) {
   free(p->seen);
   pf_sc_free(p->ncache, NCACHE_SLOTS);
   pf_cc_free(p->ccache);
+  free(p->cenc);
   pf_known_free(p);
   pf_seqs_free(p);
   pf_dicts_free();

@@ -48,7 +48,6 @@ static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len
   }
   e->hash = h;
   e->fill = ++p->next_fill;
-  e->enc_seq = 0;
 }
 
 /* ------------------------------------------------------------ dictionaries */
@@ -269,12 +268,13 @@ size_t cv_perfetto_prepare(rtg_line *l, size_t used, rtg_line_space *space, void
 /* A call's name, category and two annotations, by the iids of its slot,
  * each defined on the packet's sequence from the slot's text if not yet
  * (the text is read only then). */
-static void put_call_iids(pf *p, int cat, int an1, call_slot *e) {
+static void put_call_iids(pf *p, int cat, int an1, const call_slot *e) {
   pbw *w = &p->w;
-  if (e->enc_seq == p->cur->id && e->enc_cat == cat && e->enc_an1 == an1) {
+  call_enc *c = &p->cenc[e - p->ccache];
+  if (c->fill == e->fill && c->seq == p->cur->id && c->cat == cat && c->an1 == an1) {
     pbw_need(w, CALL_ENC_MAX);
-    memcpy(w->buf + w->n, e->enc, CALL_ENC_MAX);
-    w->n += e->enc_len;
+    memcpy(w->buf + w->n, c->b, CALL_ENC_MAX);
+    w->n += c->len;
     return;
   }
   size_t start = w->n;
@@ -298,10 +298,10 @@ static void put_call_iids(pf *p, int cat, int an1, call_slot *e) {
     }
   }
   /* nothing newly defined: the same bytes on this sequence from now on */
-  if (all_iids && p->npend == npend && w->n - start <= CALL_ENC_MAX) {
-    memcpy(e->enc, w->buf + start, w->n - start);
-    e->enc_len = (uint8_t)(w->n - start);
-    e->enc_seq = p->cur->id, e->enc_cat = (uint8_t)cat, e->enc_an1 = (uint8_t)an1;
+  if (all_iids && p->npend == npend && w->n - start <= CALL_ENC_MAX && p->cur->id <= UINT16_MAX) {
+    memcpy(c->b, w->buf + start, w->n - start);
+    c->len = (uint8_t)(w->n - start);
+    c->fill = e->fill, c->seq = (uint16_t)p->cur->id, c->cat = (uint8_t)cat, c->an1 = (uint8_t)an1;
   }
 }
 

@@ -100,21 +100,26 @@ typedef struct pend {
 #define NPEND 64
 
 /* A slot of the API call cache (perfetto_calls.c): a call's function,
- * arguments and return value, back to back in text, and their iids; and
- * the bytes its name, category and two annotations took in the last
- * packet that wrote them with all defined on its sequence already (the
- * same on that sequence from then on). */
-#define CALL_ENC_MAX 46
+ * arguments and return value, back to back in text, and their iids (a
+ * cache line). */
 typedef struct call_slot {
   uint64_t hash;
   uint32_t len[3], cap;
   uint64_t iid[3];
   char *text;
-  uint64_t fill;    /* which filling of a slot put the call there (pf.next_fill) */
-  uint32_t enc_seq; /* the id of that sequence; 0: none */
-  uint8_t enc_cat, enc_an1, enc_len;
-  uint8_t enc[CALL_ENC_MAX];
+  uint64_t fill; /* which filling of a slot put the call there (pf.next_fill) */
 } call_slot;
+
+/* Beside each slot (pf.cenc): the bytes its call's name, category and two
+ * annotations took in the last packet that wrote them with all defined on
+ * its sequence already (the same on that sequence from then on). */
+#define CALL_ENC_MAX 58
+typedef struct call_enc {
+  uint64_t fill; /* the slot's filling they belong to; 0: none */
+  uint16_t seq;  /* the id of that sequence (below 65536) */
+  uint8_t cat, an1, len;
+  uint8_t b[CALL_ENC_MAX];
+} call_enc;
 
 /* A slot of a direct-mapped string cache. */
 typedef struct scache_slot {
@@ -182,6 +187,7 @@ typedef struct pf {
   scache_slot *scache, *ncache;
   uint64_t *seen; /* strings met once (their hashes): interned when met again */
   call_slot *ccache;
+  call_enc *cenc;
   /* per producer's dictionary, by number: the filling of its call's cache
    * slot that held it when last looked up, 0: none yet (perfetto_calls.c) */
   uint64_t **known;
