@@ -327,14 +327,14 @@
 
 /* Memory the process took from the runtime or gave back, at the HSA level
  * (where every HIP allocation ends up, so none is counted twice): op alloc
- * (hsa_amd_memory_pool_allocate), free (hsa_amd_memory_pool_free), lock
+ * (hsa_amd_memory_pool_allocate, hsa_amd_vmem_handle_create), free
+ * (hsa_amd_memory_pool_free, hsa_amd_vmem_handle_release), lock
  * (hsa_amd_memory_lock, _lock_to_pool: host memory pinned) or unlock;
  * start and stop: the call's; addr: the address the call took or gave (a
- * lock: the host address); size, agent (the index of the agent whose pool
- * it came from; a lock: the host agent), kind (device: a GPU's pool, host:
- * a CPU agent's pool, pinned: a lock), api (the HSA function), corr (the
- * HIP call it was made in), pool (the pool's handle).  Only calls that
- * succeeded are recorded. */
+ * lock: the host address; the virtual memory API: the handle); size, agent (the index of the agent
+ * whose pool it came from; a lock: the host agent), kind (device: a GPU's pool, host: a CPU agent's
+ * pool, pinned: a lock), api (the HSA function), corr (the HIP call it was made in), pool (the
+ * pool's handle).  Only calls that succeeded are recorded. */
 #define RTG_FIELDS_MEMORY(F, K)                                                                    \
   F(K, str, op, "op", KVW, REQ)                                                                    \
   F(K, u64, start, "start", KV, REQ)                                                               \

@@ -449,6 +449,7 @@ static void handle_memory(reader *r, const rtg_record *rec, uint64_t lineno) {
   if (m.has_agent) m.device = rtg_agents_device(&ctx->procs[m.proc].agents, m.agent);
   m.has_corr = HAS(rec, MEMORY, corr);
   m.corr = GET(rec, MEMORY, corr);
+  m.vmem = HAS(rec, MEMORY, api) && !strncmp(GET(rec, MEMORY, api), "hsa_amd_vmem_", 13);
   cv_mem_add(ctx, &m);
 }
 

@@ -24,6 +24,7 @@ typedef struct cv_mem_rec {
   rtg_device device; /* of agent (a free: of its allocation) */
   uint8_t op, kind;
   bool has_agent, has_corr;
+  bool vmem; /* the virtual memory API's (api hsa_amd_vmem_*): a handle for its address */
   /* set by cv_mem_resolve: a free or unlock found its allocation or lock
    * (size, agent, device and kind are then that one's); an allocation or
    * lock never freed; in_use: bytes in use on the agent after this record

@@ -7,6 +7,12 @@
  * of the HIP call it was made in.  The call pushes a small entry (time
  * stamps, numbers), as an HSA API wrapper does; the writer makes it text.
  *
+ * The virtual memory API (ROCm 6.0 on; HIP 7's stream-ordered pools,
+ * hipMallocAsync) allocates physical memory apart from any address:
+ * hsa_amd_vmem_handle_create is the allocation (the handle stands for its
+ * address, as in rocprofv3's VMEM_ALLOCATE), hsa_amd_vmem_handle_release
+ * the free; reserving addresses and mapping them allocate nothing.
+ *
  * A pool's agent and kind come from a table of every agent's pools, made
  * at load (hsa_amd_agent_iterate_memory_pools). */
 #include "core/stamp.h"
@@ -49,7 +55,15 @@ static int pool_find(uint64_t handle) {
 /* The entry a call pushes (stamps, core/stamp.h), made into its record on
  * the writer thread (format_mem). */
 enum { M_ALLOC, M_FREE, M_LOCK, M_UNLOCK };
-enum { A_POOL_ALLOCATE, A_POOL_FREE, A_LOCK, A_LOCK_TO_POOL, A_UNLOCK };
+enum {
+  A_POOL_ALLOCATE,
+  A_POOL_FREE,
+  A_LOCK,
+  A_LOCK_TO_POOL,
+  A_UNLOCK,
+  A_VMEM_CREATE,
+  A_VMEM_RELEASE
+};
 enum { HAS_SIZE = 1, HAS_AGENT = 2, HAS_CORR = 4, HAS_POOL = 8 };
 typedef struct mem_entry {
   uint8_t op, api, kind, has; /* kind: 0 none, 1 device, 2 host, 3 pinned */
@@ -61,13 +75,14 @@ static size_t format_mem(char *out, size_t cap, const void *payload, size_t len,
                          uint64_t tid) {
   static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
   static const char *const apis[] = {"hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",
-                                     "hsa_amd_memory_lock", "hsa_amd_memory_lock_to_pool",
-                                     "hsa_amd_memory_unlock"};
+                                     "hsa_amd_memory_lock",          "hsa_amd_memory_lock_to_pool",
+                                     "hsa_amd_memory_unlock",        "hsa_amd_vmem_handle_create",
+                                     "hsa_amd_vmem_handle_release"};
   static const char *const kinds[] = {NULL, "device", "host", "pinned"};
   mem_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
-  if (e.op > M_UNLOCK || e.api > A_UNLOCK || e.kind > 3) return 0;
+  if (e.op > M_UNLOCK || e.api > A_VMEM_RELEASE || e.kind > 3) return 0;
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_MEMORY, pid, tid);
   uint64_t dur;
@@ -164,6 +179,25 @@ static hsa_status_t hook_unlock(void *host_ptr) {
   return st;
 }
 
+static hsa_status_t hook_vmem_create(hsa_amd_memory_pool_t pool, size_t size,
+                                     rtg_hsa_amd_memory_type_t type, uint64_t flags,
+                                     rtg_hsa_amd_vmem_alloc_handle_t *handle) {
+  uint64_t t0 = rtg_stamp();
+  hsa_status_t st = rtg_real.hsa_amd_vmem_handle_create(pool, size, type, flags, handle);
+  if (st == HSA_STATUS_SUCCESS && handle && handle->handle)
+    record(M_ALLOC, A_VMEM_CREATE, t0, handle->handle, size, true, pool_find(pool.handle),
+           pool.handle);
+  return st;
+}
+
+static hsa_status_t hook_vmem_release(rtg_hsa_amd_vmem_alloc_handle_t handle) {
+  uint64_t t0 = rtg_stamp();
+  hsa_status_t st = rtg_real.hsa_amd_vmem_handle_release(handle);
+  if (st == HSA_STATUS_SUCCESS && handle.handle)
+    record(M_FREE, A_VMEM_RELEASE, t0, handle.handle, 0, false, -1, 0);
+  return st;
+}
+
 void rtg_memory_init(void) {
   n_pools = 0;
   rtg_agent *host = rtg_agent_host();
@@ -177,4 +211,8 @@ void rtg_memory_init(void) {
   if (rtg_real.hsa_amd_memory_lock_to_pool)
     rtg_impl.hsa_amd_memory_lock_to_pool = hook_lock_to_pool;
   if (rtg_real.hsa_amd_memory_unlock) rtg_impl.hsa_amd_memory_unlock = hook_unlock;
+  if (rtg_real.hsa_amd_vmem_handle_create && rtg_real.hsa_amd_vmem_handle_release) {
+    rtg_impl.hsa_amd_vmem_handle_create = hook_vmem_create;
+    rtg_impl.hsa_amd_vmem_handle_release = hook_vmem_release;
+  }
 }

@@ -468,7 +468,8 @@ static void csv_event(void *st, const cv_event *ev) {
 
 /* memory_allocation_trace.csv: the pool allocations and frees of the
  * memory records (shared/memuse.h; locks pin memory the program has and
- * are not rows), in time order.  As rocprofv3, a free names no agent; its
+ * are not rows), in time order; the virtual memory API's handles as
+ * rocprofv3's VMEM_ALLOCATE and VMEM_FREE.  As rocprofv3, a free names no agent; its
  * size is that of the allocation it freed (0 when none is known).  The
  * correlation id is the HIP call's the allocation was made in, empty for
  * the runtime's own. */
@@ -477,8 +478,12 @@ static void memory_rows(csv *c) {
   for (size_t i = 0; mem && i < mem->n; i++) {
     const cv_mem_rec *m = &mem->v[i];
     if (m->op != CV_MEM_ALLOC && m->op != CV_MEM_FREE) continue;
-    if (m->op == CV_MEM_ALLOC)
+    if (m->op == CV_MEM_ALLOC && m->vmem)
+      put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_VMEM_ALLOCATE\",");
+    else if (m->op == CV_MEM_ALLOC)
       put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_ALLOCATE\",");
+    else if (m->vmem)
+      put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_VMEM_FREE\",");
     else
       put_lit(c, "\"MEMORY_ALLOCATION\",\"MEMORY_ALLOCATION_FREE\",");
     if (m->op == CV_MEM_ALLOC && m->has_agent) put_agent(c, m->agent);
