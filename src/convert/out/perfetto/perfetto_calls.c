@@ -38,9 +38,10 @@ static call_slot *find(pf *p, const char *const s[3], const uint32_t len[3], uin
 static void fill(pf *p, call_slot *e, const char *const s[3], const uint32_t len[3], uint64_t h,
                  const uint64_t iid[3]) {
   size_t total = (size_t)len[0] + len[1] + len[2];
-  if (e->cap < total) {
-    char *n = rtg_xrealloc(e->text, total, "the Perfetto output's cache of calls");
-    e->text = n, e->cap = (uint32_t)total;
+  if (e->cap < total) { /* (room for most calls at once: a slot is filled again and again) */
+    size_t cap = total < 256 ? 256 : total;
+    char *n = rtg_xrealloc(e->text, cap, "the Perfetto output's cache of calls");
+    e->text = n, e->cap = (uint32_t)cap;
   }
   for (int i = 0, off = 0; i < 3; off += (int)len[i], i++) {
     memcpy(e->text + off, s[i], len[i]);
@@ -219,6 +220,8 @@ static bool call_key(const char *const s[3], cv_call_key *key) {
   }
   key->hash = rtg_strhash_end(&st);
   key->name_hash = rtg_str_hash(s[0], key->len[0]);
+  key->str_hash[0] = rtg_str_hash(s[1], key->len[1]);
+  key->str_hash[1] = rtg_str_hash(s[2], key->len[2]);
   return true;
 }
 
@@ -319,7 +322,13 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
   const uint32_t *len = key->len;
   uint64_t h = key->hash;
   call_slot *e = &p->ccache[h & (CCACHE_SLOTS - 1)];
+  __builtin_prefetch(e);
+  __builtin_prefetch(&p->cenc[h & (CCACHE_SLOTS - 1)]);
   uint64_t *known = key->dict ? known_of(p, key->dict, key->id) : NULL;
+  if (!known || !*known) { /* (the lookup will be made: what it reads) */
+    pf_string_prefetch(p, key->str_hash[0]);
+    pf_string_prefetch(p, key->str_hash[1]);
+  }
   pkt k = pf_pkt_begin(p, ts, true, track_uuid(p, t), PF_TYPE_SLICE_BEGIN);
   /* A call its producer numbered, whose slot holds it still (the same
    * filling as when it was last looked up): the lookup would find it, so it
@@ -349,7 +358,7 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
   for (int i = 1; i < 3; i++) {
     int an = i == 1 ? an1 : AN_ret;
     pf_ann_need(p, an);
-    iid[i] = pf_string_iid(p, s[i], len[i]);
+    iid[i] = pf_string_iid_h(p, s[i], len[i], key->str_hash[i - 1]);
     if (iid[i]) {
       pf_put_ann_varint(p, an, PF_DA_STRING_IID, iid[i]);
     } else { /* inline: met for the first time, or no room for more interned data */

@@ -336,6 +336,14 @@ bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len);
 void pf_seqs_free(pf *p);
 /* The iid of an annotation string, or 0 when it goes inline. */
 uint64_t pf_string_iid(pf *p, const char *s, size_t len);
+/* The same, given the string's rtg_str_hash. */
+uint64_t pf_string_iid_h(pf *p, const char *s, size_t len, uint64_t h);
+/* The cache lines pf_string_iid_h will read for a string of hash h (their
+ * misses overlap the work before it). */
+static inline void pf_string_prefetch(const pf *p, uint64_t h) {
+  __builtin_prefetch(&p->seen[h & (SEEN_SLOTS - 1)]);
+  __builtin_prefetch(&p->scache[h & (SCACHE_SLOTS - 1)]);
+}
 void pf_ann_define(pf *p, int an);
 void pf_put_name(pf *p, const char *s);
 void pf_put_cat(pf *p, int cat);
@@ -355,11 +363,12 @@ void pf_sc_free(scache_slot *c, uint32_t slots);
  * (cv_sink.prepare). */
 typedef struct cv_call_key {
   uint64_t hash;
-  uint64_t name_hash; /* the name's alone (rtg_str_hash) */
-  uint32_t len[3];    /* name, args, ret */
-  uint32_t dict;      /* the producer's dictionary + 1; 0: none */
-  uint32_t id;        /* the call's number there */
-  bool name_only;     /* a kernel's name (len[0]) and nothing else */
+  uint64_t name_hash;   /* the name's alone (rtg_str_hash) */
+  uint64_t str_hash[2]; /* the same of args and ret */
+  uint32_t len[3];      /* name, args, ret */
+  uint32_t dict;        /* the producer's dictionary + 1; 0: none */
+  uint32_t id;          /* the call's number there */
+  bool name_only;       /* a kernel's name (len[0]) and nothing else */
 } cv_call_key;
 struct rtg_line;
 struct rtg_line_space;
