@@ -215,19 +215,17 @@ enum cv_pass {
 };
 
 /* A string interned lately: cv_intern's cache (and the HTML report's of
- * arguments), so that a name met again costs a memcmp, not a hash of its
- * bytes.  The slot: a mix of the length and the first and last 8 bytes. */
+ * arguments), so that a name met again costs a hash and a memcmp, not a
+ * probe of the table.  The slot: a hash of every byte (names of one family
+ * often differ in one place only: hsa_signal_load_scacquire and
+ * hsa_signal_wait_scacquire, kernel_12<float, 3> and kernel_40<float, 6>). */
 typedef struct cv_cached {
   const char *s; /* the table's copy */
   uint32_t len, id;
 } cv_cached;
 #define CV_CACHE 4096
 static inline size_t cv_cache_slot(const char *s, size_t n) {
-  uint64_t a = 0, b = 0;
-  memcpy(&a, s, n < 8 ? n : 8);
-  if (n > 8) memcpy(&b, s + n - (n < 16 ? n - 8 : 8), n < 16 ? n - 8 : 8);
-  uint64_t x = (a ^ rtg_mix64(b + n)) * 0x9e3779b97f4a7c15ull;
-  return (size_t)(x >> 52); /* CV_CACHE = 2^12 */
+  return (size_t)(rtg_hash_bytes(s, n) >> 52); /* CV_CACHE = 2^12 */
 }
 
 typedef struct cv_ctx {
