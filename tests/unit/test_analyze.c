@@ -325,7 +325,7 @@ static void test_critical(void) {
   };
   an_cp_gpu gpu = {.ops = ops, .nops = 3};
   an_cp_result r;
-  CHECK(an_critical_path(0, calls, 4, &gpu, 1, &r));
+  CHECK(an_critical_path(0, calls, 4, false, &gpu, 1, &r));
   CHECK_U64(r.length, 160);
   CHECK_U64(r.cat[AN_CP_KERNEL], 110);
   CHECK_U64(r.cat[AN_CP_API], 10 + 5 + 8); /* B to K2's enqueue, S's return, A to K1's */
@@ -355,12 +355,12 @@ static void test_critical_dep_signal(void) {
   an_cp_dep dep = {.op = 2, .src_gpu = 0, .src_op = 0};
   an_cp_gpu gpu = {.ops = ops, .nops = 4, .deps = &dep, .ndeps = 1};
   an_cp_result r;
-  CHECK(an_critical_path(0, none, 0, &gpu, 1, &r));
+  CHECK(an_critical_path(0, none, 0, false, &gpu, 1, &r));
   CHECK_U64(r.length, 200);
   CHECK_U64(r.cat[AN_CP_KERNEL], 100 + 40);
   CHECK_U64(r.kernels[0].name, 1);
   gpu.ndeps = 0; /* no signal known: the last op to end on another queue */
-  CHECK(an_critical_path(0, none, 0, &gpu, 1, &r));
+  CHECK(an_critical_path(0, none, 0, false, &gpu, 1, &r));
   CHECK_U64(r.cat[AN_CP_KERNEL], 150 + 40);
   CHECK_U64(r.kernels[0].name, 2);
 }
@@ -387,12 +387,12 @@ static void test_critical_wake_waiter(void) {
   uint32_t waiter[] = {0, 1};
   an_cp_gpu gpu = {.ops = ops, .nops = 2, .waiter = waiter};
   an_cp_result r;
-  CHECK(an_critical_path(0, calls, 3, &gpu, 1, &r));
+  CHECK(an_critical_path(0, calls, 3, false, &gpu, 1, &r));
   CHECK_U64(r.length, 200);
   CHECK_U64(r.kernels[0].name, 1);
   CHECK_U64(r.cat[AN_CP_KERNEL], 120);
   gpu.waiter = NULL; /* no waiter recorded: the last op to end within it */
-  CHECK(an_critical_path(0, calls, 3, &gpu, 1, &r));
+  CHECK(an_critical_path(0, calls, 3, false, &gpu, 1, &r));
   CHECK_U64(r.kernels[0].name, 2);
   CHECK_U64(r.cat[AN_CP_KERNEL], 165);
 }
@@ -648,6 +648,96 @@ static void test_gather(void) {
   }
 }
 
+/* The shape an_sort_calls_shape finds, by its definitions. */
+static unsigned shape_of(const an_call *c, size_t n, uint64_t after) {
+  unsigned shape = AN_CALLS_DISJOINT | AN_CALLS_NONEMPTY | AN_CALLS_AFTER;
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].end <= c[i].start) shape &= ~(unsigned)AN_CALLS_NONEMPTY;
+    if (c[i].start < after) shape &= ~(unsigned)AN_CALLS_AFTER;
+    for (size_t j = 0; j < n; j++) /* two calls of a thread overlap */
+      if (i != j && c[i].tid == c[j].tid && c[j].start >= c[i].start && c[j].start < c[i].end &&
+          (c[j].start > c[i].start || j > i))
+        shape &= ~(unsigned)AN_CALLS_DISJOINT;
+  }
+  return shape;
+}
+
+/* Calls taken as they are (an_gpu.calls_flat, an_critical_path's
+ * calls_top, where an_sort_calls_shape says they may be) give the same
+ * idle causes and critical path as the copies made of them otherwise; on
+ * random threads of calls, flat or nested, empty or not, some before the
+ * process's start, and random ops enqueued and waited for by them. */
+static void test_calls_in_place(void) {
+  enum { NC = 80, NO = 40 };
+  static an_call calls[NC], c1[NC], c2[NC];
+  static an_op ops[NO], o1[NO], o2[NO];
+  static uint32_t waiter[NO];
+  int flat_rounds = 0, top_rounds = 0;
+  for (int round = 0; round < 400; round++) {
+    bool flat = round % 2; /* disjoint, non-empty calls on each thread */
+    size_t nc = rnd(NC), no = 1 + rnd(NO);
+    uint64_t at[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < nc; i++) {
+      uint64_t tid = 1 + rnd(3), s, e;
+      if (flat) {
+        s = at[tid] + rnd(40), e = s + 1 + rnd(60);
+        at[tid] = e;
+      } else {
+        s = rnd(T), e = s + rnd(200) * (rnd(4) != 0);
+      }
+      calls[i] = (an_call){.tid = tid, .start = s, .end = e, .name = (uint32_t)rnd(5)};
+      if (!rnd(3)) calls[i].flags = AN_CALL_SYNC, calls[i].sync = true;
+    }
+    for (size_t i = 0; i < no; i++) {
+      uint64_t s = 50 + rnd(T), e = s + rnd(150);
+      ops[i] = (an_op){.start = s,
+                       .end = e,
+                       .tid = 1 + rnd(3),
+                       .kind = (uint8_t)rnd(3),
+                       .queue = (uint32_t)rnd(3),
+                       .name = (uint32_t)(10 + rnd(3))};
+      ops[i].deps = ops[i].kind == AN_OP_BARRIER && rnd(2);
+      if (rnd(3)) ops[i].enq = s > 30 ? s - rnd(30) : 0;
+      if (rnd(2)) ops[i].api_s = ops[i].enq > 5 ? ops[i].enq - 5 : 0, ops[i].api_e = ops[i].enq;
+      waiter[i] = rnd(3) ? 0 : (uint32_t)(1 + rnd(3));
+    }
+    an_sort_ops(ops, no);
+    uint64_t ps = 1 + rnd(flat ? 20 : 300);
+    memcpy(c1, calls, sizeof calls);
+    unsigned shape = an_sort_calls_shape(c1, nc, ps);
+    CHECK_U64(shape, shape_of(c1, nc, ps));
+    for (size_t i = 1; i < nc; i++)
+      CHECK(c1[i - 1].tid < c1[i].tid ||
+            (c1[i - 1].tid == c1[i].tid && c1[i - 1].start <= c1[i].start));
+    if (flat) CHECK((shape & AN_CALLS_FLAT) == AN_CALLS_FLAT);
+    /* the idle causes */
+    an_result r1, r2;
+    memcpy(c2, c1, sizeof c1), memcpy(o1, ops, sizeof ops), memcpy(o2, ops, sizeof ops);
+    an_gpu g = {.proc_start = ps,
+                .window_end = UINT64_MAX,
+                .default_tid = 1,
+                .ops = o1,
+                .nops = no,
+                .calls = c1,
+                .ncalls = nc};
+    bool ok1 = an_attribute(&g, &r1);
+    g.ops = o2, g.calls = c2, g.calls_flat = (shape & AN_CALLS_FLAT) == AN_CALLS_FLAT;
+    flat_rounds += g.calls_flat;
+    CHECK(ok1 == an_attribute(&g, &r2));
+    CHECK(!memcmp(&r1, &r2, sizeof r1));
+    /* the critical path */
+    an_cp_result p1, p2;
+    an_cp_gpu gpu = {.ops = ops, .nops = no, .waiter = waiter};
+    bool top = (shape & AN_CALLS_TOP) == AN_CALLS_TOP;
+    top_rounds += top;
+    bool k1 = an_critical_path(ps, c1, nc, false, &gpu, 1, &p1);
+    CHECK(k1 == an_critical_path(ps, c1, nc, top, &gpu, 1, &p2));
+    CHECK(!memcmp(&p1, &p2, sizeof p1));
+  }
+  CHECK(flat_rounds >= 100);
+  CHECK(top_rounds >= 50);
+}
+
 int main(void) {
   test_ivset();
   test_order_by_key();
@@ -661,6 +751,7 @@ int main(void) {
   test_critical();
   test_critical_dep_signal();
   test_critical_wake_waiter();
+  test_calls_in_place();
   test_pageable();
   test_pageable_records();
   return check_done("test_analyze");

@@ -107,6 +107,7 @@ typedef struct an_proc {
   an_mem *mem;                        /* its calls that matter to host memory */
   size_t nmem, capmem;
   uint64_t mem_unchecked; /* async copies without arguments */
+  unsigned calls_shape;   /* an_sort_calls_shape's of its calls (from its start) */
   an_cp_result cp;        /* its critical path */
   bool has_cp;
 } an_proc;

@@ -148,6 +148,28 @@ void an_sort_calls(an_call *calls, size_t n) {
   an_sort(calls, n, sizeof *calls, call_order);
 }
 
+unsigned an_sort_calls_shape(an_call *calls, size_t n, uint64_t after) {
+  unsigned shape = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    shape = AN_CALLS_DISJOINT | AN_CALLS_NONEMPTY | AN_CALLS_AFTER;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+      const an_call *c = &calls[i];
+      if (c->end <= c->start) shape &= ~(unsigned)AN_CALLS_NONEMPTY;
+      if (c->start < after) shape &= ~(unsigned)AN_CALLS_AFTER;
+      if (!i) continue;
+      if (call_order(c - 1, c) > 0) {
+        sorted = false;
+        break;
+      }
+      if (c[-1].tid == c->tid && c->start < c[-1].end) shape &= ~(unsigned)AN_CALLS_DISJOINT;
+    }
+    if (sorted) break;
+    an_sort_calls(calls, n);
+  }
+  return shape;
+}
+
 static int detail_order(const void *a, const void *b) {
   const an_detail *x = a, *y = b;
   return x->ns > y->ns ? -1 : x->ns < y->ns;
@@ -193,42 +215,60 @@ static const an_op *next_op(const an_gpu *g, uint64_t t, bool work, size_t *at) 
   return &g->ops[lo];
 }
 
-/* A thread's top-level calls: disjoint, sorted (calls sorted by
- * call_order); a nested call is its outer call's time, but for the part
- * that outlasts it. */
-typedef struct seg {
-  uint64_t tid, s, e;
-  uint32_t name;
-  bool sync;
-} seg;
+/* A thread's top-level calls as segments: disjoint, non-empty, sorted
+ * (calls sorted by call_order); a nested call is its outer call's time,
+ * but for the part that outlasts it.  Calls that are so already are the
+ * segments themselves (NULL: no copy made). */
+typedef an_call seg;
 
 static seg *flatten(const an_gpu *g, size_t *nseg) {
+  if (g->calls_flat) {
+    *nseg = g->ncalls;
+    return NULL;
+  }
   seg *v = rtg_xmalloc((g->ncalls + 1) * sizeof *v, "the analysis's call segments");
   size_t n = 0;
   for (size_t i = 0; i < g->ncalls; i++) {
     const an_call *c = &g->calls[i];
     uint64_t s = c->start;
     if (c->end <= s) continue;
-    if (n && v[n - 1].tid == c->tid && s < v[n - 1].e) {
-      if (c->end <= v[n - 1].e) continue;
-      s = v[n - 1].e;
+    if (n && v[n - 1].tid == c->tid && s < v[n - 1].end) {
+      if (c->end <= v[n - 1].end) continue;
+      s = v[n - 1].end;
     }
-    v[n++] = (seg){c->tid, s, c->end, c->name, c->sync};
+    v[n] = *c;
+    v[n++].start = s;
   }
   *nseg = n;
   return v;
 }
 
-/* The first segment of tid whose end is after t (n when none). */
-static size_t seg_after(const seg *v, size_t n, uint64_t tid, uint64_t t) {
+/* Where seg_after looks from: its last answer, for a time no later. */
+typedef struct seg_hint {
+  uint64_t tid, t;
+  size_t at; /* SIZE_MAX: none */
+} seg_hint;
+
+/* The first segment of tid whose end is after t (n when none); from the
+ * hint's answer, galloping forward, when it is one of tid for an earlier
+ * time. */
+static size_t seg_after(const seg *v, size_t n, uint64_t tid, uint64_t t, seg_hint *h) {
   size_t lo = 0, hi = n;
+  if (h->at != SIZE_MAX && h->tid == tid && h->t <= t) {
+    size_t step = 1;
+    lo = h->at;
+    while (lo + step <= n && v[lo + step - 1].tid == tid && v[lo + step - 1].end <= t)
+      lo += step, step *= 2;
+    hi = lo + step <= n ? lo + step : n;
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].e <= t))
+    if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].end <= t))
       lo = mid + 1;
     else
       hi = mid;
   }
+  *h = (seg_hint){tid, t, lo};
   return lo;
 }
 
@@ -243,18 +283,18 @@ static void piece(const an_gpu *g, int cause, uint64_t s, uint64_t e, uint64_t k
 }
 
 /* [a, b): nothing enqueued; what the thread tid was doing. */
-static void host_piece(const an_gpu *g, notes *r, const seg *v, size_t n, uint64_t tid, uint64_t a,
-                       uint64_t b) {
-  size_t i = seg_after(v, n, tid, a);
+static void host_piece(const an_gpu *g, notes *r, const seg *v, size_t n, seg_hint *h, uint64_t tid,
+                       uint64_t a, uint64_t b) {
+  size_t i = seg_after(v, n, tid, a, h);
   uint64_t cur = a;
-  for (; i < n && v[i].tid == tid && v[i].s < b; i++) {
-    if (v[i].s > cur) {
+  for (; i < n && v[i].tid == tid && v[i].start < b; i++) {
+    if (v[i].start > cur) {
       uint64_t key = pair_key(v, n, i ? i - 1 : n, i, tid);
-      note(r, AN_HOST_OUTSIDE_API, key, tid, v[i].s - cur);
-      piece(g, AN_HOST_OUTSIDE_API, cur, v[i].s, key, tid);
-      cur = v[i].s;
+      note(r, AN_HOST_OUTSIDE_API, key, tid, v[i].start - cur);
+      piece(g, AN_HOST_OUTSIDE_API, cur, v[i].start, key, tid);
+      cur = v[i].start;
     }
-    uint64_t e = v[i].e < b ? v[i].e : b;
+    uint64_t e = v[i].end < b ? v[i].end : b;
     int cause = v[i].sync ? AN_HOST_SYNC : AN_HOST_API;
     note(r, cause, v[i].name, tid, e - cur);
     piece(g, cause, cur, e, v[i].name, tid);
@@ -303,7 +343,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
   memset(res, 0, sizeof *res);
   if (!g->nops) return false;
   an_sort_ops(g->ops, g->nops);
-  an_sort_calls(g->calls, g->ncalls);
+  if (!g->calls_flat) an_sort_calls(g->calls, g->ncalls);
   uint64_t first = UINT64_MAX, first_start = UINT64_MAX, last = 0;
   for (size_t i = 0; i < g->nops; i++) {
     const an_op *op = &g->ops[i];
@@ -357,14 +397,16 @@ bool an_attribute(an_gpu *g, an_result *res) {
   take(&nt, g, &rest, &launch, AN_LAUNCH_LATENCY);
 
   size_t nseg;
-  seg *segs = flatten(g, &nseg);
+  seg *own = flatten(g, &nseg);
+  const seg *segs = own ? own : g->calls;
   size_t at = 0;
+  seg_hint h = {.at = SIZE_MAX};
   for (size_t i = 0; i < rest.n; i++) {
     const an_op *op = next_op(g, rest.v[i].e, false, &at);
     uint64_t tid = op->tid ? op->tid : g->default_tid;
-    host_piece(g, &nt, segs, nseg, tid, rest.v[i].s, rest.v[i].e);
+    host_piece(g, &nt, segs, nseg, &h, tid, rest.v[i].s, rest.v[i].e);
   }
-  free(segs);
+  free(own);
   kept_details(&nt);
   for (int c = 0; c < AN_NCAUSES; c++)
     qsort(res->detail[c], (size_t)res->ndetail[c], sizeof(an_detail), detail_order);

@@ -76,6 +76,7 @@ typedef struct an_gpu {
   size_t nops;
   an_call *calls;
   size_t ncalls;
+  bool calls_flat; /* calls are sorted and AN_CALLS_FLAT: taken as they are */
   /* optional: each idle piece [s, e) with its an_cause, as attributed
    * (the pieces of a cause add up to its time; any order), its detail key
    * (an_detail.key: 0 for startup) and its thread (host causes; else 0) */
@@ -114,6 +115,19 @@ uint8_t an_call_flags(const char *name);
 void an_sort_ops(an_op *ops, size_t n);
 int an_op_by_start(const void *a, const void *b); /* (qsort order of an_sort_ops) */
 void an_sort_calls(an_call *calls, size_t n);
+
+/* What an_sort_calls_shape finds of the calls, once sorted. */
+enum {
+  AN_CALLS_DISJOINT = 1, /* on each thread each call starts at or after the end of the one
+                            before: every call is a top-level one */
+  AN_CALLS_NONEMPTY = 2, /* every call ends after it starts */
+  AN_CALLS_AFTER = 4,    /* none starts before the given time (the process's start) */
+};
+#define AN_CALLS_FLAT (AN_CALLS_DISJOINT | AN_CALLS_NONEMPTY)
+#define AN_CALLS_TOP (AN_CALLS_DISJOINT | AN_CALLS_AFTER)
+/* an_sort_calls, and the AN_CALLS_* that hold of the sorted calls (one
+ * pass over calls already sorted). */
+unsigned an_sort_calls_shape(an_call *calls, size_t n, uint64_t after);
 
 /* Fills res; false when the GPU has no op (nothing to say). */
 bool an_attribute(an_gpu *g, an_result *res);

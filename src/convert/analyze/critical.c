@@ -14,7 +14,7 @@ const char *const an_cp_cat_names[AN_CP_NCATS] = {
     [AN_CP_KERNEL] = "kernels",    [AN_CP_COPY] = "copies",     [AN_CP_BARRIER] = "barriers",
 };
 
-enum node_type { N_CALL, N_KERNEL, N_COPY, N_BARRIER };
+enum node_type { N_KERNEL, N_COPY, N_BARRIER };
 
 /* What an edge is, for the path's categories. */
 enum edge {
@@ -27,23 +27,27 @@ enum edge {
   E_DEP,    /* the op a waiting barrier waited for -> its start */
 };
 
+/* A GPU op of the graph. */
 typedef struct node {
   uint64_t s, e, enq, tid, qkey;
   uint32_t name;
   uint8_t type;
-  bool sync, deps;
+  bool deps;
 } node;
 
 #define NONE UINT32_MAX
 
-/* A node's links to the nodes its events follow (NONE: none):
- *   call: a = the thread's previous call, b = the op its synchronisation
- *         waited for;
- *   op:   a = the call that enqueued it, b = the op before it in its queue,
- *         c = the op a waiting barrier waited for. */
+/* An op's links to the nodes its start follows (NONE: none): a = the call
+ * that enqueued it, b = the op before it in its queue, c = the op a
+ * waiting barrier waited for. */
 typedef struct links {
   uint32_t a, b, c;
 } links;
+
+/* A synchronisation and the op it waited for. */
+typedef struct wake {
+  uint32_t call, op;
+} wake;
 
 #define NPRED 3
 
@@ -53,18 +57,54 @@ typedef struct pred {
   uint64_t delay; /* the intrinsic delay: what the edge takes at least */
 } pred;
 
-/* The graph's edges are not stored: each event's predecessors come from
- * its node's links (preds), and the edge that set its time is chosen when
- * asked (bind), so the graph costs its nodes and 12 bytes a node. */
+/* Nodes 0 .. nc-1 are the top-level calls, by thread and start (the
+ * caller's calls themselves when they all are, else a copy of those that
+ * are), the ops follow; node i has events 2i (start) and 2i+1 (end). The
+ * graph's edges are not stored: each event's predecessors come from its
+ * node (a call's from the thread's call before it and the op its
+ * synchronisation waited for, an op's from its links), and the edge that
+ * set its time is chosen when asked (bind), so the graph costs its ops
+ * and their links and 8 bytes a synchronisation; the calls cost nothing
+ * when they are all top-level. */
 typedef struct graph {
-  node *n;
+  const an_call *c;
+  an_call *own; /* c when it is a copy */
+  size_t nc;
+  node *o;
   links *l;
-  size_t nn, ncall;
+  size_t no, nn; /* nn = nc + no */
+  wake *w;       /* by call */
+  size_t nw;
+  uint32_t last; /* the last event (the first of the latest, an op's before a call's) */
 } graph;
 
+static bool is_call(const graph *g, uint32_t i) {
+  return i < g->nc;
+}
+
 static uint64_t ev_time(const graph *g, uint32_t ev) {
-  const node *x = &g->n[ev / 2];
+  uint32_t i = ev / 2;
+  if (is_call(g, i)) return ev & 1 ? g->c[i].end : g->c[i].start;
+  const node *x = &g->o[i - g->nc];
   return ev & 1 ? x->e : x->s;
+}
+
+static uint64_t node_e(const graph *g, uint32_t i) {
+  return is_call(g, i) ? g->c[i].end : g->o[i - g->nc].e;
+}
+
+/* The op a call's synchronisation waited for; NONE: none. */
+static uint32_t woke_by(const graph *g, uint32_t call) {
+  if (!(g->c[call].flags & AN_CALL_SYNC)) return NONE;
+  size_t lo = 0, hi = g->nw;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->w[mid].call < call)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < g->nw && g->w[lo].call == call ? g->w[lo].op : NONE;
 }
 
 static void add_pred(const graph *g, pred *p, int *np, uint32_t ev, uint32_t from, uint8_t kind,
@@ -76,23 +116,29 @@ static void add_pred(const graph *g, pred *p, int *np, uint32_t ev, uint32_t fro
 /* The predecessors of event ev, in a fixed order (ties go to the first). */
 static int preds(const graph *g, uint32_t ev, pred p[NPRED]) {
   uint32_t i = ev / 2;
-  const node *x = &g->n[i];
-  const links *l = &g->l[i];
   int np = 0;
-  if (x->type == N_CALL) {
+  if (is_call(g, i)) {
+    const an_call *x = &g->c[i];
     if (!(ev & 1)) {
-      if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a + 1, E_CPU, 0);
-    } else if (l->b == NONE) {
-      add_pred(g, p, &np, ev, 2 * i, E_DUR, x->e - x->s);
-    } else { /* start -> end: at least the return after the op it waited for */
-      uint64_t wake = x->e - g->n[l->b].e;
-      add_pred(g, p, &np, ev, 2 * i, E_DUR, wake);
-      add_pred(g, p, &np, ev, 2 * l->b + 1, E_WAKE, wake);
+      if (i && g->c[i - 1].tid == x->tid) add_pred(g, p, &np, ev, 2 * (i - 1) + 1, E_CPU, 0);
+      return np;
     }
-  } else if (ev & 1) {
+    uint32_t b = woke_by(g, i);
+    if (b == NONE) {
+      add_pred(g, p, &np, ev, 2 * i, E_DUR, x->end - x->start);
+    } else { /* start -> end: at least the return after the op it waited for */
+      uint64_t wake = x->end - node_e(g, b);
+      add_pred(g, p, &np, ev, 2 * i, E_DUR, wake);
+      add_pred(g, p, &np, ev, 2 * b + 1, E_WAKE, wake);
+    }
+    return np;
+  }
+  const node *x = &g->o[i - g->nc];
+  const links *l = &g->l[i - g->nc];
+  if (ev & 1) {
     add_pred(g, p, &np, ev, 2 * i, E_DUR, x->e - x->s);
   } else {
-    if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a, E_LAUNCH, x->enq - g->n[l->a].s);
+    if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a, E_LAUNCH, x->enq - g->c[l->a].start);
     if (l->b != NONE) add_pred(g, p, &np, ev, 2 * l->b + 1, E_QPREV, 0);
     if (l->c != NONE) add_pred(g, p, &np, ev, 2 * l->c + 1, E_DEP, 0);
   }
@@ -112,32 +158,32 @@ static int bind(const graph *g, uint32_t ev, const pred *p, int np) {
 }
 
 static int by_tid_start(const void *a, const void *b) {
-  const node *x = a, *y = b;
+  const an_call *x = a, *y = b;
   if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
-  return x->s < y->s ? -1 : x->s > y->s;
+  return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The call node of thread tid that holds t, else the last one before it;
+/* The call of thread tid that holds t, else the last one before it;
  * hint: the answer for an earlier time of the same thread (NONE: none),
  * galloped forward from. */
 static uint32_t call_at(const graph *g, uint64_t tid, uint64_t t, uint32_t hint) {
-  size_t lo = 0, hi = g->ncall;
-  if (hint != NONE && g->n[hint].tid == tid && g->n[hint].s <= t) {
+  size_t lo = 0, hi = g->nc;
+  const an_call *c = g->c;
+  if (hint != NONE && c[hint].tid == tid && c[hint].start <= t) {
     size_t step = 1;
     lo = hint + 1;
-    while (lo + step <= g->ncall && g->n[lo + step - 1].tid == tid && g->n[lo + step - 1].s <= t)
+    while (lo + step <= g->nc && c[lo + step - 1].tid == tid && c[lo + step - 1].start <= t)
       lo += step, step *= 2;
-    hi = lo + step <= g->ncall ? lo + step : g->ncall;
+    hi = lo + step <= g->nc ? lo + step : g->nc;
   }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    const node *c = &g->n[mid];
-    if (c->tid < tid || (c->tid == tid && c->s <= t))
+    if (c[mid].tid < tid || (c[mid].tid == tid && c[mid].start <= t))
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (!lo || g->n[lo - 1].tid != tid) return NONE;
+  if (!lo || c[lo - 1].tid != tid) return NONE;
   return (uint32_t)(lo - 1);
 }
 
@@ -146,7 +192,7 @@ static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (g->n[byend[mid]].e <= t)
+    if (g->o[byend[mid] - g->nc].e <= t)
       lo = mid + 1;
     else
       hi = mid;
@@ -182,32 +228,49 @@ static const waited *last_waited(const waited *v, size_t n, uint64_t tid, uint64
   return lo && v[lo - 1].tid == tid ? &v[lo - 1] : NULL;
 }
 
-static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
-                  const an_cp_gpu *gpus, size_t ngpus) {
-  size_t nops = 0;
-  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
-  g->n = rtg_xmalloc((ncalls + nops) * sizeof *g->n, "the critical path");
-  /* top-level calls: a nested call is its outer call's time */
+/* The op of node i (i >= g->nc). */
+static node *op_node(const graph *g, uint32_t i) {
+  return &g->o[i - g->nc];
+}
+
+/* The top-level calls: a nested call is its outer call's time; the calls
+ * before the process's start are left out. */
+static void top_calls(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
+                      bool calls_top) {
+  if (calls_top) {
+    g->c = calls, g->nc = ncalls;
+    return;
+  }
+  an_call *v = rtg_xmalloc((ncalls + 1) * sizeof *v, "the critical path");
   size_t nc = 0;
   for (size_t i = 0; i < ncalls; i++) {
     const an_call *c = &calls[i];
-    if (nc && g->n[nc - 1].tid == c->tid && c->start < g->n[nc - 1].e) continue;
+    if (nc && v[nc - 1].tid == c->tid && c->start < v[nc - 1].end) continue;
     if (c->start < proc_start) continue;
-    g->n[nc++] = (node){.s = c->start,
-                        .e = c->end,
-                        .tid = c->tid,
-                        .name = c->name,
-                        .type = N_CALL,
-                        .sync = c->flags & AN_CALL_SYNC};
+    v[nc++] = *c;
   }
-  an_sort(g->n, nc, sizeof *g->n, by_tid_start);
-  g->ncall = nc;
-  size_t nn = nc;
+  an_sort(v, nc, sizeof *v, by_tid_start);
+  g->c = g->own = v, g->nc = nc;
+}
+
+/* ev replaces *cur as the last event: later, or as late and an op's. */
+static void later(const graph *g, uint32_t ev, uint32_t *cur, uint64_t *tc) {
+  uint64_t t = ev_time(g, ev);
+  if (t > *tc || (t == *tc && !is_call(g, ev / 2))) *cur = ev, *tc = t;
+}
+
+static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
+                  bool calls_top, const an_cp_gpu *gpus, size_t ngpus) {
+  size_t nops = 0;
+  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
+  top_calls(g, proc_start, calls, ncalls, calls_top);
+  size_t nc = g->nc;
+  g->o = rtg_xmalloc((nops + 1) * sizeof *g->o, "the critical path");
   /* a GPU's ops before the process's start (a prefix: they are by start)
    * are left out; first[d]: its first op's node, skip[d]: how many */
   size_t *first = rtg_xmalloc(2 * (ngpus + 1) * sizeof *first, "the critical path"),
          *skip = first + ngpus + 1;
-  for (size_t d = 0, at = nn; d < ngpus; d++) {
+  for (size_t d = 0, at = nc; d < ngpus; d++) {
     skip[d] = 0;
     while (skip[d] < gpus[d].nops && gpus[d].ops[skip[d]].start < proc_start) skip[d]++;
     first[d] = at;
@@ -219,12 +282,13 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       nwaited += !!gpus[d].waiter[i];
   waited *wv = rtg_xmalloc((nwaited + 1) * sizeof *wv, "the critical path");
   nwaited = 0;
+  size_t no = 0;
   for (size_t d = 0; d < ngpus; d++)
     for (size_t i = skip[d]; i < gpus[d].nops; i++) {
       const an_op *op = &gpus[d].ops[i];
       if (gpus[d].waiter && gpus[d].waiter[i])
-        wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)nn};
-      node *x = &g->n[nn++];
+        wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)(nc + no)};
+      node *x = &g->o[no++];
       *x = (node){.s = op->start,
                   .e = op->end,
                   .tid = op->tid,
@@ -242,27 +306,24 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
         enq = !op->api_s ? 0 : op->api_e <= op->start ? op->api_e : op->api_s;
       x->enq = enq;
     }
-  g->nn = nn;
-  g->l = rtg_xmalloc(nn * sizeof *g->l, "the critical path");
-  for (size_t i = 0; i < nn; i++) g->l[i] = (links){NONE, NONE, NONE};
+  g->no = no;
+  g->nn = nc + no;
+  g->l = rtg_xmalloc((no + 1) * sizeof *g->l, "the critical path");
+  for (size_t i = 0; i < no; i++) g->l[i] = (links){NONE, NONE, NONE};
 
-  /* the threads: the previous call */
-  for (size_t i = 1; i < nc; i++)
-    if (g->n[i - 1].tid == g->n[i].tid) g->l[i].a = (uint32_t)(i - 1);
-  size_t no = nn - nc;
-  uint32_t *byend = rtg_xmalloc(no * sizeof *byend, "the critical path"),
-           *byq = rtg_xmalloc(no * sizeof *byq, "the critical path");
+  uint32_t *byend = rtg_xmalloc((no + 1) * sizeof *byend, "the critical path"),
+           *byq = rtg_xmalloc((no + 1) * sizeof *byq, "the critical path");
   uint64_t *ends = rtg_xmalloc((no + 1) * sizeof *ends, "the critical path");
-  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->n[nc + i].e;
+  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->o[i].e;
   an_order_by_key(ends, no, byend);
   free(ends);
   for (size_t i = 0; i < no; i++) byend[i] += (uint32_t)nc;
   /* by queue, then start: the ops come by GPU, each GPU's by start */
-  uint32_t *key = rtg_xmalloc(no * sizeof *key, "the critical path");
+  uint32_t *key = rtg_xmalloc((no + 1) * sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */
   for (size_t i = 0; i < no; i++) {
     bool added;
-    uint64_t *v = rtg_u64map_put(&dense, g->n[nc + i].qkey, 0, &added);
+    uint64_t *v = rtg_u64map_put(&dense, g->o[i].qkey, 0, &added);
     if (!v) rtg_out_of_memory("the critical path's queues");
     if (added) *v = dense.n;
     key[i] = (uint32_t)*v;
@@ -274,9 +335,10 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   uint32_t hint = NONE;
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];
-    node *x = &g->n[i];
-    if (x->enq && x->tid) hint = g->l[i].a = call_at(g, x->tid, x->enq, hint);
-    if (k && x->qkey != UINT64_MAX && g->n[byq[k - 1]].qkey == x->qkey) g->l[i].b = byq[k - 1];
+    const node *x = op_node(g, i);
+    links *l = &g->l[i - nc];
+    if (x->enq && x->tid) hint = l->a = call_at(g, x->tid, x->enq, hint);
+    if (k && x->qkey != UINT64_MAX && op_node(g, byq[k - 1])->qkey == x->qkey) l->b = byq[k - 1];
   }
   /* a waiting barrier <- the op that signalled it; without one known, the
    * op that ended last before it on another queue */
@@ -285,43 +347,57 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       const an_cp_dep *x = &gpus[d].deps[k];
       if (x->op < skip[d] || x->src_op < skip[x->src_gpu]) continue;
       size_t i = first[d] + x->op - skip[d], j = first[x->src_gpu] + x->src_op - skip[x->src_gpu];
-      if (i != j) g->l[i].c = (uint32_t)j;
+      if (i != j) g->l[i - nc].c = (uint32_t)j;
     }
   free(first);
-  for (size_t i = nc; i < nn; i++) {
-    node *x = &g->n[i];
-    if (x->type != N_BARRIER || !x->deps || g->l[i].c != NONE) continue;
+  for (size_t i = nc; i < g->nn; i++) {
+    const node *x = op_node(g, (uint32_t)i);
+    if (x->type != N_BARRIER || !x->deps || g->l[i - nc].c != NONE) continue;
     size_t j = ends_upto(g, byend, no, x->s);
     for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
-      const node *d = &g->n[byend[j - 1]];
+      const node *d = op_node(g, byend[j - 1]);
       if (d->qkey != x->qkey && byend[j - 1] != i) {
-        g->l[i].c = byend[j - 1];
+        g->l[i - nc].c = byend[j - 1];
         break;
       }
     }
   }
   /* a synchronisation <- the latest op to end within it that its thread
    * waited for; without one, the latest op to end within it, launched
-   * before it ended */
+   * before it ended; and the last event, in the same pass */
   an_sort(wv, nwaited, sizeof *wv, by_waiter_end);
+  size_t capw = 0;
+  uint32_t cur = 0;
+  uint64_t tc = g->nn ? ev_time(g, 0) : 0;
   for (size_t i = 0; i < nc; i++) {
-    node *c = &g->n[i];
-    if (!c->sync) continue;
-    const waited *w = last_waited(wv, nwaited, c->tid, c->e);
-    if (w && w->end >= c->s) {
-      g->l[i].b = w->node;
-      continue;
-    }
-    size_t j = ends_upto(g, byend, no, c->e);
-    for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
-      const node *o = &g->n[byend[j - 1]];
-      if (o->e < c->s) break;
-      if (o->enq && o->enq < c->e) {
-        g->l[i].b = byend[j - 1];
-        break;
+    const an_call *c = &g->c[i];
+    if (i) later(g, (uint32_t)(2 * i), &cur, &tc);
+    later(g, (uint32_t)(2 * i + 1), &cur, &tc);
+    if (!(c->flags & AN_CALL_SYNC)) continue;
+    uint32_t by = NONE;
+    const waited *w = last_waited(wv, nwaited, c->tid, c->end);
+    if (w && w->end >= c->start) {
+      by = w->node;
+    } else {
+      size_t j = ends_upto(g, byend, no, c->end);
+      for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
+        const node *o = op_node(g, byend[j - 1]);
+        if (o->e < c->start) break;
+        if (o->enq && o->enq < c->end) {
+          by = byend[j - 1];
+          break;
+        }
       }
     }
+    if (by == NONE) continue;
+    if (g->nw == capw) {
+      capw = capw ? 2 * capw : 256;
+      g->w = rtg_xrealloc(g->w, capw * sizeof *g->w, "the critical path");
+    }
+    g->w[g->nw++] = (wake){(uint32_t)i, by};
   }
+  for (size_t ev = nc ? 2 * nc : 1; ev < 2 * g->nn; ev++) later(g, (uint32_t)ev, &cur, &tc);
+  g->last = cur;
   free(byend);
   free(byq);
   free(wv);
@@ -377,11 +453,11 @@ static uint64_t rerun(const graph *g, const uint32_t *order, size_t norder, uint
     if (!np) continue;
     int b = bind(g, ev, p, np);
     p[b].delay = ev_time(g, ev) - ev_time(g, p[b].ev);
-    const node *x = &g->n[ev / 2];
+    const node *x = is_call(g, ev / 2) ? NULL : op_node(g, ev / 2);
     uint64_t best = 0;
     for (int k = 0; k < np; k++) {
       uint64_t d = p[k].delay;
-      if (p[k].kind == E_DUR && x->type != N_CALL &&
+      if (p[k].kind == E_DUR && x &&
           (name == AN_CP_ALL_COPIES ? x->type == N_COPY : x->type == N_KERNEL && x->name == name))
         d /= 2;
       uint64_t at = t[p[k].ev] + d;
@@ -422,11 +498,7 @@ static int top(const rtg_u64map *m, an_cp_share *out) {
 /* Walks back from the last event along the edges that set each time. */
 static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
   size_t nev = 2 * g->nn;
-  uint32_t cur = 0;
-  for (uint32_t ev = 1; ev < nev; ev++) {
-    uint64_t t = ev_time(g, ev), tc = ev_time(g, cur);
-    if (t > tc || (t == tc && g->n[ev / 2].type != N_CALL)) cur = ev;
-  }
+  uint32_t cur = g->last;
   r->start = proc_start < ev_time(g, cur) ? proc_start : ev_time(g, cur);
   r->end = ev_time(g, cur);
   r->length = r->end - r->start;
@@ -440,7 +512,8 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
       break;
     }
     const pred *p = &pr[b];
-    const node *x = &g->n[cur / 2], *from = &g->n[p->ev / 2];
+    uint32_t i = cur / 2;
+    const node *x = is_call(g, i) ? NULL : op_node(g, i);
     uint64_t d = ev_time(g, cur) - ev_time(g, p->ev);
     r->steps++;
     switch (p->kind) {
@@ -448,9 +521,9 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
       r->cat[AN_CP_HOST_CPU] += d;
       break;
     case E_DUR:
-      if (x->type == N_CALL) {
+      if (!x) {
         r->cat[AN_CP_API] += d;
-        share(&calls, x->name, d);
+        share(&calls, g->c[i].name, d);
       } else if (x->type == N_KERNEL) {
         r->cat[AN_CP_KERNEL] += d;
         share(&kernels, x->name, d);
@@ -460,10 +533,11 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
       break;
     case E_WAKE:
       r->cat[AN_CP_API] += d;
-      share(&calls, x->name, d);
+      share(&calls, g->c[i].name, d);
       break;
     case E_LAUNCH: { /* the call to the enqueue, then the queue */
-      uint64_t api = x->enq > from->s ? x->enq - from->s : 0;
+      const an_call *from = &g->c[p->ev / 2];
+      uint64_t api = x->enq > from->start ? x->enq - from->start : 0;
       if (api > d) api = d;
       r->cat[AN_CP_API] += api;
       share(&calls, from->name, api);
@@ -482,16 +556,20 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
   rtg_u64map_free(&calls);
 }
 
-bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
+static void graph_free(graph *g) {
+  free(g->own), free(g->o), free(g->l), free(g->w);
+}
+
+bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls, bool calls_top,
                       const an_cp_gpu *gpus, size_t ngpus, an_cp_result *out) {
   memset(out, 0, sizeof *out);
   size_t nops = 0;
   for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
   if (!nops) return false;
   graph g = {0};
-  build(&g, proc_start, calls, ncalls, gpus, ngpus);
-  if (g.nn == g.ncall) {
-    free(g.n), free(g.l);
+  build(&g, proc_start, calls, ncalls, calls_top, gpus, ngpus);
+  if (!g.no) {
+    graph_free(&g);
     return false;
   }
   walk(&g, proc_start, out);
@@ -508,6 +586,6 @@ bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
       out->whatif[i].length = rerun(&g, order, norder, out->whatif[i].name) - out->start;
     free(order);
   }
-  free(g.n), free(g.l);
+  graph_free(&g);
   return true;
 }

@@ -85,9 +85,11 @@ typedef struct an_cp_result {
 } an_cp_result;
 
 /* calls sorted by thread and start, outer call first (as an_attribute
- * leaves them); ops with their api_s/tid/enq resolved.  false when there is
- * nothing (no op). */
-bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls,
+ * leaves them); calls_top: they are all top-level (an_calls_shape's
+ * AN_CALLS_TOP for proc_start), so the graph takes them as they are
+ * instead of a copy of its own; ops with their api_s/tid/enq resolved.
+ * false when there is nothing (no op). */
+bool an_critical_path(uint64_t proc_start, const an_call *calls, size_t ncalls, bool calls_top,
                       const an_cp_gpu *gpus, size_t ngpus, an_cp_result *out);
 
 #endif

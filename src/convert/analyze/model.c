@@ -528,7 +528,9 @@ static void critical_paths(an_state *st) {
       gpus[local[k]].deps = v;
       gpus[local[k]].ndeps = nd;
     }
-    p->has_cp = n && an_critical_path(p->start, p->calls, p->ncalls, gpus, n, &p->cp);
+    p->has_cp =
+        n && an_critical_path(p->start, p->calls, p->ncalls,
+                              (p->calls_shape & AN_CALLS_TOP) == AN_CALLS_TOP, gpus, n, &p->cp);
     for (size_t g = 0; g < n; g++) free((void *)gpus[g].deps);
   }
   free(local);
@@ -545,7 +547,8 @@ static an_gpu gpu_of(an_state *st, uint32_t i) {
                   .ops = d->ops,
                   .nops = d->nops,
                   .calls = p->calls,
-                  .ncalls = p->ncalls};
+                  .ncalls = p->ncalls,
+                  .calls_flat = (p->calls_shape & AN_CALLS_FLAT) == AN_CALLS_FLAT};
 }
 
 /* A GPU's idle causes. */
@@ -646,15 +649,19 @@ void an_finish(an_state *st) {
   match_waits(st, qo);
   for (uint32_t i = 0; i < st->ndevs; i++) free(qo[i].v), free(qo[i].pos);
   free(qo);
+  bool *seen = rtg_xcalloc(st->nprocs + 1, sizeof *seen, "the analysis");
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
+    if (seen[d->proc]) continue;
+    seen[d->proc] = true;
     p->start = ctx->procs[d->proc].boot_ns;
     if (!p->start) /* no header: its first call */
       for (size_t c = 0; c < p->ncalls; c++)
         if (!p->start || p->calls[c].start < p->start) p->start = p->calls[c].start;
-    an_sort_calls(p->calls, p->ncalls);
+    p->calls_shape = an_sort_calls_shape(p->calls, p->ncalls, p->start);
   }
+  free(seen);
   run_tasks(st);
   for (uint32_t i = 0; i < st->ndevs && !st->idle_only; i++) {
     an_dev *d = &st->devs[i];
