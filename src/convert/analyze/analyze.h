@@ -17,6 +17,8 @@
 #ifndef RTG_ANALYZE_H
 #define RTG_ANALYZE_H
 
+#include <pthread.h>
+
 #include "../convert.h"
 #include "attrib.h"
 #include "critical.h"
@@ -108,7 +110,14 @@ typedef struct an_proc {
   size_t nmem, capmem;
   uint64_t mem_unchecked; /* async copies without arguments */
   unsigned calls_shape;   /* an_sort_calls_shape's of its calls (from its start) */
-  an_cp_result cp;        /* its critical path */
+  /* its calls as the idle causes' segments (an_flatten_calls), made once
+   * for all its GPUs and queues by the first task to need them (calls
+   * themselves when they are AN_CALLS_FLAT) */
+  an_call *segs;
+  size_t nsegs;
+  bool segs_made;
+  pthread_mutex_t segs_mu;
+  an_cp_result cp; /* its critical path */
   bool has_cp;
 } an_proc;
 
@@ -119,6 +128,7 @@ typedef struct an_state {
   rtg_u64map dev_index; /* proc << 32 | device -> index + 1 */
   an_proc *procs;       /* by proc index */
   uint32_t nprocs;
+  bool segs_mu_made;   /* an_proc.segs_mu initialised (an_finish) */
   rtg_u64map host_tid; /* hash of (proc, queue, id) -> tid of the host dispatch record */
   an_awaited *awaited; /* what barriers waited for (an_op.waits_for - 1) */
   uint32_t nawaited, capawaited;

@@ -215,21 +215,15 @@ static const an_op *next_op(const an_gpu *g, uint64_t t, bool work, size_t *at) 
   return &g->ops[lo];
 }
 
-/* A thread's top-level calls as segments: disjoint, non-empty, sorted
- * (calls sorted by call_order); a nested call is its outer call's time,
- * but for the part that outlasts it.  Calls that are so already are the
- * segments themselves (NULL: no copy made). */
+/* A thread's top-level calls as segments (an_flatten_calls); calls that
+ * are so already are the segments themselves (NULL: no copy made). */
 typedef an_call seg;
 
-static seg *flatten(const an_gpu *g, size_t *nseg) {
-  if (g->calls_flat) {
-    *nseg = g->ncalls;
-    return NULL;
-  }
-  seg *v = rtg_xmalloc((g->ncalls + 1) * sizeof *v, "the analysis's call segments");
+an_call *an_flatten_calls(const an_call *calls, size_t ncalls, size_t *nseg) {
+  seg *v = rtg_xmalloc((ncalls + 1) * sizeof *v, "the analysis's call segments");
   size_t n = 0;
-  for (size_t i = 0; i < g->ncalls; i++) {
-    const an_call *c = &g->calls[i];
+  for (size_t i = 0; i < ncalls; i++) {
+    const an_call *c = &calls[i];
     uint64_t s = c->start;
     if (c->end <= s) continue;
     if (n && v[n - 1].tid == c->tid && s < v[n - 1].end) {
@@ -241,6 +235,14 @@ static seg *flatten(const an_gpu *g, size_t *nseg) {
   }
   *nseg = n;
   return v;
+}
+
+static seg *flatten(const an_gpu *g, size_t *nseg) {
+  if (g->calls_flat) {
+    *nseg = g->ncalls;
+    return NULL;
+  }
+  return an_flatten_calls(g->calls, g->ncalls, nseg);
 }
 
 /* Where seg_after looks from: its last answer, for a time no later. */

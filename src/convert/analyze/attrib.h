@@ -116,6 +116,13 @@ void an_sort_ops(an_op *ops, size_t n);
 int an_op_by_start(const void *a, const void *b); /* (qsort order of an_sort_ops) */
 void an_sort_calls(an_call *calls, size_t n);
 
+/* The calls (sorted as an_sort_calls leaves them) as segments, each
+ * thread's disjoint, non-empty and sorted: a nested call is its outer
+ * call's time, but for the part that outlasts it; a new array. What
+ * an_attribute makes of calls that are not flat, for callers that attribute
+ * several GPUs or queues of one process (an_gpu.calls_flat). */
+an_call *an_flatten_calls(const an_call *calls, size_t n, size_t *nseg);
+
 /* What an_sort_calls_shape finds of the calls, once sorted. */
 enum {
   AN_CALLS_DISJOINT = 1, /* on each thread each call starts at or after the end of the one

@@ -537,18 +537,35 @@ static void critical_paths(an_state *st) {
   free(gpus);
 }
 
+/* A process's calls as segments for the idle causes: made once. */
+static an_call *proc_segs(an_proc *p, size_t *n) {
+  pthread_mutex_lock(&p->segs_mu);
+  if (!p->segs_made) {
+    if ((p->calls_shape & AN_CALLS_FLAT) == AN_CALLS_FLAT)
+      p->segs = p->calls, p->nsegs = p->ncalls;
+    else
+      p->segs = an_flatten_calls(p->calls, p->ncalls, &p->nsegs);
+    p->segs_made = true;
+  }
+  pthread_mutex_unlock(&p->segs_mu);
+  *n = p->nsegs;
+  return p->segs;
+}
+
 static an_gpu gpu_of(an_state *st, uint32_t i) {
   const an_dev *d = &st->devs[i];
-  const an_proc *p = &st->procs[d->proc];
+  an_proc *p = &st->procs[d->proc];
+  size_t nsegs;
+  an_call *segs = proc_segs(p, &nsegs);
   return (an_gpu){.proc_start = p->start,
                   .window_start = st->ctx->window_start,
                   .window_end = st->ctx->window_end,
                   .default_tid = st->ctx->procs[d->proc].pid,
                   .ops = d->ops,
                   .nops = d->nops,
-                  .calls = p->calls,
-                  .ncalls = p->ncalls,
-                  .calls_flat = (p->calls_shape & AN_CALLS_FLAT) == AN_CALLS_FLAT};
+                  .calls = segs,
+                  .ncalls = nsegs,
+                  .calls_flat = true};
 }
 
 /* A GPU's idle causes. */
@@ -640,6 +657,9 @@ void an_finish(an_state *st) {
     for (uint32_t i = 0; i < st->ndevs; i++)
       if (st->devs[i].proc == p) resolve(st, &st->devs[i], &x);
     free(x.by_id);
+    free(st->procs[p].corrs); /* (only the resolving needed them) */
+    st->procs[p].corrs = NULL;
+    st->procs[p].ncorrs = st->procs[p].capcorrs = 0;
   }
   /* each GPU's ops in queue order, for the GPUs with waiting barriers and
    * those they waited on */
@@ -649,6 +669,12 @@ void an_finish(an_state *st) {
   match_waits(st, qo);
   for (uint32_t i = 0; i < st->ndevs; i++) free(qo[i].v), free(qo[i].pos);
   free(qo);
+  /* what only the matching needed */
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    an_dev *d = &st->devs[i];
+    free(d->corr), free(d->qid), free(d->sig);
+    d->corr = d->qid = d->sig = NULL;
+  }
   bool *seen = rtg_xcalloc(st->nprocs + 1, sizeof *seen, "the analysis");
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
@@ -662,6 +688,8 @@ void an_finish(an_state *st) {
     p->calls_shape = an_sort_calls_shape(p->calls, p->ncalls, p->start);
   }
   free(seen);
+  for (uint32_t i = 0; i < st->nprocs; i++) pthread_mutex_init(&st->procs[i].segs_mu, NULL);
+  st->segs_mu_made = true;
   run_tasks(st);
   for (uint32_t i = 0; i < st->ndevs && !st->idle_only; i++) {
     an_dev *d = &st->devs[i];
@@ -704,8 +732,12 @@ void an_free(an_state *st) {
     free(st->devs[i].queues);
     an_launch_free(&st->devs[i].launch);
   }
-  for (uint32_t i = 0; i < st->nprocs; i++)
-    free(st->procs[i].calls), free(st->procs[i].mem), free(st->procs[i].corrs);
+  for (uint32_t i = 0; i < st->nprocs; i++) {
+    an_proc *p = &st->procs[i];
+    if (p->segs != p->calls) free(p->segs);
+    free(p->calls), free(p->mem), free(p->corrs);
+    if (st->segs_mu_made) pthread_mutex_destroy(&p->segs_mu);
+  }
   free(st->devs);
   free(st->procs);
   rtg_u64map_free(&st->dev_index);
