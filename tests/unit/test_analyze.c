@@ -648,6 +648,24 @@ static void test_gather(void) {
   }
 }
 
+/* An op waits for the op before it in its own queue (A), not for the one
+ * before it in time on another (B). */
+static void test_critical_queue_order(void) {
+  an_op ops[] = {
+      {.start = 0, .end = 100, .name = 1, .queue = 0},
+      {.start = 10, .end = 20, .name = 2, .queue = 1},
+      {.start = 100, .end = 200, .name = 3, .queue = 0},
+      {.start = 120, .end = 130, .name = 4, .queue = 1},
+  };
+  an_cp_gpu gpu = {.ops = ops, .nops = 4};
+  an_cp_result r;
+  CHECK(an_critical_path(0, NULL, 0, false, &gpu, 1, &r));
+  CHECK_U64(r.length, 200);
+  CHECK_U64(r.cat[AN_CP_KERNEL], 200);
+  CHECK_U64(r.nkernels, 2);
+  CHECK_U64(r.kernels[0].name + r.kernels[1].name, 1 + 3);
+}
+
 /* The shape an_sort_calls_shape finds, by its definitions. */
 static unsigned shape_of(const an_call *c, size_t n, uint64_t after) {
   unsigned shape = AN_CALLS_DISJOINT | AN_CALLS_NONEMPTY | AN_CALLS_AFTER;
@@ -751,6 +769,7 @@ int main(void) {
   test_critical();
   test_critical_dep_signal();
   test_critical_wake_waiter();
+  test_critical_queue_order();
   test_calls_in_place();
   test_pageable();
   test_pageable_records();

@@ -14,8 +14,6 @@ const char *const an_cp_cat_names[AN_CP_NCATS] = {
     [AN_CP_KERNEL] = "kernels",    [AN_CP_COPY] = "copies",     [AN_CP_BARRIER] = "barriers",
 };
 
-enum node_type { N_KERNEL, N_COPY, N_BARRIER };
-
 /* What an edge is, for the path's categories. */
 enum edge {
   E_NONE,
@@ -26,14 +24,6 @@ enum edge {
   E_QPREV,  /* the op before in the queue -> an op's start */
   E_DEP,    /* the op a waiting barrier waited for -> its start */
 };
-
-/* A GPU op of the graph. */
-typedef struct node {
-  uint64_t s, e, enq, tid, qkey;
-  uint32_t name;
-  uint8_t type;
-  bool deps;
-} node;
 
 #define NONE UINT32_MAX
 
@@ -63,14 +53,14 @@ typedef struct pred {
  * graph's edges are not stored: each event's predecessors come from its
  * node (a call's from the thread's call before it and the op its
  * synchronisation waited for, an op's from its links), and the edge that
- * set its time is chosen when asked (bind), so the graph costs its ops
- * and their links and 8 bytes a synchronisation; the calls cost nothing
- * when they are all top-level. */
+ * set its time is chosen when asked (bind), so the graph costs 20 bytes an
+ * op (where it is and its links) and 8 bytes a synchronisation; the calls
+ * cost nothing when they are all top-level. */
 typedef struct graph {
   const an_call *c;
   an_call *own; /* c when it is a copy */
   size_t nc;
-  node *o;
+  const an_op **o; /* the ops, each the caller's */
   links *l;
   size_t no, nn; /* nn = nc + no */
   wake *w;       /* by call */
@@ -85,12 +75,12 @@ static bool is_call(const graph *g, uint32_t i) {
 static uint64_t ev_time(const graph *g, uint32_t ev) {
   uint32_t i = ev / 2;
   if (is_call(g, i)) return ev & 1 ? g->c[i].end : g->c[i].start;
-  const node *x = &g->o[i - g->nc];
-  return ev & 1 ? x->e : x->s;
+  const an_op *x = g->o[i - g->nc];
+  return ev & 1 ? x->end : x->start;
 }
 
 static uint64_t node_e(const graph *g, uint32_t i) {
-  return is_call(g, i) ? g->c[i].end : g->o[i - g->nc].e;
+  return is_call(g, i) ? g->c[i].end : g->o[i - g->nc]->end;
 }
 
 /* The op a call's synchronisation waited for; NONE: none. */
@@ -105,6 +95,16 @@ static uint32_t woke_by(const graph *g, uint32_t call) {
       hi = mid;
   }
   return lo < g->nw && g->w[lo].call == call ? g->w[lo].op : NONE;
+}
+
+/* When op was enqueued: its tick, else its call's end, else (an op that
+ * started before its call ended) its call's start; a barrier's is when its
+ * queue reached it. 0: unknown. */
+static uint64_t enq_of(const an_op *op) {
+  uint64_t enq = op->kind != AN_OP_BARRIER ? op->enq : 0;
+  if (!enq || enq > op->start)
+    enq = !op->api_s ? 0 : op->api_e <= op->start ? op->api_e : op->api_s;
+  return enq;
 }
 
 static void add_pred(const graph *g, pred *p, int *np, uint32_t ev, uint32_t from, uint8_t kind,
@@ -133,12 +133,12 @@ static int preds(const graph *g, uint32_t ev, pred p[NPRED]) {
     }
     return np;
   }
-  const node *x = &g->o[i - g->nc];
+  const an_op *x = g->o[i - g->nc];
   const links *l = &g->l[i - g->nc];
   if (ev & 1) {
-    add_pred(g, p, &np, ev, 2 * i, E_DUR, x->e - x->s);
+    add_pred(g, p, &np, ev, 2 * i, E_DUR, x->end - x->start);
   } else {
-    if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a, E_LAUNCH, x->enq - g->c[l->a].start);
+    if (l->a != NONE) add_pred(g, p, &np, ev, 2 * l->a, E_LAUNCH, enq_of(x) - g->c[l->a].start);
     if (l->b != NONE) add_pred(g, p, &np, ev, 2 * l->b + 1, E_QPREV, 0);
     if (l->c != NONE) add_pred(g, p, &np, ev, 2 * l->c + 1, E_DEP, 0);
   }
@@ -192,7 +192,7 @@ static size_t ends_upto(const graph *g, const uint32_t *byend, size_t n, uint64_
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (g->o[byend[mid] - g->nc].e <= t)
+    if (g->o[byend[mid] - g->nc]->end <= t)
       lo = mid + 1;
     else
       hi = mid;
@@ -229,8 +229,8 @@ static const waited *last_waited(const waited *v, size_t n, uint64_t tid, uint64
 }
 
 /* The op of node i (i >= g->nc). */
-static node *op_node(const graph *g, uint32_t i) {
-  return &g->o[i - g->nc];
+static const an_op *op_node(const graph *g, uint32_t i) {
+  return g->o[i - g->nc];
 }
 
 /* The top-level calls: a nested call is its outer call's time; the calls
@@ -251,6 +251,15 @@ static void top_calls(graph *g, uint64_t proc_start, const an_call *calls, size_
   }
   an_sort(v, nc, sizeof *v, by_tid_start);
   g->c = g->own = v, g->nc = nc;
+}
+
+/* The queue of op i: its GPU (the last whose first op is at i or before)
+ * and queue; UINT64_MAX for every copy. */
+static uint64_t queue_of(const graph *g, const size_t *first, size_t ngpus, uint32_t i) {
+  size_t d = ngpus;
+  while (d > 1 && first[d - 1] > i) d--;
+  const an_op *op = op_node(g, i);
+  return op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)(d - 1) << 32 | op->queue;
 }
 
 /* ev replaces *cur as the last event: later, or as late and an op's. */
@@ -288,23 +297,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       const an_op *op = &gpus[d].ops[i];
       if (gpus[d].waiter && gpus[d].waiter[i])
         wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)(nc + no)};
-      node *x = &g->o[no++];
-      *x = (node){.s = op->start,
-                  .e = op->end,
-                  .tid = op->tid,
-                  .name = op->name,
-                  .type = op->kind == AN_OP_KERNEL ? N_KERNEL
-                          : op->kind == AN_OP_COPY ? N_COPY
-                                                   : N_BARRIER,
-                  .deps = op->deps,
-                  .qkey = op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)d << 32 | op->queue};
-      /* when it was enqueued: its tick, else its call's end, else (an op
-       * that started before its call ended) its call's start; a barrier's
-       * enq is when its queue reached it */
-      uint64_t enq = op->kind != AN_OP_BARRIER ? op->enq : 0;
-      if (!enq || enq > op->start)
-        enq = !op->api_s ? 0 : op->api_e <= op->start ? op->api_e : op->api_s;
-      x->enq = enq;
+      g->o[no++] = op;
     }
   g->no = no;
   g->nn = nc + no;
@@ -314,31 +307,36 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   uint32_t *byend = rtg_xmalloc((no + 1) * sizeof *byend, "the critical path"),
            *byq = rtg_xmalloc((no + 1) * sizeof *byq, "the critical path");
   uint64_t *ends = rtg_xmalloc((no + 1) * sizeof *ends, "the critical path");
-  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->o[i].e;
+  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->o[i]->end;
   an_order_by_key(ends, no, byend);
   free(ends);
   for (size_t i = 0; i < no; i++) byend[i] += (uint32_t)nc;
-  /* by queue, then start: the ops come by GPU, each GPU's by start */
+  /* by queue, then start: the ops come by GPU, each GPU's by start; key:
+   * an op's queue (GPU and queue; one for every copy) as its rank, then
+   * (an_group) byq's */
   uint32_t *key = rtg_xmalloc((no + 1) * sizeof *key, "the critical path");
-  rtg_u64map dense = {0}; /* queue key -> 1 + its rank of first appearance */
-  for (size_t i = 0; i < no; i++) {
-    bool added;
-    uint64_t *v = rtg_u64map_put(&dense, g->o[i].qkey, 0, &added);
-    if (!v) rtg_out_of_memory("the critical path's queues");
-    if (added) *v = dense.n;
-    key[i] = (uint32_t)*v;
-  }
+  rtg_u64map dense = {0}; /* queue -> 1 + its rank of first appearance */
+  for (size_t d = 0, i = 0; d < ngpus; d++)
+    for (size_t k = skip[d]; k < gpus[d].nops; k++, i++) {
+      bool added;
+      const an_op *op = g->o[i];
+      uint64_t q = op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)d << 32 | op->queue;
+      uint64_t *v = rtg_u64map_put(&dense, q, 0, &added);
+      if (!v) rtg_out_of_memory("the critical path's queues");
+      if (added) *v = dense.n;
+      key[i] = (uint32_t)*v;
+    }
   rtg_u64map_free(&dense);
   an_group(byq, no, sizeof *byq, key);
-  free(key);
   /* the ops: the enqueuing call; the op before in the queue */
   uint32_t hint = NONE;
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];
-    const node *x = op_node(g, i);
+    const an_op *x = op_node(g, i);
     links *l = &g->l[i - nc];
-    if (x->enq && x->tid) hint = l->a = call_at(g, x->tid, x->enq, hint);
-    if (k && x->qkey != UINT64_MAX && op_node(g, byq[k - 1])->qkey == x->qkey) l->b = byq[k - 1];
+    uint64_t enq = enq_of(x);
+    if (enq && x->tid) hint = l->a = call_at(g, x->tid, enq, hint);
+    if (k && x->queue != AN_NO_QUEUE && key[k - 1] == key[k]) l->b = byq[k - 1];
   }
   /* a waiting barrier <- the op that signalled it; without one known, the
    * op that ended last before it on another queue */
@@ -349,14 +347,14 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
       size_t i = first[d] + x->op - skip[d], j = first[x->src_gpu] + x->src_op - skip[x->src_gpu];
       if (i != j) g->l[i - nc].c = (uint32_t)j;
     }
-  free(first);
+  free(key);
   for (size_t i = nc; i < g->nn; i++) {
-    const node *x = op_node(g, (uint32_t)i);
-    if (x->type != N_BARRIER || !x->deps || g->l[i - nc].c != NONE) continue;
-    size_t j = ends_upto(g, byend, no, x->s);
+    const an_op *x = op_node(g, (uint32_t)i);
+    if (x->kind != AN_OP_BARRIER || !x->deps || g->l[i - nc].c != NONE) continue;
+    size_t j = ends_upto(g, byend, no, x->start);
     for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
-      const node *d = op_node(g, byend[j - 1]);
-      if (d->qkey != x->qkey && byend[j - 1] != i) {
+      if (queue_of(g, first, ngpus, byend[j - 1]) != queue_of(g, first, ngpus, (uint32_t)i) &&
+          byend[j - 1] != i) {
         g->l[i - nc].c = byend[j - 1];
         break;
       }
@@ -381,9 +379,10 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     } else {
       size_t j = ends_upto(g, byend, no, c->end);
       for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
-        const node *o = op_node(g, byend[j - 1]);
-        if (o->e < c->start) break;
-        if (o->enq && o->enq < c->end) {
+        const an_op *o = op_node(g, byend[j - 1]);
+        if (o->end < c->start) break;
+        uint64_t enq = enq_of(o);
+        if (enq && enq < c->end) {
           by = byend[j - 1];
           break;
         }
@@ -398,6 +397,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   }
   for (size_t ev = nc ? 2 * nc : 1; ev < 2 * g->nn; ev++) later(g, (uint32_t)ev, &cur, &tc);
   g->last = cur;
+  free(first);
   free(byend);
   free(byq);
   free(wv);
@@ -453,12 +453,13 @@ static uint64_t rerun(const graph *g, const uint32_t *order, size_t norder, uint
     if (!np) continue;
     int b = bind(g, ev, p, np);
     p[b].delay = ev_time(g, ev) - ev_time(g, p[b].ev);
-    const node *x = is_call(g, ev / 2) ? NULL : op_node(g, ev / 2);
+    const an_op *x = is_call(g, ev / 2) ? NULL : op_node(g, ev / 2);
     uint64_t best = 0;
     for (int k = 0; k < np; k++) {
       uint64_t d = p[k].delay;
       if (p[k].kind == E_DUR && x &&
-          (name == AN_CP_ALL_COPIES ? x->type == N_COPY : x->type == N_KERNEL && x->name == name))
+          (name == AN_CP_ALL_COPIES ? x->kind == AN_OP_COPY
+                                    : x->kind == AN_OP_KERNEL && x->name == name))
         d /= 2;
       uint64_t at = t[p[k].ev] + d;
       if (!k || at > best) best = at;
@@ -513,7 +514,7 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
     }
     const pred *p = &pr[b];
     uint32_t i = cur / 2;
-    const node *x = is_call(g, i) ? NULL : op_node(g, i);
+    const an_op *x = is_call(g, i) ? NULL : op_node(g, i);
     uint64_t d = ev_time(g, cur) - ev_time(g, p->ev);
     r->steps++;
     switch (p->kind) {
@@ -524,11 +525,11 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
       if (!x) {
         r->cat[AN_CP_API] += d;
         share(&calls, g->c[i].name, d);
-      } else if (x->type == N_KERNEL) {
+      } else if (x->kind == AN_OP_KERNEL) {
         r->cat[AN_CP_KERNEL] += d;
         share(&kernels, x->name, d);
       } else {
-        r->cat[x->type == N_COPY ? AN_CP_COPY : AN_CP_BARRIER] += d;
+        r->cat[x->kind == AN_OP_COPY ? AN_CP_COPY : AN_CP_BARRIER] += d;
       }
       break;
     case E_WAKE:
@@ -537,7 +538,8 @@ static void walk(const graph *g, uint64_t proc_start, an_cp_result *r) {
       break;
     case E_LAUNCH: { /* the call to the enqueue, then the queue */
       const an_call *from = &g->c[p->ev / 2];
-      uint64_t api = x->enq > from->start ? x->enq - from->start : 0;
+      uint64_t enq = enq_of(x);
+      uint64_t api = enq > from->start ? enq - from->start : 0;
       if (api > d) api = d;
       r->cat[AN_CP_API] += api;
       share(&calls, from->name, api);
