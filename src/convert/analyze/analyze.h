@@ -11,9 +11,11 @@
  *   report.c  the verdicts, the table of causes and the JSON;
  *   sink.c    the --analyze sink.
  *
- * It keeps the ops and calls in memory (32 and 32 bytes each), not the
- * events: the host causes need the calls around each idle moment, which
- * come in any order relative to the GPU records. */
+ * It keeps the ops and calls in memory (an_op, an_call, and until the ops
+ * are resolved their corr ids, queue ids and signals), not the events: the
+ * host causes need the calls around each idle moment, which come in any
+ * order relative to the GPU records, and the critical path the whole graph
+ * (src/convert/README.md, "Memory"). */
 #ifndef RTG_ANALYZE_H
 #define RTG_ANALYZE_H
 

@@ -468,31 +468,69 @@ static int dev_order(const void *a, const void *b) {
   return x->device < y->device ? -1 : x->device > y->device;
 }
 
-/* The idle causes of each queue: its kernels and barriers alone. */
+static int by_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The idle causes of each queue: its kernels and barriers alone, in order
+ * of queue id; each queue's ops gathered in turn into one buffer (as long
+ * as the largest queue), not all at once. */
 static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
-  an_op *q = rtg_xmalloc(d->nops * sizeof *q, "the analysis");
-  uint32_t *key = rtg_xmalloc(d->nops * sizeof *key, "the analysis");
-  size_t n = 0;
+  uint32_t *rank = rtg_xmalloc((d->nops + 1) * sizeof *rank, "the analysis's queues");
+  uint32_t *ids = NULL;
+  size_t nq = 0, capq = 0;
+  rtg_u64map index = {0}; /* queue id -> its place in ids */
+  for (size_t i = 0; i < d->nops; i++) {
+    if (d->ops[i].queue == AN_NO_QUEUE || (nq && d->ops[i].queue == ids[nq - 1])) continue;
+    bool added;
+    uint64_t *v = rtg_u64map_put(&index, d->ops[i].queue, 0, &added);
+    if (!v) rtg_out_of_memory("the analysis's queues");
+    if (added) {
+      ids = grow(ids, &capq, nq, sizeof *ids);
+      ids[nq++] = d->ops[i].queue;
+    }
+  }
+  qsort(ids, nq, sizeof *ids, by_u32);
+  for (size_t k = 0; k < nq; k++) *rtg_u64map_get(&index, ids[k]) = k;
+  size_t *start = rtg_xcalloc(nq + 1, sizeof *start, "the analysis's queues");
+  uint32_t last = AN_NO_QUEUE, last_rank = 0; /* (runs of one queue: one lookup) */
+  for (size_t i = 0; i < d->nops; i++) {
+    uint32_t qu = d->ops[i].queue;
+    if (qu == AN_NO_QUEUE) continue;
+    if (qu != last) last = qu, last_rank = (uint32_t)*rtg_u64map_get(&index, qu);
+    start[(rank[i] = last_rank) + 1]++;
+  }
+  rtg_u64map_free(&index);
+  size_t most = 0;
+  for (size_t k = 0; k < nq; k++) {
+    if (start[k + 1] > most) most = start[k + 1];
+    start[k + 1] += start[k];
+  }
+  uint32_t *order = rtg_xmalloc((start[nq] + 1) * sizeof *order, "the analysis's queues");
+  size_t *fill = rtg_xmalloc((nq + 1) * sizeof *fill, "the analysis's queues");
+  memcpy(fill, start, (nq + 1) * sizeof *fill);
   for (size_t i = 0; i < d->nops; i++) /* in order of start */
-    if (d->ops[i].queue != AN_NO_QUEUE) key[n] = d->ops[i].queue, q[n++] = d->ops[i];
-  an_group(q, n, sizeof *q, key); /* by queue, then start */
-  free(key);
-  size_t nq = 0;
-  for (size_t i = 0; i < n; i++) nq += !i || q[i].queue != q[i - 1].queue;
-  d->queues = rtg_xcalloc(nq, sizeof *d->queues, "the analysis's queues");
-  for (size_t i = 0; i < n;) {
-    size_t j = i;
-    while (j < n && q[j].queue == q[i].queue) j++;
+    if (d->ops[i].queue != AN_NO_QUEUE) order[fill[rank[i]]++] = (uint32_t)i;
+  free(fill);
+  free(rank);
+  an_op *q = rtg_xmalloc((most + 1) * sizeof *q, "the analysis");
+  d->queues = rtg_xcalloc(nq + 1, sizeof *d->queues, "the analysis's queues");
+  for (size_t k = 0; k < nq; k++) {
+    size_t n = 0;
+    for (size_t j = start[k]; j < start[k + 1]; j++) q[n++] = d->ops[order[j]];
     an_gpu qg = *g;
-    qg.ops = q + i;
-    qg.nops = j - i;
+    qg.ops = q;
+    qg.nops = n;
     an_queue *r = &d->queues[d->nqueues++];
-    r->queue = q[i].queue;
+    r->queue = ids[k];
     pieces_to(st, d, &qg, r->queue);
     r->ok = an_attribute(&qg, &r->res);
-    i = j;
   }
   free(q);
+  free(order);
+  free(start);
+  free(ids);
 }
 
 /* When a kernel was launched: its call, else its enqueue, else its start. */
