@@ -215,17 +215,30 @@ enum cv_pass {
 };
 
 /* A string interned lately: cv_intern's cache (and the HTML report's of
- * arguments), so that a name met again costs a hash and a memcmp, not a
- * probe of the table.  The slot: a hash of every byte (names of one family
- * often differ in one place only: hsa_signal_load_scacquire and
- * hsa_signal_wait_scacquire, kernel_12<float, 3> and kernel_40<float, 6>). */
+ * arguments), so that a name met again costs a memcmp, not a probe of the
+ * table.  The slot: every 8 bytes of the string folded (rotated and xored,
+ * the last 8 overlapping), then mixed: names of one family often differ in
+ * one place only (hsa_signal_load_scacquire and hsa_signal_wait_scacquire,
+ * kernel_12<float, 3> and kernel_40<float, 6>). */
 typedef struct cv_cached {
   const char *s; /* the table's copy */
   uint32_t len, id;
 } cv_cached;
 #define CV_CACHE 4096
 static inline size_t cv_cache_slot(const char *s, size_t n) {
-  return (size_t)(rtg_hash_bytes(s, n) >> 52); /* CV_CACHE = 2^12 */
+  uint64_t h = n, w = 0;
+  if (n < 8) {
+    memcpy(&w, s, n);
+    h ^= w;
+  } else {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&w, s + i, 8);
+      h = (h << 7 | h >> 57) ^ w;
+    }
+    memcpy(&w, s + n - 8, 8);
+    h = (h << 7 | h >> 57) ^ w;
+  }
+  return (size_t)(rtg_mix64(h) >> 52); /* CV_CACHE = 2^12 */
 }
 
 typedef struct cv_ctx {
