@@ -4,13 +4,11 @@
 # each with its dispatches and its summary (before: the child's trace had
 # no summary; with the waiters of the first trace's end still abandoning
 # ops, a new life's second dispatch never completed).
-# ROCR 6.4 and 7.2 with the thunk built in (sid, experimental) fail the
-# child's new hsa_init on the simulated GPU untraced too: SKIP there.
+# Untraced first, on every suite: ROCR >= 6.3 (sid, experimental) opens
+# KFD again at the parent's second hsa_init only if its shutdown disabled
+# the runtime with KFD (simgpu's AMDKFD_IOC_RUNTIME_ENABLE).
 . "$TOP/tests/e2e/02-tracer.inc"
-if ! "$PROGS/tp_fork" 3 shutdown >plain.out 2>&1; then
-  echo "SKIP: hsa_init after hsa_shut_down fails untraced: $(grep -m1 failed plain.out)"
-  exit 77
-fi
+"$PROGS/tp_fork" 3 shutdown >plain.out 2>&1 || echo "untraced: exit $?: $(grep -m1 failed plain.out)"
 traced "$PROGS/tp_fork" 3 shutdown
 ls rtg_trace.txt.* | wc -l
 for f in rtg_trace.txt.*; do

@@ -121,20 +121,25 @@ static void cpu_node(void) {
 }
 
 /* HSA_CAP_* bits of the "capability" property (the kernel's kfd_topology.h,
- * the thunk's HSA_CAPABILITY), the same the thunk front end sets */
+ * the thunk's HSA_CAPABILITY), those the thunk front end sets and one more */
 #define CAP_QUEUE_SIZE_POW2 (1u << 3)
 #define CAP_QUEUE_SIZE_32BIT (1u << 4)
 #define CAP_WATCH_POINTS (1u << 7)
 #define CAP_WATCH_POINTS_BITS_SHIFT 8
 #define CAP_DOORBELL_TYPE_SHIFT 12 /* 2 = 64-bit doorbells (SOC15) */
 #define CAP_SRAM_EDC (1u << 26)
+/* The firmware supports the debugger: the thunk of ROCR >= 6.3 then enables
+ * the runtime with KFD (kfd/ioctl.c) and disables it at shutdown, which
+ * lets a later hsa_init of the same process open KFD again. The thunk front
+ * end's hsaKmtRuntimeEnable answers NOT_SUPPORTED whatever this says. */
+#define CAP_DEBUG_FIRMWARE (1u << 29)
 
 static void gpu_node(uint32_t g) {
   const sim_gfx_t *x = &sim_cfg.gfx[g];
   uint32_t node = g + 1, simd_base = 0x80000000u + g * 0x1000;
   uint32_t cap = CAP_QUEUE_SIZE_POW2 | CAP_QUEUE_SIZE_32BIT | CAP_WATCH_POINTS |
                  (2u << CAP_WATCH_POINTS_BITS_SHIFT) | (2u << CAP_DOORBELL_TYPE_SHIFT) |
-                 (sim_sram_ecc(x) ? CAP_SRAM_EDC : 0);
+                 (sim_sram_ecc(x) ? CAP_SRAM_EDC : 0) | CAP_DEBUG_FIRMWARE;
   char p[96];
   snprintf(p, sizeof p, "topology/nodes/0/io_links/%u/properties", g);
   add(p, link_fmt, 0, node);

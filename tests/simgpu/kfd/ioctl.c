@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "kfdsim.h"
 
@@ -49,6 +50,7 @@ enum {
   NR_ALLOC_QUEUE_GWS = 0x1e,
   NR_SET_XNACK_MODE = 0x21,
   NR_AVAILABLE_MEMORY = 0x23,
+  NR_RUNTIME_ENABLE = 0x25,
 };
 
 int kfdsim_gpu_of_id(uint32_t gpu_id) {
@@ -74,6 +76,35 @@ static int apertures(struct kfd_ioctl_get_process_apertures_new_args *a) {
     ap[n].gpuvm_limit = 0x7fffffffffffull;
   }
   a->num_of_nodes = ap ? n : sim_cfg.gpus;
+  return 0;
+}
+
+/* AMDKFD_IOC_RUNTIME_ENABLE (KFD 1.13; not in Debian 12's header, so the
+ * layout is spelled out: r_debug, mode_mask, capabilities_mask). The thunk
+ * sends it when every GPU node says HSA_CAP_TRAP_DEBUG_FIRMWARE_SUPPORTED
+ * (sysfs.c), as the simulated targets' firmware does: at hsa_init to enable,
+ * at hsa_shut_down to disable. ROCR >= 6.3 closes its KFD connection at
+ * shutdown only after the disable succeeded; without it, a later hsa_init
+ * in the same process finds the thunk still open and fails. As KFD does,
+ * an enable while enabled is EBUSY and the state is the process's own: a
+ * forked child starts disabled (the pid tells it, as memory is copied). */
+struct runtime_enable_args {
+  uint64_t r_debug;
+  uint32_t mode_mask;
+  uint32_t capabilities_mask;
+};
+#define RUNTIME_ENABLE_MODE_ENABLE_MASK 1u
+
+static int runtime_enable(struct runtime_enable_args *a) {
+  static pid_t enabled_by; /* 0: disabled */
+  pid_t me = getpid();
+  int on = __atomic_load_n(&enabled_by, __ATOMIC_ACQUIRE) == me;
+  if (a->mode_mask & RUNTIME_ENABLE_MODE_ENABLE_MASK) {
+    if (on) return -EBUSY;
+    a->capabilities_mask = 0; /* no core dumps, no debugger features */
+  }
+  __atomic_store_n(&enabled_by, (a->mode_mask & RUNTIME_ENABLE_MODE_ENABLE_MASK) ? me : 0,
+                   __ATOMIC_RELEASE);
   return 0;
 }
 
@@ -141,6 +172,8 @@ static int request(unsigned nr, void *arg) {
     return kfdsim_reset_event(arg);
   case NR_WAIT_EVENTS:
     return kfdsim_wait_events(arg);
+  case NR_RUNTIME_ENABLE:
+    return runtime_enable(arg);
   case NR_CREATE_QUEUE:
     return kfdsim_create_queue(arg);
   case NR_DESTROY_QUEUE:

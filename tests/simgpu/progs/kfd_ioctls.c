@@ -12,7 +12,11 @@
  *      TRAP raises the event; then copies and a fill through a userptr
  *      object (the program's memory at a GPU address of its own, as the
  *      thunk registers memory) reach the program's memory;
- *   6. requests not simulated fail with ENOTTY; a freed object is gone. */
+ *   6. requests not simulated fail with ENOTTY; a freed object is gone;
+ *   7. the runtime enable of KFD 1.13 (the thunk's hsaKmtRuntimeEnable and
+ *      Disable; the GPU node says its firmware supports the debugger): a
+ *      second enable is EBUSY, a disable succeeds, and a forked child's
+ *      state is its own (it enables while its parent is enabled). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int kfd;
@@ -102,6 +107,20 @@ static int all(const unsigned char *p, size_t n, unsigned char v) {
   for (size_t i = 0; i < n; i++)
     if (p[i] != v) return 0;
   return 1;
+}
+
+/* AMDKFD_IOC_RUNTIME_ENABLE, spelled out (not in Debian 12's header) */
+struct runtime_enable_args {
+  uint64_t r_debug;
+  uint32_t mode_mask, capabilities_mask;
+};
+#define IOC_RUNTIME_ENABLE _IOWR('K', 0x25, struct runtime_enable_args)
+
+static const char *runtime(uint32_t mode) {
+  struct runtime_enable_args a = {0, mode, 0};
+  return ioctl(kfd, IOC_RUNTIME_ENABLE, &a) == 0 ? "ok"
+         : errno == EBUSY                        ? "EBUSY"
+                                                 : strerror(errno);
 }
 
 static const char *result(uint32_t r) {
@@ -243,6 +262,29 @@ int main(void) {
   errno = 0;
   r = ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr);
   printf("free twice: %d %s\n", r, errno == EINVAL ? "EINVAL" : strerror(errno));
+
+  /* 7 */
+  unsigned cap = 0;
+  snprintf(p, sizeof p, "%s/1/properties", topo);
+  f = fopen(p, "r");
+  char line[256];
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "capability ", 11)) cap = (unsigned)strtoul(line + 11, NULL, 10);
+  if (f) fclose(f);
+  printf("debugger firmware (capability bit 29): %s\n", cap >> 29 & 1 ? "yes" : "no");
+  printf("runtime enable: %s", runtime(1));
+  printf(", again: %s", runtime(1));
+  fflush(stdout);
+  pid_t child = fork();
+  if (child == 0) {
+    printf(", in a forked child: %s", runtime(1));
+    fflush(stdout);
+    _exit(0);
+  }
+  waitpid(child, NULL, 0);
+  printf(", disable: %s", runtime(0));
+  printf(", enable after it: %s\n", runtime(1));
+  runtime(0);
   close(render);
   close(kfd);
   return 0;
