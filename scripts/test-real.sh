@@ -24,7 +24,7 @@ for s in "$@"; do
     echo "$s: skipped ($(grep '^skip: ' "$log" | head -n 1 | sed 's/^skip: //'))"
     continue
   fi
-  grep -E '^[^ ]+: (ok|OVER|FAIL|skip|us per) ' "$log" | sed "s/^/$s /"
+  grep -E '^[^ ]+: (ok|OVER|FAIL|skip|noisy|us per)[ ,]' "$log" | sed "s/^/$s /"
   line=$(tail -n 1 "$log")
   case $line in
   *" passed, "*" failed"*) echo "$s: $line ($secs s)" ;;
