@@ -19,15 +19,7 @@ grep ' memory op:' "$f" | grep ' corr:' | sort -t@ -k1,1 |
   sort -n | cut -d' ' -f2-
 "$B/rtg-convert" -q -o out.json --csv csv "$f" || echo "rtg-convert failed"
 echo "-- in use per agent after each change, from the JSON counter"
-python3 - out.json <<'PY'
-import json, sys
-ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "C"]
-curve = {}
-for e in sorted(ev, key=lambda e: e["ts"]):
-    curve.setdefault(e["name"].split(",")[0], []).append(e["args"]["bytes"])
-for k in sorted(curve):
-    print(k, " ".join(str(v) for v in curve[k]))
-PY
+memory_curve out.json
 echo "-- the same from memory_allocation_trace.csv"
 python3 - csv <<'PY'
 import csv, glob, sys

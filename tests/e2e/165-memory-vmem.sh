@@ -26,15 +26,7 @@ echo "-- each release frees the handle one made: $(grep ' memory op:' "$f" | gre
        END { bad = 0; k = 0; for (a in n) { k++; if (n[a]) bad++ } print k " handles, " bad " unpaired" }')"
 "$B/rtg-convert" -q -o out.json --csv csv "$f" || echo "rtg-convert failed"
 echo "-- in use per agent after each change, from the JSON counter"
-python3 - out.json <<'PY'
-import json, sys
-ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "C"]
-curve = {}
-for e in sorted(ev, key=lambda e: e["ts"]):
-    curve.setdefault(e["name"].split(",")[0], []).append(e["args"]["bytes"])
-for k in sorted(curve):
-    print(k, " ".join(str(v) for v in curve[k]))
-PY
+memory_curve out.json
 echo "-- memory_allocation_trace.csv: the handles' rows (operation, size, agent named)"
 python3 - csv <<'PY'
 import csv, glob, sys
