@@ -17,6 +17,10 @@
 # "skip: ..." line on stderr says why).
 #   scripts/rocm-suite.sh sid -- tests/run.sh 060
 #   scripts/rocm-suite.sh experimental -- sh -c 'rocminfo | grep gfx'
+# A hung test is read with the suite's own libraries by a gdb of the
+# chroot (the host's resolves the host's), installed there when needed:
+#   scripts/rocm-suite.sh sid -- sh -c 'apt-get -o Acquire::Check-Valid-Until=false
+#     update && apt-get install -y gdb && gdb -p PID'
 set -eu
 SUITE=${1:?usage: rocm-suite.sh SUITE -- CMD...}
 shift
