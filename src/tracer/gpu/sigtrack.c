@@ -361,7 +361,7 @@ void rtg_sigtrack_orphan(uint64_t handle) {
       e->owner = NULL;
       atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
     }
-    done = e->deferred; /* recorded and landed already */
+    done = e->deferred;                     /* recorded and landed already */
     while (e->fwds) fwd_unlink(e, e->fwds); /* they find no entry at release */
     *link = e->node.next;
     entry_free(e);

@@ -66,9 +66,9 @@ static void decrement_between_look_and_load(bool any) {
   if (any) {
     hsa_signal_condition_t c = HSA_SIGNAL_CONDITION_LT;
     hsa_signal_value_t cmp = 1;
-    CHECK_U64(rtg_impl.hsa_amd_signal_wait_any(1, &app, &c, &cmp, UINT64_MAX,
-                                               HSA_WAIT_STATE_BLOCKED, &v),
-              0);
+    CHECK_U64(
+        rtg_impl.hsa_amd_signal_wait_any(1, &app, &c, &cmp, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &v),
+        0);
   } else {
     v = rtg_impl.hsa_signal_wait_scacquire(app, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
                                            HSA_WAIT_STATE_BLOCKED);
