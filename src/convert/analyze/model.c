@@ -491,7 +491,7 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
       ids[nq++] = d->ops[i].queue;
     }
   }
-  qsort(ids, nq, sizeof *ids, by_u32);
+  if (nq) qsort(ids, nq, sizeof *ids, by_u32); /* (ids is NULL when none) */
   for (size_t k = 0; k < nq; k++) *rtg_u64map_get(&index, ids[k]) = k;
   size_t *start = rtg_xcalloc(nq + 1, sizeof *start, "the analysis's queues");
   uint32_t last = AN_NO_QUEUE, last_rank = 0; /* (runs of one queue: one lookup) */
