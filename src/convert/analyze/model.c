@@ -713,6 +713,8 @@ void an_finish(an_state *st) {
     free(d->corr), free(d->qid), free(d->sig);
     d->corr = d->qid = d->sig = NULL;
   }
+  /* (a GPU's process may have no call yet: made here, before seen) */
+  for (uint32_t i = 0; i < st->ndevs; i++) proc_of(st, st->devs[i].proc);
   bool *seen = rtg_xcalloc(st->nprocs + 1, sizeof *seen, "the analysis");
   for (uint32_t i = 0; i < st->ndevs; i++) {
     an_dev *d = &st->devs[i];
