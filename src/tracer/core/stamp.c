@@ -6,7 +6,16 @@
  * its adjustments, so a stamp between two points is placed on the line
  * through them, and one after the last on the last line's slope.  Points
  * are at least a millisecond apart, which keeps a slope's error from the
- * readings' +-10 ns around 1e-5. */
+ * readings' +-10 ns around 1e-5.
+ *
+ * A time once written stays: a stamp placed past the last point was
+ * placed on that point's slope, and the next point's line may pass below
+ * it by the readings' error.  Then the stamps written next, between the
+ * two points, would come out earlier than it, and a thread's next call
+ * would start before its last one ended.  So a point whose line would pass
+ * below the latest stamp placed past the last point comes after a point on
+ * the old slope at that stamp (or, where even that would go backwards, is
+ * left out). */
 #include "stamp.h"
 
 #include <fcntl.h>
@@ -28,6 +37,8 @@ typedef struct point {
  * dying process's last flush); a slot is filled before the count says so. */
 static point points[NPOINTS];
 static _Atomic uint64_t npoints;
+/* The latest stamp placed past the last point (on that point's slope). */
+static _Atomic uint64_t placed_past;
 
 #if defined(__x86_64__)
 static bool take(point *p) {
@@ -42,6 +53,15 @@ static bool take(point *p) {
   return false;
 }
 
+static void put(const point *q, uint64_t n) {
+  points[n % NPOINTS] = *q;
+  atomic_store_explicit(&npoints, n + 1, memory_order_release);
+}
+
+static uint64_t on_line(const point *from, uint64_t mult, uint64_t tsc) {
+  return from->ns + (uint64_t)(((unsigned __int128)(tsc - from->tsc) * mult) >> 32);
+}
+
 static void add(const point *p) {
   uint64_t n = atomic_load_explicit(&npoints, memory_order_relaxed);
   point q = *p;
@@ -50,9 +70,17 @@ static void add(const point *p) {
     const point *last = &points[(n - 1) % NPOINTS];
     if (q.tsc <= last->tsc || q.ns <= last->ns) return; /* never backwards */
     q.mult = (uint64_t)(((unsigned __int128)(q.ns - last->ns) << 32) / (q.tsc - last->tsc));
+    uint64_t past = atomic_load_explicit(&placed_past, memory_order_relaxed);
+    if (past > last->tsc && past < q.tsc &&
+        on_line(last, q.mult, past) < on_line(last, last->mult, past)) {
+      point x = {past, on_line(last, last->mult, past), last->mult};
+      put(&x, n++);
+      last = &points[(n - 1) % NPOINTS];
+      if (q.ns <= last->ns) return;
+      q.mult = (uint64_t)(((unsigned __int128)(q.ns - last->ns) << 32) / (q.tsc - last->tsc));
+    }
   }
-  points[n % NPOINTS] = q;
-  atomic_store_explicit(&npoints, n + 1, memory_order_release);
+  put(&q, n);
 }
 
 /* The kernel keeps time with the TSC only when it found it invariant and
@@ -140,10 +168,21 @@ static uint64_t place_ns(const place *pl, uint64_t stamp) {
   return pl->p.ns - (uint64_t)(((unsigned __int128)(pl->p.tsc - stamp) * pl->mult) >> 32);
 }
 
+/* A stamp placed past the last point: the next point keeps its time. */
+static void note_past(uint64_t stamp) {
+  uint64_t past = atomic_load_explicit(&placed_past, memory_order_relaxed);
+  while (stamp > past &&
+         !atomic_compare_exchange_weak_explicit(&placed_past, &past, stamp, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+}
+
 uint64_t rtg_stamp_ns(uint64_t stamp) {
   if (!rtg_cfg.tsc) return stamp;
   place pl;
-  return find(stamp, &pl) ? place_ns(&pl, stamp) : rtg_now();
+  if (!find(stamp, &pl)) return rtg_now();
+  if (pl.until == UINT64_MAX) note_past(stamp);
+  return place_ns(&pl, stamp);
 }
 
 void rtg_stamp_span_ns(uint64_t start, uint64_t dur, uint64_t *start_ns, uint64_t *dur_ns) {
@@ -175,5 +214,6 @@ void rtg_stamp_span_ns(uint64_t start, uint64_t dur, uint64_t *start_ns, uint64_
   uint64_t end = start + dur;
   /* an end in the same interval is placed from the same point */
   uint64_t end_ns = end < pl.until ? place_ns(&pl, end) : rtg_stamp_ns(end);
+  if (pl.until == UINT64_MAX) note_past(end);
   *dur_ns = end_ns >= *start_ns ? end_ns - *start_ns : 0;
 }

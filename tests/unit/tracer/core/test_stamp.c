@@ -4,7 +4,10 @@
  * milliseconds), over a spread of intervals: right after start (the second
  * point not yet taken), between points, past the last, and before the
  * oldest point kept; a span's two ends likewise.  Conversions of
- * increasing stamps never decrease.
+ * increasing stamps never decrease.  A time once given is not taken back:
+ * a stamp placed past the last point keeps at least that time once the
+ * next point is taken, so a call written before a point never ends after
+ * the start of the thread's next call written after it.
  * Where the machine does not allow TSC stamps, or with RTG_TSC=0, a stamp
  * is CLOCK_BOOTTIME ns itself. */
 #define _GNU_SOURCE
@@ -90,6 +93,19 @@ int main(void) {
     prev = ns;
   }
   CHECK(backwards == 0);
+
+  /* placed past the last point, placed again once the next is taken */
+  int taken_back = 0;
+  for (int i = 0; i < 300; i++) {
+    sleep_us(1100 + i % 3 * 200);
+    uint64_t st = rtg_stamp();
+    uint64_t first = rtg_stamp_ns(st);
+    rtg_stamp_calibrate();
+    uint64_t again = rtg_stamp_ns(st), later = rtg_stamp_ns(st + i % 5 * 30);
+    taken_back += again < first || later < first;
+  }
+  if (taken_back) fprintf(stderr, "times taken back: %d of 300\n", taken_back);
+  CHECK(taken_back == 0);
   if (!rtg_cfg.tsc) CHECK(rtg_stamp_ns(12345) == 12345);
   return check_done("test_stamp");
 }
