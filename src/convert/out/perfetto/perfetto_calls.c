@@ -291,7 +291,11 @@ static void put_call_iids(pf *p, int cat, int an1, const call_slot *e) {
     int an = i == 1 ? an1 : AN_ret;
     pf_ann_need(p, an);
     const char *s = e->text + e->len[0] + (i == 2 ? e->len[1] : 0);
-    if (pf_string_need(p, e->iid[i], s, e->len[i])) {
+    if (!e->iid[i]) { /* a short string: inline, as always */
+      size_t m = pf_ann_open(p, an);
+      pbw_bytes(&p->w, PF_DA_STRING, s, e->len[i]);
+      pbw_close(&p->w, m);
+    } else if (pf_string_need(p, e->iid[i], s, e->len[i])) {
       pf_put_ann_varint(p, an, PF_DA_STRING_IID, e->iid[i]);
     } else {
       size_t m = pf_ann_open(p, an);
@@ -367,7 +371,7 @@ pkt pf_call_begin(pf *p, const track *t, uint64_t ts, int cat, const char *name,
       pbw_close(&p->w, m);
     }
   }
-  if (iid[0] && iid[1] && iid[2]) {
+  if (iid[0] && (iid[1] || pf_string_short(len[1])) && (iid[2] || pf_string_short(len[2]))) {
     fill(p, e, s, len, h, iid);
     if (known) *known = e->fill;
   }

@@ -342,12 +342,12 @@ bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len) {
  * inline), and is interned when met again.  Returns its iid, or 0 when it
  * goes inline. */
 uint64_t pf_string_iid(pf *p, const char *s, size_t len) {
-  if (len >= SCACHE_LEN || !pend_room(p)) return 0;
+  if (pf_string_short(len) || len >= SCACHE_LEN || !pend_room(p)) return 0;
   return pf_string_iid_h(p, s, len, rtg_str_hash(s, len));
 }
 
 uint64_t pf_string_iid_h(pf *p, const char *s, size_t len, uint64_t h) {
-  if (len >= SCACHE_LEN || !pend_room(p)) return 0;
+  if (pf_string_short(len) || len >= SCACHE_LEN || !pend_room(p)) return 0;
   uint64_t *seen = &p->seen[h & (SEEN_SLOTS - 1)];
   /* (a new string misses both tables: their two reads overlap) */
   __builtin_prefetch(seen);

@@ -21,6 +21,7 @@
 #define MAX_NAMES 200000u   /* interned event names; beyond, names go inline */
 #define SCACHE_SLOTS 16384u /* interned annotation strings, direct-mapped */
 #define SCACHE_LEN 1024     /* longer strings are written inline */
+#define SHORT_INLINE 3      /* and so are strings this short (pf_string_short) */
 #define SEEN_SLOTS 65536u   /* hashes of strings met once, direct-mapped */
 #define NCACHE_SLOTS 4096u  /* recent event names, in front of the names table */
 #define CCACHE_SLOTS 4096u  /* recent API calls (function, arguments, return value) */
@@ -334,6 +335,12 @@ uint64_t pf_name_iid_h(pf *p, const char *s, size_t len, uint64_t h);
 void pf_name_need(pf *p, uint64_t iid, const char *s, size_t len);
 bool pf_string_need(pf *p, uint64_t iid, const char *s, size_t len);
 void pf_seqs_free(pf *p);
+/* A string this short goes inline always: its bytes are no more than a
+ * reference's (the tag of string_value_iid takes two), and interning it
+ * would cost its definition on every sequence besides. */
+static inline bool pf_string_short(size_t len) {
+  return len <= SHORT_INLINE;
+}
 /* The iid of an annotation string, or 0 when it goes inline. */
 uint64_t pf_string_iid(pf *p, const char *s, size_t len);
 /* The same, given the string's rtg_str_hash. */
