@@ -9,7 +9,11 @@
 # JSON's (target <= 1/3), the floor (reading and parsing alone), and, with
 # RTG_PY_ORIGINAL=path/to/rocm-timeline-generator.py, the Python original
 # on the same trace (target: the JSON path at least 50x as fast).  RUNS=N
-# alternating runs of each (default 5); the best of each counts.
+# alternating runs of each (default 5); the best of each counts.  B=DIR:
+# the build measured (default build/); BASE=DIR: another build (a build
+# directory with rtg-convert, or rtg-convert itself), whose Perfetto path
+# runs in the same loop on the same traces, compared with B's (speed and
+# size, and whether the two traces are the same bytes).
 #   scripts/bench-perfetto.sh [SIZE_MB [rtg-convert options...]]  (default: 53 -f)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +23,11 @@ SIZE_MB=${1:-53}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- -f
 [ -x "$B/rtg-convert" ] || { echo "bench-perfetto: build first (make)" >&2; exit 1; }
+BASE_CV=
+if [ -n "${BASE:-}" ]; then
+  if [ -d "$BASE" ]; then BASE_CV=$(cd "$BASE" && pwd)/rtg-convert; else BASE_CV=$(cd "$(dirname "$BASE")" && pwd)/$(basename "$BASE"); fi
+  [ -x "$BASE_CV" ] || { echo "bench-perfetto: BASE=$BASE: no rtg-convert there" >&2; exit 1; }
+fi
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtg-bench.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT INT TERM
 # (GEN=path: a generator built before, for a machine without a compiler)
@@ -55,7 +64,7 @@ fi
 # side by side: the JSON, the Perfetto trace and the floor of one input
 # (the Python original on the generated trace only)
 compare() {
-js= pf= fl= fl_cpu= i=0
+js= pf= fl= fl_cpu= bs= i=0
 while [ $i -lt "$RUNS" ]; do
   i=$((i + 1))
   if [ -z "$py_why" ] && [ $i -le "$PY_RUNS" ]; then
@@ -72,6 +81,12 @@ EOT
 $(measure "$B/rtg-convert" -q "$@" -o out.pftrace "$in")
 EOT
   if [ -z "$pf" ] || [ "$(best "$pf" "$s")" = "$s" ]; then pf=$s pf_cpu=$(echo "$u $y" | awk '{print $1 + $2}') pf_kb=$kb; fi
+  if [ -n "$BASE_CV" ]; then # the other build's Perfetto path, in the same loop
+    read -r s kb u y <<EOT
+$(measure "$BASE_CV" -q "$@" -o base.pftrace "$in")
+EOT
+    if [ -z "$bs" ] || [ "$(best "$bs" "$s")" = "$s" ]; then bs=$s bs_cpu=$(echo "$u $y" | awk '{print $1 + $2}') bs_kb=$kb; fi
+  fi
   # the floor: reading and parsing with no timeline output (-w: a table of
   # the few distinct workgroup sizes)
   read -r s kb u y <<EOT
@@ -93,6 +108,16 @@ awk -v js="$js" -v pf="$pf" -v l="$lines" -v jsz="$jsz" -v pfz="$pfz" -v jc="$js
   printf "bench-perfetto: Perfetto/JSON: %.2fx the lines/s (target >= 1), %.2fx the CPU time, size %.3f (target <= 0.333); %d CPUs, load average %s\n", js / pf, pc / (jc > 0 ? jc : 0.01), pfz / jsz, n, la
   printf "bench-perfetto: floor: reading and parsing alone (-w) %.3f s, %.2f M lines/s, CPU %.2f s: at most %.2fx the JSON lines/s for any output\n", fl, l / (fl > 0 ? fl : 0.001) / 1e6, fc, js / (fl > 0 ? fl : 0.001)
 }'
+if [ -n "$BASE_CV" ]; then
+  bsz=$(wc -c < base.pftrace)
+  if cmp -s base.pftrace out.pftrace; then same="the same bytes"; else same="not the same bytes"; fi
+  awk -v bs="$bs" -v pf="$pf" -v js="$js" -v l="$lines" -v bsz="$bsz" -v pfz="$pfz" -v jsz="$jsz" -v bc="$bs_cpu" \
+    -v pc="$pf_cpu" -v bk="$bs_kb" -v same="$same" 'BEGIN {
+    if (bs < 0.001) bs = 0.001
+    printf "bench-perfetto: BASE Perfetto %.3f s, %.2f M lines/s, %.1f MB, CPU %.2f s, peak RSS %.1f MB\n", bs, l / bs / 1e6, bsz / 1048576, bc, bk / 1024
+    printf "bench-perfetto: Perfetto/BASE Perfetto: %.2fx the lines/s, %.2fx the CPU time, %.4f the size (BASE/JSON: %.2fx the lines/s, size %.4f); %s\n", bs / pf, pc / (bc > 0 ? bc : 0.01), pfz / bsz, js / bs, bsz / jsz, same
+  }'
+fi
 }
 py=
 what="generated trace" in=trace.txt
