@@ -24,7 +24,6 @@
 #include "gpu_op.h"
 #include "handle_table.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -39,10 +38,12 @@ static _Atomic uint32_t n_watched; /* 0: nothing to look up */
 /* Adds d (+1 or -1) to the handlers watching handle. */
 static void watch_add(uint64_t handle, int d) {
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
-  pthread_mutex_lock(&b->mu);
+  watch *fresh = d > 0 ? calloc(1, sizeof *fresh) : NULL, *gone = NULL; /* (outside the lock) */
+  rtg_spin_lock(&b->mu);
   rtg_handle_node **l;
   watch *w = (watch *)rtg_handle_find(b, handle, &l);
-  if (!w && d > 0 && (w = calloc(1, sizeof *w))) {
+  if (!w && fresh) {
+    w = fresh, fresh = NULL;
     w->node.handle = handle;
     *l = &w->node;
     atomic_fetch_add_explicit(&n_watched, 1, memory_order_relaxed);
@@ -51,19 +52,21 @@ static void watch_add(uint64_t handle, int d) {
     w->handlers = d > 0 ? w->handlers + 1 : w->handlers ? w->handlers - 1 : 0;
     if (!w->handlers) {
       *l = w->node.next;
-      free(w);
+      gone = w;
       atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
     }
   }
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
+  free(fresh);
+  free(gone);
 }
 
 bool rtg_async_watched(uint64_t handle) {
   if (!atomic_load_explicit(&n_watched, memory_order_relaxed)) return false;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   bool found = rtg_handle_find(b, handle, NULL) != NULL;
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   return found;
 }
 
@@ -190,15 +193,15 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
 void rtg_async_forget(uint64_t handle) {
   if (!rtg_async_watched(handle)) return;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   rtg_handle_node **l;
   watch *w = (watch *)rtg_handle_find(b, handle, &l);
   if (w) {
     *l = w->node.next;
-    free(w);
     atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
+  free(w);
 }
 
 void rtg_async_handlers_install(void) {

@@ -3,7 +3,7 @@
 
 void rtg_handle_table_reset(rtg_handle_table *t) {
   for (int i = 0; i < RTG_HANDLE_BUCKETS; i++) {
-    pthread_mutex_init(&t->buckets[i].mu, NULL);
+    rtg_spin_init(&t->buckets[i].mu);
     t->buckets[i].head = NULL;
   }
 }

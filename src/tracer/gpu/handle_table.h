@@ -6,9 +6,9 @@
 #ifndef RTG_HANDLE_TABLE_H
 #define RTG_HANDLE_TABLE_H
 
+#include "core/spin.h"
 #include "core/visibility.h"
 
-#include <pthread.h>
 #include <stdint.h>
 
 typedef struct rtg_handle_node {
@@ -16,8 +16,9 @@ typedef struct rtg_handle_node {
   uint64_t handle;
 } rtg_handle_node;
 
+/* a cache line each: a thread at one signal's entry never slows another's */
 typedef struct rtg_handle_bucket {
-  pthread_mutex_t mu;
+  _Alignas(64) rtg_spin mu; /* (core/spin.h: held for a list walk) */
   rtg_handle_node *head;
 } rtg_handle_bucket;
 

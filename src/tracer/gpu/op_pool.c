@@ -5,16 +5,16 @@
  * without a signal and for shared ones (sigtrack.c); one is reused only
  * after its op completed, so a stale packet never decrements another
  * op's signal. */
+#include "core/spin.h"
 #include "gpu_op.h"
 
 #include <hsa/amd_hsa_signal.h>
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static rtg_spin pool_mu = RTG_SPIN_INIT;
 static rtg_op *free_ops;
 typedef struct signal_pool {
   hsa_signal_t *free;
@@ -24,21 +24,21 @@ typedef struct signal_pool {
 static signal_pool pools[2];
 
 rtg_op *rtg_op_alloc(void) {
-  pthread_mutex_lock(&pool_mu);
+  rtg_spin_lock(&pool_mu);
   rtg_op *op = free_ops;
   if (op) free_ops = op->next;
-  pthread_mutex_unlock(&pool_mu);
+  rtg_spin_unlock(&pool_mu);
   if (!op) {
     /* a block at a time: rarely allocates once warm */
     enum { BLOCK = 256 };
     rtg_op *blk = calloc(BLOCK, sizeof *blk);
     if (!blk) return NULL;
-    pthread_mutex_lock(&pool_mu);
+    rtg_spin_lock(&pool_mu);
     for (int i = 1; i < BLOCK; i++) {
       blk[i].next = free_ops;
       free_ops = &blk[i];
     }
-    pthread_mutex_unlock(&pool_mu);
+    rtg_spin_unlock(&pool_mu);
     op = &blk[0];
   }
   /* the new life's claim first: a thread still holding the last one's
@@ -52,10 +52,10 @@ rtg_op *rtg_op_alloc(void) {
 }
 
 void rtg_op_free(rtg_op *op) {
-  pthread_mutex_lock(&pool_mu);
+  rtg_spin_lock(&pool_mu);
   op->next = free_ops;
   free_ops = op;
-  pthread_mutex_unlock(&pool_mu);
+  rtg_spin_unlock(&pool_mu);
 }
 
 /* Without an event: the waiter and the forwarding read a tool signal's
@@ -78,9 +78,9 @@ static hsa_status_t tool_signal_create(hsa_signal_t *s, bool event) {
 hsa_signal_t rtg_tool_signal_get(bool event) {
   signal_pool *p = &pools[event];
   hsa_signal_t s = {0};
-  pthread_mutex_lock(&pool_mu);
+  rtg_spin_lock(&pool_mu);
   if (p->n) s = p->free[--p->n];
-  pthread_mutex_unlock(&pool_mu);
+  rtg_spin_unlock(&pool_mu);
   if (!s.handle && tool_signal_create(&s, event) != HSA_STATUS_SUCCESS) s.handle = 0;
   return s;
 }
@@ -89,34 +89,44 @@ void rtg_tool_signal_put(hsa_signal_t s, bool event) {
   signal_pool *p = &pools[event];
   /* on its memory: nobody waits on a tool signal once its op landed */
   __atomic_store_n(&((amd_signal_t *)(uintptr_t)s.handle)->value, 1, __ATOMIC_RELEASE);
-  pthread_mutex_lock(&pool_mu);
-  if (p->n == p->cap) {
-    size_t nc = p->cap ? p->cap * 2 : 64;
-    hsa_signal_t *n = realloc(p->free, nc * sizeof *n);
-    if (n) p->free = n, p->cap = nc;
+  rtg_spin_lock(&pool_mu);
+  while (p->n == p->cap) { /* grown outside the lock (rarely: the pool only grows) */
+    size_t cap = p->cap, nc = cap ? cap * 2 : 64;
+    rtg_spin_unlock(&pool_mu);
+    hsa_signal_t *n = malloc(nc * sizeof *n);
+    rtg_spin_lock(&pool_mu);
+    if (!n) break;
+    if (p->cap == cap) { /* (else another thread grew it meanwhile) */
+      if (p->n) memcpy(n, p->free, p->n * sizeof *n);
+      hsa_signal_t *old = p->free;
+      p->free = n, p->cap = nc, n = old;
+    }
+    rtg_spin_unlock(&pool_mu);
+    free(n);
+    rtg_spin_lock(&pool_mu);
   }
   if (p->n < p->cap)
     p->free[p->n++] = s;
   else
     s.handle = 0; /* leak rather than destroy a signal a stale packet might touch */
-  pthread_mutex_unlock(&pool_mu);
+  rtg_spin_unlock(&pool_mu);
 }
 
 /* Process end, after the waiters stopped: the runtime reports signals
  * still alive at hsa_shut_down as leaked.  Signals of ops that never
  * finished are not in the pool and stay (a late packet may still write). */
 void rtg_tool_signals_destroy(void) {
-  pthread_mutex_lock(&pool_mu);
+  rtg_spin_lock(&pool_mu);
   for (int k = 0; k < 2; k++) {
     for (size_t i = 0; i < pools[k].n; i++) rtg_real.hsa_signal_destroy(pools[k].free[i]);
     pools[k].n = 0;
   }
-  pthread_mutex_unlock(&pool_mu);
+  rtg_spin_unlock(&pool_mu);
 }
 
 /* Fork child: the parent's signals are the parent's (never destroy them
  * here); its ops stay where they are, unused. */
 void rtg_op_pool_after_fork(void) {
   pools[0].n = pools[1].n = 0;
-  pthread_mutex_init(&pool_mu, NULL);
+  rtg_spin_init(&pool_mu);
 }

@@ -54,7 +54,6 @@
 #include "handle_table.h"
 
 #include <hsa/amd_hsa_signal.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 typedef struct sig_entry {
@@ -75,7 +74,7 @@ static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to
 static _Atomic uint32_t live_entries; /* signals with ops in flight */
 static _Atomic uint32_t fwds_linked;  /* forwards in flight: 0 = nothing to look up */
 static _Atomic uint64_t last_serial;
-static pthread_mutex_t free_mu = PTHREAD_MUTEX_INITIALIZER;
+static rtg_spin free_mu = RTG_SPIN_INIT;
 
 typedef rtg_handle_bucket bucket;
 
@@ -88,10 +87,10 @@ static sig_entry *find(bucket *b, uint64_t h, rtg_handle_node ***link) {
 }
 
 static sig_entry *entry_new(uint64_t h) {
-  pthread_mutex_lock(&free_mu);
+  rtg_spin_lock(&free_mu);
   sig_entry *e = free_entries;
   if (e) free_entries = (sig_entry *)e->node.next;
-  pthread_mutex_unlock(&free_mu);
+  rtg_spin_unlock(&free_mu);
   if (!e && !(e = malloc(sizeof *e))) return NULL;
   *e = (sig_entry){.node = {.handle = h},
                    .serial = atomic_fetch_add_explicit(&last_serial, 1, memory_order_relaxed) + 1};
@@ -101,10 +100,10 @@ static sig_entry *entry_new(uint64_t h) {
 
 static void entry_free(sig_entry *e) {
   atomic_fetch_sub_explicit(&live_entries, 1, memory_order_relaxed);
-  pthread_mutex_lock(&free_mu);
+  rtg_spin_lock(&free_mu);
   e->node.next = (rtg_handle_node *)free_entries;
   free_entries = e;
-  pthread_mutex_unlock(&free_mu);
+  rtg_spin_unlock(&free_mu);
 }
 
 /* Forwards in flight, linked in submission order (bucket lock held). */
@@ -149,7 +148,7 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
   op->app_signal = app.handle;
   if (app.handle) {
     bucket *b = bucket_of(app.handle);
-    pthread_mutex_lock(&b->mu);
+    rtg_spin_lock(&b->mu);
     rtg_handle_node **link;
     sig_entry *e = find(b, app.handle, &link);
     /* any signal can be owned, interrupt or busy-wait (HIP >= 6's GPU-only
@@ -167,7 +166,7 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
       e->inflight++;
       op->entry_serial = e->serial;
     }
-    pthread_mutex_unlock(&b->mu);
+    rtg_spin_unlock(&b->mu);
     if (!e) return false; /* no memory: cannot track this op */
     if (owner) {
       op->signal = app;
@@ -195,10 +194,10 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
   }
   if (op->forward) { /* (its entry stays: this op is counted in flight) */
     bucket *b = bucket_of(app.handle);
-    pthread_mutex_lock(&b->mu);
+    rtg_spin_lock(&b->mu);
     sig_entry *e = find(b, app.handle, NULL);
     if (e) fwd_link(e, op);
-    pthread_mutex_unlock(&b->mu);
+    rtg_spin_unlock(&b->mu);
   }
   return true;
 }
@@ -238,10 +237,10 @@ void rtg_op_unbind_signal(rtg_op *op) {
   }
   if (op->app_signal) {
     bucket *b = bucket_of(op->app_signal);
-    pthread_mutex_lock(&b->mu);
+    rtg_spin_lock(&b->mu);
     if (op->forward) fwd_unlink(find_serial(b, op->app_signal, op->entry_serial, NULL), op);
     entry_put(b, op->app_signal, op->entry_serial, 1);
-    pthread_mutex_unlock(&b->mu);
+    rtg_spin_unlock(&b->mu);
   }
   if (op->tool_signal && op->signal.handle) rtg_tool_signal_put(op->signal, op->forward);
 }
@@ -260,7 +259,7 @@ bool rtg_op_release_signal(rtg_op *op) {
     op->fwd_start = t->start_ts;
     op->fwd_end = t->end_ts;
   }
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   sig_entry *e = find_serial(b, op->app_signal, op->entry_serial, NULL);
   if (op->forward) fwd_unlink(e, op); /* gone from the forwards waited on */
   if (!e) {
@@ -291,7 +290,7 @@ bool rtg_op_release_signal(rtg_op *op) {
     }
     entry_put(b, op->app_signal, op->entry_serial, n);
   }
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   /* recycled once no thread looks it up among the forwards in flight */
   if (fwd) rtg_tool_signal_put(tool, true);
   while (done) {
@@ -305,7 +304,7 @@ bool rtg_op_release_signal(rtg_op *op) {
 bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
   if (!handle || !atomic_load_explicit(&owners_busy, memory_order_relaxed)) return false;
   bucket *b = bucket_of(handle);
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
   if (busy)
@@ -315,7 +314,7 @@ bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
                            .wait_below = e->owner->wait_below,
                            .alone = e->inflight == 1,
                            .quiet = e->owner->quiet};
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   return busy;
 }
 
@@ -323,7 +322,7 @@ uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max
   if (!handle || !atomic_load_explicit(&fwds_linked, memory_order_relaxed)) return 0;
   bucket *b = bucket_of(handle);
   uint32_t n = 0;
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   sig_entry *e = find(b, handle, NULL);
   if (e && !e->owner_busy)
     for (rtg_op *op = e->fwds; op && n < max; op = op->fwd_next)
@@ -332,7 +331,7 @@ uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max
                                  .signal = op->signal.handle,
                                  .wait_below = 1,
                                  .lane = op->waiter};
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   return n;
 }
 
@@ -341,7 +340,7 @@ void rtg_sigtrack_orphan(uint64_t handle) {
   bucket *b = bucket_of(handle);
   rtg_op *owner = NULL, *done = NULL;
   uint32_t claim = 0;
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   rtg_handle_node **link;
   sig_entry *e = find(b, handle, &link);
   /* (an owner not yet handed to its waiter is being submitted right now:
@@ -366,7 +365,7 @@ void rtg_sigtrack_orphan(uint64_t handle) {
     *link = e->node.next;
     entry_free(e);
   }
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   if (owner) {
     rtg_count(RTG_CNT_UNFINISHED, 1);
     rtg_op_landed(owner);
@@ -383,9 +382,9 @@ void rtg_sigtrack_orphan(uint64_t handle) {
 bool rtg_sigtrack_busy(uint64_t handle) {
   if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
   bucket *b = bucket_of(handle);
-  pthread_mutex_lock(&b->mu);
+  rtg_spin_lock(&b->mu);
   bool busy = find(b, handle, NULL) != NULL;
-  pthread_mutex_unlock(&b->mu);
+  rtg_spin_unlock(&b->mu);
   return busy;
 }
 
@@ -393,7 +392,7 @@ void rtg_sigtrack_after_fork(void) {
   atomic_store(&owners_busy, 0);
   atomic_store(&live_entries, 0);
   atomic_store(&fwds_linked, 0);
-  pthread_mutex_init(&free_mu, NULL);
+  rtg_spin_init(&free_mu);
   rtg_handle_table_reset(&table); /* the parent's ops */
 }
 
