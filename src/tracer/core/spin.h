@@ -11,8 +11,9 @@
  * a marker) loses that time between a kernel's end and its next submit:
  * rarely, but a whole wake-up each time.  These sections hold a few dozen
  * instructions (at most a signal's decrement through the runtime) and wait
- * for nothing, so a thread that finds the lock held spins for it instead; a holder that does not run (preempted on
- * a busy machine) is yielded to after RTG_SPINS looks. */
+ * for nothing, so a thread that finds the lock held spins for it instead;
+ * a holder that does not run (preempted on a busy machine) is yielded to
+ * after RTG_SPINS looks. */
 #ifndef RTG_SPIN_H
 #define RTG_SPIN_H
 
@@ -24,7 +25,6 @@ typedef struct rtg_spin {
   _Atomic uint32_t held;
 } rtg_spin;
 
-#define RTG_SPIN_INIT {0}
 enum { RTG_SPINS = 128 };
 
 static inline void rtg_spin_init(rtg_spin *l) {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static rtg_spin pool_mu = RTG_SPIN_INIT;
+static rtg_spin pool_mu; /* (zero: free) */
 static rtg_op *free_ops;
 typedef struct signal_pool {
   hsa_signal_t *free;

@@ -74,7 +74,7 @@ static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to
 static _Atomic uint32_t live_entries; /* signals with ops in flight */
 static _Atomic uint32_t fwds_linked;  /* forwards in flight: 0 = nothing to look up */
 static _Atomic uint64_t last_serial;
-static rtg_spin free_mu = RTG_SPIN_INIT;
+static rtg_spin free_mu; /* (zero: free) */
 
 typedef rtg_handle_bucket bucket;
 

@@ -11,6 +11,7 @@
  * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
  * queue from overflowing. */
 #define _GNU_SOURCE /* pthread_setname_np */
+#include "core/spin.h"
 #include "gpu_op.h"
 
 #include <pthread.h>
@@ -22,11 +23,15 @@
 
 struct rtg_op_waiter {
   rtg_op_waiter *next;
+  /* its FIFO: the submitting thread and this thread meet here on every op
+   * (core/spin.h); the mutex and condition only put an idle waiter to
+   * sleep and wake it */
+  rtg_spin fifo;
+  rtg_op *head, *tail;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  rtg_op *head, *tail;
   rtg_op_flight flight;
-  bool parked; /* asleep until woken (mu): idle for a while */
+  _Atomic bool parked; /* asleep until woken (mu): idle for a while */
   uint32_t limit;
   pthread_t thread;
   bool started;
@@ -66,10 +71,10 @@ static uint32_t claim_settled(rtg_op *o) {
  * unfinished, except what application threads completed meanwhile, or are
  * completing now. */
 static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
-  pthread_mutex_lock(&w->mu);
+  rtg_spin_lock(&w->fifo);
   rtg_op *rest = w->head;
   w->head = w->tail = NULL;
-  pthread_mutex_unlock(&w->mu);
+  rtg_spin_unlock(&w->fifo);
   uint64_t n = 0;
   op->next = rest;
   for (rtg_op *o = op, *next; o; o = next) {
@@ -102,42 +107,64 @@ static bool waiter_turn(rtg_op_waiter *w, rtg_op *op, uint64_t *leave_until) {
   return rtg_op_waiter_try(op);
 }
 
+/* The oldest op of w's FIFO, taken out; NULL: none. */
+static rtg_op *fifo_pop(rtg_op_waiter *w) {
+  rtg_spin_lock(&w->fifo);
+  rtg_op *op = w->head;
+  if (op) {
+    w->head = op->next;
+    if (!w->head) w->tail = NULL;
+  }
+  rtg_spin_unlock(&w->fifo);
+  return op;
+}
+
+static bool fifo_empty(rtg_op_waiter *w) {
+  rtg_spin_lock(&w->fifo);
+  bool empty = !w->head;
+  rtg_spin_unlock(&w->fifo);
+  return empty;
+}
+
 static void *waiter_main(void *arg) {
   rtg_op_waiter *w = arg;
   rtg_enter();
   rtg_tls.no_wait = true;                           /* completions must not wait for the writer */
   pthread_setname_np(pthread_self(), "rtg-waiter"); /* as top and perf show it */
   for (;;) {
-    pthread_mutex_lock(&w->mu);
-    /* Nothing to do: naps of NAP_NS, so that a submission need not wake
-     * this thread (on a small machine the woken waiter takes the core of
-     * the thread that submits); after IDLE_NAPS of them it parks until the
-     * next submission wakes it, and costs nothing while the GPU is idle. */
-    for (int naps = 0; !w->head && !atomic_load(&abandon) && !atomic_load(&w->stop);) {
-      if (atomic_load_explicit(&w->flight.throttled, memory_order_relaxed)) {
-        pthread_mutex_unlock(&w->mu); /* a submitter waits: ops are coming */
-        struct timespec ts = {0, POLL_PRESSED_NS};
-        nanosleep(&ts, NULL);
-        pthread_mutex_lock(&w->mu);
-      } else if (naps++ < IDLE_NAPS) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += NAP_NS;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&w->cv, &w->mu, &until);
-      } else {
-        w->parked = true;
-        pthread_cond_wait(&w->cv, &w->mu);
-        w->parked = false;
-        naps = 0;
+    rtg_op *op = fifo_pop(w);
+    if (!op) {
+      pthread_mutex_lock(&w->mu);
+      /* Nothing to do: naps of NAP_NS, so that a submission need not wake
+       * this thread (on a small machine the woken waiter takes the core of
+       * the thread that submits); after IDLE_NAPS of them it parks until
+       * the next submission wakes it, and costs nothing while the GPU is
+       * idle. */
+      for (int naps = 0; fifo_empty(w) && !atomic_load(&abandon) && !atomic_load(&w->stop);) {
+        if (atomic_load_explicit(&w->flight.throttled, memory_order_relaxed)) {
+          pthread_mutex_unlock(&w->mu); /* a submitter waits: ops are coming */
+          struct timespec ts = {0, POLL_PRESSED_NS};
+          nanosleep(&ts, NULL);
+          pthread_mutex_lock(&w->mu);
+        } else if (naps++ < IDLE_NAPS) {
+          struct timespec until;
+          clock_gettime(CLOCK_MONOTONIC, &until);
+          until.tv_nsec += NAP_NS;
+          if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+          pthread_cond_timedwait(&w->cv, &w->mu, &until);
+        } else {
+          /* parked, then the FIFO looked at again: a submitter that pushed
+           * before it saw parked is seen here (rtg_waiter_submit) */
+          atomic_store(&w->parked, true);
+          atomic_thread_fence(memory_order_seq_cst);
+          if (fifo_empty(w)) pthread_cond_wait(&w->cv, &w->mu);
+          atomic_store(&w->parked, false);
+          naps = 0;
+        }
       }
+      pthread_mutex_unlock(&w->mu);
+      op = fifo_pop(w);
     }
-    rtg_op *op = w->head;
-    if (op) {
-      w->head = op->next;
-      if (!w->head) w->tail = NULL;
-    }
-    pthread_mutex_unlock(&w->mu);
     if (!op) break;
     long sleep_ns = POLL_MIN_NS;
     uint64_t leave_until = 0;
@@ -161,6 +188,7 @@ static void *waiter_main(void *arg) {
 rtg_op_waiter *rtg_waiter_create(uint32_t limit) {
   rtg_op_waiter *w = calloc(1, sizeof *w);
   if (!w) return NULL;
+  rtg_spin_init(&w->fifo);
   pthread_mutex_init(&w->mu, NULL);
   pthread_condattr_t ca; /* naps are timed on the monotonic clock */
   pthread_condattr_init(&ca);
@@ -231,15 +259,21 @@ void rtg_waiter_submit(rtg_op *op) {
   op->next = NULL;
   /* before it is published: once queued, it may be done and reused */
   rtg_async_arm(op); /* its signal may have an application handler */
-  pthread_mutex_lock(&w->mu);
+  rtg_spin_lock(&w->fifo);
   atomic_store_explicit(&op->queued, true, memory_order_release);
   if (w->tail)
     w->tail->next = op;
   else
     w->head = op;
   w->tail = op;
-  if (w->parked) pthread_cond_signal(&w->cv); /* else it looks within a nap */
-  pthread_mutex_unlock(&w->mu);
+  rtg_spin_unlock(&w->fifo);
+  /* else it looks within a nap; a waiter parking now sees the op */
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&w->parked, memory_order_relaxed)) {
+    pthread_mutex_lock(&w->mu);
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+  }
 }
 
 /* Ops in flight now, for the fatal-signal path: no lock (the process is
