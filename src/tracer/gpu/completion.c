@@ -14,6 +14,7 @@
  * Otherwise the op's waiter thread (waiters.c), which is also the only one
  * that frees an op, so an op claimed on the application's thread stays
  * valid until its waiter has seen it done. */
+#include "core/spin.h"
 #include "gpu_op.h"
 
 #include <hsa/amd_hsa_signal.h>
@@ -26,6 +27,42 @@ static uint32_t waited_by(const rtg_op *op) {
   return v >> 32 == gen ? (uint32_t)v : 0;
 }
 
+/* The runtime turns the GPU's ticks into host time under a mutex of the
+ * GPU's (ROCR's GpuAgent::TranslateTime, twice per op), and the threads
+ * that complete ops meet there: a queue's waiter finishing a burst of
+ * HIP's kernels, the application's or the async-events thread finishing a
+ * marker.  Each time one finds it held it sleeps until the holder wakes it
+ * (core/spin.h), between the marker's end and the return of the
+ * application's synchronisation.  Taken in turn here, the tracer's threads
+ * never find that mutex held by each other. */
+static rtg_spin times_mu;
+
+/* The application's own reads (HIP's of its markers' times, on the
+ * application's and the async-events thread) take the same turn: it would
+ * otherwise meet a waiter in the runtime's mutex and sleep there. */
+static hsa_status_t hook_dispatch_time(hsa_agent_t agent, hsa_signal_t sig,
+                                       hsa_amd_profiling_dispatch_time_t *t) {
+  rtg_spin_lock(&times_mu);
+  hsa_status_t st = rtg_real.hsa_amd_profiling_get_dispatch_time(agent, sig, t);
+  rtg_spin_unlock(&times_mu);
+  return st;
+}
+
+static hsa_status_t hook_copy_time(hsa_signal_t sig, hsa_amd_profiling_async_copy_time_t *t) {
+  rtg_spin_lock(&times_mu);
+  hsa_status_t st = rtg_real.hsa_amd_profiling_get_async_copy_time(sig, t);
+  rtg_spin_unlock(&times_mu);
+  return st;
+}
+
+void rtg_op_times_hooks_init(void) {
+  if (!rtg_cfg.profile && !rtg_cfg.profile_copy) return;
+  if (rtg_real.hsa_amd_profiling_get_dispatch_time)
+    rtg_impl.hsa_amd_profiling_get_dispatch_time = hook_dispatch_time;
+  if (rtg_real.hsa_amd_profiling_get_async_copy_time)
+    rtg_impl.hsa_amd_profiling_get_async_copy_time = hook_copy_time;
+}
+
 /* Read the op's times, record it, and leave the application's signal as the
  * hardware would have.  The caller claimed the op.  Returns true when the
  * op is kept by sigtrack.c (a forward waiting for its owner). */
@@ -34,11 +71,15 @@ static bool finish(rtg_op *op) {
   hsa_status_t st;
   if (op->kind == RTG_OP_COPY) {
     hsa_amd_profiling_async_copy_time_t t = {0, 0};
+    rtg_spin_lock(&times_mu);
     st = rtg_real.hsa_amd_profiling_get_async_copy_time(op->signal, &t);
+    rtg_spin_unlock(&times_mu);
     start = t.start, stop = t.end;
   } else {
     hsa_amd_profiling_dispatch_time_t t = {0, 0};
+    rtg_spin_lock(&times_mu);
     st = rtg_real.hsa_amd_profiling_get_dispatch_time(op->hsa_agent, op->signal, &t);
+    rtg_spin_unlock(&times_mu);
     start = t.start, stop = t.end;
   }
   if (st == HSA_STATUS_SUCCESS)

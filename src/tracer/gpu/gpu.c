@@ -10,6 +10,7 @@ void rtg_gpu_init(void) {
   rtg_waiters_restart();   /* after a finished trace (hsa_shut_down) */
   rtg_sigtrack_init();
   rtg_signal_hooks_init();
+  rtg_op_times_hooks_init();
   rtg_queue_intercept_init();
   rtg_copies_init();
 }

@@ -257,6 +257,9 @@ RTG_HIDDEN size_t rtg_kernel_info_format(char *out, size_t cap, rtg_kernel_info 
 RTG_HIDDEN void rtg_kernel_names_after_fork(void);
 
 RTG_HIDDEN void rtg_signal_hooks_init(void);
+/* The application's reads of op times take their turn with the tracer's
+ * (completion.c). */
+RTG_HIDDEN void rtg_op_times_hooks_init(void);
 /* async_handlers.c: an op whose application signal has an application
  * async handler is also completed by the runtime's async-events thread on
  * the hardware's decrement: a quiet one by the handler's wrapper, a raised

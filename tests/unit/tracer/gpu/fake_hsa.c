@@ -52,14 +52,27 @@ static void subtract(hsa_signal_t s, hsa_signal_value_t v) {
   fake.subtracts++;
   __atomic_sub_fetch(&fake_amd(s)->value, v, __ATOMIC_RELEASE);
 }
+/* As the runtime translates the times under a mutex of the GPU's: how
+ * many threads are inside at once, with a window of a few microseconds. */
+static void times_enter(void) {
+  if (!fake.times_slow) return;
+  int n = atomic_fetch_add(&fake.times_inside, 1) + 1, max = atomic_load(&fake.times_max_inside);
+  while (n > max && !atomic_compare_exchange_weak(&fake.times_max_inside, &max, n)) {
+  }
+  for (volatile int i = 0; i < 2000; i++) {
+  }
+  atomic_fetch_sub(&fake.times_inside, 1);
+}
 static hsa_status_t dispatch_time(hsa_agent_t a, hsa_signal_t s,
                                   hsa_amd_profiling_dispatch_time_t *t) {
   (void)a;
+  times_enter();
   if (fake.times_fail) return HSA_STATUS_ERROR;
   t->start = fake_amd(s)->start_ts, t->end = fake_amd(s)->end_ts;
   return HSA_STATUS_SUCCESS;
 }
 static hsa_status_t copy_time(hsa_signal_t s, hsa_amd_profiling_async_copy_time_t *t) {
+  times_enter();
   if (fake.times_fail) return HSA_STATUS_ERROR;
   t->start = fake_amd(s)->start_ts, t->end = fake_amd(s)->end_ts;
   return HSA_STATUS_SUCCESS;

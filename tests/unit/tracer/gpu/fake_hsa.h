@@ -26,6 +26,9 @@ typedef struct fake_log {
   const rtg_op *op; /* and the last one's op and times */
   uint64_t start, stop;
   bool times_fail; /* make the profiling calls fail */
+  /* the profiling calls take a while; the most threads inside at once */
+  bool times_slow;
+  _Atomic int times_inside, times_max_inside;
 } fake_log;
 extern fake_log fake;
 /* fake.records, as another thread (a waiter) left it */

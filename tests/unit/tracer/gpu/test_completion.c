@@ -6,6 +6,8 @@
 #include "core/emit.h"
 #include "fake_hsa.h"
 
+#include <pthread.h>
+
 static rtg_op_flight flight;
 
 /* An op of app submitted to its waiter: bound, counted in flight, queued. */
@@ -184,6 +186,50 @@ static void stale_ref_to_next_life(void) {
   CHECK(rtg_op_waiter_try(again));
 }
 
+/* The application's reads of op times (HIP's of its markers) and the
+ * tracer's own, on other threads, take turns: the runtime's translation
+ * is never entered by two at once, so none of them sleeps in its mutex. */
+static hsa_signal_t app_sig;
+static _Atomic int bad_reads;
+static void *app_reads(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 1500; i++) {
+    hsa_amd_profiling_dispatch_time_t t;
+    hsa_amd_profiling_async_copy_time_t c;
+    if (rtg_impl.hsa_amd_profiling_get_dispatch_time((hsa_agent_t){1}, app_sig, &t) || t.end != 6 ||
+        rtg_impl.hsa_amd_profiling_get_async_copy_time(app_sig, &c) || c.end != 6)
+      bad_reads++;
+  }
+  return NULL;
+}
+
+static void times_in_turn(void) {
+  rtg_cfg.profile = true;
+  rtg_op_times_hooks_init();
+  CHECK(rtg_impl.hsa_amd_profiling_get_dispatch_time !=
+        rtg_real.hsa_amd_profiling_get_dispatch_time);
+  CHECK(rtg_impl.hsa_amd_profiling_get_async_copy_time !=
+        rtg_real.hsa_amd_profiling_get_async_copy_time);
+  app_sig = fake_signal_new(0);
+  fake_hw_done(app_sig, 5, 6);
+  fake.times_slow = true;
+  pthread_t reader[2];
+  for (int i = 0; i < 2; i++) pthread_create(&reader[i], NULL, app_reads, NULL);
+  int records = fake.records;
+  for (int i = 0; i < 1500; i++) { /* ops a waiter completes meanwhile */
+    hsa_signal_t app = fake_signal_new(1);
+    rtg_op *op = submitted(i % 2 ? RTG_OP_DISPATCH : RTG_OP_COPY, app);
+    fake_hw_done(app, 1, 2);
+    CHECK(rtg_op_waiter_try(op));
+  }
+  for (int i = 0; i < 2; i++) pthread_join(reader[i], NULL);
+  fake.times_slow = false;
+  CHECK_U64(fake.records, records + 1500);
+  CHECK_U64(bad_reads, 0);
+  CHECK_U64(atomic_load(&fake.times_max_inside), 1);
+  rtg_impl = rtg_real;
+}
+
 int main(void) {
   fake_hsa_install();
   rtg_sigtrack_init();
@@ -195,5 +241,6 @@ int main(void) {
   quiet_done_by_end_time();
   settle();
   stale_ref_to_next_life();
+  times_in_turn();
   return check_done("test_completion");
 }
