@@ -1,8 +1,8 @@
 /* The spin lock of the GPU op's shared sections (core/spin.h) on its own:
  * threads that increment a plain counter under it never lose an update,
  * and a thread that finds it held by a holder that does not run (asleep
- * for 20 ms: the spinning thread goes on to yield) gets it once that
- * holder lets go, not before. */
+ * for 20 ms: past its spinning, the other thread sleeps too) gets it once
+ * that holder lets go, not before, and the lock is free after. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "core/spin.h"
@@ -59,5 +59,6 @@ int main(void) {
   rtg_spin_unlock(&lock);
   pthread_join(other, NULL);
   CHECK(atomic_load(&taken_at) >= atomic_load(&released_at));
+  CHECK_U64(atomic_load(&lock.held), 0);
   return check_done("test_spin");
 }
