@@ -45,6 +45,11 @@ UNIT_EXTRA_test_convert_timemodel := -Isrc/convert -Isrc/convert/shared $(filter
 UNIT_LIBS_test_convert_timemodel := -lsqlite3 -lcjson $(OTF2_LIBS)
 $(B)/tests/test_convert_timemodel: $(filter-out %/main.o,$(CONVERT_OBJ))
 
+# tests/unit/test_convert_gaptrack.c checks the gap trackers' reorder window
+# against a plain heap
+UNIT_EXTRA_test_convert_gaptrack := -Isrc/convert/shared src/convert/shared/gaptrack.c
+$(B)/tests/test_convert_gaptrack: src/convert/shared/gaptrack.c src/convert/shared/gaptrack.h
+
 # tests/unit/test_convert_lanes.c checks the lanes of GPU ops against a model
 UNIT_EXTRA_test_convert_lanes := -Isrc/convert -Isrc/convert/shared $(filter-out %/main.o,$(CONVERT_OBJ))
 UNIT_LIBS_test_convert_lanes := -lsqlite3 -lcjson $(OTF2_LIBS)

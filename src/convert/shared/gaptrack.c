@@ -14,11 +14,18 @@ void gt_init(gaptrack *g, gt_gap_fn on_gap, void *arg) {
   g->arg = arg;
 }
 
+/* The window's memory freed: it holds no op. */
+static void release(gaptrack *g) {
+  free(g->run);
+  free(g->heap);
+  g->run = g->heap = NULL;
+  g->rhead = g->rn = g->rcap = g->hn = g->hcap = 0;
+  g->n = g->cap = 0;
+}
+
 void gt_free(gaptrack *g) {
   if (g->pool) g->pool->held -= g->n;
-  g->n = g->cap = 0;
-  free(g->heap);
-  g->heap = NULL;
+  release(g);
 }
 
 void gt_join(gaptrack *g, gt_pool *p) {
@@ -40,7 +47,9 @@ void gt_pool_free(gt_pool *p) {
 }
 
 static bool less(const gt_item *a, const gt_item *b) {
-  return a->start < b->start || (a->start == b->start && a->end < b->end);
+  if (a->start != b->start) return a->start < b->start;
+  if (a->end != b->end) return a->end < b->end;
+  return a->seq < b->seq;
 }
 
 static void union_add(gt_union *u, uint64_t s, uint64_t e) {
@@ -72,20 +81,68 @@ static void sweep(gaptrack *g, gt_item it) {
   union_add(it.kind == GT_COPY ? &g->copy : &g->compute, it.start, it.end);
 }
 
-static gt_item pop(gaptrack *g) {
+static gt_item heap_pop(gaptrack *g) {
   gt_item top = g->heap[0];
-  gt_item x = g->heap[--g->n];
+  gt_item x = g->heap[--g->hn];
   uint32_t i = 0;
   for (;;) {
     uint32_t c = 2 * i + 1;
-    if (c >= g->n) break;
-    if (c + 1 < g->n && less(&g->heap[c + 1], &g->heap[c])) c++;
+    if (c >= g->hn) break;
+    if (c + 1 < g->hn && less(&g->heap[c + 1], &g->heap[c])) c++;
     if (!less(&g->heap[c], &x)) break;
     g->heap[i] = g->heap[c];
     i = c;
   }
-  if (g->n) g->heap[i] = x;
+  if (g->hn) g->heap[i] = x;
   return top;
+}
+
+static void heap_push(gaptrack *g, gt_item it) {
+  if (g->hn == g->hcap) {
+    g->hcap = g->hcap ? g->hcap * 2 : 64;
+    g->heap = rtg_xrealloc(g->heap, g->hcap * sizeof *g->heap, "the GPU ops held back");
+  }
+  uint32_t i = g->hn++;
+  while (i && less(&it, &g->heap[(i - 1) / 2])) {
+    g->heap[i] = g->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  g->heap[i] = it;
+}
+
+/* The first op in sweep order (n > 0). */
+static gt_item pop(gaptrack *g) {
+  g->n--;
+  if (g->rn && (!g->hn || less(&g->run[g->rhead], &g->heap[0]))) {
+    gt_item it = g->run[g->rhead];
+    g->rhead = (g->rhead + 1) & (g->rcap - 1);
+    g->rn--;
+    return it;
+  }
+  return heap_pop(g);
+}
+
+/* Room in the run for cap ops; false when memory runs out. */
+static bool run_fit(gaptrack *g, uint32_t cap) {
+  if (g->rcap >= cap) return true;
+  gt_item *nr = malloc(cap * sizeof *nr);
+  if (!nr) return false;
+  for (uint32_t i = 0; i < g->rn; i++) nr[i] = g->run[(g->rhead + i) & (g->rcap - 1)];
+  free(g->run);
+  g->run = nr;
+  g->rhead = 0;
+  g->rcap = cap;
+  return true;
+}
+
+static void push(gaptrack *g, gt_item it) {
+  g->n++;
+  if (!g->rn || !less(&it, &g->run[(g->rhead + g->rn - 1) & (g->rcap - 1)])) {
+    g->run[(g->rhead + g->rn) & (g->rcap - 1)] = it;
+    g->rn++;
+  } else {
+    heap_push(g, it);
+  }
 }
 
 static void drain_idlest(gt_pool *p);
@@ -93,25 +150,19 @@ static void drain_idlest(gt_pool *p);
 void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t name) {
   if (!g->ops || start < g->first) g->first = start;
   if (end > g->last) g->last = end;
+  gt_item it = {start, end, name, kind, g->ops};
   g->ops++;
   if (g->n == g->cap) {
     if (g->cap < REORDER_WINDOW) {
       uint32_t nc = g->cap ? g->cap * 2 : 64;
-      gt_item *nh = realloc(g->heap, nc * sizeof *nh);
-      if (nh) g->heap = nh, g->cap = nc;
+      if (run_fit(g, nc)) g->cap = nc;
     }
     if (g->n == g->cap) {
       sweep(g, pop(g));
       if (g->pool) g->pool->held--;
     }
   }
-  gt_item it = {start, end, name, kind};
-  uint32_t i = g->n++;
-  while (i && less(&it, &g->heap[(i - 1) / 2])) {
-    g->heap[i] = g->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  g->heap[i] = it;
+  push(g, it);
   gt_pool *p = g->pool;
   if (p) {
     g->used = ++p->clock;
@@ -130,9 +181,7 @@ static void drain_idlest(gt_pool *p) {
   if (!idlest) return;
   p->held -= idlest->n;
   while (idlest->n) sweep(idlest, pop(idlest));
-  free(idlest->heap);
-  idlest->heap = NULL;
-  idlest->cap = 0;
+  release(idlest);
 }
 
 void gt_finish(gaptrack *g) {

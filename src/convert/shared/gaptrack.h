@@ -1,10 +1,16 @@
 /* Idle gaps and busy time of one GPU resource, from its ops as they come.
  *
- * Ops arrive roughly in completion order, not in start order, so they pass
- * through a bounded reorder heap (constant memory) and are swept in start
- * order: the union of their intervals is the busy time, the holes between
- * are the gaps.  Unions of compute and copy ops are kept apart so that
- * overlap = |compute| + |copy| - |compute u copy|. */
+ * Ops arrive roughly in completion order, not in start order, so they are
+ * held back in a bounded reorder window (constant memory) and swept in
+ * start order (then end, then arrival): the union of their intervals is
+ * the busy time, the holes between are the gaps.  Unions of compute and
+ * copy ops are kept apart so that
+ * overlap = |compute| + |copy| - |compute u copy|.
+ *
+ * The window is a run of ops in sweep order (a ring: an op no earlier than
+ * the run's last joins its end) and a heap of the ops that came earlier
+ * than that; the next op swept is the smaller of the run's first and the
+ * heap's top.  Ops that come in start order never touch the heap. */
 #ifndef RTG_CONVERT_GAPTRACK_H
 #define RTG_CONVERT_GAPTRACK_H
 
@@ -17,6 +23,7 @@ typedef struct gt_item {
   uint64_t start, end;
   uint32_t name; /* caller's name id, handed back with gaps */
   uint32_t kind;
+  uint64_t seq; /* arrival order (the tracker's ops before it): ties of start and end */
 } gt_item;
 
 typedef struct gt_union {
@@ -40,8 +47,12 @@ typedef struct gt_pool {
   uint64_t held, budget, clock;
 } gt_pool;
 struct gaptrack {
-  gt_item *heap;
-  uint32_t n, cap;
+  gt_item *run;       /* ring of rcap (a power of two) ops in sweep order */
+  uint32_t rhead, rn; /* its first op, and how many */
+  uint32_t rcap;
+  gt_item *heap; /* the ops that came earlier than the run's last */
+  uint32_t hn, hcap;
+  uint32_t n, cap; /* ops held (rn + hn), and the window's size now */
   gt_union all, compute, copy;
   uint32_t last_name;   /* name of the op whose end is all.e */
   uint64_t first, last; /* span of the ops */
