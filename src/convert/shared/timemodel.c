@@ -64,31 +64,45 @@ static void add(tm_res *r, enum tm_kind kind, uint64_t s, uint64_t e, uint32_t n
   }
 }
 
-tm_res *tm_event(tm_index *t, const cv_event *ev) {
-  cv_ctx *ctx = t->ctx;
-  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API) {
-    if (ev->proc >= t->ncall) {
-      uint32_t n = ev->proc + 1;
-      t->call_start = rtg_xrealloc(t->call_start, n * sizeof *t->call_start, "the time model");
-      memset(t->call_start + t->ncall, 0, (n - t->ncall) * sizeof *t->call_start);
-      t->ncall = n;
-    }
-    uint64_t *c = &t->call_start[ev->proc];
-    if (!*c || ev->start < *c) *c = ev->start;
-    return NULL;
+void tm_call(tm_index *t, uint32_t proc, uint64_t start) {
+  if (proc >= t->ncall) {
+    uint32_t n = proc + 1;
+    t->call_start = rtg_xrealloc(t->call_start, n * sizeof *t->call_start, "the time model");
+    memset(t->call_start + t->ncall, 0, (n - t->ncall) * sizeof *t->call_start);
+    t->ncall = n;
   }
-  rtg_device gpu;
-  enum tm_kind kind;
-  if (!tm_op(ctx, ev, &gpu, &kind)) return NULL;
+  uint64_t *c = &t->call_start[proc];
+  if (!*c || start < *c) *c = start;
+}
+
+bool tm_clip(const cv_ctx *ctx, const cv_event *ev, tm_clipped *c) {
+  if (!tm_op(ctx, ev, &c->gpu, &c->kind)) return false;
   uint64_t s = ev->start, e = ev->end < ev->start ? ev->start : ev->end;
   if (s < ctx->window_start) s = ctx->window_start;
   if (ctx->window_end && e > ctx->window_end) e = ctx->window_end;
   if (e < s) e = s;
-  uint32_t name = kind == TM_KERNEL ? cv_intern(ctx, ev->name) : UINT32_MAX;
-  tm_res *r = entry(t, ev->proc, gpu, GAP_DEVICE);
-  add(r, kind, s, e, name);
-  if (t->queues && kind != TM_COPY) add(entry(t, ev->proc, gpu, ev->queue), kind, s, e, name);
+  c->start = s, c->end = e;
+  return true;
+}
+
+tm_res *tm_add(tm_index *t, uint32_t proc, uint64_t queue, const tm_clipped *c, uint32_t name) {
+  tm_res *r = entry(t, proc, c->gpu, GAP_DEVICE);
+  add(r, c->kind, c->start, c->end, name);
+  if (t->queues && c->kind != TM_COPY)
+    add(entry(t, proc, c->gpu, queue), c->kind, c->start, c->end, name);
   return r;
+}
+
+tm_res *tm_event(tm_index *t, const cv_event *ev) {
+  cv_ctx *ctx = t->ctx;
+  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API) {
+    tm_call(t, ev->proc, ev->start);
+    return NULL;
+  }
+  tm_clipped c;
+  if (!tm_clip(ctx, ev, &c)) return NULL;
+  uint32_t name = c.kind == TM_KERNEL ? cv_intern(ctx, ev->name) : UINT32_MAX;
+  return tm_add(t, ev->proc, ev->queue, &c, name);
 }
 
 uint64_t tm_proc_start(const tm_index *t, uint32_t proc) {

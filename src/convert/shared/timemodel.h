@@ -67,6 +67,17 @@ void tm_init(tm_index *t, cv_ctx *ctx, size_t entry_size, bool queues, gap_res_f
 /* Counts an event (the calls for the process's start, the ops); returns
  * the entry of its GPU when it was an op, else NULL. */
 tm_res *tm_event(tm_index *t, const cv_event *ev);
+/* tm_event in two steps, for a caller that counts the ops on a thread of
+ * its own (the steps need no cv_ctx there): tm_clip on the dispatching
+ * thread (false: no GPU op), tm_add with the result; tm_call for a call. */
+typedef struct tm_clipped {
+  rtg_device gpu;
+  enum tm_kind kind;
+  uint64_t start, end; /* within the window */
+} tm_clipped;
+bool tm_clip(const cv_ctx *ctx, const cv_event *ev, tm_clipped *c);
+tm_res *tm_add(tm_index *t, uint32_t proc, uint64_t queue, const tm_clipped *c, uint32_t name);
+void tm_call(tm_index *t, uint32_t proc, uint64_t start);
 /* Sweeps every entry and fills its totals; the last gaps go out. */
 void tm_finish(tm_index *t);
 void tm_free(tm_index *t);

@@ -39,6 +39,7 @@
 
 #include "convert.h"
 #include "outfile.h"
+#include "shared/feed.h"
 #include "shared/memuse.h"
 #include "shared/occupancy.h"
 #include "shared/timemodel.h"
@@ -73,12 +74,15 @@ typedef struct table {
 
 typedef struct stats {
   cv_ctx *ctx;
+  cv_feed *feed; /* to the worker that counts (NULL: counted as they come) */
   table t[ST_N];
   uint64_t samples_held;
   tm_index model;
   cv_occ occ;      /* per kernel and launch shape */
   const char *dir; /* where the CSV files are made (outfile.h); NULL: --summary only */
 } stats;
+
+static void count_block(void *arg, const unsigned char *data, size_t used);
 
 static void *stats_open(cv_ctx *ctx) {
   stats *s = rtg_xcalloc(1, sizeof *s, "the statistics");
@@ -90,6 +94,7 @@ static void *stats_open(cv_ctx *ctx) {
     free(s);
     return NULL;
   }
+  s->feed = cv_feed_start(count_block, s);
   return s;
 }
 
@@ -116,10 +121,9 @@ static void to_hist(stats *s, stat_entry *e) {
   e->nsamples = e->cap = 0;
 }
 
-/* k calls, each dur long. */
-static void add_n(stats *s, int which, const char *name, uint64_t dur, uint64_t k) {
+/* k calls of the name interned as id, each dur long. */
+static void add_n(stats *s, int which, uint32_t id, uint64_t dur, uint64_t k) {
   table *t = &s->t[which];
-  uint32_t id = cv_intern(s->ctx, name);
   bool added;
   uint64_t *ix = rtg_u64map_put(&t->index, id, t->n, &added);
   if (added) {
@@ -163,61 +167,119 @@ static void add_n(stats *s, int which, const char *name, uint64_t dur, uint64_t 
   if (k) e->hist[bucket_of(dur)] += k;
 }
 
-static void add(stats *s, int which, const char *name, uint64_t dur) {
-  add_n(s, which, name, dur, 1);
+/* What the dispatching thread hands the worker for one event: the time
+ * model's part of it (a call's start, or a GPU op's GPU, kind and times
+ * within the window) and one add to a table.  The names are interned on
+ * the dispatching thread (their ids, which other outputs use, do not
+ * depend on the worker); the worker counts the records in their order. */
+enum { R_CALL = 1, R_OP = 2, R_ADD = 4, R_UNGRAND = 8 };
+typedef struct count_rec {
+  uint8_t flags, table;
+  uint32_t proc;
+  uint32_t name;    /* R_ADD's */
+  uint32_t op_name; /* R_OP's: the kernel's, else UINT32_MAX */
+  uint64_t queue;
+  tm_clipped op;       /* R_OP */
+  uint64_t call_start; /* R_CALL */
+  uint64_t dur, k;     /* R_ADD: k calls of dur; R_UNGRAND: not in the table's total */
+} count_rec;
+
+static void count(stats *s, const count_rec *r) {
+  if (r->flags & R_CALL) tm_call(&s->model, r->proc, r->call_start);
+  if (r->flags & R_OP) tm_add(&s->model, r->proc, r->queue, &r->op, r->op_name);
+  if (r->flags & R_ADD) {
+    add_n(s, r->table, r->name, r->dur, r->k);
+    if (r->flags & R_UNGRAND) s->t[r->table].grand -= r->dur * r->k;
+  }
+}
+
+static void count_block(void *arg, const unsigned char *data, size_t used) {
+  for (size_t at = 0; at + sizeof(count_rec) <= used; at += sizeof(count_rec)) {
+    count_rec r;
+    memcpy(&r, data + at, sizeof r);
+    count(arg, &r);
+  }
+}
+
+static void put(stats *s, const count_rec *r) {
+  if (s->feed)
+    memcpy(cv_feed_put(s->feed, sizeof *r), r, sizeof *r);
+  else
+    count(s, r);
+}
+
+/* An add of k calls of dur to a table, with what r holds already. */
+static void put_add(stats *s, count_rec *r, int which, const char *name, uint64_t dur, uint64_t k) {
+  r->flags |= R_ADD;
+  r->table = (uint8_t)which;
+  r->name = cv_intern(s->ctx, name);
+  r->dur = dur, r->k = k;
+  put(s, r);
+  *r = (count_rec){0};
 }
 
 /* A record of n repeated calls that took busy ns in all: n calls of
  * busy / n ns, the remainder spread one ns a call. */
-static void add_polls(stats *s, int which, const char *name, uint64_t busy, uint64_t n) {
-  uint64_t q = busy / n, r = busy % n;
-  add_n(s, which, name, q, n - r);
-  if (r) add_n(s, which, name, q + 1, r);
+static void put_polls(stats *s, count_rec *r, int which, const char *name, uint64_t busy,
+                      uint64_t n) {
+  uint64_t q = busy / n, rem = busy % n;
+  put_add(s, r, which, name, q, n - rem);
+  if (rem) put_add(s, r, which, name, q + 1, rem);
 }
 
 /* A kernel or copy of a graph launch: its graph's row and its node's. */
-static void add_graph_op(stats *s, const cv_event *ev, const char *name, uint64_t dur) {
+static void put_graph_op(stats *s, count_rec *r, const cv_event *ev, const char *name,
+                         uint64_t dur) {
   char g[512];
   uint32_t pid = s->ctx->procs[ev->proc].pid;
   snprintf(g, sizeof g, "pid %u graph %u", pid, ev->graph);
-  add(s, ST_GRAPH, g, dur);
+  put_add(s, r, ST_GRAPH, g, dur, 1);
   snprintf(g, sizeof g, "pid %u graph %u node %u: %s", pid, ev->graph, ev->node, name);
-  add(s, ST_GRAPH, g, dur);
-  s->t[ST_GRAPH].grand -= dur; /* percentages: of the graphs' time, each op counted once */
+  r->flags = R_UNGRAND; /* percentages: of the graphs' time, each op counted once */
+  put_add(s, r, ST_GRAPH, g, dur, 1);
 }
 
 static void stats_event(void *st, const cv_event *ev) {
   stats *s = st;
   uint64_t dur = ev->end - ev->start;
-  tm_event(&s->model, ev);
+  count_rec r = {.proc = ev->proc};
+  if (ev->type == CV_HIP_API || ev->type == CV_HSA_API) {
+    r.flags = R_CALL;
+    r.call_start = ev->start;
+  } else if (tm_clip(s->ctx, ev, &r.op)) {
+    r.flags = R_OP;
+    r.queue = ev->queue;
+    r.op_name = r.op.kind == TM_KERNEL ? cv_intern(s->ctx, ev->name) : UINT32_MAX;
+  }
   if (ev->graph && (ev->type == CV_KERNEL || ev->type == CV_COPY))
-    add_graph_op(s, ev, ev->name ? ev->name : "", dur);
+    put_graph_op(s, &r, ev, ev->name ? ev->name : "", dur);
   switch (ev->type) {
   case CV_KERNEL:
-    add(s, ST_KERNEL, ev->name, dur);
+    put_add(s, &r, ST_KERNEL, ev->name, dur, 1);
     cv_occ_add(s->ctx, &s->occ, ev);
     break;
   case CV_HIP_API:
-    add(s, ST_HIP, ev->name, dur);
+    put_add(s, &r, ST_HIP, ev->name, dur, 1);
     break;
   case CV_HSA_API:
     if (ev->polls)
-      add_polls(s, ST_HSA, ev->name, ev->busy, ev->polls);
+      put_polls(s, &r, ST_HSA, ev->name, ev->busy, ev->polls);
     else
-      add(s, ST_HSA, ev->name, dur);
+      put_add(s, &r, ST_HSA, ev->name, dur, 1);
     break;
   case CV_COPY:
-    add(s, ST_COPY, ev->name, dur);
+    put_add(s, &r, ST_COPY, ev->name, dur, 1);
     break;
   case CV_MPI:
     if (ev->polls)
-      add_polls(s, ST_MPI, ev->name, ev->busy, ev->polls);
+      put_polls(s, &r, ST_MPI, ev->name, ev->busy, ev->polls);
     else
-      add(s, ST_MPI, ev->name, dur);
+      put_add(s, &r, ST_MPI, ev->name, dur, 1);
     break;
   default:
     break;
   }
+  if (r.flags) put(s, &r);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -559,6 +621,7 @@ static void print_memory(stats *s) {
 static bool stats_close(void *st) {
   stats *s = st;
   bool ok = true;
+  cv_feed_end(s->feed);
   sort_ctx = s->ctx;
   tm_finish(&s->model);
   for (int w = 0; w < ST_N; w++) {
