@@ -9,18 +9,31 @@
 # and whether the two give the same bytes (JSON and --summary).
 #   scripts/bench-scale.sh [RANKS [EVENTS [HOSTS [NODES]]]]   (1000 10000 8 4;
 #   BENCH_QUICK=1: 100 2000 8 4)
+# Each step's line also gives the main thread's CPU time (the reader's
+# caller, RTG_READER_STATS=1: the serial part, which sets the pace on many
+# cores).
 # B: the build directory, or the rtg-convert binary itself (a prebuilt
-# one); GEN: a prebuilt generator (scripts/bench-convert-gen.c), for a
+# one); BASE: another build directory or binary, measured the same way on
+# the same files right after (its lines say "base"), to compare on one
+# machine; GEN: a prebuilt generator (scripts/bench-convert-gen.c), for a
 # machine without a compiler or without librtgcommon.a beside rtg-convert.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# binary PATH: the rtg-convert of a build directory, or PATH itself
+binary() {
+  if [ -f "$1" ]; then
+    echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+  else
+    echo "$(cd "$1" && pwd)/rtg-convert"
+  fi
+}
 B=${B:-$TOP/build}
-if [ -f "$B" ]; then
-  C=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
-  B=$(dirname "$C")
-else
-  B=$(cd "$B" && pwd)
-  C=$B/rtg-convert
+C=$(binary "$B")
+B=$(dirname "$C")
+CB=""
+if [ -n "${BASE:-}" ]; then
+  CB=$(binary "$BASE")
+  [ -x "$CB" ] || { echo "bench-scale: $CB: not an rtg-convert (BASE=)" >&2; exit 1; }
 fi
 if [ -n "${BENCH_QUICK:-}" ]; then
   RANKS=${1:-100} EVENTS=${2:-2000}
@@ -59,12 +72,12 @@ bytes=$(cat r/* | wc -c)
 
 # run CMD...: one run under /usr/bin/time, its open files sampled every
 # 10 ms (those it opened: less the ones it was started with); prints
-# "wall_s rss_kb user_s sys_s max_files"
+# "wall_s rss_kb user_s sys_s max_files main_ms"
 run() {
-  rm -f pid fd0
+  rm -f pid fd0 rs.txt
   t0=$(date +%s.%N)
-  /usr/bin/time -f '%M %U %S' -o time.txt sh -c 'k=0; for f in /proc/$$/fd/*; do k=$((k + 1)); done
-    echo $k > fd0; echo $$ > pid; exec "$@"' sh "$@" > /dev/null &
+  RTG_READER_STATS=1 /usr/bin/time -f '%M %U %S' -o time.txt sh -c 'k=0; for f in /proc/$$/fd/*; do k=$((k + 1)); done
+    echo $k > fd0; echo $$ > pid; exec "$@"' sh "$@" > /dev/null 2> rs.txt &
   bg=$!
   max=0
   while kill -0 $bg 2>/dev/null; do
@@ -76,40 +89,58 @@ run() {
   done
   wait $bg
   t1=$(date +%s.%N)
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $(cat time.txt) $((max - $(cat fd0)))"
+  # the main thread's CPU: the caller's, summed over the readers
+  ms=$(sed -n 's/.*caller: CPU \([0-9.]*\) ms.*/\1/p' rs.txt | awk '{ s += $1 } END { printf "%.0f", s }')
+  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $(cat time.txt) $((max - $(cat fd0))) $ms"
+}
+
+same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
+
+# measure LABEL CONVERT: the three steps with one rtg-convert
+measure() {
+  label=$1 C=$2
+  rm -f all.json all.sum merged.json merged.sum node*.part
+  read -r a_s a_kb a_u a_y a_fd a_ms <<EOT
+$(run "$C" -q --summary -o all.json $(cat list.all))
+EOT
+  "$C" -q --summary -o /dev/null $(cat list.all) > all.sum
+  p_s=0 p_max=0 p_kb=0 p_u=0 p_fd=0 n=0
+  while [ $n -lt "$NODES" ]; do
+    read -r s kb u y fd ms <<EOT
+$(run "$C" -q --part "node$n.part" $(cat "list.$n"))
+EOT
+    p_s=$(awk -v a="$p_s" -v b="$s" 'BEGIN { print a + b }')
+    p_max=$(awk -v a="$p_max" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
+    p_u=$(awk -v a="$p_u" -v b="$u" -v c="$y" 'BEGIN { print a + b + c }')
+    [ "$kb" -gt "$p_kb" ] && p_kb=$kb
+    [ "$fd" -gt "$p_fd" ] && p_fd=$fd
+    n=$((n + 1))
+  done
+  read -r m_s m_kb m_u m_y m_fd m_ms <<EOT
+$(run "$C" -q --merge --summary -o merged.json node*.part)
+EOT
+  "$C" -q --merge --summary -o /dev/null node*.part > merged.sum
+  printf 'bench-scale%s: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), main thread %.2f s, max open files %s\n' \
+    "$label" "all at once (--summary -o):" "$a_s" "$(awk -v k="$a_kb" 'BEGIN { print k / 1024 }')" \
+    "$(awk -v a="$a_u" -v b="$a_y" 'BEGIN { print a + b }')" \
+    "$(awk -v a="$a_u" -v b="$a_y" -v w="$a_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" \
+    "$(awk -v m="$a_ms" 'BEGIN { print m / 1000 }')" "$a_fd"
+  printf 'bench-scale%s: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s (slowest node %s s)\n' \
+    "$label" "--part, $NODES nodes one by one:" "$p_s" "$(awk -v k="$p_kb" 'BEGIN { print k / 1024 }')" "$p_u" "$p_fd" "$p_max"
+  printf 'bench-scale%s: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), main thread %.2f s, max open files %s, parts %s MB\n' \
+    "$label" "--merge (--summary -o):" "$m_s" "$(awk -v k="$m_kb" 'BEGIN { print k / 1024 }')" \
+    "$(awk -v a="$m_u" -v b="$m_y" 'BEGIN { print a + b }')" \
+    "$(awk -v a="$m_u" -v b="$m_y" -v w="$m_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" \
+    "$(awk -v m="$m_ms" 'BEGIN { print m / 1000 }')" "$m_fd" "$(($(cat node*.part | wc -c) / 1048576))"
+  echo "bench-scale$label: part+merge vs all at once: JSON $(same all.json merged.json) ($(wc -c < all.json) bytes), --summary $(same all.sum merged.sum)"
 }
 
 cat r/* > /dev/null # warm the page cache
-read -r a_s a_kb a_u a_y a_fd <<EOT
-$(run "$C" -q --summary -o all.json $(cat list.all))
-EOT
-"$C" -q --summary -o /dev/null $(cat list.all) > all.sum
-p_s=0 p_max=0 p_kb=0 p_u=0 p_y=0 p_fd=0 n=0
-while [ $n -lt "$NODES" ]; do
-  read -r s kb u y fd <<EOT
-$(run "$C" -q --part "node$n.part" $(cat "list.$n"))
-EOT
-  p_s=$(awk -v a="$p_s" -v b="$s" 'BEGIN { print a + b }')
-  p_max=$(awk -v a="$p_max" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
-  p_u=$(awk -v a="$p_u" -v b="$u" -v c="$y" 'BEGIN { print a + b + c }')
-  [ "$kb" -gt "$p_kb" ] && p_kb=$kb
-  [ "$fd" -gt "$p_fd" ] && p_fd=$fd
-  n=$((n + 1))
-done
-read -r m_s m_kb m_u m_y m_fd <<EOT
-$(run "$C" -q --merge --summary -o merged.json node*.part)
-EOT
-"$C" -q --merge --summary -o /dev/null node*.part > merged.sum
-same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
 echo "bench-scale: $RANKS rank files on $HOSTS hosts, $EVENTS records each ($((bytes / 1048576)) MB); $NODES nodes; $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg)"
-printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), max open files %s\n' \
-  "all at once (--summary -o):" "$a_s" "$(awk -v k="$a_kb" 'BEGIN { print k / 1024 }')" \
-  "$(awk -v a="$a_u" -v b="$a_y" 'BEGIN { print a + b }')" \
-  "$(awk -v a="$a_u" -v b="$a_y" -v w="$a_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" "$a_fd"
-printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s (slowest node %s s)\n' \
-  "--part, $NODES nodes one by one:" "$p_s" "$(awk -v k="$p_kb" 'BEGIN { print k / 1024 }')" "$p_u" "$p_fd" "$p_max"
-printf 'bench-scale: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), max open files %s\n' \
-  "--merge (--summary -o):" "$m_s" "$(awk -v k="$m_kb" 'BEGIN { print k / 1024 }')" \
-  "$(awk -v a="$m_u" -v b="$m_y" 'BEGIN { print a + b }')" \
-  "$(awk -v a="$m_u" -v b="$m_y" -v w="$m_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" "$m_fd"
-echo "bench-scale: part+merge vs all at once: JSON $(same all.json merged.json) ($(wc -c < all.json) bytes), --summary $(same all.sum merged.sum)"
+measure "" "$C"
+if [ -n "$CB" ]; then
+  mv all.json head.json
+  mv all.sum head.sum
+  measure " base" "$CB"
+  echo "bench-scale: head vs base: JSON $(same head.json all.json), --summary $(same head.sum all.sum)"
+fi

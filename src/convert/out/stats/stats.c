@@ -208,14 +208,19 @@ static void put(stats *s, const count_rec *r) {
     count(s, r);
 }
 
-/* An add of k calls of dur to a table, with what r holds already. */
-static void put_add(stats *s, count_rec *r, int which, const char *name, uint64_t dur, uint64_t k) {
+/* An add of k calls of dur to a table under the name interned as id,
+ * with what r holds already. */
+static void put_add_id(stats *s, count_rec *r, int which, uint32_t id, uint64_t dur, uint64_t k) {
   r->flags |= R_ADD;
   r->table = (uint8_t)which;
-  r->name = cv_intern(s->ctx, name);
+  r->name = id;
   r->dur = dur, r->k = k;
   put(s, r);
   *r = (count_rec){0};
+}
+
+static void put_add(stats *s, count_rec *r, int which, const char *name, uint64_t dur, uint64_t k) {
+  put_add_id(s, r, which, cv_intern(s->ctx, name), dur, k);
 }
 
 /* A record of n repeated calls that took busy ns in all: n calls of
@@ -243,19 +248,22 @@ static void stats_event(void *st, const cv_event *ev) {
   stats *s = st;
   uint64_t dur = ev->end - ev->start;
   count_rec r = {.proc = ev->proc};
+  uint32_t kernel = UINT32_MAX; /* the kernel's name, once interned */
   if (ev->type == CV_HIP_API || ev->type == CV_HSA_API) {
     r.flags = R_CALL;
     r.call_start = ev->start;
   } else if (tm_clip(s->ctx, ev, &r.op)) {
     r.flags = R_OP;
     r.queue = ev->queue;
-    r.op_name = r.op.kind == TM_KERNEL ? cv_intern(s->ctx, ev->name) : UINT32_MAX;
+    if (r.op.kind == TM_KERNEL) kernel = cv_intern(s->ctx, ev->name);
+    r.op_name = kernel;
   }
   if (ev->graph && (ev->type == CV_KERNEL || ev->type == CV_COPY))
     put_graph_op(s, &r, ev, ev->name ? ev->name : "", dur);
   switch (ev->type) {
   case CV_KERNEL:
-    put_add(s, &r, ST_KERNEL, ev->name, dur, 1);
+    put_add_id(s, &r, ST_KERNEL, kernel != UINT32_MAX ? kernel : cv_intern(s->ctx, ev->name), dur,
+               1);
     cv_occ_add(s->ctx, &s->occ, ev);
     break;
   case CV_HIP_API:
