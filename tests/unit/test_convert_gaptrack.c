@@ -1,8 +1,8 @@
 /* The GPU gap tracker's reorder window (src/convert/shared/gaptrack.c: a
  * run in sweep order and a heap of the ops that came earlier) against a
  * model that holds the same window in one plain heap: on ops in start
- * order, nearly in order, shuffled, with ties of start and end (names
- * apart: swept in arrival order), more ops than the window holds (clamped
+ * order, nearly in order, shuffled, with ties of start and end (swept by
+ * kind, then name), more ops than the window holds (clamped
  * late ops), and trackers of a small pool that drains the idlest, both give
  * the same gaps in the same order with the same names, the same busy,
  * compute and copy totals, and the same late count. */
@@ -30,17 +30,17 @@ static void on_gap(void *arg, uint64_t s, uint64_t e, uint32_t before, uint32_t 
   if (g->n < MAXGAPS) g->v[g->n++] = (gap){s, e, before, after};
 }
 
-/* ---- the model: one heap of the window, ordered by start, end, arrival */
+/* ---- the model: one heap of the window, ordered by start, end, kind, name */
 
 typedef struct mitem {
-  uint64_t start, end, seq;
+  uint64_t start, end;
   uint32_t name, kind;
 } mitem;
 
 typedef struct model {
   mitem *heap;
   uint32_t n, cap;
-  uint64_t seq, swept_to, late;
+  uint64_t swept_to, late;
   uint64_t all_s, all_e, all_t, comp_s, comp_e, comp_t, copy_s, copy_e, copy_t;
   bool all_o, comp_o, copy_o;
   uint32_t last_name;
@@ -50,7 +50,8 @@ typedef struct model {
 static bool mless(const mitem *a, const mitem *b) {
   if (a->start != b->start) return a->start < b->start;
   if (a->end != b->end) return a->end < b->end;
-  return a->seq < b->seq;
+  if (a->kind != b->kind) return a->kind < b->kind;
+  return a->name < b->name;
 }
 
 static void uadd(uint64_t *us, uint64_t *ue, uint64_t *ut, bool *uo, uint64_t s, uint64_t e) {
@@ -94,7 +95,7 @@ static mitem mpop(model *m) {
 }
 
 static void madd(model *m, uint64_t s, uint64_t e, uint32_t kind, uint32_t name) {
-  mitem it = {s, e, m->seq++, name, kind};
+  mitem it = {s, e, name, kind};
   if (m->n == m->cap) {
     if (m->cap < WINDOW) {
       m->cap = m->cap ? m->cap * 2 : 64;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #define CV_FEED_BLOCK_BYTES ((size_t)256 << 10)
-#define CV_FEED_BLOCKS 64
+#define CV_FEED_BLOCKS 16
 
 /* The worker's work on one block: data[0..used), records as written. */
 typedef void (*cv_feed_fn)(void *arg, const unsigned char *data, size_t used);

@@ -46,10 +46,13 @@ void gt_pool_free(gt_pool *p) {
   *p = (gt_pool){0};
 }
 
+/* Sweep order: by start, then end, then kind and name (ops equal in all
+ * four are alike to the sweep). */
 static bool less(const gt_item *a, const gt_item *b) {
   if (a->start != b->start) return a->start < b->start;
   if (a->end != b->end) return a->end < b->end;
-  return a->seq < b->seq;
+  if (a->kind != b->kind) return a->kind < b->kind;
+  return a->name < b->name;
 }
 
 static void union_add(gt_union *u, uint64_t s, uint64_t e) {
@@ -150,7 +153,7 @@ static void drain_idlest(gt_pool *p);
 void gt_add(gaptrack *g, uint64_t start, uint64_t end, uint32_t kind, uint32_t name) {
   if (!g->ops || start < g->first) g->first = start;
   if (end > g->last) g->last = end;
-  gt_item it = {start, end, name, kind, g->ops};
+  gt_item it = {start, end, name, kind};
   g->ops++;
   if (g->n == g->cap) {
     if (g->cap < REORDER_WINDOW) {

@@ -2,7 +2,7 @@
  *
  * Ops arrive roughly in completion order, not in start order, so they are
  * held back in a bounded reorder window (constant memory) and swept in
- * start order (then end, then arrival): the union of their intervals is
+ * start order (then end, kind and name): the union of their intervals is
  * the busy time, the holes between are the gaps.  Unions of compute and
  * copy ops are kept apart so that
  * overlap = |compute| + |copy| - |compute u copy|.
@@ -23,7 +23,6 @@ typedef struct gt_item {
   uint64_t start, end;
   uint32_t name; /* caller's name id, handed back with gaps */
   uint32_t kind;
-  uint64_t seq; /* arrival order (the tracker's ops before it): ties of start and end */
 } gt_item;
 
 typedef struct gt_union {
