@@ -20,6 +20,7 @@
 #ifndef RTG_SPIN_H
 #define RTG_SPIN_H
 
+#include <errno.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -52,14 +53,20 @@ static inline void rtg_spin_lock(rtg_spin *l) {
     __builtin_ia32_pause();
 #endif
   }
-  /* held with a sleeper from now on: the unlock wakes one */
+  /* held with a sleeper from now on: the unlock wakes one; the system
+   * call's errno (EAGAIN, EINTR) is not the application's to see */
+  int saved = errno;
   while (atomic_exchange_explicit(&l->held, 2, memory_order_acquire))
     syscall(SYS_futex, &l->held, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+  errno = saved;
 }
 
 static inline void rtg_spin_unlock(rtg_spin *l) {
-  if (atomic_exchange_explicit(&l->held, 0, memory_order_release) == 2)
+  if (atomic_exchange_explicit(&l->held, 0, memory_order_release) == 2) {
+    int saved = errno;
     syscall(SYS_futex, &l->held, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    errno = saved;
+  }
 }
 
 #endif
