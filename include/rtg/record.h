@@ -320,6 +320,7 @@
   F(K, u64, buffer_wait_ns, "buffer_wait_ns", KV, OPT)                                             \
   F(K, u64, hip_missed_until, "hip_missed_until", KV, OPT)                                         \
   F(K, u64, destroy_wakeups, "destroy_wakeups", KV, OPT)                                           \
+  F(K, u64, throttle_releases, "throttle_releases", KV, OPT)                                       \
   F(K, u64, mpi_calls, "mpi_calls", KV, OPT)                                                       \
   F(K, u64, boot_ns, "boot_ns", KV, OPT)                                                           \
   F(K, u64, realtime_ns, "realtime_ns", KV, OPT)                                                   \

@@ -218,6 +218,7 @@ void rtg_config_read(void) {
   c->kernel_rename = env_bool("RTG_KERNEL_RENAME", false);
   c->backtrace = env_str("RTG_BACKTRACE");
   c->exit_wait_ms = env_int("RTG_EXIT_WAIT_MS", 2000, 3600000);
+  c->throttle_ms = env_int("RTG_THROTTLE_MS", 1000, 3600000);
   c->buffer_mb = env_int("RTG_BUFFER_MB", 256, 1 << 20);
   c->writer_stall = env_bool("RTG_WRITER_STALL", false);
   c->gpu_deps = env_bool("RTG_GPU_DEPS", true);
@@ -282,6 +283,7 @@ void rtg_config_print(void) {
   rtg_log(1, "%-24s = %s", "RTG_KERNEL_RENAME", B(c->kernel_rename));
   rtg_log(1, "%-24s = %s", "RTG_BACKTRACE", S(c->backtrace));
   rtg_log(1, "%-24s = %d", "RTG_EXIT_WAIT_MS", c->exit_wait_ms);
+  rtg_log(1, "%-24s = %d", "RTG_THROTTLE_MS", c->throttle_ms);
   rtg_log(1, "%-24s = %d", "RTG_BUFFER_MB", c->buffer_mb);
   rtg_log(1, "%-24s = %s", "RTG_BUFFER_FULL", c->buffer_drop ? "drop" : "wait");
   rtg_log(1, "%-24s = %s", "RTG_WRITER_STALL", B(c->writer_stall));

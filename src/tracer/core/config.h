@@ -39,6 +39,7 @@ typedef struct rtg_config {
   bool kernel_rename;        /* RTG_KERNEL_RENAME: name kernels after the innermost range */
   const char *backtrace;     /* RTG_BACKTRACE: substrings[,min_ns] or NULL */
   int exit_wait_ms;          /* RTG_EXIT_WAIT_MS: bound on waiting for GPU work at exit */
+  int throttle_ms;           /* RTG_THROTTLE_MS: a submitter held back with no op landing */
   int buffer_mb;             /* RTG_BUFFER_MB: cap of all threads' buffers together */
   bool writer_stall;         /* RTG_WRITER_STALL: no draining until a producer waits (tests) */
   bool buffer_drop;          /* RTG_BUFFER_FULL=drop: at the cap drop (and count), not wait */

@@ -34,6 +34,7 @@ typedef enum rtg_counter {
   RTG_CNT_HIP_MISSED_UNTIL,
   RTG_CNT_DESTROY_WAKEUPS, /* queue destroys woken by destroy_rescue.c */
   RTG_CNT_MPI_CALLS,
+  RTG_CNT_THROTTLE_RELEASES, /* submitters let on past a waiter whose oldest op never landed */
   RTG_CNT_COUNT
 } rtg_counter;
 

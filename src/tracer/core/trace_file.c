@@ -254,6 +254,8 @@ off_t rtg_file_put_summary(void) {
   if (missed_until) RTG_SET(&r, SUMMARY, hip_missed_until, missed_until);
   uint64_t wakeups = rtg_counter_get(RTG_CNT_DESTROY_WAKEUPS);
   if (wakeups) RTG_SET(&r, SUMMARY, destroy_wakeups, wakeups);
+  uint64_t releases = rtg_counter_get(RTG_CNT_THROTTLE_RELEASES);
+  if (releases) RTG_SET(&r, SUMMARY, throttle_releases, releases);
   uint64_t mpi = rtg_counter_get(RTG_CNT_MPI_CALLS);
   if (mpi) RTG_SET(&r, SUMMARY, mpi_calls, mpi);
   rtg_clock_pair cp = rtg_clock_pair_now();

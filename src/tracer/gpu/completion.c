@@ -118,6 +118,11 @@ static bool hw_done(const rtg_op *op) {
   return signal_done(op->signal.handle, op->wait_below, op->quiet);
 }
 
+bool rtg_op_seen_done(const rtg_op *op) {
+  uint32_t c = atomic_load_explicit(&op->claim, memory_order_acquire);
+  return (c & 3) == RTG_OP_DONE || ((c & 3) == RTG_OP_PENDING && hw_done(op));
+}
+
 bool rtg_owner_hw_done(const rtg_owner_ref *o) {
   return signal_done(o->signal, o->wait_below, o->quiet);
 }

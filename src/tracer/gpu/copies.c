@@ -28,7 +28,7 @@ static rtg_op_waiter *copy_waiter(uint32_t src, uint32_t dst) {
   if (w) return w;
   pthread_mutex_lock(&copy_waiters_mu);
   if (!(w = atomic_load(&copy_waiters[i]))) {
-    w = rtg_waiter_create(1024);
+    w = rtg_waiter_create(1024, 0);
     atomic_store_explicit(&copy_waiters[i], w, memory_order_release);
   }
   pthread_mutex_unlock(&copy_waiters_mu);
@@ -55,7 +55,7 @@ static rtg_op *copy_begin(hsa_agent_t src, hsa_agent_t dst, const char *kind, ui
   if (!w) return NULL;
   /* the GPU end names the engine's agent, as the original tracer did */
   rtg_agent *on = sa && sa->type != HSA_DEVICE_TYPE_CPU ? sa : da ? da : sa;
-  rtg_waiter_throttle(w, 1);
+  rtg_waiter_throttle(w, 1, 1);
   rtg_op *op = rtg_op_begin(RTG_OP_COPY, w, sig);
   if (!op) return NULL;
   op->hsa_agent = on ? on->agent : src;

@@ -85,6 +85,7 @@ typedef struct rtg_op {
   uint32_t agent_queue;        /* per-agent queue index (HCC_PROFILE) */
   hsa_agent_t hsa_agent;
   uint64_t id, seq, corr;
+  uint64_t ring_pos;    /* its packet's place among all written to its queue's ring */
   uint64_t tick;        /* when submitted: a stamp (core/stamp.h), as ns once written */
   uint32_t graph, node; /* of a hipGraphLaunch (thread_state.h), 0: none */
   uint64_t kernel_object;
@@ -204,6 +205,10 @@ RTG_HIDDEN void rtg_op_mark_waited(const rtg_owner_ref *o);
 /* The waiter's turn at op: true when it is finished with it (completed by
  * whichever thread, and freed), false to come back later. */
 RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);
+/* For an op still in its waiter's FIFO (not freed meanwhile): has some
+ * thread completed it, or has the hardware finished it?  A stale answer is
+ * only ever "no". */
+RTG_HIDDEN bool rtg_op_seen_done(const rtg_op *op);
 
 /* ------------------------------------------------------------ waiters */
 
@@ -217,13 +222,20 @@ static inline void rtg_op_landed(rtg_op *op) {
 }
 
 /* waiters.c: a FIFO of ops served by one thread, with a bound on the ops
- * in flight (limit). */
-RTG_HIDDEN rtg_op_waiter *rtg_waiter_create(uint32_t limit);
+ * in flight (limit); ring: the size of the hardware ring its ops' packets
+ * are written to (0: none, copies). */
+RTG_HIDDEN rtg_op_waiter *rtg_waiter_create(uint32_t limit, uint32_t ring);
 /* Queue op for its waiter (op->waiter). */
 RTG_HIDDEN void rtg_waiter_submit(rtg_op *op);
-/* Before submitting `more` ops to w: sleep while they would take it past
- * its limit of ops in flight. */
-RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more);
+/* Before submitting `more` ops to w in `packets` ring slots: sleep while
+ * they would take it past its limit of ops in flight, unless no op has
+ * landed for RTG_THROTTLE_MS and the ring certainly has room (counted as
+ * throttle_releases). */
+RTG_HIDDEN void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more, uint32_t packets);
+/* The ring position of the next packet written for w's queue, and the
+ * count of packets just written (under the queue's doorbell lock). */
+RTG_HIDDEN uint64_t rtg_waiter_ring_pos(const rtg_op_waiter *w);
+RTG_HIDDEN void rtg_waiter_wrote(rtg_op_waiter *w, uint64_t packets);
 /* Stop and free w (its queue is destroyed) after at most ms for its ops. */
 RTG_HIDDEN void rtg_waiter_destroy(rtg_op_waiter *w, int ms);
 /* Wait for all waiters' ops, at most ms; count what is left unfinished and

@@ -60,7 +60,7 @@ static bool is_barrier_value(const hsa_kernel_dispatch_packet_t *pkt) {
 
 /* Prepare one dispatch, barrier or barrier-value packet (a copy in pkt) and
  * queue its op. */
-static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
+static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type, uint64_t ring_pos) {
   rtg_op_kind kind = type == HSA_PACKET_TYPE_KERNEL_DISPATCH ? RTG_OP_DISPATCH
                      : type == HSA_PACKET_TYPE_BARRIER_AND   ? RTG_OP_BARRIER_AND
                      : type == HSA_PACKET_TYPE_BARRIER_OR    ? RTG_OP_BARRIER_OR
@@ -74,6 +74,7 @@ static void track(qinfo *q, hsa_kernel_dispatch_packet_t *pkt, unsigned type) {
   op->queue = q->index;
   op->agent_queue = q->agent_queue;
   op->seq = atomic_fetch_add(&q->seq, 1);
+  op->ring_pos = ring_pos;
   if (op->kind == RTG_OP_DISPATCH) {
     op->kernel_object = pkt->kernel_object;
     op->grid = (rtg_dim3){pkt->grid_size_x, pkt->grid_size_y, pkt->grid_size_z};
@@ -129,6 +130,7 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
   hsa_kernel_dispatch_packet_t *out = count <= LOCAL ? local : malloc(count * sizeof *out);
   if (!out) { /* cannot track: pass them on as they are */
     writer(pkts, count);
+    rtg_waiter_wrote(q->waiter, count);
     return;
   }
   memcpy(out, pkts, count * sizeof *out);
@@ -138,14 +140,16 @@ static void on_packets(const void *pkts, uint64_t count, uint64_t user_pkt_index
     uint32_t n = 0;
     for (uint64_t i = first; i < first + len; i++) n += tracked(&out[i], &type);
     /* before any op of the chunk: its ops run only after writer() below */
-    if (n) rtg_waiter_throttle(q->waiter, n);
+    if (n) rtg_waiter_throttle(q->waiter, n, (uint32_t)len);
+    uint64_t pos = rtg_waiter_ring_pos(q->waiter);
     for (uint64_t i = first; i < first + len; i++) {
       if (tracked(&out[i], &type))
-        track(q, &out[i], type);
+        track(q, &out[i], type, pos + (i - first));
       else
         rtg_count(RTG_CNT_OTHER_PACKETS, 1);
     }
     writer(&out[first], len);
+    rtg_waiter_wrote(q->waiter, len);
   }
   if (out != local) free(out);
 }
@@ -172,7 +176,7 @@ static hsa_status_t intercept_create(hsa_agent_t agent, uint32_t size, hsa_queue
    * device-side ring then always has room for the next chunk, so ROCR's
    * intercept overflow path is never taken, and the GPU still has a chunk
    * queued while the tracer waits for room for the next */
-  q->waiter = rtg_waiter_create(size / 2 ? size / 2 : 1);
+  q->waiter = rtg_waiter_create(size / 2 ? size / 2 : 1, size);
   q->chunk = size / 4 ? size / 4 : 1;
   if (!q->waiter) {
     free(q);

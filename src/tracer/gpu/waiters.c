@@ -8,8 +8,18 @@
  * (completion.c).
  *
  * The number of ops in flight per waiter is bounded: the submitting thread
- * sleeps (throttles) beyond it, which also keeps ROCR 5.2.3's intercept
- * queue from overflowing. */
+ * sleeps (throttles) beyond it, which also keeps ROCR's intercept queue
+ * from overflowing (5.2.3 asserts, or reorders packets, when a second
+ * packet finds the wrapped ring full; 7.2 when a batch's second writer
+ * call does).  The submitter sleeps inside ROCR's doorbell lock of the
+ * queue, so an op that never looks finished (a signal the application
+ * changes under the tracer, a barrier waiting for a signal the program
+ * sets only after more submissions) would hold every submitter of the
+ * queue for ever.  So the sleep is bounded: once the oldest op of the
+ * waiter has not landed for RTG_THROTTLE_MS, a submitter goes on whenever
+ * the ring certainly has room for its packets, counted from the ops known
+ * to have been launched (every op before the one the waiter polls, and any
+ * later one seen done).  The ops stay tracked. */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "core/spin.h"
 #include "gpu_op.h"
@@ -33,6 +43,13 @@ struct rtg_op_waiter {
   rtg_op_flight flight;
   _Atomic bool parked; /* asleep until woken (mu): idle for a while */
   uint32_t limit;
+  uint32_t ring;            /* slots of the hardware ring of its ops' packets (0: none) */
+  _Atomic uint64_t written; /* packets written to that ring */
+  /* every packet before it has been launched: past the newest op the
+   * waiter finished with */
+  _Atomic uint64_t launched;
+  _Atomic uint64_t polling;    /* id + 1 of the op the waiter looks at, 0: none */
+  _Atomic uint64_t stalled_on; /* polling when a submitter was let on past it */
   pthread_t thread;
   bool started;
   _Atomic int stop;  /* its queue is being destroyed */
@@ -79,6 +96,9 @@ static void waiter_abandon(rtg_op_waiter *w, rtg_op *op) {
   op->next = rest;
   for (rtg_op *o = op, *next; o; o = next) {
     next = o->next;
+    /* behind an op that never looked finished: recorded if the hardware
+     * finished it */
+    if (o != op && rtg_op_waiter_try(o)) continue;
     if ((claim_settled(o) & 3) == RTG_OP_DONE)
       rtg_op_free(o);
     else
@@ -166,6 +186,8 @@ static void *waiter_main(void *arg) {
       op = fifo_pop(w);
     }
     if (!op) break;
+    uint64_t past = op->ring_pos + 1; /* the op is freed once finished */
+    atomic_store_explicit(&w->polling, op->id + 1, memory_order_relaxed);
     long sleep_ns = POLL_MIN_NS;
     uint64_t leave_until = 0;
     while (!waiter_turn(w, op, &leave_until)) {
@@ -181,11 +203,13 @@ static void *waiter_main(void *arg) {
       nanosleep(&ts, NULL);
       if (sleep_ns < POLL_MAX_NS) sleep_ns *= 2;
     }
+    atomic_store_explicit(&w->polling, 0, memory_order_relaxed);
+    if (w->ring) atomic_store_explicit(&w->launched, past, memory_order_release);
   }
   return NULL;
 }
 
-rtg_op_waiter *rtg_waiter_create(uint32_t limit) {
+rtg_op_waiter *rtg_waiter_create(uint32_t limit, uint32_t ring) {
   rtg_op_waiter *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   rtg_spin_init(&w->fifo);
@@ -196,6 +220,7 @@ rtg_op_waiter *rtg_waiter_create(uint32_t limit) {
   pthread_cond_init(&w->cv, &ca);
   pthread_condattr_destroy(&ca);
   w->limit = limit ? limit : 1;
+  w->ring = ring;
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -237,12 +262,65 @@ void rtg_waiter_destroy(rtg_op_waiter *w, int ms) {
   free(w);
 }
 
-void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more) {
+uint64_t rtg_waiter_ring_pos(const rtg_op_waiter *w) {
+  return atomic_load_explicit(&w->written, memory_order_relaxed);
+}
+
+void rtg_waiter_wrote(rtg_op_waiter *w, uint64_t packets) {
+  atomic_fetch_add_explicit(&w->written, packets, memory_order_relaxed);
+}
+
+/* Has w's ring certainly room for `packets` more, and one slot beside them
+ * (ROCR's overflow needs free slots beyond a batch)?  Counted from the
+ * packets known launched: those before the newest op seen done. */
+static bool ring_has_room(rtg_op_waiter *w, uint32_t packets) {
+  if (!w->ring) return true;
+  uint64_t written = atomic_load_explicit(&w->written, memory_order_relaxed);
+  uint64_t launched = atomic_load_explicit(&w->launched, memory_order_acquire);
+  if (written - launched + packets + 1 <= w->ring) return true;
+  /* ops behind the one the waiter polls may be done (only its own signal
+   * misread): each proves the packets before it launched */
+  pthread_mutex_lock(&w->mu);
+  for (rtg_op *o = w->head; o; o = o->next)
+    if (o->ring_pos + 1 > launched && rtg_op_seen_done(o)) launched = o->ring_pos + 1;
+  pthread_mutex_unlock(&w->mu);
+  return written - launched + packets + 1 <= w->ring;
+}
+
+/* The submitter has waited `since` (0: not yet): is the waiter stuck on an
+ * op that has not landed for RTG_THROTTLE_MS, or on the one a submitter
+ * was already let on past? */
+static bool throttle_stuck(rtg_op_waiter *w, uint64_t *since) {
+  uint64_t polling = atomic_load_explicit(&w->polling, memory_order_relaxed);
+  if (polling && atomic_load_explicit(&w->stalled_on, memory_order_relaxed) == polling) return true;
+  uint64_t now = rtg_now();
+  if (!*since) *since = now;
+  return now - *since >= (uint64_t)rtg_cfg.throttle_ms * 1000000ull;
+}
+
+static void throttle_release(rtg_op_waiter *w) {
+  uint64_t polling = atomic_load_explicit(&w->polling, memory_order_relaxed);
+  if (polling && atomic_exchange(&w->stalled_on, polling) == polling) return;
+  static _Atomic int said;
+  if (!atomic_exchange(&said, 1))
+    rtg_log(0,
+            "a GPU op has not looked finished for %d ms: submitters of its queue go on "
+            "(throttle_releases in the summary)",
+            rtg_cfg.throttle_ms);
+  rtg_count(RTG_CNT_THROTTLE_RELEASES, 1);
+}
+
+void rtg_waiter_throttle(rtg_op_waiter *w, uint32_t more, uint32_t packets) {
+  uint64_t since = 0;
   for (;;) {
     uint32_t n = atomic_load_explicit(&w->flight.inflight, memory_order_acquire);
     /* room for all of them, or none in flight (a batch larger than the
      * limit goes alone: waiting for less would never end) */
     if (n + more <= w->limit || n == 0 || atomic_load(&abandon)) return;
+    if (throttle_stuck(w, &since) && ring_has_room(w, packets)) {
+      throttle_release(w);
+      return;
+    }
     struct timespec ts = {0, 1000000};
     atomic_fetch_add_explicit(&w->flight.throttled, 1, memory_order_seq_cst);
     /* (a completion between the load and the wait changes inflight: the

@@ -2,7 +2,9 @@
  * another thread is completing right then (claimed, its record queued, no
  * longer in flight, not yet marked done) is that thread's to finish, not
  * an unfinished one; an op nobody completes is unfinished.  An op an
- * application thread waits on is left to that thread, for a while. */
+ * application thread waits on is left to that thread, for a while.  A
+ * submitter held back by an op that never lands goes on after
+ * RTG_THROTTLE_MS only while the ring certainly has room. */
 #include "check.h"
 #include "core/config.h"
 #include "core/emit.h"
@@ -22,6 +24,10 @@ static uint32_t state(const rtg_op *op) {
 
 static uint64_t unfinished(void) {
   return atomic_load(&rtg_counters[RTG_CNT_UNFINISHED]);
+}
+
+static uint64_t releases(void) {
+  return atomic_load(&rtg_counters[RTG_CNT_THROTTLE_RELEASES]);
 }
 
 static void *destroyer(void *w) {
@@ -48,7 +54,7 @@ static rtg_op *submit(rtg_op_waiter *w, hsa_signal_t app) {
  * the destroy no longer waits) but not yet marked it done when the queue
  * is destroyed: the waiter waits for it, frees it, counts nothing. */
 static void claimed_at_destroy(void) {
-  rtg_op_waiter *w = rtg_waiter_create(16);
+  rtg_op_waiter *w = rtg_waiter_create(16, 0);
   CHECK(w != NULL);
   hsa_signal_t app = fake_signal_new(1);
   rtg_op *op = submit(w, app);
@@ -70,7 +76,7 @@ static void claimed_at_destroy(void) {
 /* An op an application thread waits on is that thread's to complete: the
  * waiter leaves it although the hardware is done, and only frees it. */
 static void left_to_the_waiting_thread(void) {
-  rtg_op_waiter *w = rtg_waiter_create(16);
+  rtg_op_waiter *w = rtg_waiter_create(16, 0);
   CHECK(w != NULL);
   hsa_signal_t app = fake_signal_new(1);
   rtg_op *op = submit(w, app);
@@ -93,7 +99,7 @@ static void left_to_the_waiting_thread(void) {
 /* A waiting thread that does not come back for LEAVE_NS (20 ms): the
  * waiter completes the op itself. */
 static void taken_back_after_a_while(void) {
-  rtg_op_waiter *w = rtg_waiter_create(16);
+  rtg_op_waiter *w = rtg_waiter_create(16, 0);
   CHECK(w != NULL);
   hsa_signal_t app = fake_signal_new(1);
   rtg_op *op = submit(w, app);
@@ -109,13 +115,101 @@ static void taken_back_after_a_while(void) {
 
 /* An op the hardware never finishes is unfinished at the destroy. */
 static void pending_at_destroy(void) {
-  rtg_op_waiter *w = rtg_waiter_create(16);
+  rtg_op_waiter *w = rtg_waiter_create(16, 0);
   CHECK(w != NULL);
   hsa_signal_t app = fake_signal_new(1);
   submit(w, app);
   uint64_t before = unfinished();
   rtg_waiter_destroy(w, 20);
   CHECK_U64(unfinished(), before + 1);
+}
+
+static uint64_t ms_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* An op of a fresh signal at ring position pos, its packet written. */
+static rtg_op *submit_at(rtg_op_waiter *w, hsa_signal_t app, uint64_t pos) {
+  rtg_op *op = rtg_op_alloc();
+  op->kind = RTG_OP_DISPATCH;
+  op->waiter = w;
+  op->id = pos;
+  op->ring_pos = pos;
+  CHECK(rtg_op_bind_signal(op, app));
+  rtg_waiter_submit(op);
+  rtg_waiter_wrote(w, 1);
+  return op;
+}
+
+typedef struct held {
+  rtg_op_waiter *w;
+  _Atomic int out;
+} held;
+
+static void *throttled(void *arg) {
+  held *h = arg;
+  rtg_waiter_throttle(h->w, 1, 1);
+  atomic_store(&h->out, 1);
+  return NULL;
+}
+
+/* Limit 2, a ring of 8 slots: the oldest op (position 0) never finishes.
+ * A third op's submitter waits RTG_THROTTLE_MS, then goes on (3 written +
+ * 1 + a spare slot fit 8), counted once; the next goes on at once while
+ * the same op holds the waiter.  With 7 written, none known launched, the
+ * ring may be full: the submitter waits, and goes on once an op behind the
+ * oldest is seen done (it proves the 2 packets before its end launched). */
+static void released_while_the_ring_has_room(void) {
+  rtg_cfg.throttle_ms = 100;
+  rtg_op_waiter *w = rtg_waiter_create(2, 8);
+  CHECK(w != NULL);
+  hsa_signal_t sig[7];
+  for (int i = 0; i < 7; i++) sig[i] = fake_signal_new(1);
+  submit_at(w, sig[0], 0);
+  submit_at(w, sig[1], 1);
+  submit_at(w, sig[2], 2);
+  uint64_t before = releases(), t0 = ms_now();
+  rtg_waiter_throttle(w, 1, 1);
+  uint64_t waited = ms_now() - t0;
+  CHECK(waited >= 100 && waited < 2000);
+  CHECK_U64(releases(), before + 1);
+  t0 = ms_now();
+  rtg_waiter_throttle(w, 1, 1);
+  CHECK(ms_now() - t0 < 50);
+  CHECK_U64(releases(), before + 1);
+  for (uint64_t pos = 3; pos < 7; pos++) submit_at(w, sig[pos], pos);
+  held h = {w, 0};
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, throttled, &h) == 0);
+  sleep_ms(300);
+  CHECK_U64(atomic_load(&h.out), 0);
+  fake_hw_done(sig[1], 100, 200);
+  for (int i = 0; i < 500 && !atomic_load(&h.out); i++) sleep_ms(1);
+  CHECK_U64(atomic_load(&h.out), 1);
+  pthread_join(t, NULL);
+  fake_hw_done(sig[0], 50, 150);
+  for (int i = 2; i < 7; i++) fake_hw_done(sig[i], 200 + i, 300 + i);
+  uint64_t unf = unfinished();
+  rtg_waiter_destroy(w, 2000);
+  CHECK_U64(unfinished(), unf);
+}
+
+/* A waiter without a ring (copies): the submitter goes on after
+ * RTG_THROTTLE_MS. */
+static void released_without_a_ring(void) {
+  rtg_cfg.throttle_ms = 50;
+  rtg_op_waiter *w = rtg_waiter_create(1, 0);
+  CHECK(w != NULL);
+  hsa_signal_t a = fake_signal_new(1);
+  submit(w, a);
+  uint64_t before = releases(), t0 = ms_now();
+  rtg_waiter_throttle(w, 1, 1);
+  CHECK(ms_now() - t0 >= 50);
+  CHECK_U64(releases(), before + 1);
+  fake_hw_done(a, 100, 200);
+  rtg_waiter_destroy(w, 2000);
 }
 
 int main(void) {
@@ -126,5 +220,7 @@ int main(void) {
   pending_at_destroy();
   left_to_the_waiting_thread();
   taken_back_after_a_while();
+  released_while_the_ring_has_room();
+  released_without_a_ring();
   return check_done("test_waiters");
 }
