@@ -50,6 +50,7 @@ enum {
   NR_ALLOC_QUEUE_GWS = 0x1e,
   NR_SET_XNACK_MODE = 0x21,
   NR_AVAILABLE_MEMORY = 0x23,
+  NR_EXPORT_DMABUF = 0x24,
   NR_RUNTIME_ENABLE = 0x25,
 };
 
@@ -174,6 +175,8 @@ static int request(unsigned nr, void *arg) {
     return kfdsim_wait_events(arg);
   case NR_RUNTIME_ENABLE:
     return runtime_enable(arg);
+  case NR_EXPORT_DMABUF:
+    return kfdsim_export_dmabuf(arg);
   case NR_CREATE_QUEUE:
     return kfdsim_create_queue(arg);
   case NR_DESTROY_QUEUE:
@@ -181,7 +184,7 @@ static int request(unsigned nr, void *arg) {
   case NR_UPDATE_QUEUE:
     return kfdsim_update_queue(arg);
   }
-  /* debugger, SVM attributes, dma-buf, IPC, SMI, CRIU, PC sampling: not
+  /* debugger, SVM attributes, IPC, SMI, CRIU, PC sampling: not
    * simulated; the thunk treats ENOTTY as "not supported by this kernel" */
   return -ENOTTY;
 }
@@ -200,8 +203,10 @@ KFDSIM_EXPORT int ioctl(int fd, unsigned long req, ...) {
     return -1;
   }
   if (fd >= 0 && sim_render_gpu(fd) >= 0) {
-    KFDSIM_LOG("DRM ioctl %#lx on a render node: not simulated\n", req);
-    errno = ENOTTY;
+    int r = kfdsim_render_ioctl(req, arg);
+    KFDSIM_LOG("DRM ioctl %#lx on a render node -> %d\n", req, r);
+    if (r >= 0) return r;
+    errno = -r;
     return -1;
   }
   if (!real_ioctl) real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");

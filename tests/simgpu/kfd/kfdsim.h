@@ -28,6 +28,15 @@ int kfdsim_gpu_of_id(uint32_t gpu_id); /* -1 if no such GPU */
 
 /* ---- memory.c ---- */
 int kfdsim_backed(uint64_t addr, uint64_t len); /* inside a backed buffer object? */
+/* A range libdrm.c mapped to a GPU (on) or unmapped: valid GPU memory. */
+int kfdsim_va_mapped(uint64_t va, uint64_t size, int on);
+
+/* ---- libdrm.c ---- */
+/* An mmap of a render node at offset off, of a buffer object ROCR imported:
+ * its memfd and the offset in it (0), else -1. */
+int kfdsim_gem_fd(uint64_t off, uint64_t *in);
+/* A DRM ioctl on a render node (0 or -errno). */
+int kfdsim_render_ioctl(unsigned long req, void *arg);
 
 /* ---- the requests, by _IOC_NR; each returns 0 or -errno ---- */
 int kfdsim_alloc_memory(void *arg);
@@ -42,6 +51,7 @@ int kfdsim_wait_events(void *arg);
 int kfdsim_create_queue(void *arg);
 int kfdsim_destroy_queue(void *arg);
 int kfdsim_update_queue(void *arg);
+int kfdsim_export_dmabuf(void *arg);
 
 #define KFDSIM_LOG(...) SIM_LOG("kfd: " __VA_ARGS__)
 

@@ -11,13 +11,20 @@
  * memory lock, ROCclr's pinned staging) gets a GPU address of its own in
  * the thunk's aperture, which stays reserved and unreadable. Those "moved"
  * objects are listed apart: sim_gpu_to_cpu translates their GPU addresses
- * for the engines (vm.c). The list of objects answers sim_mem_valid. */
+ * for the engines (vm.c). The list of objects answers sim_mem_valid.
+ * Memory without an address (ROCR's virtual memory API: a handle of
+ * physical memory, mapped later at addresses of the program's choosing)
+ * lives in a memfd of its own: exported as a dma-buf (KFD's
+ * EXPORT_DMABUF), it is that memfd, which libdrm.c imports and maps where
+ * ROCR asks; each range so mapped counts as an object too. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/kfd_ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "kfdsim.h"
 
@@ -27,6 +34,7 @@ typedef struct bo {
   uint32_t gpu_id, flags;
   int backed; /* we mapped [va, va + size) */
   int used;
+  int memfd; /* memory without an address: its pages (-1: none) */
 } bo_t;
 
 static bo_t *bos;
@@ -120,12 +128,27 @@ int kfdsim_alloc_memory(void *arg) {
   int userptr = !!(a->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR);
   int backed = !userptr && a->va_addr && a->size;
   /* userptr: the CPU address comes in mmap_offset */
-  bo_t b = {a->va_addr, a->size, userptr ? a->mmap_offset : a->va_addr, a->gpu_id, a->flags,
-            backed,     1};
+  bo_t b = {.va = a->va_addr,
+            .size = a->size,
+            .cpu = userptr ? a->mmap_offset : a->va_addr,
+            .gpu_id = a->gpu_id,
+            .flags = a->flags,
+            .backed = backed,
+            .used = 1,
+            .memfd = -1};
   if (backed && back(a->va_addr, a->size)) return -ENOMEM;
+  if (!a->va_addr && a->size && !userptr &&
+      !(a->flags & (KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL | KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP))) {
+    b.memfd = memfd_create("simgpu-vram", MFD_CLOEXEC);
+    if (b.memfd < 0 || ftruncate(b.memfd, (off_t)a->size)) {
+      if (b.memfd >= 0) close(b.memfd);
+      return -ENOMEM;
+    }
+  }
   uint64_t handle;
   if (add_bo(&b, &handle)) {
     if (backed) unback(b.va, b.size);
+    if (b.memfd >= 0) close(b.memfd);
     return -ENOMEM;
   }
   a->handle = handle;
@@ -147,6 +170,47 @@ int kfdsim_free_memory(void *arg) {
   pthread_mutex_unlock(&mu);
   if (!b) return -EINVAL;
   if (old.backed) unback(old.va, old.size);
+  if (old.memfd >= 0) close(old.memfd);
+  return 0;
+}
+
+/* AMDKFD_IOC_EXPORT_DMABUF: a new descriptor of the object's pages, for
+ * memory without an address (its memfd).  Objects at an address are
+ * anonymous memory here, with nothing to share: -EINVAL (IPC is not
+ * simulated). */
+struct export_dmabuf_args {
+  uint64_t handle;
+  uint32_t flags;
+  uint32_t dmabuf_fd;
+};
+
+int kfdsim_export_dmabuf(void *arg) {
+  struct export_dmabuf_args *a = arg;
+  pthread_mutex_lock(&mu);
+  bo_t *b = bo_of(a->handle);
+  int fd = b && b->memfd >= 0 ? fcntl(b->memfd, F_DUPFD_CLOEXEC, 0) : -1;
+  int err = !b || b->memfd < 0 ? EINVAL : errno;
+  pthread_mutex_unlock(&mu);
+  if (fd < 0) return -err;
+  a->dmabuf_fd = (uint32_t)fd;
+  return 0;
+}
+
+/* [va, va + size) mapped to a GPU by libdrm.c (on), or no longer (off): an
+ * object for sim_mem_valid, of no GPU's handle (gpu_id 0). */
+int kfdsim_va_mapped(uint64_t va, uint64_t size, int on) {
+  if (on) {
+    bo_t b = {.va = va, .size = size, .cpu = va, .used = 1, .memfd = -1};
+    uint64_t handle;
+    return add_bo(&b, &handle);
+  }
+  pthread_mutex_lock(&mu);
+  for (uint32_t i = 0; i < nbos; i++)
+    if (bos[i].used && !bos[i].gpu_id && bos[i].va == va && bos[i].size == size) {
+      bos[i].used = 0;
+      break;
+    }
+  pthread_mutex_unlock(&mu);
   return 0;
 }
 
