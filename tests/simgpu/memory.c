@@ -7,8 +7,13 @@
  * hsaKmtQueryPointerInfo return and sim_gpu_to_cpu translates for the
  * engines (vm.c). HIP 5.2's hipHostUnregister needs the two addresses to
  * differ (it removes both from its map, aborting on the second when they
- * are one). The list of allocations answers hsaKmtQueryPointerInfo, which
- * ROCR and HIP use to classify pointers, by CPU or GPU address. */
+ * are one). A registration is counted per address and size: the same
+ * address registered again with another size (HIP locks a buffer at the
+ * address of one it freed still locked) gets a range of its own, which a
+ * mapping of that address and size returns; a deregistration drops the
+ * newest registration at the address. The list of allocations answers
+ * hsaKmtQueryPointerInfo, which ROCR and HIP use to classify pointers, by
+ * CPU or GPU address. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +29,7 @@ typedef struct alloc {
   void *reserved; /* registered memory: the range holding gpu, and its length */
   uint64_t reserved_len;
   uint64_t mapped; /* bytes we mmap'd; 0 for registered user memory */
+  uint32_t regs;   /* registered memory: registrations of this address and size */
   HsaMemFlags flags;
   uint32_t node;
   HSA_POINTER_TYPE type;
@@ -138,10 +144,19 @@ static int reserve_gpu_range(alloc_t *r) {
   return 0;
 }
 
+/* The registration of exactly addr and size; mu held. */
+static alloc_t *registered(const void *addr, uint64_t size) {
+  for (alloc_t *a = allocs; a; a = a->next)
+    if (!a->mapped && a->addr == addr && a->size == size) return a;
+  return NULL;
+}
+
 HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 size,
                                                       HsaMemFlags flags) {
   pthread_mutex_lock(&mu);
-  int known = find_locked(addr, 1) != NULL;
+  alloc_t *k = find_locked(addr, 1), *same = registered(addr, size);
+  int known = (k && k->mapped) || same;
+  if (same) same->regs++;
   pthread_mutex_unlock(&mu);
   if (known) return HSAKMT_STATUS_SUCCESS;
   alloc_t *r = calloc(1, sizeof *r);
@@ -151,6 +166,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 size
   r->flags = flags;
   r->node = SIM_CPU_NODE;
   r->type = HSA_POINTER_REGISTERED_USER;
+  r->regs = 1;
   if (reserve_gpu_range(r)) {
     free(r);
     return HSAKMT_STATUS_NO_MEMORY;
@@ -161,16 +177,24 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 size
   return HSAKMT_STATUS_SUCCESS;
 }
 
-/* Memory from hsaKmtAllocMemory stays until hsaKmtFreeMemory. */
+/* Memory from hsaKmtAllocMemory stays until hsaKmtFreeMemory; of memory
+ * registered more than once, one registration goes (the newest). */
 HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void *addr) {
-  remove_alloc(addr, 0);
+  pthread_mutex_lock(&mu);
+  alloc_t *a = allocs;
+  while (a && (a->mapped || a->addr != addr)) a = a->next;
+  int more = a && a->regs > 1;
+  if (more) a->regs--;
+  pthread_mutex_unlock(&mu);
+  if (!more) remove_alloc(addr, 0);
   return HSAKMT_STATUS_SUCCESS;
 }
 
-/* The GPU address of CPU address p. */
-static uint64_t gpu_address(void *p) {
+/* The GPU address of CPU address p, mapped with size bytes (a
+ * registration of exactly p and size first). */
+static uint64_t gpu_address(void *p, uint64_t size) {
   pthread_mutex_lock(&mu);
-  alloc_t *a = NULL;
+  alloc_t *a = registered(p, size);
   for (alloc_t *i = allocs; i && !a; i = i->next)
     if ((char *)p >= (char *)i->addr && (char *)p < (char *)i->addr + i->size) a = i;
   uint64_t va = a ? a->gpu + (uint64_t)((char *)p - (char *)a->addr) : (uint64_t)(uintptr_t)p;
@@ -179,16 +203,15 @@ static uint64_t gpu_address(void *p) {
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void *addr, HSAuint64 size, HSAuint64 *gpu_va) {
-  (void)size;
-  if (gpu_va) *gpu_va = gpu_address(addr);
+  if (gpu_va) *gpu_va = gpu_address(addr, size);
   return HSAKMT_STATUS_SUCCESS;
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void *addr, HSAuint64 size, HSAuint64 *gpu_va,
                                                   HsaMemMapFlags flags, HSAuint64 n,
                                                   HSAuint32 *nodes) {
-  (void)size, (void)flags, (void)n, (void)nodes;
-  if (gpu_va) *gpu_va = gpu_address(addr);
+  (void)flags, (void)n, (void)nodes;
+  if (gpu_va) *gpu_va = gpu_address(addr, size);
   return HSAKMT_STATUS_SUCCESS;
 }
 

@@ -133,13 +133,20 @@ static void cpu_node(void) {
  * lets a later hsa_init of the same process open KFD again. The thunk front
  * end's hsaKmtRuntimeEnable answers NOT_SUPPORTED whatever this says. */
 #define CAP_DEBUG_FIRMWARE (1u << 29)
+/* KFD's SVM API (kfd/svm.c), which every kernel with CONFIG_HSA_AMD_SVM
+ * offers: the thunk of ROCR >= 6.3 then registers host memory with it (the
+ * GPU address is the CPU address) instead of making a userptr buffer object
+ * per registration.  Without it, two registrations at one address with
+ * different sizes make the thunk's deregistration fail (it finds no single
+ * object for the address), on which ROCR 7.2 asserts. */
+#define CAP_SVM_API (1u << 27)
 
 static void gpu_node(uint32_t g) {
   const sim_gfx_t *x = &sim_cfg.gfx[g];
   uint32_t node = g + 1, simd_base = 0x80000000u + g * 0x1000;
   uint32_t cap = CAP_QUEUE_SIZE_POW2 | CAP_QUEUE_SIZE_32BIT | CAP_WATCH_POINTS |
                  (2u << CAP_WATCH_POINTS_BITS_SHIFT) | (2u << CAP_DOORBELL_TYPE_SHIFT) |
-                 (sim_sram_ecc(x) ? CAP_SRAM_EDC : 0) | CAP_DEBUG_FIRMWARE;
+                 (sim_sram_ecc(x) ? CAP_SRAM_EDC : 0) | CAP_DEBUG_FIRMWARE | CAP_SVM_API;
   char p[96];
   snprintf(p, sizeof p, "topology/nodes/0/io_links/%u/properties", g);
   add(p, link_fmt, 0, node);

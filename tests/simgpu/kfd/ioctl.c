@@ -48,6 +48,7 @@ enum {
   NR_UNMAP_MEMORY_FROM_GPU = 0x19,
   NR_SET_CU_MASK = 0x1a,
   NR_ALLOC_QUEUE_GWS = 0x1e,
+  NR_SVM = 0x20,
   NR_SET_XNACK_MODE = 0x21,
   NR_AVAILABLE_MEMORY = 0x23,
   NR_EXPORT_DMABUF = 0x24,
@@ -177,6 +178,8 @@ static int request(unsigned nr, void *arg) {
     return runtime_enable(arg);
   case NR_EXPORT_DMABUF:
     return kfdsim_export_dmabuf(arg);
+  case NR_SVM:
+    return kfdsim_svm(arg);
   case NR_CREATE_QUEUE:
     return kfdsim_create_queue(arg);
   case NR_DESTROY_QUEUE:
@@ -184,7 +187,7 @@ static int request(unsigned nr, void *arg) {
   case NR_UPDATE_QUEUE:
     return kfdsim_update_queue(arg);
   }
-  /* debugger, SVM attributes, IPC, SMI, CRIU, PC sampling: not
+  /* debugger, IPC, SMI, CRIU, PC sampling: not
    * simulated; the thunk treats ENOTTY as "not supported by this kernel" */
   return -ENOTTY;
 }

@@ -9,6 +9,7 @@
  *   mmap.c      mappings of the devices (buffer objects, doorbells)
  *   ioctl.c     the ioctl entry point and the small requests
  *   memory.c    buffer objects: allocate, free, map to GPUs
+ *   svm.c       the SVM API: registered host memory, its attributes
  *   events.c    KFD events (interrupts), with event ages
  *   queues.c    hardware queues
  *   libdrm.c    the libdrm_amdgpu functions ROCR calls
@@ -30,6 +31,9 @@ int kfdsim_gpu_of_id(uint32_t gpu_id); /* -1 if no such GPU */
 int kfdsim_backed(uint64_t addr, uint64_t len); /* inside a backed buffer object? */
 /* A range libdrm.c mapped to a GPU (on) or unmapped: valid GPU memory. */
 int kfdsim_va_mapped(uint64_t va, uint64_t size, int on);
+/* A range given SVM attributes (svm.c): valid GPU memory from then on,
+ * listed once. */
+int kfdsim_svm_range(uint64_t va, uint64_t size);
 
 /* ---- libdrm.c ---- */
 /* An mmap of a render node at offset off, of a buffer object ROCR imported:
@@ -52,6 +56,7 @@ int kfdsim_create_queue(void *arg);
 int kfdsim_destroy_queue(void *arg);
 int kfdsim_update_queue(void *arg);
 int kfdsim_export_dmabuf(void *arg);
+int kfdsim_svm(void *arg);
 
 #define KFDSIM_LOG(...) SIM_LOG("kfd: " __VA_ARGS__)
 

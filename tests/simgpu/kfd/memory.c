@@ -109,6 +109,10 @@ static void remove_moved(uint64_t handle) {
     }
 }
 
+static int inside(const bo_t *b, uint64_t p, uint64_t len) {
+  return b->used && p >= b->va && p - b->va < b->size && len <= b->size - (p - b->va);
+}
+
 /* Lists the object; 0 or -ENOMEM. */
 static int add_bo(const bo_t *b, uint64_t *handle) {
   pthread_mutex_lock(&mu);
@@ -196,6 +200,17 @@ int kfdsim_export_dmabuf(void *arg) {
   return 0;
 }
 
+int kfdsim_svm_range(uint64_t va, uint64_t size) {
+  pthread_mutex_lock(&mu);
+  int known = 0;
+  for (uint32_t i = 0; i < nbos && !known; i++) known = !bos[i].gpu_id && inside(&bos[i], va, size);
+  pthread_mutex_unlock(&mu);
+  if (known) return 0;
+  bo_t b = {.va = va, .size = size, .cpu = va, .used = 1, .memfd = -1};
+  uint64_t handle;
+  return add_bo(&b, &handle);
+}
+
 /* [va, va + size) mapped to a GPU by libdrm.c (on), or no longer (off): an
  * object for sim_mem_valid, of no GPU's handle (gpu_id 0). */
 int kfdsim_va_mapped(uint64_t va, uint64_t size, int on) {
@@ -233,10 +248,6 @@ int kfdsim_unmap_memory(void *arg) {
   if (!ok) return -EINVAL;
   a->n_success = a->n_devices;
   return 0;
-}
-
-static int inside(const bo_t *b, uint64_t p, uint64_t len) {
-  return b->used && p >= b->va && p - b->va < b->size && len <= b->size - (p - b->va);
 }
 
 int kfdsim_backed(uint64_t addr, uint64_t len) {
