@@ -5,7 +5,11 @@
 # without HIP or HSA API tracing too; rtg-convert's JSON counter and
 # memory_allocation_trace.csv give the same in-use curve per agent (the
 # Perfetto trace a counter track per agent), and the program's output is
-# unchanged.
+# unchanged.  Where the GPU offers KFD's SVM API (the simulated GPU of sid
+# and experimental, as real kernels), HIP 6.4 and 7.2 make managed memory
+# (hipMallocManaged) an SVM range of reserved addresses
+# (hsa_amd_vmem_address_reserve_align, hsa_amd_svm_attributes_set): no
+# pool allocation, no memory record.
 . "$TOP/tests/e2e/02-tracer.inc"
 "$PROGS/tp_hip_alloc" >plain.out 2>&1
 traced "$PROGS/tp_hip_alloc" >traced.out 2>&1
