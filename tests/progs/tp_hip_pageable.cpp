@@ -1,10 +1,11 @@
 // tp_hip_pageable: host memory the GPU reaches at a GPU address of its own.
 // A hipMemcpy of 2 MiB or more of pageable memory makes ROCclr pin the
 // program's buffer (hsa_amd_memory_lock) and copy through that mapping;
-// hipHostRegister gives a device pointer to the program's memory. ROCR's
-// built-in thunk (>= 6.3) maps both at an address of its GPU aperture, not
-// at the CPU address, so the simulated copy engine and blit kernels must
-// translate it. Copies 8 MiB (plus 3 bytes, from an unaligned start) of
+// hipHostRegister gives a device pointer to the program's memory. The
+// simulated GPU's thunk front end (ROCR <= 6.2) maps both at an address of
+// its own, not at the CPU address, so the simulated copy engine and blit
+// kernels must translate it; ROCR's built-in thunk (>= 6.3) registers them
+// through KFD's SVM API at the CPU address. Copies 8 MiB (plus 3 bytes, from an unaligned start) of
 // pageable memory both ways, then copies and a memset through the device
 // pointer of registered memory, and checks every byte.
 #include <hip/hip_runtime.h>
