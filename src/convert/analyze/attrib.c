@@ -362,6 +362,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
   res->span_start = s, res->span_end = e, res->span = e - s;
 
   an_ivset kern = {0}, copy = {0}, dep = {0}, launch = {0};
+  an_iv_reserve(&kern, g->nops), an_iv_reserve(&copy, g->nops), an_iv_reserve(&launch, g->nops);
   for (size_t i = 0; i < g->nops; i++) {
     const an_op *op = &g->ops[i];
     if (op->kind == AN_OP_KERNEL) an_iv_add(&kern, op->start, op->end), res->kernels++;

@@ -18,15 +18,46 @@ void an_iv_add(an_ivset *set, uint64_t s, uint64_t e) {
   set->v[set->n++] = (an_iv){s, e};
 }
 
+void an_iv_reserve(an_ivset *set, size_t n) {
+  if (n <= set->cap) return;
+  set->v = rtg_xrealloc(set->v, n * sizeof *set->v, "the analysis's time intervals");
+  set->cap = n;
+}
+
 static int by_start(const void *a, const void *b) {
   const an_iv *x = a, *y = b;
   if (x->s != y->s) return x->s < y->s ? -1 : 1;
   return x->e < y->e ? -1 : x->e > y->e;
 }
 
+#define RADIX_FROM 1024 /* intervals; fewer are sorted by qsort */
+
+/* Sorts set by start (the union does not depend on the order of equal
+ * starts): a radix sort when large. */
+static void sort_by_start(an_ivset *set) {
+  size_t n = set->n, i = 1;
+  while (i < n && set->v[i - 1].s <= set->v[i].s) i++;
+  if (i == n) return;
+  if (n < RADIX_FROM || n > UINT32_MAX) {
+    qsort(set->v, n, sizeof *set->v, by_start);
+    return;
+  }
+  uint64_t *key = rtg_xmalloc(n * sizeof *key, "the analysis's time intervals");
+  uint32_t *perm = rtg_xmalloc(n * sizeof *perm, "the analysis's time intervals");
+  for (i = 0; i < n; i++) key[i] = set->v[i].s;
+  an_order_by_key(key, n, perm);
+  free(key);
+  an_iv *v = rtg_xmalloc(n * sizeof *v, "the analysis's time intervals");
+  for (i = 0; i < n; i++) v[i] = set->v[perm[i]];
+  free(perm);
+  free(set->v);
+  set->v = v;
+  set->cap = n;
+}
+
 void an_iv_normalize(an_ivset *set) {
   if (set->n < 2) return;
-  an_sort(set->v, set->n, sizeof *set->v, by_start);
+  sort_by_start(set);
   size_t o = 0;
   for (size_t i = 1; i < set->n; i++) {
     if (set->v[i].s <= set->v[o].e) {
@@ -55,6 +86,7 @@ uint64_t an_iv_total(const an_ivset *set) {
 
 void an_iv_subtract(const an_ivset *a, const an_ivset *b, an_ivset *out) {
   an_iv_clear(out);
+  an_iv_reserve(out, a->n + b->n); /* (at most: each of b cuts one of a in two) */
   size_t j = 0;
   for (size_t i = 0; i < a->n; i++) {
     uint64_t s = a->v[i].s, e = a->v[i].e;
@@ -70,6 +102,7 @@ void an_iv_subtract(const an_ivset *a, const an_ivset *b, an_ivset *out) {
 
 void an_iv_intersect(const an_ivset *a, const an_ivset *b, an_ivset *out) {
   an_iv_clear(out);
+  an_iv_reserve(out, a->n + b->n); /* (at most: one a step) */
   size_t i = 0, j = 0;
   while (i < a->n && j < b->n) {
     uint64_t s = a->v[i].s > b->v[j].s ? a->v[i].s : b->v[j].s;

@@ -20,6 +20,8 @@ typedef struct an_ivset {
 
 /* Appends [s, e) (nothing when empty); the set is then not normalized. */
 void an_iv_add(an_ivset *set, uint64_t s, uint64_t e);
+/* Makes room for n intervals in all (an_iv_add then grows nothing). */
+void an_iv_reserve(an_ivset *set, size_t n);
 /* Sorts and merges overlapping or touching intervals: the union. */
 void an_iv_normalize(an_ivset *set);
 /* Keeps what lies in [lo, hi). */

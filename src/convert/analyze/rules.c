@@ -117,6 +117,7 @@ static void low_utilization(const an_op *ops, size_t n, const an_result *res, an
   uint64_t s = res->span_start + res->cause[AN_STARTUP], e = res->span_end;
   if (e - s < CHUNKS) return;
   an_ivset kern = {0};
+  an_iv_reserve(&kern, n);
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == AN_OP_KERNEL) an_iv_add(&kern, ops[i].start, ops[i].end);
   an_iv_normalize(&kern);
