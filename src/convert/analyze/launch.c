@@ -115,25 +115,32 @@ static void group(const an_op **k, size_t n, bool queue, uint32_t *key) {
   an_group(k, n, sizeof *k, key);
 }
 
-void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
-  memset(out, 0, sizeof *out);
+void an_launch_part(const an_op *ops, size_t n, an_launch *out, bool by_name) {
   const an_op **k = rtg_xcalloc(n, sizeof *k, "the launch decomposition");
-  uint64_t *scratch = rtg_xcalloc(n, sizeof *scratch, "the launch decomposition");
   size_t nk = 0;
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == AN_OP_KERNEL) k[nk++] = &ops[i];
-  out->kernels = nk;
-
+  uint64_t *scratch = rtg_xcalloc(nk, sizeof *scratch, "the launch decomposition");
   uint32_t *key = rtg_xcalloc(nk, sizeof *key, "the launch decomposition");
-  group(k, nk, true, key);
-  out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
-  group(k, nk, false, key);
+  group(k, nk, !by_name, key);
   free(key);
-  out->by_name = rows(k, nk, false, &out->nname, scratch);
-  qsort(out->by_name, out->nname, sizeof *out->by_name, by_total);
-  for (size_t i = 0; i < out->nname; i++) out->launch_bound += out->by_name[i].launch_bound;
+  if (!by_name) {
+    out->kernels = nk;
+    out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
+  } else {
+    out->by_name = rows(k, nk, false, &out->nname, scratch);
+    qsort(out->by_name, out->nname, sizeof *out->by_name, by_total);
+    out->launch_bound = 0;
+    for (size_t i = 0; i < out->nname; i++) out->launch_bound += out->by_name[i].launch_bound;
+  }
   free(k);
   free(scratch);
+}
+
+void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
+  memset(out, 0, sizeof *out);
+  an_launch_part(ops, n, out, false);
+  an_launch_part(ops, n, out, true);
 }
 
 const an_launch_row *an_launch_queue(const an_launch *l, uint32_t queue) {

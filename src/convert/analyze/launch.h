@@ -33,6 +33,9 @@ typedef struct an_launch {
 
 /* Fills out from the kernels among ops (any order); an_launch_free frees. */
 void an_launch_compute(const an_op *ops, size_t n, an_launch *out);
+/* One half of it, out cleared before: by_queue and kernels, or (by_name)
+ * by_name and launch_bound; the two may run side by side. */
+void an_launch_part(const an_op *ops, size_t n, an_launch *out, bool by_name);
 void an_launch_free(an_launch *l);
 
 /* The row of queue in l->by_queue; NULL: none. */

@@ -9,6 +9,7 @@
 #include "shared/timemodel.h"
 #include "xalloc.h"
 #include "sort.h"
+#include "parts.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return p;
@@ -473,9 +474,49 @@ static int by_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* The queues of a device being attributed: queue k's ops are
+ * order[start[k] .. start[k + 1]) (op indices, by start), its id ids[k];
+ * pieces: each queue's idle pieces apart (NULL: none wanted). */
+typedef struct queue_job {
+  an_state *st;
+  an_dev *d;
+  const an_gpu *g;
+  const size_t *start;
+  const uint32_t *order, *ids;
+  an_pieces *pieces;
+} queue_job;
+
+#define QUEUES_APART 65536 /* ops of a GPU from which its queues run side by side */
+
+/* Queues [lo, hi) of a job, each gathered in turn into one buffer (as long
+ * as the largest of them), not all at once. */
+static void queues_part(void *arg, size_t lo, size_t hi) {
+  const queue_job *j = arg;
+  an_dev *d = j->d;
+  size_t most = 0;
+  for (size_t k = lo; k < hi; k++)
+    if (j->start[k + 1] - j->start[k] > most) most = j->start[k + 1] - j->start[k];
+  an_op *q = rtg_xmalloc((most + 1) * sizeof *q, "the analysis");
+  for (size_t k = lo; k < hi; k++) {
+    size_t n = 0;
+    for (size_t i = j->start[k]; i < j->start[k + 1]; i++) q[n++] = d->ops[j->order[i]];
+    an_gpu qg = *j->g;
+    qg.ops = q;
+    qg.nops = n;
+    an_queue *r = &d->queues[k];
+    r->queue = j->ids[k];
+    if (j->pieces) {
+      an_pieces *b = &j->pieces[k];
+      b->proc = d->proc, b->device = d->device, b->queue = r->queue;
+      qg.piece = keep_piece, qg.piece_arg = b;
+    }
+    r->ok = an_attribute(&qg, &r->res);
+  }
+  free(q);
+}
+
 /* The idle causes of each queue: its kernels and barriers alone, in order
- * of queue id; each queue's ops gathered in turn into one buffer (as long
- * as the largest queue), not all at once. */
+ * of queue id, the queues of a large GPU side by side. */
 static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
   uint32_t *rank = rtg_xmalloc((d->nops + 1) * sizeof *rank, "the analysis's queues");
   uint32_t *ids = NULL;
@@ -502,11 +543,7 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
     start[(rank[i] = last_rank) + 1]++;
   }
   rtg_u64map_free(&index);
-  size_t most = 0;
-  for (size_t k = 0; k < nq; k++) {
-    if (start[k + 1] > most) most = start[k + 1];
-    start[k + 1] += start[k];
-  }
+  for (size_t k = 0; k < nq; k++) start[k + 1] += start[k];
   uint32_t *order = rtg_xmalloc((start[nq] + 1) * sizeof *order, "the analysis's queues");
   size_t *fill = rtg_xmalloc((nq + 1) * sizeof *fill, "the analysis's queues");
   memcpy(fill, start, (nq + 1) * sizeof *fill);
@@ -514,20 +551,28 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
     if (d->ops[i].queue != AN_NO_QUEUE) order[fill[rank[i]]++] = (uint32_t)i;
   free(fill);
   free(rank);
-  an_op *q = rtg_xmalloc((most + 1) * sizeof *q, "the analysis");
   d->queues = rtg_xcalloc(nq + 1, sizeof *d->queues, "the analysis's queues");
-  for (size_t k = 0; k < nq; k++) {
-    size_t n = 0;
-    for (size_t j = start[k]; j < start[k + 1]; j++) q[n++] = d->ops[order[j]];
-    an_gpu qg = *g;
-    qg.ops = q;
-    qg.nops = n;
-    an_queue *r = &d->queues[d->nqueues++];
-    r->queue = ids[k];
-    pieces_to(st, d, &qg, r->queue);
-    r->ok = an_attribute(&qg, &r->res);
+  queue_job job = {st, d, g, start, order, ids, NULL};
+  if (st->npieces && st->queue_pieces)
+    job.pieces = rtg_xcalloc(nq + 1, sizeof *job.pieces, "the idle pieces");
+  if (d->nops >= QUEUES_APART)
+    rtg_parts_run(nq, 1, nq, queues_part, &job);
+  else
+    queues_part(&job, 0, nq);
+  d->nqueues = nq;
+  if (job.pieces) { /* in order of queue, as one */
+    an_pieces *b = &d->queue_pieces;
+    for (size_t k = 0; k < nq; k++) {
+      if (b->n + job.pieces[k].n > b->cap) {
+        b->cap = b->n + job.pieces[k].n;
+        b->v = rtg_xrealloc(b->v, b->cap * sizeof *b->v, "the idle pieces");
+      }
+      if (job.pieces[k].n) memcpy(b->v + b->n, job.pieces[k].v, job.pieces[k].n * sizeof *b->v);
+      b->n += job.pieces[k].n;
+      free(job.pieces[k].v);
+    }
+    free(job.pieces);
   }
-  free(q);
   free(order);
   free(start);
   free(ids);
@@ -615,7 +660,7 @@ static void attribute(an_state *st, uint32_t i) {
 
 /* What an_finish computes once the ops and calls are sorted: parts that
  * only read them, each writing its own results, run side by side. */
-enum task_kind { T_CRITICAL, T_ATTRIBUTE, T_QUEUES, T_LAUNCH };
+enum task_kind { T_CRITICAL, T_ATTRIBUTE, T_QUEUES, T_LAUNCH_QUEUE, T_LAUNCH_NAME };
 
 typedef struct task {
   uint8_t kind;
@@ -642,8 +687,10 @@ static void run_task(an_state *st, const task *t) {
     per_queue(st, &st->devs[t->dev], &g);
     break;
   }
-  case T_LAUNCH:
-    an_launch_compute(st->devs[t->dev].ops, st->devs[t->dev].nops, &st->devs[t->dev].launch);
+  case T_LAUNCH_QUEUE:
+  case T_LAUNCH_NAME:
+    an_launch_part(st->devs[t->dev].ops, st->devs[t->dev].nops, &st->devs[t->dev].launch,
+                   t->kind == T_LAUNCH_NAME);
     break;
   }
 }
@@ -659,11 +706,12 @@ static void *worker(void *arg) {
 
 static void run_tasks(an_state *st) {
   tasks q = {.st = st};
-  q.v = rtg_xcalloc(3 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
+  q.v = rtg_xcalloc(4 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
   if (!st->idle_only) q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
   for (uint32_t i = 0; i < st->ndevs; i++) {
     q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
-    if (!st->idle_only) q.v[q.n++] = (task){T_LAUNCH, i};
+    if (!st->idle_only)
+      q.v[q.n++] = (task){T_LAUNCH_QUEUE, i}, q.v[q.n++] = (task){T_LAUNCH_NAME, i};
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   size_t nw = cpus > 1 ? (size_t)cpus : 1;
