@@ -14,6 +14,21 @@
  * around the largest gaps (RTG_HTML_MAX_EVENTS changes it). */
 #define MAX_EVENTS (4u << 20)
 
+/* The report and its analysis, hundreds of MB for a large trace, are left
+ * to the process's exit when closed (rtg-convert exits after its outputs
+ * are closed; freeing them block by block only delays that), but where a
+ * leak check runs (AddressSanitizer) or RTG_CONVERT_FREE is set. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FREE_AT_CLOSE true
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FREE_AT_CLOSE true
+#endif
+#endif
+#ifndef FREE_AT_CLOSE
+#define FREE_AT_CLOSE (getenv("RTG_CONVERT_FREE") != NULL)
+#endif
+
 static void *sink_open(cv_ctx *ctx) {
   ht_state *h = calloc(1, sizeof *h);
   if (!h) oom();
@@ -106,7 +121,10 @@ static bool sink_close(void *arg) {
   bool threaded = !pthread_create(&th, NULL, finish, h->an);
   if (!threaded) an_shared_finish(h->an);
   ht_prepare(h);
-  if (h->all_embedded) ht_arrays_make(h); /* (else once the windows are chosen) */
+  if (h->all_embedded) { /* (else once the windows are chosen) */
+    ht_arrays_make(h);
+    ht_write_head(h);
+  }
   if (threaded) pthread_join(th, NULL);
   ht_compute(h);
   bool ok = ht_write(h);
@@ -114,6 +132,7 @@ static bool sink_close(void *arg) {
     rtg_error("cannot write output: path=%s: %s", h->path, rtg_out_why());
     ok = false;
   }
+  if (!FREE_AT_CLOSE) return ok; /* (the exit that follows frees it all at once) */
   ht_free_data(h);
   ht_arrays_free(h);
   for (uint32_t i = 0; i < h->nt; i++) free(h->t[i].v);

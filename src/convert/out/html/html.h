@@ -13,8 +13,10 @@
  *                 embedded (html_b64.c: the base64, in parts side by side);
  *   html_write.c  writes the template (report.html.in, report.css,
  *                 report.js, embedded at build time by scripts/embed.sh)
- *                 around the data: the analysis JSON document verbatim, a
- *                 JSON of the rest, and the typed arrays in base64.
+ *                 around the data: the typed arrays in base64 (their
+ *                 events' start and duration written while the analysis
+ *                 finishes), the analysis JSON document verbatim and a
+ *                 JSON of the rest.
  *
  * The numbers come from the analysis model; the page's script only draws. */
 #ifndef RTG_HTML_H
@@ -170,6 +172,10 @@ typedef struct ht_state {
   uint64_t *win; /* windows embedded when not all: s, e pairs, sorted, disjoint */
   size_t nwin;
   ht_arrays arr;
+  /* html_write.c: the file written up to the data (template_pos: where the
+   * template goes on after it) and bin_written chars of #rtg-bin */
+  bool head_written, has_data;
+  size_t template_pos, bin_written;
 } ht_state;
 
 /* html_feed.c: the events to html_file.c, in their order.  Until
@@ -207,7 +213,10 @@ void ht_arrays_free(ht_state *h);
 void ht_b64_triples(const unsigned char *in, size_t triples, char *out);
 size_t ht_b64(const unsigned char *in, size_t n, char *out);
 
-/* html_write.c: false after saying why */
+/* html_write.c: ht_write_head writes the file up to the data and the
+ * events' base64 that is made (while the analysis finishes); ht_write the
+ * rest (the head first where not written): false after saying why */
+void ht_write_head(ht_state *h);
 bool ht_write(ht_state *h);
 
 /* Out of memory: says where (the caller's line) and exits 1. */

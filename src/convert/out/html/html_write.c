@@ -2,17 +2,19 @@
  * scripts/embed.sh) around the data (html.h).  In the template,
  * <!--RTG:CSS-->, <!--RTG:JS--> and <!--RTG:DATA--> mark where the style,
  * the script and the data go.  The data is three script elements the
- * browser does not run:
- *   #rtg-analysis  the --analyze=FILE.json document, verbatim but for "</"
- *                  written "<\/" (the same JSON);
- *   #rtg-meta      JSON: strings, processes, tracks, devices (kernels,
- *                  gaps), which events are embedded, where each array is;
+ * browser does not run, in this order (the page finds them by id):
  *   #rtg-bin       base64 of the little-endian typed arrays: per event
  *                  start (float64 ns from base_ns), duration (uint32 ns;
  *                  0xffffffff: see "long"), name and args (uint32 string
  *                  indexes; args 0xffffffff: none); the devices'
  *                  utilisation (float32 ns per bin and series); the
- *                  tracks' coverage bins (uint8). */
+ *                  tracks' coverage bins (uint8); the events' start and
+ *                  duration come first, written while the analysis
+ *                  finishes (ht_write_head);
+ *   #rtg-analysis  the --analyze=FILE.json document, verbatim but for "</"
+ *                  written "<\/" (the same JSON);
+ *   #rtg-meta      JSON: strings, processes, tracks, devices (kernels,
+ *                  gaps), which events are embedded, where each array is. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -141,6 +143,39 @@ static void put_template_part(FILE *f, const unsigned char *s, size_t n, size_t 
   *pos = (size_t)((end ? end + 3 : m + 8) - (const char *)s);
 }
 
+/* The template from *pos to its next marker or end; each marker's CSS or
+ * JS written, DATA left to the caller (marker: the one stopped at, "" at
+ * the end). */
+static void put_template(FILE *f, size_t *pos, char *marker, size_t cap) {
+  for (;;) {
+    put_template_part(f, rtg_html_report_html_in, rtg_html_report_html_in_len, pos, marker, cap);
+    if (!marker[0] || !strcmp(marker, "DATA")) return;
+    if (!strcmp(marker, "CSS"))
+      fwrite(rtg_html_report_css, 1, rtg_html_report_css_len, f);
+    else if (!strcmp(marker, "JS"))
+      fwrite(rtg_html_report_js, 1, rtg_html_report_js_len, f);
+  }
+}
+
+static void write_bin(ht_state *h, FILE *f, size_t total, size_t o_util, size_t o_bins,
+                      size_t o_pstart, size_t o_pdur, size_t o_pcause, size_t np);
+
+/* The template up to its data, then the start of #rtg-bin: the events'
+ * start and duration, where made (they wait for no analysis). */
+void ht_write_head(ht_state *h) {
+  FILE *f = h->out;
+  char marker[32];
+  put_template(f, &h->template_pos, marker, sizeof marker);
+  h->head_written = true;
+  h->has_data = marker[0];
+  if (!h->has_data) return; /* (a template without data) */
+  fputs("<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
+  if (h->arr.made) {
+    h->bin_written = 16 * h->arr.n; /* (12 n bytes: 4 n triples) */
+    fwrite(h->arr.b64, 1, h->bin_written, f);
+  }
+}
+
 static void write_data(ht_state *h, FILE *f) {
   cv_ctx *ctx = h->ctx;
   /* the analysis, as --analyze=FILE.json writes it, and its text */
@@ -154,15 +189,9 @@ static void write_data(ht_state *h, FILE *f) {
   if (!m) oom();
   an_write_text(h->an, m);
   fclose(m);
-  fputs("<script type=\"application/json\" id=\"rtg-analysis\">", f);
-  put_json_doc(f, aj, ajn);
-  fputs("</script>\n", f);
 
-  /* the tracks' bins, then only the embedded events kept (made before
-   * when every event is embedded) */
+  /* the tracks' bins, then only the embedded events kept (made before) */
   size_t nb = h->nbins;
-  uint8_t *bins = h->bins;
-  if (!h->arr.made) ht_arrays_make(h);
   const ht_arrays *arr = &h->arr;
   size_t n = arr->n;
   remap names;
@@ -178,6 +207,19 @@ static void write_data(ht_state *h, FILE *f) {
   if (np > HT_MAX_PIECES) np = 0;
   size_t o_pstart = (o_bins + nb + 7) & ~(size_t)7, o_pdur = o_pstart + 8 * np,
          o_pcause = o_pdur + 4 * np, total = o_pcause + np;
+  /* the events' names after the devices' kernels' (as #rtg-meta lists
+   * them), in the order of their first use */
+  for (uint32_t i = 0; i < h->nd; i++)
+    for (size_t k = 0; h->d[i].util && k < h->d[i].nk; k++) remap_id(&names, h->d[i].k[k].name);
+  uint32_t *renumber = malloc(((size_t)arr->nfirst + 1) * sizeof *renumber);
+  if (!renumber) oom();
+  for (uint32_t i = 0; i < arr->nfirst; i++) renumber[i] = remap_id(&names, arr->first[i]);
+  ht_arrays_name(h, renumber);
+  free(renumber);
+  write_bin(h, f, total, o_util, o_bins, o_pstart, o_pdur, o_pcause, np);
+  fputs("<script type=\"application/json\" id=\"rtg-analysis\">", f);
+  put_json_doc(f, aj, ajn);
+  fputs("</script>\n", f);
 
   fputs("<script type=\"application/json\" id=\"rtg-meta\">", f);
   fprintf(f,
@@ -265,12 +307,6 @@ static void write_data(ht_state *h, FILE *f) {
               d->worst[k].e - h->first);
     fputs("]}", f);
   }
-  /* the events' names after the kernels', in the order of their first use */
-  uint32_t *renumber = malloc(((size_t)arr->nfirst + 1) * sizeof *renumber);
-  if (!renumber) oom();
-  for (uint32_t i = 0; i < arr->nfirst; i++) renumber[i] = remap_id(&names, arr->first[i]);
-  ht_arrays_name(h, renumber);
-  free(renumber);
   fputs("],\"long\":[", f);
   for (size_t i = 0; i < arr->nlong; i++)
     fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", arr->longs[2 * i],
@@ -296,10 +332,21 @@ static void write_data(ht_state *h, FILE *f) {
   if (!at) oom();
   at[atn] = 0;
   jstr(f, at);
-  fputs("}</script>\n<script type=\"application/octet-stream\" id=\"rtg-bin\">", f);
+  fputs("}</script>\n", f);
+  free(names.to);
+  free(names.from);
+  free(aj);
+  free(at);
+}
 
-  /* the arrays, back to back at their offsets, then as base64: the
-   * events' encoded before up to a2, the rest from there */
+/* The rest of #rtg-bin (after what ht_write_head wrote): the arrays, back
+ * to back at their offsets (write_data's), as base64: the events' encoded
+ * before up to a2, the rest from there. */
+static void write_bin(ht_state *h, FILE *f, size_t total, size_t o_util, size_t o_bins,
+                      size_t o_pstart, size_t o_pdur, size_t o_pcause, size_t np) {
+  const ht_arrays *arr = &h->arr;
+  size_t n = arr->n, nb = h->nbins;
+  const uint8_t *bins = h->bins;
   size_t a2 = arr->a2;
   unsigned char *mem = calloc(total - a2 + 9, 1); /* each array at its alignment */
   if (!mem) oom();
@@ -326,35 +373,21 @@ static void write_data(ht_state *h, FILE *f) {
   char *tail = malloc(4 * ((total - a2) / 3 + 1) + 1);
   if (!tail) oom();
   size_t ntail = ht_b64(blob, total - a2, tail);
-  fwrite(arr->b64, 1, 4 * (a2 / 3), f);
+  fwrite(arr->b64 + h->bin_written, 1, 4 * (a2 / 3) - h->bin_written, f);
   fwrite(tail, 1, ntail, f);
   free(mem);
   free(tail);
   fputs("</script>\n", f);
-  free(names.to);
-  free(names.from);
-  free(aj);
-  free(at);
 }
 
 bool ht_write(ht_state *h) {
-  static const struct {
-    const unsigned char *s;
-    const unsigned long *n;
-  } css = {rtg_html_report_css, &rtg_html_report_css_len},
-    js = {rtg_html_report_js, &rtg_html_report_js_len};
   FILE *f = h->out;
-  size_t pos = 0, n = rtg_html_report_html_in_len;
+  if (!h->arr.made) ht_arrays_make(h);
+  if (!h->head_written) ht_write_head(h);
+  if (h->has_data) write_data(h, f);
   char marker[32];
-  for (;;) {
-    put_template_part(f, rtg_html_report_html_in, n, &pos, marker, sizeof marker);
-    if (!marker[0]) break;
-    if (!strcmp(marker, "CSS"))
-      fwrite(css.s, 1, *css.n, f);
-    else if (!strcmp(marker, "JS"))
-      fwrite(js.s, 1, *js.n, f);
-    else if (!strcmp(marker, "DATA"))
-      write_data(h, f);
-  }
+  do /* (the template's end; a second DATA marker is dropped) */
+    put_template(f, &h->template_pos, marker, sizeof marker);
+  while (marker[0]);
   return !ferror(f);
 }
