@@ -11,9 +11,18 @@
 #include "sort.h"
 #include "parts.h"
 
+/* The next capacity of an array of the ops or calls, which grow with the
+ * trace as the events come, on the dispatching thread: four times as large
+ * from 64k elements, so that growing copies a third of the final array
+ * rather than all of it (what is reserved and never written costs no
+ * memory). */
+static size_t next_cap(size_t cap) {
+  return !cap ? 64 : cap < ((size_t)1 << 16) ? 2 * cap : 4 * cap;
+}
+
 static void *grow(void *p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return p;
-  size_t nc = *cap ? *cap * 2 : 64;
+  size_t nc = next_cap(*cap);
   void *np = rtg_xrealloc(p, nc * size, "the analysis's ops and calls");
   *cap = nc;
   return np;
@@ -53,7 +62,7 @@ static an_dev *dev_of(an_state *st, uint32_t proc, rtg_device device) {
 static void add_op(an_state *st, const cv_event *ev, rtg_device device, uint8_t kind) {
   an_dev *d = dev_of(st, ev->proc, device);
   if (d->nops == d->cap) {
-    size_t nc = d->cap ? d->cap * 2 : 64;
+    size_t nc = next_cap(d->cap);
     d->ops = rtg_xrealloc(d->ops, nc * sizeof *d->ops, "the analysis's GPU ops");
     d->corr = rtg_xrealloc(d->corr, nc * sizeof *d->corr, "the analysis's GPU ops");
     d->qid = rtg_xrealloc(d->qid, nc * sizeof *d->qid, "the analysis's GPU ops");
