@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ivset.h"
+#include "parts.h"
 #include "u64map.h"
 #include "shared/tmspan.h"
 
@@ -341,6 +342,52 @@ static void take(notes *r, const an_gpu *g, an_ivset *rest, const an_ivset *set,
   an_iv_free(&got);
 }
 
+/* The ops' interval sets: kernels, copies, the waits of barriers with
+ * dependency signals (from when their queue reached them), enqueue to
+ * start; each normalized and clipped to the span [s, e), made apart. */
+enum { SET_KERN, SET_COPY, SET_DEP, SET_LAUNCH, NSETS };
+
+typedef struct sets_job {
+  const an_gpu *g;
+  an_result *res; /* kernels and copies counted */
+  an_ivset *set;  /* NSETS */
+  uint64_t s, e;
+} sets_job;
+
+#define SETS_APART 65536 /* ops from which the sets are made side by side */
+
+static void make_set(const sets_job *j, int k) {
+  const an_gpu *g = j->g;
+  an_ivset *set = &j->set[k];
+  if (k != SET_DEP) an_iv_reserve(set, g->nops);
+  uint64_t count = 0;
+  for (size_t i = 0; i < g->nops; i++) {
+    const an_op *op = &g->ops[i];
+    switch (k) {
+    case SET_KERN:
+      if (op->kind == AN_OP_KERNEL) an_iv_add(set, op->start, op->end), count++;
+      break;
+    case SET_COPY:
+      if (op->kind == AN_OP_COPY) an_iv_add(set, op->start, op->end), count++;
+      break;
+    case SET_DEP:
+      if (op->kind == AN_OP_BARRIER && op->deps)
+        an_iv_add(set, op->enq && op->enq < op->start ? op->enq : op->start, op->end);
+      break;
+    default:
+      if (op->kind != AN_OP_BARRIER && op->enq) an_iv_add(set, op->enq, op->start);
+    }
+  }
+  if (k == SET_KERN) j->res->kernels = count;
+  if (k == SET_COPY) j->res->copies = count;
+  an_iv_normalize(set);
+  an_iv_clip(set, j->s, j->e);
+}
+
+static void sets_part(void *arg, size_t lo, size_t hi) {
+  for (size_t k = lo; k < hi; k++) make_set(arg, (int)k);
+}
+
 bool an_attribute(an_gpu *g, an_result *res) {
   memset(res, 0, sizeof *res);
   if (!g->nops) return false;
@@ -361,21 +408,13 @@ bool an_attribute(an_gpu *g, an_result *res) {
     return false;
   res->span_start = s, res->span_end = e, res->span = e - s;
 
-  an_ivset kern = {0}, copy = {0}, dep = {0}, launch = {0};
-  an_iv_reserve(&kern, g->nops), an_iv_reserve(&copy, g->nops), an_iv_reserve(&launch, g->nops);
-  for (size_t i = 0; i < g->nops; i++) {
-    const an_op *op = &g->ops[i];
-    if (op->kind == AN_OP_KERNEL) an_iv_add(&kern, op->start, op->end), res->kernels++;
-    if (op->kind == AN_OP_COPY) an_iv_add(&copy, op->start, op->end), res->copies++;
-    if (op->kind == AN_OP_BARRIER && op->deps)
-      an_iv_add(&dep, op->enq && op->enq < op->start ? op->enq : op->start, op->end);
-    if (op->kind != AN_OP_BARRIER && op->enq) an_iv_add(&launch, op->enq, op->start);
-  }
-  an_ivset *sets[] = {&kern, &copy, &dep, &launch};
-  for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
-    an_iv_normalize(sets[i]);
-    an_iv_clip(sets[i], s, e);
-  }
+  an_ivset set[NSETS] = {{0}};
+  sets_job job = {g, res, set, s, e};
+  if (g->nops >= SETS_APART)
+    rtg_parts_run(NSETS, 1, NSETS, sets_part, &job);
+  else
+    sets_part(&job, 0, NSETS);
+  an_ivset kern = set[SET_KERN], copy = set[SET_COPY], dep = set[SET_DEP], launch = set[SET_LAUNCH];
   res->busy = an_iv_total(&kern);
   res->copy_busy = an_iv_total(&copy);
   res->idle = res->span - res->busy;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parts.h"
 #include "u64map.h"
 
 const char *const an_cp_cat_names[AN_CP_NCATS] = {
@@ -268,56 +269,33 @@ static void later(const graph *g, uint32_t ev, uint32_t *cur, uint64_t *tc) {
   if (t > *tc || (t == *tc && !is_call(g, ev / 2))) *cur = ev, *tc = t;
 }
 
-static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
-                  bool calls_top, const an_cp_gpu *gpus, size_t ngpus) {
-  size_t nops = 0;
-  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
-  top_calls(g, proc_start, calls, ncalls, calls_top);
-  size_t nc = g->nc;
-  g->o = rtg_xmalloc((nops + 1) * sizeof *g->o, "the critical path");
-  /* a GPU's ops before the process's start (a prefix: they are by start)
-   * are left out; first[d]: its first op's node, skip[d]: how many */
-  size_t *first = rtg_xmalloc(2 * (ngpus + 1) * sizeof *first, "the critical path"),
-         *skip = first + ngpus + 1;
-  for (size_t d = 0, at = nc; d < ngpus; d++) {
-    skip[d] = 0;
-    while (skip[d] < gpus[d].nops && gpus[d].ops[skip[d]].start < proc_start) skip[d]++;
-    first[d] = at;
-    at += gpus[d].nops - skip[d];
-  }
-  size_t nwaited = 0;
-  for (size_t d = 0; d < ngpus; d++)
-    for (size_t i = skip[d]; gpus[d].waiter && i < gpus[d].nops; i++)
-      nwaited += !!gpus[d].waiter[i];
-  waited *wv = rtg_xmalloc((nwaited + 1) * sizeof *wv, "the critical path");
-  nwaited = 0;
-  size_t no = 0;
-  for (size_t d = 0; d < ngpus; d++)
-    for (size_t i = skip[d]; i < gpus[d].nops; i++) {
-      const an_op *op = &gpus[d].ops[i];
-      if (gpus[d].waiter && gpus[d].waiter[i])
-        wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)(nc + no)};
-      g->o[no++] = op;
-    }
-  g->no = no;
-  g->nn = nc + no;
-  g->l = rtg_xmalloc((no + 1) * sizeof *g->l, "the critical path");
-  for (size_t i = 0; i < no; i++) g->l[i] = (links){NONE, NONE, NONE};
+/* What build links once the nodes are made: the ops' links by queue
+ * (queue_links) and those by end time, the synchronisations and the last
+ * event (end_links); the two write apart (links' a and b, its c). */
+typedef struct links_job {
+  graph *g;
+  const an_cp_gpu *gpus;
+  size_t ngpus;
+  const size_t *first, *skip; /* each GPU's first op's node, its ops left out */
+  waited *wv;                 /* the ops a thread waited for */
+  size_t nwaited;
+} links_job;
 
-  uint32_t *byend = rtg_xmalloc((no + 1) * sizeof *byend, "the critical path"),
-           *byq = rtg_xmalloc((no + 1) * sizeof *byq, "the critical path");
-  uint64_t *ends = rtg_xmalloc((no + 1) * sizeof *ends, "the critical path");
-  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i), ends[i] = g->o[i]->end;
-  an_order_by_key(ends, no, byend);
-  free(ends);
-  for (size_t i = 0; i < no; i++) byend[i] += (uint32_t)nc;
+#define LINKS_APART 65536 /* ops from which the two run side by side */
+
+/* Each op's enqueuing call and the op before it in its queue. */
+static void queue_links(const links_job *j) {
+  graph *g = j->g;
+  size_t nc = g->nc, no = g->no;
+  uint32_t *byq = rtg_xmalloc((no + 1) * sizeof *byq, "the critical path");
+  for (size_t i = 0; i < no; i++) byq[i] = (uint32_t)(nc + i);
   /* by queue, then start: the ops come by GPU, each GPU's by start; key:
    * an op's queue (GPU and queue; one for every copy) as its rank, then
    * (an_group) byq's */
   uint32_t *key = rtg_xmalloc((no + 1) * sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue -> 1 + its rank of first appearance */
-  for (size_t d = 0, i = 0; d < ngpus; d++)
-    for (size_t k = skip[d]; k < gpus[d].nops; k++, i++) {
+  for (size_t d = 0, i = 0; d < j->ngpus; d++)
+    for (size_t k = j->skip[d]; k < j->gpus[d].nops; k++, i++) {
       bool added;
       const an_op *op = g->o[i];
       uint64_t q = op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)d << 32 | op->queue;
@@ -328,7 +306,6 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     }
   rtg_u64map_free(&dense);
   an_group(byq, no, sizeof *byq, key);
-  /* the ops: the enqueuing call; the op before in the queue */
   uint32_t hint = NONE;
   for (size_t k = 0; k < no; k++) {
     uint32_t i = byq[k];
@@ -338,16 +315,32 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
     if (enq && x->tid) hint = l->a = call_at(g, x->tid, enq, hint);
     if (k && x->queue != AN_NO_QUEUE && key[k - 1] == key[k]) l->b = byq[k - 1];
   }
+  free(key);
+  free(byq);
+}
+
+/* Each waiting barrier's op, each synchronisation's and the last event. */
+static void end_links(const links_job *j) {
+  graph *g = j->g;
+  size_t nc = g->nc, no = g->no, ngpus = j->ngpus, nwaited = j->nwaited;
+  const size_t *first = j->first, *skip = j->skip;
+  const an_cp_gpu *gpus = j->gpus;
+  waited *wv = j->wv;
+  uint32_t *byend = rtg_xmalloc((no + 1) * sizeof *byend, "the critical path");
+  uint64_t *ends = rtg_xmalloc((no + 1) * sizeof *ends, "the critical path");
+  for (size_t i = 0; i < no; i++) ends[i] = g->o[i]->end;
+  an_order_by_key(ends, no, byend);
+  free(ends);
+  for (size_t i = 0; i < no; i++) byend[i] += (uint32_t)nc;
   /* a waiting barrier <- the op that signalled it; without one known, the
    * op that ended last before it on another queue */
   for (size_t d = 0; d < ngpus; d++)
     for (size_t k = 0; k < gpus[d].ndeps; k++) {
       const an_cp_dep *x = &gpus[d].deps[k];
       if (x->op < skip[d] || x->src_op < skip[x->src_gpu]) continue;
-      size_t i = first[d] + x->op - skip[d], j = first[x->src_gpu] + x->src_op - skip[x->src_gpu];
-      if (i != j) g->l[i - nc].c = (uint32_t)j;
+      size_t i = first[d] + x->op - skip[d], jj = first[x->src_gpu] + x->src_op - skip[x->src_gpu];
+      if (i != jj) g->l[i - nc].c = (uint32_t)jj;
     }
-  free(key);
   for (size_t i = nc; i < g->nn; i++) {
     const an_op *x = op_node(g, (uint32_t)i);
     if (x->kind != AN_OP_BARRIER || !x->deps || g->l[i - nc].c != NONE) continue;
@@ -397,9 +390,55 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   }
   for (size_t ev = nc ? 2 * nc : 1; ev < 2 * g->nn; ev++) later(g, (uint32_t)ev, &cur, &tc);
   g->last = cur;
-  free(first);
   free(byend);
-  free(byq);
+}
+
+static void links_part(void *arg, size_t lo, size_t hi) {
+  for (size_t i = lo; i < hi; i++) i ? end_links(arg) : queue_links(arg);
+}
+
+static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t ncalls,
+                  bool calls_top, const an_cp_gpu *gpus, size_t ngpus) {
+  size_t nops = 0;
+  for (size_t i = 0; i < ngpus; i++) nops += gpus[i].nops;
+  top_calls(g, proc_start, calls, ncalls, calls_top);
+  size_t nc = g->nc;
+  g->o = rtg_xmalloc((nops + 1) * sizeof *g->o, "the critical path");
+  /* a GPU's ops before the process's start (a prefix: they are by start)
+   * are left out; first[d]: its first op's node, skip[d]: how many */
+  size_t *first = rtg_xmalloc(2 * (ngpus + 1) * sizeof *first, "the critical path"),
+         *skip = first + ngpus + 1;
+  for (size_t d = 0, at = nc; d < ngpus; d++) {
+    skip[d] = 0;
+    while (skip[d] < gpus[d].nops && gpus[d].ops[skip[d]].start < proc_start) skip[d]++;
+    first[d] = at;
+    at += gpus[d].nops - skip[d];
+  }
+  size_t nwaited = 0;
+  for (size_t d = 0; d < ngpus; d++)
+    for (size_t i = skip[d]; gpus[d].waiter && i < gpus[d].nops; i++)
+      nwaited += !!gpus[d].waiter[i];
+  waited *wv = rtg_xmalloc((nwaited + 1) * sizeof *wv, "the critical path");
+  nwaited = 0;
+  size_t no = 0;
+  for (size_t d = 0; d < ngpus; d++)
+    for (size_t i = skip[d]; i < gpus[d].nops; i++) {
+      const an_op *op = &gpus[d].ops[i];
+      if (gpus[d].waiter && gpus[d].waiter[i])
+        wv[nwaited++] = (waited){gpus[d].waiter[i], op->end, (uint32_t)(nc + no)};
+      g->o[no++] = op;
+    }
+  g->no = no;
+  g->nn = nc + no;
+  g->l = rtg_xmalloc((no + 1) * sizeof *g->l, "the critical path");
+  for (size_t i = 0; i < no; i++) g->l[i] = (links){NONE, NONE, NONE};
+
+  links_job j = {g, gpus, ngpus, first, skip, wv, nwaited};
+  if (no >= LINKS_APART)
+    rtg_parts_run(2, 1, 2, links_part, &j);
+  else
+    links_part(&j, 0, 2);
+  free(first);
   free(wv);
 }
 
