@@ -53,8 +53,50 @@ static void util_add(ht_dev *d, int k, uint64_t s, uint64_t e) {
   }
 }
 
-/* A device's idle pieces by start (they are disjoint; they come by cause). */
+#define MERGE_RUNS 64 /* sorted runs merged; more are sorted by a radix sort */
+
+/* Merges the sorted runs of v (run k: [at[k], at[k + 1])) in pairs into
+ * to, until one is left; returns where it is (v or to); equal starts keep
+ * their order. */
+static ht_piece *merge_runs(ht_piece *v, ht_piece *to, size_t *at, size_t nruns) {
+  while (nruns > 1) {
+    size_t m = 0;
+    for (size_t k = 0; k < nruns; k += 2) {
+      size_t i = at[k], mid = at[k + 1], end = k + 2 <= nruns ? at[k + 2] : mid, j = mid,
+             o = at[k]; /* (the last run alone when they are odd: copied) */
+      while (i < mid && j < end) to[o++] = v[j].s < v[i].s ? v[j++] : v[i++];
+      while (i < mid) to[o++] = v[i++];
+      while (j < end) to[o++] = v[j++];
+      at[m++] = at[k];
+    }
+    at[m] = at[nruns];
+    nruns = m;
+    ht_piece *t = v;
+    v = to, to = t;
+  }
+  return v;
+}
+
+/* A device's idle pieces by start (they are disjoint; they come by cause,
+ * each cause's in order: a few sorted runs, merged). */
 static void sort_pieces(ht_dev *d) {
+  size_t nruns = 1;
+  for (size_t i = 1; i < d->np; i++) nruns += d->p[i].s < d->p[i - 1].s;
+  if (nruns == 1) return;
+  if (nruns <= MERGE_RUNS) {
+    size_t at[MERGE_RUNS + 1], k = 0;
+    at[k++] = 0;
+    for (size_t i = 1; i < d->np; i++)
+      if (d->p[i].s < d->p[i - 1].s) at[k++] = i;
+    at[k] = d->np;
+    ht_piece *to = malloc((d->np + 1) * sizeof *to);
+    if (!to) oom();
+    ht_piece *v = merge_runs(d->p, to, at, nruns);
+    free(v == d->p ? to : d->p);
+    d->p = v;
+    d->cap = d->np;
+    return;
+  }
   uint64_t *key = malloc((d->np + 1) * sizeof *key);
   uint32_t *perm = malloc((d->np + 1) * sizeof *perm);
   ht_piece *v = malloc((d->np + 1) * sizeof *v);
