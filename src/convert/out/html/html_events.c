@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "parts.h"
 
 /* the used ids of a table, in the order of their first use */
 static uint32_t place(uint32_t *to, uint32_t *from, uint32_t *n, uint32_t id) {
@@ -82,12 +83,23 @@ void ht_arrays_make(ht_state *h) {
   a->made = true;
 }
 
+typedef struct name_job {
+  const ht_arrays *a;
+  const uint32_t *renumber;
+} name_job;
+
+static void name_part(void *arg, size_t lo, size_t hi) { /* events [lo, hi) */
+  const name_job *j = arg;
+  uint32_t *nm = (uint32_t *)j->a->blob;
+  for (size_t k = lo; k < hi; k++)
+    nm[k] = j->a->name[k] == UINT32_MAX ? UINT32_MAX : j->renumber[j->a->name[k]];
+}
+
 void ht_arrays_name(ht_state *h, const uint32_t *renumber) {
   ht_arrays *a = &h->arr;
   size_t n = a->n;
-  uint32_t *nm = (uint32_t *)a->blob;
-  for (size_t k = 0; k < n; k++)
-    nm[k] = a->name[k] == UINT32_MAX ? UINT32_MAX : renumber[a->name[k]];
+  name_job j = {a, renumber};
+  rtg_parts_run(n, (size_t)1 << 17, 8, name_part, &j);
   ht_b64_triples(a->blob, (a->a1 - 12 * n) / 3, a->b64 + 16 * n);
 }
 
