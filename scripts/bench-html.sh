@@ -12,7 +12,9 @@
 # machine without them; default "chromium firefox").  B=DIR: the build to
 # measure (default build/; DIR/rtg-convert, and DIR/librtgcommon.a or
 # build/'s for the generator); BASE=DIR: another build (e.g. main's) run
-# in the same loop, alternately, its time line printed as "base".
+# in the same loop, alternately, its time line printed as "base", and
+# whether its report is B's byte for byte, or has the same data elements
+# (#rtg-bin, #rtg-analysis, #rtg-meta) and page in another order.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${B:-$TOP/build}" && pwd)
@@ -68,7 +70,20 @@ if [ -n "$BASE" ]; then
   awk -v j="$bjs" -v h="$bhs" 'BEGIN {
     printf "bench-html: base: json %.3f s, html %.3f s: ratio %.2f (target < 2) %s\n", j, h, h / j, h / j < 2 ? "ok" : "OVER"
   }'
-  cmp -s base.html report.html && echo "bench-html: base: the same report" || echo "bench-html: base: another report"
+  if cmp -s base.html report.html; then
+    echo "bench-html: base: the same report"
+  elif python3 - base.html report.html <<'EOP'; then
+import re, sys
+def parts(p):  # the data elements by id, and the page around them
+    s = open(p).read()
+    el = re.compile(r'<script type="[^"]+" id="(rtg-[a-z]+)">(.*?)</script>\n?', re.S)
+    return dict(el.findall(s)), el.sub("", s)
+sys.exit(parts(sys.argv[1]) != parts(sys.argv[2]))
+EOP
+    echo "bench-html: base: the same data and page, the elements in another order"
+  else
+    echo "bench-html: base: another report"
+  fi
 fi
 awk -v j="$js" -v h="$hs" -v jb="$jb" -v hb="$hb" -v kb="$hkb" 'BEGIN {
   printf "bench-html: time: json %.3f s, html %.3f s: ratio %.2f (target < 2) %s\n", j, h, h / j, h / j < 2 ? "ok" : "OVER"
