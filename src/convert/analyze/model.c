@@ -244,12 +244,12 @@ static void *permuted(void *v, const uint32_t *perm, size_t n, size_t size) {
   return to;
 }
 
-/* A device's ops in an_sort_ops's order (equal ones as they came), with
- * their corr ids, queue ids and signals, and its waiters' op indices. */
-static void sort_dev(an_dev *d) {
+/* The order of a device's ops in an_sort_ops's order (equal ones as they
+ * came): perm[i] = the op that goes i-th; NULL when they are in it. */
+static uint32_t *sort_order(const an_dev *d) {
   size_t n = d->nops, i = 1;
   while (i < n && an_op_by_start(&d->ops[i - 1], &d->ops[i]) <= 0) i++;
-  if (i >= n) return;
+  if (i >= n) return NULL;
   if (n > UINT32_MAX) rtg_die(0, "more than 2^32 GPU ops on one GPU");
   uint32_t *perm = rtg_xmalloc(n * sizeof *perm, "the analysis's GPU ops");
   uint64_t *key = rtg_xmalloc(n * sizeof *key, "the analysis's GPU ops");
@@ -261,6 +261,13 @@ static void sort_dev(an_dev *d) {
       uint32_t t = perm[j];
       perm[j] = perm[j - 1], perm[j - 1] = t;
     }
+  return perm;
+}
+
+/* A device's ops in the order perm gives, with their corr ids, queue ids
+ * and signals, and its waiters' op indices; perm freed. */
+static void sort_apply(an_dev *d, uint32_t *perm) {
+  size_t n = d->nops, i;
   if (d->nwaiters) {
     uint32_t *at = rtg_xmalloc(n * sizeof *at, "the analysis's GPU ops");
     for (i = 0; i < n; i++) at[perm[i]] = (uint32_t)i;
@@ -274,6 +281,39 @@ static void sort_dev(an_dev *d) {
   if (d->waiter) d->waiter = permuted(d->waiter, perm, n, sizeof *d->waiter);
   d->cap = n;
   free(perm);
+}
+
+/* Who enqueued each op of every process (resolve), before its calls are
+ * sorted (an_proc.corrs indexes them). */
+static void resolve_all(an_state *st) {
+  for (uint32_t p = 0; p < st->nprocs; p++) {
+    corr_index x;
+    corr_index_of(&st->procs[p], &x);
+    for (uint32_t i = 0; i < st->ndevs; i++)
+      if (st->devs[i].proc == p) resolve(st, &st->devs[i], &x);
+    free(x.by_id);
+    free(st->procs[p].corrs); /* (only the resolving needed them) */
+    st->procs[p].corrs = NULL;
+    st->procs[p].ncorrs = st->procs[p].capcorrs = 0;
+  }
+}
+
+/* The devices' orders (perm: one per device) beside the resolving: the
+ * orders read the ops' times alone, the resolving writes none of them. */
+typedef struct order_job {
+  an_state *st;
+  uint32_t **perm;
+} order_job;
+
+#define ORDER_APART 65536 /* ops from which the two run side by side */
+
+static void order_part(void *arg, size_t lo, size_t hi) {
+  const order_job *j = arg;
+  for (size_t k = lo; k < hi; k++)
+    if (k)
+      resolve_all(j->st);
+    else
+      for (uint32_t i = 0; i < j->st->ndevs; i++) j->perm[i] = sort_order(&j->st->devs[i]);
 }
 
 static int by_qid(const void *a, const void *b) {
@@ -744,18 +784,18 @@ static void run_tasks(an_state *st) {
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
   cv_occ_finish(ctx, &st->occ);
-  for (uint32_t i = 0; i < st->ndevs; i++) sort_dev(&st->devs[i]);
-  /* (all before the calls that an_proc.corrs indexes are sorted) */
-  for (uint32_t p = 0; p < st->nprocs; p++) {
-    corr_index x;
-    corr_index_of(&st->procs[p], &x);
-    for (uint32_t i = 0; i < st->ndevs; i++)
-      if (st->devs[i].proc == p) resolve(st, &st->devs[i], &x);
-    free(x.by_id);
-    free(st->procs[p].corrs); /* (only the resolving needed them) */
-    st->procs[p].corrs = NULL;
-    st->procs[p].ncorrs = st->procs[p].capcorrs = 0;
-  }
+  /* each device's ops by start, and who enqueued each op */
+  uint32_t **perm = rtg_xcalloc(st->ndevs + 1, sizeof *perm, "the analysis's GPU ops");
+  size_t nops = 0;
+  for (uint32_t i = 0; i < st->ndevs; i++) nops += st->devs[i].nops;
+  order_job oj = {st, perm};
+  if (nops >= ORDER_APART)
+    rtg_parts_run(2, 1, 2, order_part, &oj);
+  else
+    order_part(&oj, 0, 2);
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    if (perm[i]) sort_apply(&st->devs[i], perm[i]);
+  free(perm);
   /* each GPU's ops in queue order, for the GPUs with waiting barriers and
    * those they waited on */
   queue_order *qo = rtg_xcalloc(st->ndevs + 1, sizeof *qo, "the analysis's dependencies");
