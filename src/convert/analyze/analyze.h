@@ -95,7 +95,8 @@ typedef struct an_dev {
   an_queue *queues; /* by queue */
   size_t nqueues;
   an_launch launch;
-  an_rule rules[AN_NRULES];           /* the GPU rules (from AN_FIRST_GPU_RULE) */
+  an_rule rules[AN_NRULES]; /* the GPU rules (from AN_FIRST_GPU_RULE) */
+  uint32_t rules_wait; /* (an_finish) its tasks left before its rules: they run after the last */
   an_pieces gpu_pieces, queue_pieces; /* (with piece callbacks, during an_finish) */
 } an_dev;
 

@@ -742,6 +742,12 @@ static void run_task(an_state *st, const task *t) {
                    t->kind == T_LAUNCH_NAME);
     break;
   }
+  /* a GPU's rules, once its causes and both launch halves are known, by
+   * whichever task of them ends last */
+  an_dev *d = &st->devs[t->dev];
+  if (t->kind != T_CRITICAL && t->kind != T_QUEUES && !st->idle_only &&
+      !__atomic_sub_fetch(&d->rules_wait, 1, __ATOMIC_ACQ_REL) && d->ok)
+    an_rules_gpu(d->ops, d->nops, &d->res, &d->launch, d->rules);
 }
 
 static void *worker(void *arg) {
@@ -758,6 +764,7 @@ static void run_tasks(an_state *st) {
   q.v = rtg_xcalloc(4 * (size_t)st->ndevs + 2, sizeof *q.v, "the analysis's tasks");
   if (!st->idle_only) q.v[q.n++] = (task){T_CRITICAL, 0}; /* the longest first */
   for (uint32_t i = 0; i < st->ndevs; i++) {
+    st->devs[i].rules_wait = 3; /* T_ATTRIBUTE and the two launch halves */
     q.v[q.n++] = (task){T_ATTRIBUTE, i}, q.v[q.n++] = (task){T_QUEUES, i};
     if (!st->idle_only)
       q.v[q.n++] = (task){T_LAUNCH_QUEUE, i}, q.v[q.n++] = (task){T_LAUNCH_NAME, i};
@@ -832,7 +839,6 @@ void an_finish(an_state *st) {
     an_dev *d = &st->devs[i];
     an_proc *p = proc_of(st, d->proc);
     if (!d->ok) continue;
-    an_rules_gpu(d->ops, d->nops, &d->res, &d->launch, d->rules);
     for (size_t k = 0; k < d->nops; k++)
       if (d->ops[k].kind == AN_OP_KERNEL && !(d->ops[k].call_flags & AN_CALL_COPY)) {
         uint64_t t = launched(&d->ops[k]);
