@@ -75,7 +75,7 @@ if [ -n "$BASE" ]; then
   elif python3 - base.html report.html <<'EOP'; then
 import re, sys
 def parts(p):  # the data elements by id, and the page around them
-    s = open(p).read()
+    s = open(p, encoding="latin-1").read()
     el = re.compile(r'<script type="[^"]+" id="(rtg-[a-z]+)">(.*?)</script>\n?', re.S)
     return dict(el.findall(s)), el.sub("", s)
 sys.exit(parts(sys.argv[1]) != parts(sys.argv[2]))

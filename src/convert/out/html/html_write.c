@@ -31,19 +31,25 @@ extern const unsigned char rtg_html_report_html_in[], rtg_html_report_css[], rtg
 extern const unsigned long rtg_html_report_html_in_len, rtg_html_report_css_len,
     rtg_html_report_js_len;
 
-/* A JSON string that may sit in a script element: < > & escaped. */
+/* A JSON string that may sit in a script element: < > & escaped (the
+ * runs between escapes written whole: the arguments can be MBs). */
 static void jstr(FILE *f, const char *s) {
   fputc('"', f);
-  for (; *s; s++) {
+  for (;;) {
+    const char *run = s;
+    while ((unsigned char)*s >= 0x20 && *s != '"' && *s != '\\' && *s != '<' && *s != '>' &&
+           *s != '&')
+      s++;
+    if (s > run) fwrite(run, 1, (size_t)(s - run), f);
     unsigned char c = (unsigned char)*s;
+    if (!c) break;
     if (c == '"' || c == '\\')
       fputc('\\', f), fputc(c, f);
     else if (c == '\n')
       fputs("\\n", f);
-    else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-      fprintf(f, "\\u%04x", c);
     else
-      fputc(c, f);
+      fprintf(f, "\\u%04x", c);
+    s++;
   }
   fputc('"', f);
 }
@@ -51,13 +57,16 @@ static void jstr(FILE *f, const char *s) {
 /* A JSON document (no raw "<" can be in it outside strings) with "</"
  * written "<\/", so that no "</script>" ends the element early. */
 static void put_json_doc(FILE *f, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '<' && i + 1 < n && s[i + 1] == '/') {
-      fputs("<\\", f);
-      continue;
-    }
-    fputc(s[i], f);
+  size_t from = 0;
+  for (const char *p = s; (p = memchr(p, '<', n - (size_t)(p - s)));) {
+    size_t i = (size_t)(p - s);
+    p++;
+    if (i + 1 >= n || s[i + 1] != '/') continue;
+    fwrite(s + from, 1, i + 1 - from, f); /* up to the "<" */
+    fputc('\\', f);
+    from = i + 1;
   }
+  fwrite(s + from, 1, n - from, f);
 }
 
 static const char *const kind_names[HT_NKINDS] = {"hip", "hsa",   "markers", "syscalls",
