@@ -354,8 +354,6 @@ typedef struct sets_job {
   uint64_t s, e;
 } sets_job;
 
-#define SETS_APART 65536 /* ops from which the sets are made side by side */
-
 static void make_set(const sets_job *j, int k) {
   const an_gpu *g = j->g;
   an_ivset *set = &j->set[k];
@@ -410,7 +408,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
 
   an_ivset set[NSETS] = {{0}};
   sets_job job = {g, res, set, s, e};
-  if (g->nops >= SETS_APART)
+  if (g->nops >= an_apart())
     rtg_parts_run(NSETS, 1, NSETS, sets_part, &job);
   else
     sets_part(&job, 0, NSETS);

@@ -281,8 +281,6 @@ typedef struct links_job {
   size_t nwaited;
 } links_job;
 
-#define LINKS_APART 65536 /* ops from which the two run side by side */
-
 /* Each op's enqueuing call and the op before it in its queue. */
 static void queue_links(const links_job *j) {
   graph *g = j->g;
@@ -434,7 +432,7 @@ static void build(graph *g, uint64_t proc_start, const an_call *calls, size_t nc
   for (size_t i = 0; i < no; i++) g->l[i] = (links){NONE, NONE, NONE};
 
   links_job j = {g, gpus, ngpus, first, skip, wv, nwaited};
-  if (no >= LINKS_APART)
+  if (no >= an_apart())
     rtg_parts_run(2, 1, 2, links_part, &j);
   else
     links_part(&j, 0, 2);

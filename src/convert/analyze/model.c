@@ -305,8 +305,6 @@ typedef struct order_job {
   uint32_t **perm;
 } order_job;
 
-#define ORDER_APART 65536 /* ops from which the two run side by side */
-
 static void order_part(void *arg, size_t lo, size_t hi) {
   const order_job *j = arg;
   for (size_t k = lo; k < hi; k++)
@@ -535,8 +533,6 @@ typedef struct queue_job {
   an_pieces *pieces;
 } queue_job;
 
-#define QUEUES_APART 65536 /* ops of a GPU from which its queues run side by side */
-
 /* Queues [lo, hi) of a job, each gathered in turn into one buffer (as long
  * as the largest of them), not all at once. */
 static void queues_part(void *arg, size_t lo, size_t hi) {
@@ -604,7 +600,7 @@ static void per_queue(an_state *st, an_dev *d, const an_gpu *g) {
   queue_job job = {st, d, g, start, order, ids, NULL};
   if (st->npieces && st->queue_pieces)
     job.pieces = rtg_xcalloc(nq + 1, sizeof *job.pieces, "the idle pieces");
-  if (d->nops >= QUEUES_APART)
+  if (d->nops >= an_apart())
     rtg_parts_run(nq, 1, nq, queues_part, &job);
   else
     queues_part(&job, 0, nq);
@@ -796,7 +792,7 @@ void an_finish(an_state *st) {
   size_t nops = 0;
   for (uint32_t i = 0; i < st->ndevs; i++) nops += st->devs[i].nops;
   order_job oj = {st, perm};
-  if (nops >= ORDER_APART)
+  if (nops >= an_apart())
     rtg_parts_run(2, 1, 2, order_part, &oj);
   else
     order_part(&oj, 0, 2);

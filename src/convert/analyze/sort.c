@@ -39,6 +39,11 @@ static void gather_part(void *arg, size_t lo, size_t hi) {
     memcpy(g->to + i * g->size, g->from + (size_t)g->perm[i] * g->size, g->size);
 }
 
+size_t an_apart(void) {
+  const char *e = getenv("RTG_ANALYZE_APART");
+  return e && *e ? (size_t)strtoull(e, NULL, 10) : (size_t)1 << 16;
+}
+
 void an_gather(void *to, const void *from, size_t size, const uint32_t *perm, size_t n) {
   gather g = {to, from, size, perm};
   rtg_parts_run(n, (size_t)1 << 16, 8, gather_part, &g);
