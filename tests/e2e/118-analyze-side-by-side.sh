@@ -1,5 +1,6 @@
 # The analysis's parts that run side by side on a large GPU (from 64k ops:
-# the ops' order beside the resolving of their callers, a GPU's queues,
+# the ops' order beside the resolving of their callers, the ops' gathering
+# and dependencies beside the calls' sorting and segments, a GPU's queues,
 # the critical path's links, the idle causes' interval sets;
 # RTG_ANALYZE_APART changes where) give what they give one after another:
 # generated traces of one and of three processes (a GPU each, two queues,

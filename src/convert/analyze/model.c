@@ -784,6 +784,56 @@ static void run_tasks(an_state *st) {
   }
 }
 
+/* The devices' ops in their order (perm), then what their waiting
+ * barriers waited for; what only that needed freed. */
+static void ops_ready(an_state *st, uint32_t **perm) {
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    if (perm[i]) sort_apply(&st->devs[i], perm[i]);
+  /* each GPU's ops in queue order, for the GPUs with waiting barriers and
+   * those they waited on */
+  queue_order *qo = rtg_xcalloc(st->ndevs + 1, sizeof *qo, "the analysis's dependencies");
+  for (uint32_t i = 0; i < st->ndevs; i++)
+    if (st->devs[i].nwaiters) barrier_waits(&st->devs[i], queue_order_of(&st->devs[i], &qo[i]));
+  match_waits(st, qo);
+  for (uint32_t i = 0; i < st->ndevs; i++) free(qo[i].v), free(qo[i].pos);
+  free(qo);
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    an_dev *d = &st->devs[i];
+    free(d->corr), free(d->qid), free(d->sig);
+    d->corr = d->qid = d->sig = NULL;
+  }
+}
+
+/* Each process with a GPU: its start, its calls sorted (their shape) and
+ * made the idle causes' segments. */
+static void calls_ready(an_state *st) {
+  bool *seen = rtg_xcalloc(st->nprocs + 1, sizeof *seen, "the analysis");
+  for (uint32_t i = 0; i < st->ndevs; i++) {
+    an_dev *d = &st->devs[i];
+    an_proc *p = &st->procs[d->proc];
+    if (seen[d->proc]) continue;
+    seen[d->proc] = true;
+    p->start = st->ctx->procs[d->proc].boot_ns;
+    if (!p->start) /* no header: its first call */
+      for (size_t c = 0; c < p->ncalls; c++)
+        if (!p->start || p->calls[c].start < p->start) p->start = p->calls[c].start;
+    p->calls_shape = an_sort_calls_shape(p->calls, p->ncalls, p->start);
+    size_t n;
+    proc_segs(p, &n);
+  }
+  free(seen);
+}
+
+/* the two, which touch apart (the ops and dependencies; the calls) */
+static void prepare_part(void *arg, size_t lo, size_t hi) {
+  const order_job *j = arg;
+  for (size_t k = lo; k < hi; k++)
+    if (k)
+      calls_ready(j->st);
+    else
+      ops_ready(j->st, j->perm);
+}
+
 void an_finish(an_state *st) {
   cv_ctx *ctx = st->ctx;
   cv_occ_finish(ctx, &st->occ);
@@ -796,40 +846,18 @@ void an_finish(an_state *st) {
     rtg_parts_run(2, 1, 2, order_part, &oj);
   else
     order_part(&oj, 0, 2);
-  for (uint32_t i = 0; i < st->ndevs; i++)
-    if (perm[i]) sort_apply(&st->devs[i], perm[i]);
-  free(perm);
-  /* each GPU's ops in queue order, for the GPUs with waiting barriers and
-   * those they waited on */
-  queue_order *qo = rtg_xcalloc(st->ndevs + 1, sizeof *qo, "the analysis's dependencies");
-  for (uint32_t i = 0; i < st->ndevs; i++)
-    if (st->devs[i].nwaiters) barrier_waits(&st->devs[i], queue_order_of(&st->devs[i], &qo[i]));
-  match_waits(st, qo);
-  for (uint32_t i = 0; i < st->ndevs; i++) free(qo[i].v), free(qo[i].pos);
-  free(qo);
-  /* what only the matching needed */
-  for (uint32_t i = 0; i < st->ndevs; i++) {
-    an_dev *d = &st->devs[i];
-    free(d->corr), free(d->qid), free(d->sig);
-    d->corr = d->qid = d->sig = NULL;
-  }
-  /* (a GPU's process may have no call yet: made here, before seen) */
+  /* (a GPU's process may have no call yet: made here, before any part) */
   for (uint32_t i = 0; i < st->ndevs; i++) proc_of(st, st->devs[i].proc);
-  bool *seen = rtg_xcalloc(st->nprocs + 1, sizeof *seen, "the analysis");
-  for (uint32_t i = 0; i < st->ndevs; i++) {
-    an_dev *d = &st->devs[i];
-    an_proc *p = proc_of(st, d->proc);
-    if (seen[d->proc]) continue;
-    seen[d->proc] = true;
-    p->start = ctx->procs[d->proc].boot_ns;
-    if (!p->start) /* no header: its first call */
-      for (size_t c = 0; c < p->ncalls; c++)
-        if (!p->start || p->calls[c].start < p->start) p->start = p->calls[c].start;
-    p->calls_shape = an_sort_calls_shape(p->calls, p->ncalls, p->start);
-  }
-  free(seen);
   for (uint32_t i = 0; i < st->nprocs; i++) pthread_mutex_init(&st->procs[i].segs_mu, NULL);
   st->segs_mu_made = true;
+  /* the ops in their order and what the barriers waited for, beside the
+   * calls sorted and made segments */
+  order_job pj = {st, perm};
+  if (nops >= an_apart())
+    rtg_parts_run(2, 1, 2, prepare_part, &pj);
+  else
+    prepare_part(&pj, 0, 2);
+  free(perm);
   run_tasks(st);
   for (uint32_t i = 0; i < st->ndevs && !st->idle_only; i++) {
     an_dev *d = &st->devs[i];

@@ -22,9 +22,10 @@ void an_gather(void *to, const void *from, size_t size, const uint32_t *perm, si
  * 2^32. */
 void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm);
 /* The GPU ops from which the analysis runs its independent parts side by
- * side (a GPU's queues, the critical path's links, the interval sets, the
- * ops' order and the resolving): 64k, or RTG_ANALYZE_APART (tests: 1
- * always, a large number never). */
+ * side (the ops' order and the resolving, the ops' gathering and the
+ * calls' segments, a GPU's queues, the critical path's links, the
+ * interval sets): 64k, or RTG_ANALYZE_APART (tests: 1 always, a large
+ * number never). */
 size_t an_apart(void);
 
 #endif
