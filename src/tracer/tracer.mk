@@ -76,6 +76,9 @@ SIGNAL_HOOKS_OBJ := $(patsubst %,$(B)/obj/src/tracer/gpu/%.o,signal_hooks app_vi
 UNIT_EXTRA_test_signal_hooks := $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ)
 UNIT_LIBS_test_signal_hooks  := -ldl -lpthread
 $(B)/tests/test_signal_hooks: $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ) tests/unit/tracer/gpu/fake_hsa.h
+UNIT_EXTRA_test_async_handlers := $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ)
+UNIT_LIBS_test_async_handlers  := -ldl -lpthread
+$(B)/tests/test_async_handlers: $(GPU_TEST_OBJ) $(SIGNAL_HOOKS_OBJ) tests/unit/tracer/gpu/fake_hsa.h
 # and a queue's waiter thread
 UNIT_EXTRA_test_waiters := $(GPU_TEST_OBJ) $(B)/obj/src/tracer/gpu/waiters.o
 UNIT_LIBS_test_waiters  := -ldl -lpthread

@@ -19,55 +19,110 @@
  * hardware left, in the same wake-up of that thread.
  *
  * Watching ends when the application's handler returns false (the runtime
- * drops it), or with the signal.  Signals nobody watches cost one atomic
- * load per op. */
+ * drops it), or with the signal.  Until a program registers its first
+ * handler, an op costs one load of a flag here.
+ *
+ * A handler per op means two threads per op at its signal's entry: the
+ * application's registers, the async-events thread drops.  What they
+ * share is that entry alone: no count of all signals, no allocation made
+ * on one thread and freed on the other (each such line moves between
+ * their cores, on the path from a kernel's end to the next submit). */
 #include "gpu_op.h"
 #include "handle_table.h"
 
 #include <sched.h>
 #include <stdlib.h>
 
-typedef struct watch {
+typedef struct watch watch;
+
+typedef struct app_handler {
+  hsa_amd_signal_handler fn;
+  void *arg;
+  uint64_t handle;
+  hsa_signal_condition_t cond; /* the application's condition */
+  hsa_signal_value_t cmp;
+  bool on_change; /* registered for "the value changes", not for cond */
+  watch *w;       /* the signal's, which outlives every registration of it */
+} app_handler;
+
+/* A signal's entry stays while the signal lives, at 0 handlers too, and
+ * holds the registration of a signal watched by one handler at a time
+ * (each op's, in HIP and in programs that register per op): registering
+ * and dropping such a handler allocates and frees nothing, and changes
+ * nothing that other signals' ops share.  An entry that its signal's
+ * destroy finds with handlers still registered is freed by the last one
+ * dropped. */
+struct watch {
   rtg_handle_node node; /* first: the table's entry is the watch */
   uint32_t handlers;    /* the application's, registered and not yet dropped */
-} watch;
+  bool forgotten;       /* the signal was destroyed: out of the table */
+  bool own_busy;        /* own is registered */
+  app_handler own;
+};
 
 static rtg_handle_table table;
-static _Atomic uint32_t n_watched; /* 0: nothing to look up */
+/* set at the first registration, never cleared but by a fork: nothing to
+ * look up before (written once, so the ops of every thread only read it) */
+static _Atomic bool watching;
 
-/* Adds d (+1 or -1) to the handlers watching handle. */
-static void watch_add(uint64_t handle, int d) {
+/* A registration of handle's for the application's handler: the entry's
+ * own when free, else an allocated one; NULL: no memory. */
+static app_handler *watch_take(uint64_t handle) {
+  if (!atomic_load_explicit(&watching, memory_order_relaxed))
+    atomic_store_explicit(&watching, true, memory_order_relaxed);
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
-  watch *fresh = d > 0 ? calloc(1, sizeof *fresh) : NULL, *gone = NULL; /* (outside the lock) */
-  rtg_spin_lock(&b->mu);
-  rtg_handle_node **l;
-  watch *w = (watch *)rtg_handle_find(b, handle, &l);
-  if (!w && fresh) {
-    w = fresh, fresh = NULL;
-    w->node.handle = handle;
-    *l = &w->node;
-    atomic_fetch_add_explicit(&n_watched, 1, memory_order_relaxed);
-  }
-  if (w) {
-    w->handlers = d > 0 ? w->handlers + 1 : w->handlers ? w->handlers - 1 : 0;
-    if (!w->handlers) {
-      *l = w->node.next;
-      gone = w;
-      atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
+  watch *fresh = NULL;
+  app_handler *extra = NULL;
+  for (;;) { /* (allocations outside the lock) */
+    rtg_spin_lock(&b->mu);
+    rtg_handle_node **l;
+    watch *w = (watch *)rtg_handle_find(b, handle, &l);
+    if (!w && fresh) {
+      w = fresh, fresh = NULL;
+      w->node.handle = handle;
+      *l = &w->node;
     }
+    app_handler *a = NULL;
+    if (w && !w->own_busy)
+      a = &w->own, w->own_busy = true;
+    else if (w && extra)
+      a = extra, extra = NULL;
+    if (a) {
+      w->handlers++;
+      a->w = w;
+    }
+    rtg_spin_unlock(&b->mu);
+    if (a) {
+      free(fresh);
+      free(extra);
+      return a;
+    }
+    if (!w && !(fresh = calloc(1, sizeof *fresh))) return NULL;
+    if (w && !(extra = malloc(sizeof *extra))) return NULL;
   }
+}
+
+/* a's registration dropped (by the runtime, or never made) */
+static void watch_drop(app_handler *a) {
+  watch *w = a->w, *gone = NULL;
+  rtg_handle_bucket *b = rtg_handle_bucket_of(&table, a->handle);
+  rtg_spin_lock(&b->mu); /* the entry's lock, in the table or not */
+  w->handlers--;
+  if (a == &w->own) w->own_busy = false, a = NULL;
+  if (w->forgotten && !w->handlers) gone = w;
   rtg_spin_unlock(&b->mu);
-  free(fresh);
+  free(a);
   free(gone);
 }
 
 bool rtg_async_watched(uint64_t handle) {
-  if (!atomic_load_explicit(&n_watched, memory_order_relaxed)) return false;
+  if (!atomic_load_explicit(&watching, memory_order_relaxed)) return false;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
   rtg_spin_lock(&b->mu);
-  bool found = rtg_handle_find(b, handle, NULL) != NULL;
+  watch *w = (watch *)rtg_handle_find(b, handle, NULL);
+  bool watched = w && w->handlers;
   rtg_spin_unlock(&b->mu);
-  return found;
+  return watched;
 }
 
 /* ------------------------------------------------- the tracer's handler */
@@ -122,15 +177,6 @@ void rtg_async_arm_deps(const hsa_signal_t *deps, uint32_t n) {
 
 /* ------------------------------------------ the application's handlers */
 
-typedef struct app_handler {
-  hsa_amd_signal_handler fn;
-  void *arg;
-  uint64_t handle;
-  hsa_signal_condition_t cond; /* the application's condition */
-  hsa_signal_value_t cmp;
-  bool on_change; /* registered for "the value changes", not for cond */
-} app_handler;
-
 static bool app_trampoline(hsa_signal_value_t value, void *arg);
 
 /* Registers a's trampoline again: for the application's condition, or for
@@ -164,24 +210,19 @@ static bool app_trampoline(hsa_signal_value_t value, void *arg) {
   }
   bool again = a->fn(value, a->arg);
   if (again && a->on_change && rearm(a, false)) return false;
-  if (!again) {
-    watch_add(a->handle, -1);
-    free(a);
-  }
+  if (!again) watch_drop(a);
   return again;
 }
 
 static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t cond,
                                        hsa_signal_value_t value, hsa_amd_signal_handler handler,
                                        void *arg) {
-  app_handler *a = handler && sig.handle ? malloc(sizeof *a) : NULL;
+  app_handler *a = handler && sig.handle ? watch_take(sig.handle) : NULL;
   if (!a) return rtg_real.hsa_amd_signal_async_handler(sig, cond, value, handler, arg);
-  *a = (app_handler){handler, arg, sig.handle, cond, value, false};
-  watch_add(sig.handle, +1);
+  *a = (app_handler){handler, arg, sig.handle, cond, value, false, a->w};
   hsa_status_t st = rtg_real.hsa_amd_signal_async_handler(sig, cond, value, app_trampoline, a);
   if (st != HSA_STATUS_SUCCESS) {
-    watch_add(sig.handle, -1);
-    free(a);
+    watch_drop(a);
     return st;
   }
   /* registered after the op that raised the signal was submitted */
@@ -191,14 +232,15 @@ static hsa_status_t hook_async_handler(hsa_signal_t sig, hsa_signal_condition_t 
 }
 
 void rtg_async_forget(uint64_t handle) {
-  if (!rtg_async_watched(handle)) return;
+  if (!atomic_load_explicit(&watching, memory_order_relaxed)) return;
   rtg_handle_bucket *b = rtg_handle_bucket_of(&table, handle);
   rtg_spin_lock(&b->mu);
   rtg_handle_node **l;
   watch *w = (watch *)rtg_handle_find(b, handle, &l);
   if (w) {
-    *l = w->node.next;
-    atomic_fetch_sub_explicit(&n_watched, 1, memory_order_relaxed);
+    *l = w->node.next; /* a signal made at this handle next starts afresh */
+    w->forgotten = true;
+    if (w->handlers) w = NULL; /* the last one dropped frees it */
   }
   rtg_spin_unlock(&b->mu);
   free(w);
@@ -212,6 +254,6 @@ void rtg_async_handlers_install(void) {
 
 /* Fork child: the runtime's handlers are the parent's. */
 void rtg_async_after_fork(void) {
-  atomic_store(&n_watched, 0);
+  atomic_store(&watching, false);
   rtg_handle_table_reset(&table);
 }
