@@ -395,8 +395,13 @@ static bool pfw_packet(pfw_state *s, const uint8_t *p, size_t n) {
   int r;
   uint64_t seq = 0, flags = 0, clock = 0;
   bool has_te = false, has_id = false, has_ts = false;
+  uint32_t nfields = 0, padding = 0;
   while ((r = pfw_next(&c, &f)) > 0) {
+    nfields++;
     switch (f.num) {
+    case PF_PKT_RTG_PADDING:
+      padding++;
+      break;
     case PF_PKT_TIMESTAMP:
       has_ts = true;
       break;
@@ -431,11 +436,15 @@ static bool pfw_packet(pfw_state *s, const uint8_t *p, size_t n) {
     }
     bool len_field = f.num == PF_PKT_TRACK_EVENT || f.num == PF_PKT_INTERNED_DATA ||
                      f.num == PF_PKT_TRACK_DESCRIPTOR || f.num == PF_PKT_DEFAULTS ||
-                     f.num == PF_PKT_CLOCK_SNAPSHOT;
+                     f.num == PF_PKT_CLOCK_SNAPSHOT || f.num == PF_PKT_RTG_PADDING;
     if ((f.wire == PFW_LEN) != len_field)
       PFW_FAIL(s->st, "field %u of a TracePacket has wire type %d", f.num, f.wire);
   }
   if (r < 0) PFW_FAIL(s->st, "malformed TracePacket");
+  if (padding) { /* rtg's padding (readers skip it): nothing else, not counted */
+    if (nfields != 1) PFW_FAIL(s->st, "a padding packet with other fields");
+    return true;
+  }
   int64_t *ix = pfw_set_get(&s->seq_index, seq, false);
   if (flags & PF_SEQ_INCREMENTAL_STATE_CLEARED) {
     if (ix || (seq == 1 && s->st->packets) || (seq != 1 && !s->cleared))

@@ -20,7 +20,11 @@
  * (spool.h: in memory up to a budget, beyond it in a temporary file); the
  * track descriptors, whose names are final only at the end (a later input
  * adds a process), are written first into the output, then the events
- * after them, so every reader meets a track before its events.  Slice ends
+ * after them, so every reader meets a track before its events.  When the
+ * output is a file, the events go into it as they come, after room left
+ * for the descriptors (pf_room); at the end the room left over is a
+ * padding packet (a field Perfetto does not define, skipped by readers),
+ * and only where the descriptors do not fit do the events move up.  Slice ends
  * go after their begins, but those that come out of time order on their
  * track have a spool of their own, written before the rest: see
  * pf_slice_end.
@@ -37,6 +41,7 @@
  * ops that come after it (host_flow_id).  Pairs found only at the end
  * (corr_finish) get flow events after both slices were written; those
  * cannot bind to a 0 ns slice and are lost (broken inputs only, so far). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -51,6 +56,76 @@
 #include "xalloc.h"
 
 static void op_without_call(void *arg, corr_val op);
+
+/* The room left before the events for what goes before them (the track
+ * descriptors, the slice ends out of order; spool_move where they do not
+ * fit): ROOM_MIN, and a share of the inputs' bytes, for the ends that grow
+ * with the trace, at most ROOM_MAX; RTG_CONVERT_PF_ROOM bytes when set
+ * (the tests try each way). */
+#define ROOM_MIN (8u << 10)
+#define ROOM_SHARE 2048 /* a byte per this many of the inputs */
+#define ROOM_MAX (4u << 20)
+static uint64_t pf_room(const cv_ctx *ctx) {
+  const char *e = getenv("RTG_CONVERT_PF_ROOM");
+  if (e && *e) {
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (!*end) return v;
+  }
+  uint64_t in = 0;
+  struct stat sb;
+  for (int i = 0; i < ctx->ninputs; i++)
+    if (stat(ctx->inputs[i], &sb) == 0 && S_ISREG(sb.st_mode)) in += (uint64_t)sb.st_size;
+  uint64_t room = ROOM_MIN + in / ROOM_SHARE;
+  return room < ROOM_MAX ? room : ROOM_MAX;
+}
+
+/* A padding packet: a TracePacket of one field Perfetto does not define;
+ * the smallest takes PAD_MIN bytes (tag, length, the field's tag of two
+ * bytes, its length 0). */
+#define PAD_MIN 5u
+static uint32_t varint_len(uint64_t v) {
+  uint32_t k = 1;
+  while (v >= 128) v >>= 7, k++;
+  return k;
+}
+static uint64_t pad_whole(uint64_t len) {
+  uint64_t in = varint_len((uint64_t)PF_PKT_RTG_PADDING << 3 | PBW_LEN) + varint_len(len) + len;
+  return 1 + varint_len(in) + in;
+}
+
+/* Padding packets of n bytes in all (0, or PAD_MIN or more) written to fd
+ * at its offset: one, or where no length makes one of exactly n (just past
+ * a varint's step), a smallest one and another; buf: a scratch buffer of
+ * cap bytes (at least 32). */
+static bool write_padding(int fd, uint64_t n, uint8_t *buf, size_t cap) {
+  while (n) {
+    uint64_t len = n - PAD_MIN;
+    while (len && pad_whole(len) > n) len--;
+    if (pad_whole(len) != n) len = 0;
+    uint64_t tag = (uint64_t)PF_PKT_RTG_PADDING << 3 | PBW_LEN;
+    uint8_t *q = buf;
+    *q++ = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
+    q = pbw_varint_at(q, varint_len(tag) + varint_len(len) + len);
+    q = pbw_varint_at(q, tag);
+    q = pbw_varint_at(q, len);
+    size_t head = (size_t)(q - buf);
+    n -= pad_whole(len);
+    /* the field's bytes: zeros, after the packet's head in the first piece */
+    for (uint64_t left = head + len, from = head; left; from = 0) {
+      size_t k = left < cap ? (size_t)left : cap;
+      memset(buf + from, 0, k - from);
+      for (size_t off = 0; off < k;) {
+        ssize_t w = write(fd, buf + off, k - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return rtg_out_note_error(w < 0 ? errno : ENOSPC), false;
+        off += (size_t)w;
+      }
+      left -= k;
+    }
+  }
+  return true;
+}
 
 /* ------------------------------------------------------------ output */
 
@@ -83,7 +158,7 @@ static void *pf_open(cv_ctx *ctx) {
    * the descriptors at the end (spool.h) */
   if (p->own_out && fstat(fileno(p->out), &sb) == 0 && S_ISREG(sb.st_mode) &&
       (fcntl(fileno(p->out), F_GETFL) & O_ACCMODE) == O_RDWR) /* (it reads the body back) */
-    spool_init_in_place(&p->body, p->out);
+    spool_init_in_place(&p->body, p->out, pf_room(ctx));
   else
     spool_init(&p->body, p->path, p->out, &p->spooled, budget);
   spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
@@ -466,16 +541,23 @@ static bool pf_close(void *st) {
   pf_header_out(p, &p->w);
   int fd = fileno(p->out);
   if (p->body.in_place >= 0) {
-    /* the body moves up behind the header and the ends, which then go
-     * before it; the offset is left at the end, where the file is cut
-     * (the bounce buffer: the part of the buffer the packets filled, whose
-     * pages are there already) */
-    uint64_t before = p->head.size + p->ends.size;
+    /* the header and the ends go into the room before the body, and
+     * padding after them fills what is left; where they do not fit, the
+     * body moves up first.  The offset is left at the end, where the file
+     * is cut (the bounce buffer: the part of the buffer the packets
+     * filled, whose pages are there already) */
+    uint64_t before = p->head.size + p->ends.size, at = p->body.base, to = at;
+    if (before > at)
+      to = before;
+    else if (before < at && at - before < PAD_MIN)
+      to = before + PAD_MIN;
+    size_t bounce = p->w.cap < BODY_FLUSH ? p->w.cap : BODY_FLUSH;
     if (!spool_settle(&p->body) || fflush(p->out) ||
-        !spool_move(&p->body, before, p->w.buf, p->w.cap < BODY_FLUSH ? p->w.cap : BODY_FLUSH) ||
-        !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
+        (to != at && !spool_move(&p->body, to, p->w.buf, bounce)) ||
+        lseek(fd, 0, SEEK_SET) < 0 || !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
         !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
-        lseek(fd, (off_t)p->body.size, SEEK_CUR) < 0)
+        !write_padding(fd, to - before, p->w.buf, bounce) ||
+        lseek(fd, (off_t)(to + p->body.size), SEEK_SET) < 0)
       p->io_failed = true;
   } else if (fflush(p->out) || !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
              !spool_write(&p->body, fd, p->w.buf, p->w.cap)) {

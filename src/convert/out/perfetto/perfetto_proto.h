@@ -22,6 +22,9 @@ enum {
   PF_PKT_DEFAULTS = 59, /* trace_packet_defaults */
   PF_PKT_TRACK_DESCRIPTOR = 60,
   PF_PKT_FIRST_ON_SEQUENCE = 87,
+  /* a field Perfetto does not define (readers skip it, as any unknown
+   * field): the bytes of a padding packet */
+  PF_PKT_RTG_PADDING = 2047,
   PF_SEQ_INCREMENTAL_STATE_CLEARED = 1,
   PF_SEQ_NEEDS_INCREMENTAL_STATE = 2,
 

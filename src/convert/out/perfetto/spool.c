@@ -35,10 +35,12 @@ void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budg
   s->slab_size = budget / 8 > MAX_SLAB ? MAX_SLAB : budget / 8 < MIN_SLAB ? MIN_SLAB : budget / 8;
 }
 
-void spool_init_in_place(spool *s, FILE *f) {
+void spool_init_in_place(spool *s, FILE *f, uint64_t base) {
   memset(s, 0, sizeof *s);
   s->in_place = fileno(f);
+  s->base = base;
   s->bgf = f;
+  if (fseeko(f, (off_t)base, SEEK_SET)) s->failed = true;
   /* (two buffers in turn: the writer copies one out faster than the other
    * fills, and a third would be fresh memory, a page fault per 4 KB) */
   s->bg = rtg_bgw_new(1, true);
@@ -109,13 +111,14 @@ static bool pread_all(int fd, uint8_t *b, size_t n, uint64_t off) {
 }
 
 /* From the end down, a bounce buffer at a time: each piece is read before
- * anything is written over it (to > 0). */
+ * anything is written over it (to > base). */
 bool spool_move(spool *s, uint64_t to, uint8_t *bounce, size_t bounce_cap) {
   if (!spool_settle(s)) return false;
-  for (uint64_t end = s->size; end > 0 && to > 0;) {
+  for (uint64_t end = s->size; end > 0 && to > s->base;) {
     size_t n = end < bounce_cap ? (size_t)end : bounce_cap;
     end -= n;
-    if (!pread_all(s->in_place, bounce, n, end) || !pwrite_all(s->in_place, bounce, n, end + to))
+    if (!pread_all(s->in_place, bounce, n, s->base + end) ||
+        !pwrite_all(s->in_place, bounce, n, end + to))
       return s->failed = true, false;
   }
   return true;
@@ -213,7 +216,7 @@ static bool room(spool *s) {
 
 bool spool_put(spool *s, const uint8_t *b, size_t len) {
   if (s->in_place >= 0) {
-    if (!s->failed && !pwrite_all(s->in_place, b, len, s->size)) s->failed = true;
+    if (!s->failed && !pwrite_all(s->in_place, b, len, s->base + s->size)) s->failed = true;
     s->size += len;
     return !s->failed;
   }

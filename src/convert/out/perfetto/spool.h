@@ -13,9 +13,9 @@
  * while a fault per 2 MB costs next to nothing.
  *
  * A spool may instead live in the output itself (spool_init_in_place): its
- * bytes go to the start of the output file as they come, and at the end
- * move up to where they belong (spool_move), once what goes before them is
- * known.  That takes no fresh memory, which costs more to touch than the
+ * bytes go to the output file as they come, from an offset that leaves
+ * room for what goes before them, known only at the end; if that does not
+ * fit the room, they move up to where they belong (spool_move).  That takes no fresh memory, which costs more to touch than the
  * copy (on a VM, each fresh page is a fault of the host too), and the
  * pages of an output written over are the old file's.  Its bytes are
  * written by a thread of its own (bgwrite.h): the thread that makes them
@@ -46,7 +46,8 @@ typedef struct spool {
   size_t budget; /* their limit */
   bool failed;   /* a temporary file could not be made or written */
   uint64_t size; /* bytes put */
-  int in_place;  /* >= 0: the output's descriptor, whose start holds the bytes */
+  int in_place;  /* >= 0: the output's descriptor, which holds the bytes from base */
+  uint64_t base; /* in place: their offset in the output */
   rtg_bgw *bg;   /* in place: the thread that writes them (NULL: pwrite here) */
   FILE *bgf;     /* the output, which it writes from its start */
   uint32_t nbuf; /* buffers of SPOOL_GIVE_CAP made for it so far */
@@ -57,10 +58,10 @@ typedef struct spool {
 size_t spool_budget_setting(void);
 
 void spool_init(spool *s, const char *near, FILE *out, size_t *held, size_t budget);
-/* A spool whose bytes go to the start of f (a regular file at its start,
- * written by a thread of its own, or with pwrite where none can start);
- * nothing else may touch f until spool_settle. */
-void spool_init_in_place(spool *s, FILE *f);
+/* A spool whose bytes go to f from offset base (a regular file at its
+ * start, written by a thread of its own, or with pwrite where none can
+ * start); nothing else may touch f until spool_settle. */
+void spool_init_in_place(spool *s, FILE *f, uint64_t base);
 /* Hands over len bytes in *buf (of cap bytes, from malloc): an in-place
  * spool's thread writes them, and *buf becomes a buffer of
  * SPOOL_GIVE_CAP bytes it has written before or a new one (a buffer of
@@ -70,9 +71,9 @@ bool spool_give(spool *s, uint8_t **buf, size_t *cap, size_t len);
 /* An in-place spool's bytes all written, its thread stopped, f's offset
  * back at its start; false when a write failed (s->failed). */
 bool spool_settle(spool *s);
-/* An in-place spool's bytes moved from the file's start to offset to (the
- * descriptor's offset unchanged; bounce: a scratch buffer); false on a
- * read or write error. */
+/* An in-place spool's bytes moved up from its base to offset to (above
+ * it; the descriptor's offset unchanged; bounce: a scratch buffer); false
+ * on a read or write error. */
 bool spool_move(spool *s, uint64_t to, uint8_t *bounce, size_t bounce_cap);
 /* Appends len bytes; false when they could not be kept (a temporary file
  * could not be made or written: s->failed). */
