@@ -158,7 +158,9 @@ static void *pf_open(cv_ctx *ctx) {
    * the descriptors at the end (spool.h) */
   if (p->own_out && fstat(fileno(p->out), &sb) == 0 && S_ISREG(sb.st_mode) &&
       (fcntl(fileno(p->out), F_GETFL) & O_ACCMODE) == O_RDWR) /* (it reads the body back) */
-    spool_init_in_place(&p->body, p->out, pf_room(ctx));
+    /* (a whole trace to split: no room, whose padding every part would
+     * carry with the descriptors) */
+    spool_init_in_place(&p->body, p->out, ctx->opt.split_size ? 0 : pf_room(ctx));
   else
     spool_init(&p->body, p->path, p->out, &p->spooled, budget);
   spool_init(&p->ends, p->path, p->out, &p->spooled, budget);
