@@ -62,8 +62,8 @@ static void op_without_call(void *arg, corr_val op);
  * fit): ROOM_MIN, and a share of the inputs' bytes, for the ends that grow
  * with the trace, at most ROOM_MAX; RTG_CONVERT_PF_ROOM bytes when set
  * (the tests try each way). */
-#define ROOM_MIN (8u << 10)
-#define ROOM_SHARE 2048 /* a byte per this many of the inputs */
+#define ROOM_MIN (4u << 10)
+#define ROOM_SHARE 1536 /* a byte per this many of the inputs */
 #define ROOM_MAX (4u << 20)
 static uint64_t pf_room(const cv_ctx *ctx) {
   const char *e = getenv("RTG_CONVERT_PF_ROOM");
@@ -555,8 +555,8 @@ static bool pf_close(void *st) {
       to = before + PAD_MIN;
     size_t bounce = p->w.cap < BODY_FLUSH ? p->w.cap : BODY_FLUSH;
     if (!spool_settle(&p->body) || fflush(p->out) ||
-        (to != at && !spool_move(&p->body, to, p->w.buf, bounce)) ||
-        lseek(fd, 0, SEEK_SET) < 0 || !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
+        (to != at && !spool_move(&p->body, to, p->w.buf, bounce)) || lseek(fd, 0, SEEK_SET) < 0 ||
+        !spool_write(&p->head, fd, p->w.buf, p->w.cap) ||
         !spool_write(&p->ends, fd, p->w.buf, p->w.cap) ||
         !write_padding(fd, to - before, p->w.buf, bounce) ||
         lseek(fd, (off_t)(to + p->body.size), SEEK_SET) < 0)

@@ -15,9 +15,10 @@
  * A spool may instead live in the output itself (spool_init_in_place): its
  * bytes go to the output file as they come, from an offset that leaves
  * room for what goes before them, known only at the end; if that does not
- * fit the room, they move up to where they belong (spool_move).  That takes no fresh memory, which costs more to touch than the
- * copy (on a VM, each fresh page is a fault of the host too), and the
- * pages of an output written over are the old file's.  Its bytes are
+ * fit the room, they move up to where they belong (spool_move).  That
+ * takes no fresh memory, which costs more to touch than the copy (on a
+ * VM, each fresh page is a fault of the host too), and the pages of an
+ * output written over are the old file's.  Its bytes are
  * written by a thread of its own (bgwrite.h): the thread that makes them
  * hands over full buffers (spool_give) and goes on while the kernel
  * copies them. */
