@@ -146,6 +146,24 @@ static void test_sink(void) {
   size_t body = 0;
   for (int i = 0; i < 11 && pfw_next(&c, &f) == 1; i++) body = (size_t)(c.p - b);
   CHECK(!pf_wire_check(b + body, n - body, &st));
+  /* the room left before the events in a file: one padding packet */
+  c = (pfw_cur){b, b + n};
+  int pads = 0;
+  while (pfw_next(&c, &f) == 1) {
+    pfw_cur in = {f.p, f.p + f.len};
+    pfw_field g;
+    if (pfw_next(&in, &g) == 1 && g.num == PF_PKT_RTG_PADDING) pads++;
+  }
+  CHECK(pads == 1);
+  /* another padding packet passes; one with another field (a sequence
+   * id) is refused */
+  uint8_t *more = malloc(n + 7);
+  memcpy(more, b, n);
+  memcpy(more + n, (const uint8_t[]){0x0a, 0x03, 0xfa, 0x7f, 0x00}, 5);
+  CHECK(pf_wire_check(more, n + 5, &st));
+  memcpy(more + n, (const uint8_t[]){0x0a, 0x05, 0xfa, 0x7f, 0x00, 0x50, 0x01}, 7);
+  CHECK(!pf_wire_check(more, n + 7, &st) && strstr(st.why, "padding packet with other fields"));
+  free(more);
   free(b);
 
   /* an iid used before its definition; an end without a begin */
