@@ -7,9 +7,11 @@
 # Perfetto trace a counter track per agent), and the program's output is
 # unchanged.  Where the GPU offers KFD's SVM API (the simulated GPU of sid
 # and experimental, as real kernels), HIP 6.4 and 7.2 make managed memory
-# (hipMallocManaged) an SVM range of reserved addresses
-# (hsa_amd_vmem_address_reserve_align, hsa_amd_svm_attributes_set): no
-# pool allocation, no memory record.
+# (hipMallocManaged) an SVM range of reserved addresses, not a pool
+# allocation: HIP 7.2 through HSA (hsa_amd_vmem_address_reserve_align,
+# hsa_amd_svm_attributes_set; hipFree: hsa_amd_vmem_address_free), recorded
+# as kind managed on the host agent; HIP 6.4 through the operating system
+# (only hsa_amd_svm_attributes_set reaches HSA), with no memory record.
 . "$TOP/tests/e2e/02-tracer.inc"
 "$PROGS/tp_hip_alloc" >plain.out 2>&1
 traced "$PROGS/tp_hip_alloc" >traced.out 2>&1

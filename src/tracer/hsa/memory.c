@@ -13,8 +13,19 @@
  * address, as in rocprofv3's VMEM_ALLOCATE), hsa_amd_vmem_handle_release
  * the free; reserving addresses and mapping them allocate nothing.
  *
+ * Managed memory on a GPU whose driver offers KFD's SVM API (HIP 7.2's
+ * hipMallocManaged) is a range of reserved addresses
+ * (hsa_amd_vmem_address_reserve_align) that hsa_amd_svm_attributes_set
+ * then gives SVM attributes; the system supplies its pages on use.  The
+ * range is recorded as an allocation of kind managed on the host agent
+ * (where its pages are until they move) when the attributes are first set
+ * on exactly a reserved range, spanning the reserve to the attributes; its
+ * hsa_amd_vmem_address_free is the free.  A reserved range that never gets
+ * SVM attributes (the virtual memory API's) records nothing.
+ *
  * A pool's agent and kind come from a table of every agent's pools, made
  * at load (hsa_amd_agent_iterate_memory_pools). */
+#include "core/spin.h"
 #include "core/stamp.h"
 #include "hsa_side.h"
 
@@ -62,11 +73,13 @@ enum {
   A_LOCK_TO_POOL,
   A_UNLOCK,
   A_VMEM_CREATE,
-  A_VMEM_RELEASE
+  A_VMEM_RELEASE,
+  A_SVM_ATTRIBUTES_SET,
+  A_VMEM_ADDRESS_FREE
 };
 enum { HAS_SIZE = 1, HAS_AGENT = 2, HAS_CORR = 4, HAS_POOL = 8 };
 typedef struct mem_entry {
-  uint8_t op, api, kind, has; /* kind: 0 none, 1 device, 2 host, 3 pinned */
+  uint8_t op, api, kind, has; /* kind: 0 none, 1 device, 2 host, 3 pinned, 4 managed */
   uint32_t agent;
   uint64_t start, dur, addr, size, corr, pool;
 } mem_entry;
@@ -74,15 +87,15 @@ typedef struct mem_entry {
 static size_t format_mem(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
   static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
-  static const char *const apis[] = {"hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",
-                                     "hsa_amd_memory_lock",          "hsa_amd_memory_lock_to_pool",
-                                     "hsa_amd_memory_unlock",        "hsa_amd_vmem_handle_create",
-                                     "hsa_amd_vmem_handle_release"};
-  static const char *const kinds[] = {NULL, "device", "host", "pinned"};
+  static const char *const apis[] = {
+      "hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",   "hsa_amd_memory_lock",
+      "hsa_amd_memory_lock_to_pool",  "hsa_amd_memory_unlock",      "hsa_amd_vmem_handle_create",
+      "hsa_amd_vmem_handle_release",  "hsa_amd_svm_attributes_set", "hsa_amd_vmem_address_free"};
+  static const char *const kinds[] = {NULL, "device", "host", "pinned", "managed"};
   mem_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
-  if (e.op > M_UNLOCK || e.api > A_VMEM_RELEASE || e.kind > 3) return 0;
+  if (e.op > M_UNLOCK || e.api > A_VMEM_ADDRESS_FREE || e.kind > 4) return 0;
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_MEMORY, pid, tid);
   uint64_t dur;
@@ -125,11 +138,59 @@ static void record(int op, int api, uint64_t t0, uint64_t addr, uint64_t size, b
     e.has |= HAS_AGENT;
     e.kind = pools[pool].host ? 2 : 1;
   }
-  if (op == M_LOCK) {
-    e.kind = 3;
+  if (op == M_LOCK || api == A_SVM_ATTRIBUTES_SET) {
+    e.kind = op == M_LOCK ? 3 : 4;
     if (pool < 0 && host_agent >= 0) e.agent = (uint32_t)host_agent, e.has |= HAS_AGENT;
   }
   rtg_emit_entry_on(ts, format_mem, &e, sizeof e);
+}
+
+/* Reserved address ranges, until freed: those reserved (t0: the reserve's
+ * start) and those recorded as managed memory.  A reserve the table has no
+ * room for is not remembered: its range can then record nothing. */
+enum { MAX_RANGES = 1024 };
+static struct range {
+  uint64_t addr, size, t0;
+  bool managed;
+} ranges[MAX_RANGES];
+static uint32_t n_ranges;
+static rtg_spin ranges_lock;
+
+static void range_add(uint64_t addr, uint64_t size, uint64_t t0) {
+  rtg_spin_lock(&ranges_lock);
+  if (n_ranges < MAX_RANGES) ranges[n_ranges++] = (struct range){addr, size, t0, false};
+  rtg_spin_unlock(&ranges_lock);
+}
+
+/* The range reserved at exactly [addr, addr + size) made managed: its
+ * reserve's start, or 0 (none, or managed already). */
+static uint64_t range_make_managed(uint64_t addr, uint64_t size) {
+  uint64_t t0 = 0;
+  rtg_spin_lock(&ranges_lock);
+  for (uint32_t i = 0; i < n_ranges; i++)
+    if (ranges[i].addr == addr) {
+      if (ranges[i].size == size && !ranges[i].managed) {
+        ranges[i].managed = true;
+        t0 = ranges[i].t0 ? ranges[i].t0 : 1;
+      }
+      break;
+    }
+  rtg_spin_unlock(&ranges_lock);
+  return t0;
+}
+
+/* The range at addr forgotten: whether it was managed memory. */
+static bool range_drop(uint64_t addr) {
+  bool managed = false;
+  rtg_spin_lock(&ranges_lock);
+  for (uint32_t i = 0; i < n_ranges; i++)
+    if (ranges[i].addr == addr) {
+      managed = ranges[i].managed;
+      ranges[i] = ranges[--n_ranges];
+      break;
+    }
+  rtg_spin_unlock(&ranges_lock);
+  return managed;
 }
 
 static hsa_status_t hook_pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags,
@@ -198,6 +259,42 @@ static hsa_status_t hook_vmem_release(rtg_hsa_amd_vmem_alloc_handle_t handle) {
   return st;
 }
 
+static hsa_status_t hook_reserve(void **va, size_t size, uint64_t address, uint64_t flags) {
+  uint64_t t0 = rtg_stamp();
+  hsa_status_t st = rtg_real.hsa_amd_vmem_address_reserve(va, size, address, flags);
+  if (st == HSA_STATUS_SUCCESS && va && *va && !rtg_tls.inside)
+    range_add((uint64_t)(uintptr_t)*va, size, t0);
+  return st;
+}
+
+static hsa_status_t hook_reserve_align(void **va, size_t size, uint64_t address, uint64_t alignment,
+                                       uint64_t flags) {
+  uint64_t t0 = rtg_stamp();
+  hsa_status_t st =
+      rtg_real.hsa_amd_vmem_address_reserve_align(va, size, address, alignment, flags);
+  if (st == HSA_STATUS_SUCCESS && va && *va && !rtg_tls.inside)
+    range_add((uint64_t)(uintptr_t)*va, size, t0);
+  return st;
+}
+
+static hsa_status_t hook_svm_set(void *ptr, size_t size, hsa_amd_svm_attribute_pair_t *attrs,
+                                 size_t n) {
+  hsa_status_t st = rtg_real.hsa_amd_svm_attributes_set(ptr, size, attrs, n);
+  if (st == HSA_STATUS_SUCCESS && ptr) {
+    uint64_t t0 = range_make_managed((uint64_t)(uintptr_t)ptr, size);
+    if (t0) record(M_ALLOC, A_SVM_ATTRIBUTES_SET, t0, (uint64_t)(uintptr_t)ptr, size, true, -1, 0);
+  }
+  return st;
+}
+
+static hsa_status_t hook_address_free(void *va, size_t size) {
+  uint64_t t0 = rtg_stamp();
+  hsa_status_t st = rtg_real.hsa_amd_vmem_address_free(va, size);
+  if (st == HSA_STATUS_SUCCESS && va && range_drop((uint64_t)(uintptr_t)va))
+    record(M_FREE, A_VMEM_ADDRESS_FREE, t0, (uint64_t)(uintptr_t)va, 0, false, -1, 0);
+  return st;
+}
+
 void rtg_memory_init(void) {
   n_pools = 0;
   rtg_agent *host = rtg_agent_host();
@@ -214,5 +311,14 @@ void rtg_memory_init(void) {
   if (rtg_real.hsa_amd_vmem_handle_create && rtg_real.hsa_amd_vmem_handle_release) {
     rtg_impl.hsa_amd_vmem_handle_create = hook_vmem_create;
     rtg_impl.hsa_amd_vmem_handle_release = hook_vmem_release;
+  }
+  n_ranges = 0;
+  rtg_spin_init(&ranges_lock);
+  if (rtg_real.hsa_amd_svm_attributes_set && rtg_real.hsa_amd_vmem_address_free) {
+    if (rtg_real.hsa_amd_vmem_address_reserve) rtg_impl.hsa_amd_vmem_address_reserve = hook_reserve;
+    if (rtg_real.hsa_amd_vmem_address_reserve_align)
+      rtg_impl.hsa_amd_vmem_address_reserve_align = hook_reserve_align;
+    rtg_impl.hsa_amd_svm_attributes_set = hook_svm_set;
+    rtg_impl.hsa_amd_vmem_address_free = hook_address_free;
   }
 }
