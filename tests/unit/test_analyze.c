@@ -525,6 +525,71 @@ static void test_pageable_records(void) {
   free(v);
 }
 
+/* A managed range (an SVM range, kind managed) is not pinned host memory
+ * but memory the GPU reaches as device memory: a copy from it is not
+ * pageable while it lives; after its free, a copy from its addresses is. */
+static void test_pageable_managed(void) {
+  static const struct {
+    const char *name, *args;
+    uint64_t t;
+  } calls[] = {
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x7f000100, size=64, stream=0)", 3},
+      {"hipMemcpyAsync", "(dst=0x7f000200, src=0x900000, size=64, kind=Default, stream=0)", 4},
+      {"hipMemcpyHtoDAsync", "(dst=0x900000, src=0x7f000100, size=64, stream=0)", 12},
+  };
+  an_mem *v = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    bool copy;
+    an_mem m;
+    if (!an_mem_of_call(calls[i].name, calls[i].args, &m, &copy)) continue;
+    m.start = calls[i].t * 100, m.end = m.start + calls[i].t, m.name = (uint32_t)i;
+    if (n == cap) v = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof *v);
+    v[n++] = m;
+  }
+  cv_mem_rec recs[] = {
+      {.start = 100,
+       .end = 101,
+       .addr = 0x7f000000,
+       .size = 2097152,
+       .op = CV_MEM_ALLOC,
+       .kind = CV_MEMK_MANAGED,
+       .has_agent = true},
+      {.start = 150,
+       .end = 151,
+       .addr = 0x900000,
+       .size = 65536,
+       .op = CV_MEM_ALLOC,
+       .kind = CV_MEMK_DEVICE,
+       .has_agent = true,
+       .agent = 1},
+      {.start = 1000,
+       .end = 1001,
+       .addr = 0x7f000000,
+       .size = 2097152,
+       .op = CV_MEM_FREE,
+       .kind = CV_MEMK_MANAGED,
+       .matched = true},
+  };
+  cv_mem mem = {.v = recs, .n = sizeof recs / sizeof *recs, .resolved = true};
+  CHECK(an_mem_take_records(&v, &n, &cap, &mem, 0));
+  CHECK_U64(n, 3 + 3);
+  size_t dev = 0, freed = 0; /* the range and its free, as device memory's */
+  for (size_t i = 0; i < n; i++)
+    if (v[i].ptr == 0x7f000000) {
+      dev += v[i].kind == AN_MEM_DEV && v[i].size == 2097152;
+      freed += v[i].kind == AN_MEM_FREE;
+    }
+  CHECK_U64(dev, 1);
+  CHECK_U64(freed, 1);
+  an_rule r;
+  an_rule_pageable(v, n, 0, &r);
+  CHECK_U64(r.of, 3);
+  CHECK_U64(r.count, 1); /* the copy after the free */
+  CHECK_U64(r.worst[0].name, 2);
+  free(v);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t n) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -773,5 +838,6 @@ int main(void) {
   test_calls_in_place();
   test_pageable();
   test_pageable_records();
+  test_pageable_managed();
   return check_done("test_analyze");
 }

@@ -148,7 +148,9 @@ bool an_mem_take_records(an_mem **v, size_t *n, size_t *cap, const cv_mem *mem, 
   *n = k;
   for (size_t i = first; i < mem->n && mem->v[i].proc == proc; i++) {
     const cv_mem_rec *m = &mem->v[i];
-    bool dev = m->kind == CV_MEMK_DEVICE;
+    /* managed memory is not pinned host memory: the GPU reaches its pages
+     * as it does device memory's, so copies of it are not staged */
+    bool dev = m->kind == CV_MEMK_DEVICE || m->kind == CV_MEMK_MANAGED;
     an_mem a = {.start = m->start, .end = m->end, .tid = m->tid, .ptr = m->addr, .size = m->size};
     switch (m->op) {
     case CV_MEM_ALLOC:

@@ -418,7 +418,7 @@ static void handle_memory(reader *r, const rtg_record *rec, uint64_t lineno) {
   cv_ctx *ctx = r->ctx;
   if (ctx->pass != CV_PASS_MAIN) return;
   static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
-  static const char *const kinds[] = {"", "device", "host", "pinned"};
+  static const char *const kinds[] = {"", "device", "host", "pinned", "managed"};
   const char *op = GET(rec, MEMORY, op);
   cv_mem_rec m = {0};
   m.op = 4;
@@ -431,7 +431,7 @@ static void handle_memory(reader *r, const rtg_record *rec, uint64_t lineno) {
   }
   if (!times_ok(r, lineno, GET(rec, MEMORY, start), GET(rec, MEMORY, stop))) return;
   if (HAS(rec, MEMORY, kind))
-    for (uint8_t i = 1; i < 4; i++)
+    for (uint8_t i = 1; i < 5; i++)
       if (!strcmp(GET(rec, MEMORY, kind), kinds[i])) m.kind = i;
   m.proc = proc_of(r, rec->pid);
   m.tid = rec->tid;
@@ -449,7 +449,7 @@ static void handle_memory(reader *r, const rtg_record *rec, uint64_t lineno) {
   if (m.has_agent) m.device = rtg_agents_device(&ctx->procs[m.proc].agents, m.agent);
   m.has_corr = HAS(rec, MEMORY, corr);
   m.corr = GET(rec, MEMORY, corr);
-  m.vmem = HAS(rec, MEMORY, api) && !strncmp(GET(rec, MEMORY, api), "hsa_amd_vmem_", 13);
+  m.vmem = HAS(rec, MEMORY, api) && !strncmp(GET(rec, MEMORY, api), "hsa_amd_vmem_handle_", 20);
   cv_mem_add(ctx, &m);
 }
 

@@ -95,6 +95,6 @@ const char *cv_mem_op_name(uint8_t op) {
 }
 
 const char *cv_mem_kind_name(uint8_t kind) {
-  static const char *const n[] = {"", "device", "host", "pinned"};
-  return kind < 4 ? n[kind] : "";
+  static const char *const n[] = {"", "device", "host", "pinned", "managed"};
+  return kind < 5 ? n[kind] : "";
 }

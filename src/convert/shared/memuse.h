@@ -16,7 +16,7 @@
 #include "convert.h"
 
 enum cv_mem_op { CV_MEM_ALLOC, CV_MEM_FREE, CV_MEM_LOCK, CV_MEM_UNLOCK };
-enum cv_mem_kind { CV_MEMK_NONE, CV_MEMK_DEVICE, CV_MEMK_HOST, CV_MEMK_PINNED };
+enum cv_mem_kind { CV_MEMK_NONE, CV_MEMK_DEVICE, CV_MEMK_HOST, CV_MEMK_PINNED, CV_MEMK_MANAGED };
 
 typedef struct cv_mem_rec {
   uint64_t start, end, tid, addr, size, corr;
@@ -24,7 +24,7 @@ typedef struct cv_mem_rec {
   rtg_device device; /* of agent (a free: of its allocation) */
   uint8_t op, kind;
   bool has_agent, has_corr;
-  bool vmem; /* the virtual memory API's (api hsa_amd_vmem_*): a handle for its address */
+  bool vmem; /* the virtual memory API's (api hsa_amd_vmem_handle_*): a handle for its address */
   /* set by cv_mem_resolve: a free or unlock found its allocation or lock
    * (size, agent, device and kind are then that one's); an allocation or
    * lock never freed; in_use: bytes in use on the agent after this record
