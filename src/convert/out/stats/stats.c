@@ -27,8 +27,8 @@
  * (shared/occupancy.h).
  *
  * And memory_stats.csv (and a MEMORY table): per (process, agent) the
- * allocations and frees of its memory records (shared/memuse.h: HSA pool
- * allocations, HIP's among them), the peak bytes in use, and the
+ * allocations and frees of its memory records (shared/memuse.h: HSA pool,
+ * virtual-memory and managed allocations, HIP's among them), the peak bytes in use, and the
  * allocations never freed (leaks, with their bytes); frees of addresses
  * with no allocation are counted per process (Agent empty). */
 #include <errno.h>
@@ -604,7 +604,8 @@ static void print_memory(stats *s) {
   mem_row *rows = mem_rows(s->ctx, &n);
   FILE *f = s->ctx->report;
   if (n)
-    fprintf(f, "MEMORY: HSA pool allocations (HIP's among them), not freed at exit = leaked\n");
+    fprintf(f, "MEMORY: HSA pool, virtual-memory and managed allocations (HIP's among "
+               "them), not freed at exit = leaked\n");
   for (size_t i = 0; i < n; i++) {
     const mem_row *r = &rows[i];
     unsigned pid = s->ctx->procs[r->proc].pid;
