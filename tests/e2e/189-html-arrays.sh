@@ -5,9 +5,10 @@
 # parts cut at multiples of three bytes, the events' part while the
 # analysis runs), a kernel of 5 s (over 2^32 ns: the "long" list), names
 # numbered after the top kernels', calls whose arguments are larger than
-# the blocks that carry events to the report's filing thread (303).  With
-# fewer events embedded
-# (RTG_HTML_MAX_EVENTS) the embedded ones are among the JSON's.
+# the blocks that carry events to the report's filing thread (303), and
+# two GPUs whose report lists them otherwise than by agent (the names
+# numbered while the analysis runs are numbered again).  With fewer events
+# embedded (RTG_HTML_MAX_EVENTS) the embedded ones are among the JSON's.
 python3 - "$B/rtg-convert" <<'PY'
 import base64, collections, json, os, re, struct, subprocess, sys
 conv = sys.argv[1]
@@ -82,6 +83,32 @@ def from_report(path):
     kern = [k[0] for dv in meta["devs"] for k in dv["kernels"]]
     first = sorted(set(kern)) == list(range(len(set(kern))))
     return meta, evs, "top kernels' names first: %s" % first
+
+def trace2(path):  # two GPUs, the second's work first, each its own kernels
+    out = open(path, "w")
+    w = out.write
+    w("RTG: pid:1000 tid:1000 trace format:1 host:h189 clock:CLOCK_BOOTTIME\n")
+    w("RTG: pid:1000 tid:1000 agent index:1 type:gpu name:'gfx90a'\n")
+    w("RTG: pid:1000 tid:1000 agent index:2 type:gpu name:'gfx90a'\n")
+    t = 1000000000
+    for i in range(120):
+        a = 2 if i < 60 else 1
+        w("HSA: pid:1000 tid:1001 dispatch queue:%d agent:%d signal:7 name:'void g%d_k%d(float*)' "
+          "start:%d stop:%d id:%d workgroup:{64,1,1} grid:{1024,1,1}\n"
+          % (a, a, a, i % (3 + a), t, t + 700 + 300 * (i % 5), i + 1))
+        t += 2000
+    w("RTG: pid:1000 tid:1000 summary dispatches:120 barriers:0 copies:0 hsa_calls:0 hip_calls:0 "
+      "lost:0\n")
+    out.close()
+
+# the report lists the GPUs in the order the analysis meets them, not by
+# agent: the names numbered while the analysis runs (after the kernels by
+# agent) are numbered again
+trace2("g2.txt")
+r = subprocess.run([conv, "-q", "-o", "g2.json", "--html", "g2.html", "g2.txt"])
+meta, got, note = from_report("g2.html")
+print("two GPUs, the second's work first: exit %d, GPUs in the report %s; %s; equal to the JSON: %s"
+      % (r.returncode, [d["gpu"] for d in meta["devs"]], note, got == from_json("g2.json")))
 
 for n in (300, 301, 302, 303):
     trace(n, "t%d.txt" % n, n == 303)

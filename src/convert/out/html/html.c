@@ -124,6 +124,7 @@ static bool sink_close(void *arg) {
   if (h->all_embedded) { /* (else once the windows are chosen) */
     ht_arrays_make(h);
     ht_write_head(h);
+    ht_names_guess(h);
   }
   if (threaded) pthread_join(th, NULL);
   ht_compute(h);
@@ -140,6 +141,7 @@ static bool sink_close(void *arg) {
   rtg_u64map_free(&h->track_index);
   rtg_strtab_free(h->args);
   rtg_strtab_free(h->names);
+  free(h->guess);
   an_shared_release(h->an);
   free(h);
   return ok;

@@ -176,6 +176,10 @@ typedef struct ht_state {
    * template goes on after it) and bin_written chars of #rtg-bin */
   bool head_written, has_data;
   size_t template_pos, bin_written;
+  /* the kernels' names the events were numbered after while the analysis
+   * ran (ht_names_guess) */
+  uint32_t *guess;
+  size_t nguess;
 } ht_state;
 
 /* html_feed.c: the events to html_file.c, in their order.  Until
@@ -218,6 +222,10 @@ size_t ht_b64(const unsigned char *in, size_t n, char *out);
  * rest (the head first where not written): false after saying why */
 void ht_write_head(ht_state *h);
 bool ht_write(ht_state *h);
+/* ht_names_guess (after ht_write_head, while the analysis finishes)
+ * numbers the events' names after the kernels ht_prepare found, which
+ * ht_write keeps where the report lists the same, in the same order */
+void ht_names_guess(ht_state *h);
 
 /* Out of memory: says where (the caller's line) and exits 1. */
 #define oom() rtg_die(ENOMEM, "out of memory: the HTML report")

@@ -185,6 +185,36 @@ void ht_write_head(ht_state *h) {
   }
 }
 
+/* The events' names numbered after the kernels' names kn[0..nk) in the
+ * report's table (names, made empty before), and encoded where name. */
+static void name_events(ht_state *h, remap *names, const uint32_t *kn, size_t nk, bool name) {
+  const ht_arrays *arr = &h->arr;
+  for (size_t k = 0; k < nk; k++) remap_id(names, kn[k]);
+  uint32_t *renumber = malloc(((size_t)arr->nfirst + 1) * sizeof *renumber);
+  if (!renumber) oom();
+  for (uint32_t i = 0; i < arr->nfirst; i++) renumber[i] = remap_id(names, arr->first[i]);
+  if (name) ht_arrays_name(h, renumber);
+  free(renumber);
+}
+
+/* The report lists each device's kernels whose GPU the analysis finds
+ * busy at all, in the devices' order, which it also sets: the guess is
+ * every process's and GPU's kernels (ht_prepare's), in their order. */
+void ht_names_guess(ht_state *h) {
+  if (!h->arr.made || !h->has_data) return;
+  size_t nk = 0;
+  for (size_t i = 0; i < h->nkg; i++) nk += h->kg[i].nk;
+  h->guess = malloc((nk + 1) * sizeof *h->guess);
+  if (!h->guess) oom();
+  for (size_t i = 0; i < h->nkg; i++)
+    for (size_t k = 0; k < h->kg[i].nk; k++) h->guess[h->nguess++] = h->kg[i].k[k].name;
+  remap names;
+  remap_init(&names, rtg_strtab_count(h->names));
+  name_events(h, &names, h->guess, h->nguess, true);
+  free(names.to);
+  free(names.from);
+}
+
 static void write_data(ht_state *h, FILE *f) {
   cv_ctx *ctx = h->ctx;
   /* the analysis, as --analyze=FILE.json writes it, and its text */
@@ -217,14 +247,18 @@ static void write_data(ht_state *h, FILE *f) {
   size_t o_pstart = (o_bins + nb + 7) & ~(size_t)7, o_pdur = o_pstart + 8 * np,
          o_pcause = o_pdur + 4 * np, total = o_pcause + np;
   /* the events' names after the devices' kernels' (as #rtg-meta lists
-   * them), in the order of their first use */
+   * them), in the order of their first use: named already where the
+   * guess made while the analysis ran listed the same kernels */
+  size_t nk = 0;
+  for (uint32_t i = 0; i < h->nd; i++) nk += h->d[i].util ? h->d[i].nk : 0;
+  uint32_t *kn = malloc((nk + 1) * sizeof *kn);
+  if (!kn) oom();
+  nk = 0;
   for (uint32_t i = 0; i < h->nd; i++)
-    for (size_t k = 0; h->d[i].util && k < h->d[i].nk; k++) remap_id(&names, h->d[i].k[k].name);
-  uint32_t *renumber = malloc(((size_t)arr->nfirst + 1) * sizeof *renumber);
-  if (!renumber) oom();
-  for (uint32_t i = 0; i < arr->nfirst; i++) renumber[i] = remap_id(&names, arr->first[i]);
-  ht_arrays_name(h, renumber);
-  free(renumber);
+    for (size_t k = 0; h->d[i].util && k < h->d[i].nk; k++) kn[nk++] = h->d[i].k[k].name;
+  bool named = h->guess && h->nguess == nk && !memcmp(h->guess, kn, nk * sizeof *kn);
+  name_events(h, &names, kn, nk, !named);
+  free(kn);
   write_bin(h, f, total, o_util, o_bins, o_pstart, o_pdur, o_pcause, np);
   fputs("<script type=\"application/json\" id=\"rtg-analysis\">", f);
   put_json_doc(f, aj, ajn);
