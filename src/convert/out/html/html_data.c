@@ -6,6 +6,7 @@
 
 #include "../../analyze/sort.h"
 #include "html.h"
+#include "parts.h"
 
 static ht_dev *dev_of(ht_state *h, uint32_t proc, rtg_device device) {
   bool added;
@@ -55,58 +56,59 @@ static void util_add(ht_dev *d, int k, uint64_t s, uint64_t e) {
 
 #define MERGE_RUNS 64 /* sorted runs merged; more are sorted by a radix sort */
 
-/* Merges the sorted runs of v (run k: [at[k], at[k + 1])) in pairs into
- * to, until one is left; returns where it is (v or to); equal starts keep
- * their order. */
-static ht_piece *merge_runs(ht_piece *v, ht_piece *to, size_t *at, size_t nruns) {
+/* Merges the sorted runs of v (run k: [at[k], at[k + 1])) in pairs, into
+ * a, then between a and b, until one is left; returns where it is (a or
+ * b); v is only read; equal starts keep their order. */
+static ht_piece *merge_runs(const ht_piece *v, ht_piece *a, ht_piece *b, size_t *at, size_t nruns) {
+  const ht_piece *from = v;
+  ht_piece *to = a;
   while (nruns > 1) {
     size_t m = 0;
     for (size_t k = 0; k < nruns; k += 2) {
       size_t i = at[k], mid = at[k + 1], end = k + 2 <= nruns ? at[k + 2] : mid, j = mid,
              o = at[k]; /* (the last run alone when they are odd: copied) */
-      while (i < mid && j < end) to[o++] = v[j].s < v[i].s ? v[j++] : v[i++];
-      while (i < mid) to[o++] = v[i++];
-      while (j < end) to[o++] = v[j++];
+      while (i < mid && j < end) to[o++] = from[j].s < from[i].s ? from[j++] : from[i++];
+      while (i < mid) to[o++] = from[i++];
+      while (j < end) to[o++] = from[j++];
       at[m++] = at[k];
     }
     at[m] = at[nruns];
     nruns = m;
-    ht_piece *t = v;
-    v = to, to = t;
+    from = to;
+    to = to == a ? b : a;
   }
-  return v;
+  return to == a ? b : a;
 }
 
 /* A device's idle pieces by start (they are disjoint; they come by cause,
- * each cause's in order: a few sorted runs, merged). */
-static void sort_pieces(ht_dev *d) {
+ * each cause's in order: a few sorted runs, merged), d->p only read: d->p
+ * where sorted, else a new array. */
+static ht_piece *sorted_pieces(const ht_dev *d) {
   size_t nruns = 1;
   for (size_t i = 1; i < d->np; i++) nruns += d->p[i].s < d->p[i - 1].s;
-  if (nruns == 1) return;
+  if (nruns == 1) return d->p;
+  ht_piece *v = malloc((d->np + 1) * sizeof *v);
+  if (!v) oom();
   if (nruns <= MERGE_RUNS) {
     size_t at[MERGE_RUNS + 1], k = 0;
     at[k++] = 0;
     for (size_t i = 1; i < d->np; i++)
       if (d->p[i].s < d->p[i - 1].s) at[k++] = i;
     at[k] = d->np;
-    ht_piece *to = malloc((d->np + 1) * sizeof *to);
-    if (!to) oom();
-    ht_piece *v = merge_runs(d->p, to, at, nruns);
-    free(v == d->p ? to : d->p);
-    d->p = v;
-    d->cap = d->np;
-    return;
+    ht_piece *spare = nruns > 2 ? malloc((d->np + 1) * sizeof *spare) : NULL;
+    if (nruns > 2 && !spare) oom();
+    ht_piece *r = merge_runs(d->p, v, spare, at, nruns);
+    free(r == v ? spare : v);
+    return r;
   }
   uint64_t *key = malloc((d->np + 1) * sizeof *key);
   uint32_t *perm = malloc((d->np + 1) * sizeof *perm);
-  ht_piece *v = malloc((d->np + 1) * sizeof *v);
-  if (!key || !perm || !v) oom();
+  if (!key || !perm) oom();
   for (size_t i = 0; i < d->np; i++) key[i] = d->p[i].s;
   an_order_by_key(key, d->np, perm);
   for (size_t i = 0; i < d->np; i++) v[i] = d->p[perm[i]];
-  free(key), free(perm), free(d->p);
-  d->p = v;
-  d->cap = d->np;
+  free(key), free(perm);
+  return v;
 }
 
 static int gap_by_size(const void *a, const void *b) {
@@ -117,21 +119,21 @@ static int gap_by_size(const void *a, const void *b) {
 
 /* The gaps: the idle pieces after startup, touching ones merged (an idle
  * stretch between two kernels); their histogram and the largest. */
-static void gaps(ht_state *h, ht_dev *d, uint32_t di) {
+static void gaps(ht_state *h, ht_dev *d, uint32_t di, ht_piece **sorted) {
   rtg_gap_buckets b = cv_gap_buckets(h->ctx);
   d->hist_count = calloc(b.n + 1, sizeof *d->hist_count);
   d->hist_ns = calloc(b.n + 1, sizeof *d->hist_ns);
   d->worst = calloc(HT_WORST_GAPS + 1, sizeof *d->worst);
   if (!d->hist_count || !d->hist_ns || !d->worst) oom();
-  sort_pieces(d);
+  const ht_piece *p = *sorted = sorted_pieces(d);
   for (size_t i = 0; i < d->np;) {
-    if (d->p[i].cause == AN_STARTUP) {
+    if (p[i].cause == AN_STARTUP) {
       i++;
       continue;
     }
-    ht_gap g = {d->p[i].s, d->p[i].e, di};
-    for (i++; i < d->np && d->p[i].cause != AN_STARTUP && d->p[i].s <= g.e; i++)
-      if (d->p[i].e > g.e) g.e = d->p[i].e;
+    ht_gap g = {p[i].s, p[i].e, di};
+    for (i++; i < d->np && p[i].cause != AN_STARTUP && p[i].s <= g.e; i++)
+      if (p[i].e > g.e) g.e = p[i].e;
     size_t k = rtg_gap_bucket(&b, g.e - g.s);
     d->hist_count[k]++;
     d->hist_ns[k] += g.e - g.s;
@@ -432,6 +434,59 @@ void ht_prepare(ht_state *h) {
     if (h->t[i].n) track_bins(h, &h->t[i], h->bins + h->t[i].bins_off);
 }
 
+/* A device's utilisation (the idle pieces' series and busy; copy busy)
+ * and gaps: three parts that write different series and fields, the
+ * pieces sorted into an array of their own. */
+typedef struct dev_job {
+  ht_state *h;
+  ht_dev *d;
+  uint32_t di;
+  ht_piece *sorted;
+} dev_job;
+
+static void dev_idle(ht_dev *d) {
+  for (size_t i = 0; i < d->np; i++) util_add(d, 2 + d->p[i].cause, d->p[i].s, d->p[i].e);
+  /* busy = the span's part of the bin less its idle pieces */
+  double w = (double)(d->span_end - d->span_start) / (double)d->nbins;
+  for (size_t b = 0; b < d->nbins; b++) {
+    float *u = &d->util[b * HT_NSERIES];
+    double idle = 0;
+    for (int c = 0; c < AN_NCAUSES; c++) idle += u[2 + c];
+    u[0] = (float)(w - idle > 0 ? w - idle : 0);
+  }
+}
+
+static void dev_copies(const ht_state *h, ht_dev *d) { /* the union of the model's copies */
+  for (uint32_t i = 0; i < h->an->ndevs; i++) {
+    const an_dev *ad = &h->an->devs[i];
+    if (ad->proc != d->proc || ad->device != d->device) continue;
+    uint64_t cs = 0, ce = 0;
+    bool have = false;
+    for (size_t j = 0; j < ad->nops; j++) {
+      const an_op *op = &ad->ops[j];
+      if (op->kind != AN_OP_COPY) continue;
+      if (have && op->start <= ce) {
+        if (op->end > ce) ce = op->end;
+        continue;
+      }
+      if (have) util_add(d, 1, cs, ce);
+      cs = op->start, ce = op->end, have = true;
+    }
+    if (have) util_add(d, 1, cs, ce);
+  }
+}
+
+static void dev_part(void *arg, size_t lo, size_t hi) {
+  dev_job *j = arg;
+  for (size_t k = lo; k < hi; k++)
+    if (k == 0)
+      dev_idle(j->d);
+    else if (k == 1)
+      dev_copies(j->h, j->d);
+    else
+      gaps(j->h, j->d, j->di, &j->sorted);
+}
+
 void ht_compute(ht_state *h) {
   for (uint32_t i = 0; i < h->an->ndevs; i++) {
     const an_dev *ad = &h->an->devs[i];
@@ -451,34 +506,13 @@ void ht_compute(ht_state *h) {
     while (d->nbins < HT_UTIL_BINS && d->nbins < 4 * nops) d->nbins *= 2;
     d->util = calloc(d->nbins * HT_NSERIES, sizeof *d->util);
     if (!d->util) oom();
-    for (size_t i = 0; i < d->np; i++) util_add(d, 2 + d->p[i].cause, d->p[i].s, d->p[i].e);
-    /* busy = the span's part of the bin less its idle pieces */
-    double w = (double)(d->span_end - d->span_start) / (double)d->nbins;
-    for (size_t b = 0; b < d->nbins; b++) {
-      float *u = &d->util[b * HT_NSERIES];
-      double idle = 0;
-      for (int c = 0; c < AN_NCAUSES; c++) idle += u[2 + c];
-      u[0] = (float)(w - idle > 0 ? w - idle : 0);
+    dev_job j = {h, d, di, NULL};
+    rtg_parts_run(3, 1, nops >= an_apart() ? 3 : 1, dev_part, &j);
+    if (j.sorted != d->p) {
+      free(d->p);
+      d->p = j.sorted;
+      d->cap = d->np;
     }
-    /* copy busy: the union of the model's copies */
-    for (uint32_t i = 0; i < h->an->ndevs; i++) {
-      const an_dev *ad = &h->an->devs[i];
-      if (ad->proc != d->proc || ad->device != d->device) continue;
-      uint64_t cs = 0, ce = 0;
-      bool have = false;
-      for (size_t j = 0; j < ad->nops; j++) {
-        const an_op *op = &ad->ops[j];
-        if (op->kind != AN_OP_COPY) continue;
-        if (have && op->start <= ce) {
-          if (op->end > ce) ce = op->end;
-          continue;
-        }
-        if (have) util_add(d, 1, cs, ce);
-        cs = op->start, ce = op->end, have = true;
-      }
-      if (have) util_add(d, 1, cs, ce);
-    }
-    gaps(h, d, di);
     for (size_t k = 0; k < h->nkg; k++)
       if (h->kg[k].proc == d->proc && h->kg[k].device == d->device) {
         d->k = h->kg[k].k, d->nk = h->kg[k].nk;
