@@ -26,6 +26,7 @@ struct cv_feed {
   block *spare;       /* done, to fill again */
   block *cur;         /* being filled */
   unsigned nblocks;   /* of CV_FEED_BLOCK_BYTES, in use or spare */
+  unsigned max_blocks;
   bool done;
 };
 
@@ -60,11 +61,12 @@ static long cpus(void) {
   return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-cv_feed *cv_feed_start(cv_feed_fn fn, void *arg) {
+cv_feed *cv_feed_start(cv_feed_fn fn, void *arg, unsigned max_blocks) {
   if (cpus() < 2) return NULL;
   cv_feed *f = rtg_xcalloc(1, sizeof *f, "a sink's worker");
   f->fn = fn;
   f->arg = arg;
+  f->max_blocks = max_blocks ? max_blocks : 1;
   pthread_mutex_init(&f->mu, NULL);
   pthread_cond_init(&f->filled, NULL);
   pthread_cond_init(&f->freed, NULL);
@@ -99,7 +101,7 @@ static block *take(cv_feed *f, size_t need) {
     b->cap = need;
   } else {
     pthread_mutex_lock(&f->mu);
-    while (!f->spare && f->nblocks >= CV_FEED_BLOCKS) pthread_cond_wait(&f->freed, &f->mu);
+    while (!f->spare && f->nblocks >= f->max_blocks) pthread_cond_wait(&f->freed, &f->mu);
     if (f->spare) {
       b = f->spare;
       f->spare = b->next;

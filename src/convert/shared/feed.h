@@ -3,7 +3,7 @@
  * beside the dispatching thread and its results are the same as if it ran
  * there.  The dispatching thread writes each record into blocks; a full
  * block goes to the worker, which hands it back once done.  At most
- * CV_FEED_BLOCKS wait at a time: the dispatching thread waits for one back
+ * max_blocks wait at a time: the dispatching thread waits for one back
  * rather than hold more. */
 #ifndef RTG_CONVERT_FEED_H
 #define RTG_CONVERT_FEED_H
@@ -11,15 +11,15 @@
 #include <stddef.h>
 
 #define CV_FEED_BLOCK_BYTES ((size_t)256 << 10)
-#define CV_FEED_BLOCKS 16
 
 /* The worker's work on one block: data[0..used), records as written. */
 typedef void (*cv_feed_fn)(void *arg, const unsigned char *data, size_t used);
 
 typedef struct cv_feed cv_feed;
 /* NULL where no thread can be started or the process may run on one CPU
- * only (the caller then does the work itself). */
-cv_feed *cv_feed_start(cv_feed_fn fn, void *arg);
+ * only (the caller then does the work itself).  max_blocks: of
+ * CV_FEED_BLOCK_BYTES, held at most at a time. */
+cv_feed *cv_feed_start(cv_feed_fn fn, void *arg, unsigned max_blocks);
 /* Room for a record of need bytes (a multiple of 8) at the end of the
  * block being filled; written by the caller before its next call. */
 void *cv_feed_put(cv_feed *f, size_t need);

@@ -137,8 +137,6 @@ typedef struct ht_in {
   const char *name, *args;
 } ht_in;
 
-typedef struct ht_feed ht_feed;
-
 typedef struct ht_state {
   cv_ctx *ctx;
   an_state *an;
@@ -155,7 +153,7 @@ typedef struct ht_state {
   rtg_strtab *names;              /* the events' names (the report's own) */
   cv_cached names_cache[CV_CACHE];
   ht_dims_memo dims_memo[HT_DIMS_MEMO];
-  ht_feed *feed;               /* NULL: events filed as they come */
+  struct cv_feed *feed;        /* NULL: events filed as they come */
   ht_track *recent[HT_NKINDS]; /* the track of the kind's last event */
   uint64_t nev, first, last;
   uint32_t max_name; /* the largest name id of an event */

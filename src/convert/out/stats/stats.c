@@ -94,7 +94,7 @@ static void *stats_open(cv_ctx *ctx) {
     free(s);
     return NULL;
   }
-  s->feed = cv_feed_start(count_block, s);
+  s->feed = cv_feed_start(count_block, s, 16);
   return s;
 }
 
