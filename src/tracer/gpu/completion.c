@@ -56,6 +56,9 @@ static hsa_status_t hook_copy_time(hsa_signal_t sig, hsa_amd_profiling_async_cop
 }
 
 void rtg_op_times_hooks_init(void) {
+  /* free again in a child that forked while a thread held it, whose new
+   * hsa_init comes here */
+  rtg_spin_init(&times_mu);
   if (!rtg_cfg.profile && !rtg_cfg.profile_copy) return;
   if (rtg_real.hsa_amd_profiling_get_dispatch_time)
     rtg_impl.hsa_amd_profiling_get_dispatch_time = hook_dispatch_time;
