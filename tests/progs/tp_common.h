@@ -16,14 +16,17 @@ static inline hsa_queue_t *tp_queue(const sg_system_t *sys) {
   return q;
 }
 
+/* One dispatch of grid work-items on q, completing sig (0: none). */
+static inline void tp_dispatch(hsa_queue_t *q, uint32_t grid, hsa_signal_t sig) {
+  hsa_kernel_dispatch_packet_t d;
+  sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, grid, sig);
+  sg_submit(q, &d);
+}
+
 /* Submit n dispatches to q, each completing sig (created by the caller
  * with value n), and wait for all. */
 static inline void tp_dispatch_n(hsa_queue_t *q, hsa_signal_t sig, int n) {
-  for (int i = 0; i < n; i++) {
-    hsa_kernel_dispatch_packet_t d;
-    sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, 64, sig);
-    sg_submit(q, &d);
-  }
+  for (int i = 0; i < n; i++) tp_dispatch(q, 64, sig);
   sg_wait(sig);
 }
 

@@ -27,12 +27,6 @@ static int64_t slow_hook(const hsa_kernel_dispatch_packet_t *pkt, const char *na
   return pkt->grid_size_x == SLOW_GRID ? 200000000ll : 1000;
 }
 
-static void dispatch(hsa_queue_t *q, uint32_t grid, hsa_signal_t sig) {
-  hsa_kernel_dispatch_packet_t d;
-  sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, grid, sig);
-  sg_submit(q, &d);
-}
-
 static void *release_later(void *arg) {
   hsa_signal_t *x = arg;
   sleep(1);
@@ -53,7 +47,7 @@ int main(int argc, char **argv) {
   pthread_t later;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
   if (!strcmp(mode, "add")) {
-    dispatch(q, SLOW_GRID, s);
+    tp_dispatch(q, SLOW_GRID, s);
     hsa_signal_add_relaxed(s, 1); /* the kernel still runs */
   } else {
     hsa_barrier_and_packet_t b;
@@ -61,9 +55,9 @@ int main(int argc, char **argv) {
     sg_submit(q, &b);
     if (!strcmp(mode, "full")) pthread_create(&later, NULL, release_later, &s);
   }
-  for (int i = 0; i < n; i++) dispatch(q, 64, (hsa_signal_t){0});
+  for (int i = 0; i < n; i++) tp_dispatch(q, 64, (hsa_signal_t){0});
   CHECK(hsa_signal_create(1, 0, NULL, &last));
-  dispatch(q, 64, last);
+  tp_dispatch(q, 64, last);
   if (!strcmp(mode, "barrier")) hsa_signal_store_screlease(s, 0);
   sg_wait(last);
   if (!strcmp(mode, "full")) pthread_join(later, NULL);

@@ -19,12 +19,6 @@ static int64_t slow_hook(const hsa_kernel_dispatch_packet_t *pkt, const char *na
   return pkt->grid_size_x == SLOW_GRID ? 1000000000ll : 1000;
 }
 
-static void dispatch(hsa_queue_t *q, uint32_t grid, hsa_signal_t sig) {
-  hsa_kernel_dispatch_packet_t d;
-  sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, grid, sig);
-  sg_submit(q, &d);
-}
-
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 100;
   sg_system_t sys;
@@ -35,13 +29,13 @@ int main(int argc, char **argv) {
   hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s, again, last;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
-  dispatch(q, SLOW_GRID, s);
+  tp_dispatch(q, SLOW_GRID, s);
   CHECK(hsa_signal_destroy(s)); /* the kernel still runs */
   CHECK(hsa_signal_create(5, 0, NULL, &again));
   printf("signal memory reused: %s\n", again.handle == s.handle ? "yes" : "no");
-  for (int i = 0; i < n; i++) dispatch(q, 64, (hsa_signal_t){0});
+  for (int i = 0; i < n; i++) tp_dispatch(q, 64, (hsa_signal_t){0});
   CHECK(hsa_signal_create(1, 0, NULL, &last));
-  dispatch(q, 64, last);
+  tp_dispatch(q, 64, last);
   sg_wait(last);
   printf("%d dispatches after the destroyed signal's kernel: done\n", n + 1);
   CHECK(hsa_signal_destroy(last));
