@@ -16,7 +16,8 @@
  * threads ends there.  Only then does it sleep in the kernel: a holder
  * that does not run (preempted on a busy machine) is not waited for with
  * a CPU that it, or the simulated GPU, may need.  A futex word: 0 free,
- * 1 held, 2 held with a sleeper to wake at the unlock (DESIGN.md §14). */
+ * 1 held, 2 held with a sleeper to wake at the unlock (DESIGN.md, "Locks an
+ * op shares"). */
 #ifndef RTG_SPIN_H
 #define RTG_SPIN_H
 
