@@ -2,9 +2,12 @@
  * the never-run descriptor (the simulated GPU only times them). */
 #ifndef TP_COMMON_H
 #define TP_COMMON_H
+#include <dlfcn.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "common.h"
+#include "simgpu.h"
 
 static char tp_descriptor[4096] __attribute__((aligned(4096)));
 
@@ -21,6 +24,23 @@ static inline void tp_dispatch(hsa_queue_t *q, uint32_t grid, hsa_signal_t sig) 
   hsa_kernel_dispatch_packet_t d;
   sg_dispatch_packet(&d, (uint64_t)(uintptr_t)tp_descriptor, NULL, grid, sig);
   sg_submit(q, &d);
+}
+
+/* Slow kernels: a dispatch of TP_SLOW_GRID work-items runs ns on the
+ * simulated GPU, any other 1 us (where the simulator offers its dispatch
+ * hook; run without it, every dispatch takes the simulator's default). */
+enum { TP_SLOW_GRID = 128 };
+
+static inline int64_t tp_slow_hook(const hsa_kernel_dispatch_packet_t *pkt, const char *name,
+                                   void *user) {
+  (void)name;
+  return pkt->grid_size_x == TP_SLOW_GRID ? (int64_t)(intptr_t)user : 1000;
+}
+
+static inline void tp_slow_kernels(int64_t ns) {
+  void (*set)(simgpu_dispatch_hook_t, void *) =
+      (void (*)(simgpu_dispatch_hook_t, void *))dlsym(RTLD_DEFAULT, "simgpuSetDispatchHook");
+  if (set) set(tp_slow_hook, (void *)(intptr_t)ns);
 }
 
 /* Submit n dispatches to q, each completing sig (created by the caller

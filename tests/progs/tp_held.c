@@ -13,19 +13,10 @@
  *            1 s, while the program fills the queue (N beyond its size):
  *            the ring is full until then, and nothing may overflow it. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <unistd.h>
 
-#include "simgpu.h"
 #include "tp_common.h"
-
-enum { SLOW_GRID = 128 };
-
-static int64_t slow_hook(const hsa_kernel_dispatch_packet_t *pkt, const char *name, void *user) {
-  (void)name, (void)user;
-  return pkt->grid_size_x == SLOW_GRID ? 200000000ll : 1000;
-}
 
 static void *release_later(void *arg) {
   hsa_signal_t *x = arg;
@@ -39,15 +30,13 @@ int main(int argc, char **argv) {
   int n = argc > 2 ? atoi(argv[2]) : 100;
   sg_system_t sys;
   sg_init(&sys);
-  void (*set)(simgpu_dispatch_hook_t, void *) =
-      (void (*)(simgpu_dispatch_hook_t, void *))dlsym(RTLD_DEFAULT, "simgpuSetDispatchHook");
-  if (set) set(slow_hook, NULL);
+  tp_slow_kernels(200000000ll);
   hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s, last;
   pthread_t later;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
   if (!strcmp(mode, "add")) {
-    tp_dispatch(q, SLOW_GRID, s);
+    tp_dispatch(q, TP_SLOW_GRID, s);
     hsa_signal_add_relaxed(s, 1); /* the kernel still runs */
   } else {
     hsa_barrier_and_packet_t b;

@@ -7,29 +7,18 @@
  * memory: the tracer gives the destroy RTG_EXIT_WAIT_MS, then counts the
  * op as unfinished; its queue goes on. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 
-#include "simgpu.h"
 #include "tp_common.h"
-
-enum { SLOW_GRID = 128 };
-
-static int64_t slow_hook(const hsa_kernel_dispatch_packet_t *pkt, const char *name, void *user) {
-  (void)name, (void)user;
-  return pkt->grid_size_x == SLOW_GRID ? 1000000000ll : 1000;
-}
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 100;
   sg_system_t sys;
   sg_init(&sys);
-  void (*set)(simgpu_dispatch_hook_t, void *) =
-      (void (*)(simgpu_dispatch_hook_t, void *))dlsym(RTLD_DEFAULT, "simgpuSetDispatchHook");
-  if (set) set(slow_hook, NULL);
+  tp_slow_kernels(1000000000ll);
   hsa_queue_t *q = tp_queue(&sys);
   hsa_signal_t s, again, last;
   CHECK(hsa_signal_create(1, 0, NULL, &s));
-  tp_dispatch(q, SLOW_GRID, s);
+  tp_dispatch(q, TP_SLOW_GRID, s);
   CHECK(hsa_signal_destroy(s)); /* the kernel still runs */
   CHECK(hsa_signal_create(5, 0, NULL, &again));
   printf("signal memory reused: %s\n", again.handle == s.handle ? "yes" : "no");
