@@ -1,12 +1,17 @@
-/* tp_fork N [exit|_exit]: N dispatches, then fork; the child makes three
- * HSA calls that need no GPU (hsa_system_get_info) and ends with exit() or
- * _exit() (no atexit handlers), the parent does N more.  Checks that the
- * parent's records stay in its file and the child writes its own (header,
- * its calls and summary) either way.
+/* tp_fork N [exit|_exit|many]: N dispatches, then fork; the child makes
+ * three HSA calls that need no GPU (hsa_system_get_info), or 20000 with
+ * many, and ends with exit() or _exit() (no atexit handlers), the parent
+ * does N more.  Checks that the parent's records stay in its file and the
+ * child writes its own (header, its calls and summary) either way, and
+ * which threads the tracer starts in the child: none for three records,
+ * its writer once records fill its buffers (the child's exit status is the
+ * number of its threads besides its own).
  * tp_fork N shutdown: N dispatches, hsa_shut_down, then fork; the child
  * initialises HSA again and does N dispatches (as RCCL's test bed does);
  * once the child ended, the parent initialises HSA again and does N. Each
  * new life writes a trace of its own, each ending with its summary. */
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +25,22 @@ static void life(int n, int shut_down) {
   CHECK(hsa_signal_destroy(s));
   CHECK(hsa_queue_destroy(q));
   if (shut_down) CHECK(hsa_shut_down());
+}
+
+/* this process's threads but the calling one, read with no allocation
+ * (a fork child of a threaded process) */
+static int other_threads(void) {
+  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY), n = 0;
+  char buf[4096] __attribute__((aligned(8)));
+  for (long got; fd >= 0 && (got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+    for (long off = 0; off < got;) {
+      unsigned short reclen;
+      memcpy(&reclen, buf + off + 16, sizeof reclen); /* d_reclen, then d_type, d_name */
+      n += buf[off + 19] != '.';
+      off += reclen;
+    }
+  if (fd >= 0) close(fd);
+  return n - 1;
 }
 
 static int after_shut_down(int n) {
@@ -45,9 +66,13 @@ int main(int argc, char **argv) {
   pid_t pid = fork();
   if (pid == 0) {
     uint64_t t;
-    for (int i = 0; i < 3; i++) hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t);
-    if (argc > 2 && !strcmp(argv[2], "_exit")) _exit(0);
-    exit(0);
+    int calls = argc > 2 && !strcmp(argv[2], "many") ? 20000 : 3;
+    for (int i = 0; i < calls; i++) /* two attributes in turn: a call each, not one poll */
+      hsa_system_get_info(i % 2 ? HSA_SYSTEM_INFO_TIMESTAMP : HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                          &t);
+    int others = other_threads();
+    if (argc > 2 && !strcmp(argv[2], "_exit")) _exit(others);
+    exit(others);
   }
   int st = 0;
   waitpid(pid, &st, 0);

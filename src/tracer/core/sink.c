@@ -104,5 +104,5 @@ void rtg_sink_fork_child(void) {
     atomic_store(&rtg_emit_on, 0);
     return;
   }
-  rtg_writer_start();
+  rtg_writer_start_later();
 }

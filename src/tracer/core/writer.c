@@ -31,7 +31,13 @@ static _Alignas(64) _Atomic uint32_t kick; /* futex word: 1 = drain now */
 /* tasks run between drains: added at load, read by the writer */
 static void (*_Atomic every_flush[4])(void);
 
+/* A fork child's writer starts with its first full chunk (writer_start_later) */
+static _Atomic int start_on_kick;
+static pthread_mutex_t start_mu = PTHREAD_MUTEX_INITIALIZER;
+static void start_pending(void);
+
 void rtg_writer_wake(void) {
+  if (atomic_load_explicit(&start_on_kick, memory_order_relaxed)) start_pending();
   if (atomic_exchange_explicit(&kick, 1, memory_order_release) == 0)
     syscall(SYS_futex, &kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
@@ -186,7 +192,26 @@ void rtg_writer_start(void) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The child of a fork starts no thread in its fork handler: until exec it
+ * may only rely on what is safe after fork in a threaded process, and an
+ * allocator that other threads held at the fork (ASan's in gcc 12 does not
+ * take its locks around fork) never comes free in the child.  Its records
+ * wait in the buffers until a chunk fills or the trace ends (exit, exec
+ * and fatal signals drain on the calling thread). */
+void rtg_writer_start_later(void) {
+  atomic_store(&start_on_kick, 1);
+}
+
+static void start_pending(void) {
+  pthread_mutex_lock(&start_mu);
+  if (atomic_exchange(&start_on_kick, 0)) rtg_writer_start();
+  pthread_mutex_unlock(&start_mu);
+}
+
 void rtg_writer_stop(void) {
+  pthread_mutex_lock(&start_mu); /* no pending start after this */
+  atomic_store(&start_on_kick, 0);
+  pthread_mutex_unlock(&start_mu);
   if (!writer_running) return;
   rtg_tbuf_set_writer_alive(false); /* from now on, nobody waits for it */
   atomic_store(&writer_stop, 1);
@@ -197,6 +222,8 @@ void rtg_writer_stop(void) {
 
 void rtg_writer_after_fork_child(void) {
   pthread_mutex_init(&drain_mu, NULL);
+  pthread_mutex_init(&start_mu, NULL);
+  atomic_store(&start_on_kick, 0);
   writer_running = false;
   rtg_tbuf_set_writer_alive(false);
 }

@@ -9,6 +9,9 @@
 
 RTG_HIDDEN void rtg_writer_start(void);
 RTG_HIDDEN void rtg_writer_stop(void);
+/* Fork child: start the writer when a producer first wakes it, not in the
+ * fork handler. */
+RTG_HIDDEN void rtg_writer_start_later(void);
 
 /* Wake the writer now (a chunk was sealed, a producer waits for room). */
 RTG_HIDDEN void rtg_writer_wake(void);
