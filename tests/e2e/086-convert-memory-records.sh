@@ -26,21 +26,10 @@ RTG: pid:100 tid:101 memory op:alloc start:2000 stop:2010 addr:8192 size:50 agen
 RTG: pid:100 tid:101 memory op:alloc start:1000 stop:1010 addr:4096 size:100 agent:1 kind:device corr:1
 RTG: pid:100 tid:100 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0
 T
-"$B/rtg-convert" -o out.json --csv csv --stats=st --summary mem.txt >report.txt 2>&1
-echo "exit $?"
-sed -n '/warning/p;/MEMORY/,/^$/p' report.txt
-echo "-- JSON counters"
-grep '"ph":"C"' out.json | sed 's/,$//'
-echo "-- memory_allocation_trace.csv"
-cat csv/h/100_memory_allocation_trace.csv
+. "$TOP/tests/e2e/08-memory.inc"
+mem_outputs
 echo "-- memory_stats.csv"
 cat st/memory_stats.csv
 echo "-- --analyze, --sqlite"
 "$B/rtg-convert" -q --analyze=an.json mem.txt >/dev/null; echo "analyze exit $?"
-"$B/rtg-convert" -q --sqlite db.sqlite mem.txt; echo "sqlite exit $?"
-python3 - db.sqlite <<'PY'
-import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(
-        "SELECT op, kind, agent, device, start, size, corr, inUse FROM rtg_memory"):
-    print("|".join("" if v is None else str(v) for v in row))
-PY
+mem_sqlite "op, kind, agent, device, start, size, corr, inUse"

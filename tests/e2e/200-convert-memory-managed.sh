@@ -17,18 +17,7 @@ RTG: pid:100 tid:101 memory op:free start:5000 stop:5010 addr:77 api:hsa_amd_vme
 RTG: pid:100 tid:101 memory op:alloc start:6000 stop:6010 addr:8388608 size:2097152 agent:0 kind:managed api:hsa_amd_svm_attributes_set corr:6
 RTG: pid:100 tid:100 summary dispatches:0 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0
 T
-"$B/rtg-convert" -o out.json --csv csv --stats=st --summary mem.txt >report.txt 2>&1
-echo "exit $?"
-sed -n '/warning/p;/MEMORY/,/^$/p' report.txt
-echo "-- JSON counters"
-grep '"ph":"C"' out.json | sed 's/,$//'
-echo "-- memory_allocation_trace.csv"
-cat csv/h/100_memory_allocation_trace.csv
+. "$TOP/tests/e2e/08-memory.inc"
+mem_outputs
 echo "-- --sqlite"
-"$B/rtg-convert" -q --sqlite db.sqlite mem.txt; echo "sqlite exit $?"
-python3 - db.sqlite <<'PY'
-import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(
-        "SELECT op, kind, agent, start, size, corr, inUse FROM rtg_memory"):
-    print("|".join("" if v is None else str(v) for v in row))
-PY
+mem_sqlite "op, kind, agent, start, size, corr, inUse"
