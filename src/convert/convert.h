@@ -397,6 +397,26 @@ void cv_clock_json(const cv_ctx *ctx, FILE *f);
  * saying why. */
 int cv_write_part(cv_ctx *ctx, const char *out);
 int cv_open_parts(cv_ctx *ctx);
+/* The parts among the inputs (after cv_open_parts), each with its state's
+ * index line (in/partstate.c); *others: some input is no part.
+ * cv_part_records_bytes: the bytes of the files the parts hold. */
+typedef struct cv_part_state {
+  const char *part;
+  bool has, clean; /* an RTG-PART-STATE line; clean:1 */
+  unsigned version;
+  uint64_t off, size, tables, events;
+  char why[128]; /* clean:0's */
+} cv_part_state;
+const cv_part_state *cv_part_states(size_t *n, bool *others);
+uint64_t cv_part_records_bytes(void);
+/* in/partstate.c: --part: the state of --summary and --stats written to f
+ * (at offset at of the part) from a reading of the inputs, its index line
+ * in line; false when it could not start.  --merge: with --summary or
+ * --stats alone and every part holding a clean state, the events from the
+ * states to the sinks (1; 0 after saying why one failed); -1: the records
+ * are to be read (-v says why). */
+bool cv_part_state_write(cv_ctx *ctx, FILE *f, uint64_t at, char *line, size_t cap);
+int cv_merge_state(cv_ctx *ctx);
 /* in/mpi.c: MPI calls across ranks.  cv_mpi_args: an MPI record's
  * identification as "key:value" words (comm: seq: size: rank: peer: root:
  * bytes: req: nreq: done: polls: busy:), cut to cap.  cv_mpi_read (hosts.c, before the

@@ -212,7 +212,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  bool read_ok = cv_read_inputs(&ctx);
+  int from_state = cv_merge_state(&ctx);
+  bool read_ok = from_state >= 0 ? from_state == 1 : cv_read_inputs(&ctx);
   ok &= cv_close_sinks(&ctx);
   if (read_ok && ok && !ctx.not_traces) {
     ok = rtg_out_commit();

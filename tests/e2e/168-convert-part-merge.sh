@@ -6,7 +6,8 @@
 # arrows and kernel names), Perfetto, --summary, --stats, --gaps,
 # --analyze (text and JSON), --html, --sqlite, --csv, -w, -v's host
 # offsets and line counts; OTF2's events and definitions (its anchor file
-# holds the time it was written).
+# holds the time it was written).  --summary and --stats come from the
+# parts' state (the records unread), the others from the records.
 cc -O2 -I"$TOP/include" -I"$TOP/src/common" -o gen "$TOP/scripts/bench-convert-gen.c" "$TOP/src/common/record.c" || exit 1
 mkdir r && ./gen ranks r 16 8 1500 || exit 1
 C="$B/rtg-convert"
@@ -42,5 +43,5 @@ both v -v -o /dev/null
 grep -c '^  host node' a.v/stdout
 # the parts hold the files as they were, and an index at the end
 head -c 10 node0.part; echo
-tail -n 5 node0.part | cut -d' ' -f1,4
+tail -n 6 node0.part | awk '$1 == "RTG-PART-STATE" { print $1, $6, $7; next } $1 == "RTG-PART-FILE" { print $1, $4; next } { print $1 }'
 "$C" -q --merge -o - node2.part | cmp -s - a.json/out.json && echo "node 2 alone: the same?" || echo "node 2 alone: not the whole job"

@@ -8,7 +8,9 @@
  *   RTG-PART-FILE offset:O size:S path:P             (one line per file)
  *   RTG-PART-INDEX offset:O files:N                  (the last line)
  * O: where the file's bytes (or the index's first line) start; S: how
- * many; P: the file's path where it was packed.  Each file of a part is
+ * many; P: the file's path where it was packed.  Between the files and the
+ * index, the state of --summary and --stats (in/partstate.c), named by a
+ * line "RTG-PART-STATE ..." after the files' lines.  Each file of a part is
  * read through src/common/inrange.h under the name "PART:P", so every
  * reader sees its bytes exactly as they were, and every output is what
  * the files themselves give: the same outputs as converting the files at
@@ -34,6 +36,23 @@
   MAGIC " (rtg-convert --part: trace files packed; rtg-convert --merge reads them)\n"
 #define COPY_BUF (1u << 20)
 #define INDEX_TAIL 256 /* the last line is far shorter */
+
+/* The line after a part's files' lines: its state's, when it has one. */
+static void state_line(cv_part_state *ps, const char *line, uint64_t index) {
+  unsigned v;
+  unsigned long long off, size, tables, events;
+  int clean, n = 0;
+  if (sscanf(line, "RTG-PART-STATE version:%u offset:%llu size:%llu tables:%llu events:%llu clean:%d%n",
+             &v, &off, &size, &tables, &events, &clean, &n) != 6 ||
+      off > index || size > index - off || tables > size)
+    return;
+  *ps = (cv_part_state){.part = ps->part, .has = true, .clean = clean == 1, .version = v,
+                        .off = off, .size = size, .tables = tables, .events = events};
+  if (!strncmp(line + n, " why:", 5)) {
+    snprintf(ps->why, sizeof ps->why, "%s", line + n + 5);
+    ps->why[strcspn(ps->why, "\n")] = 0;
+  }
+}
 
 /* -------------------------------------------------------------- --part */
 
@@ -130,6 +149,32 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
     }
     at += sizes[i];
   }
+  char state[320] = "";
+  if (ok) { /* (the state's bytes follow the files') */
+    uint64_t before = at;
+    /* the files packed, each once (read quietly: --merge says what they
+     * hold, with the part's name) */
+    const char **inputs = ctx->inputs;
+    int ninputs = ctx->ninputs, n = 0, quiet = rtg_diag_quiet;
+    const char **packed = rtg_xcalloc((size_t)ninputs + 1, sizeof *packed, "the part's index");
+    for (int i = 0; i < ninputs; i++)
+      if (sizes[i] != UINT64_MAX) packed[n++] = inputs[i];
+    ctx->inputs = packed;
+    ctx->ninputs = n;
+    rtg_diag_quiet = 1;
+    bool made = cv_part_state_write(ctx, f, at, state, sizeof state);
+    rtg_diag_quiet = quiet;
+    ctx->inputs = inputs;
+    ctx->ninputs = ninputs;
+    free(packed);
+    if (!made) {
+      ok = false;
+    } else {
+      unsigned long long size = 0;
+      sscanf(state, "RTG-PART-STATE version:%*u offset:%*u size:%llu", &size);
+      at = before + size;
+    }
+  }
   uint64_t index = at, nfiles = 0;
   for (int i = 0; i < ctx->ninputs && ok; i++) {
     if (sizes[i] == UINT64_MAX) continue;
@@ -137,6 +182,7 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
     fprintf(f, "RTG-PART-FILE offset:%" PRIu64 " size:%" PRIu64 " path:%s\n", offs[i], sizes[i],
             ctx->inputs[i]);
   }
+  if (ok && *state) fputs(state, f);
   if (ok) fprintf(f, "RTG-PART-INDEX offset:%" PRIu64 " files:%" PRIu64 "\n", index, nfiles);
   rtg_u64map_free(&seen);
   free(buf);
@@ -152,8 +198,17 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
     rtg_error("no part written: path=%s (an existing file there is left as it was)", out);
     return 1;
   }
-  if (ctx->opt.verbose)
-    fprintf(stderr, "rtg-convert: %s: %" PRIu64 " files, %" PRIu64 " bytes\n", out, nfiles, index);
+  if (ctx->opt.verbose) {
+    cv_part_state ps = {0};
+    state_line(&ps, state, index);
+    fprintf(stderr, "rtg-convert: %s: %" PRIu64 " files, %" PRIu64 " bytes", out, nfiles,
+            ps.off ? ps.off : index);
+    if (ps.clean)
+      fprintf(stderr, "; the state of --summary and --stats: %" PRIu64 " events, %" PRIu64
+              " bytes\n", ps.events, ps.size);
+    else
+      fprintf(stderr, "; no state to merge by (%s): --merge reads the records\n", ps.why);
+  }
   return 0;
 }
 
@@ -161,6 +216,22 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
 
 static rtg_inrange *ranges;
 static size_t nranges, cap_ranges;
+static cv_part_state *states;
+static size_t nstates;
+static bool other_inputs;
+
+const cv_part_state *cv_part_states(size_t *n, bool *others) {
+  *n = nstates;
+  *others = other_inputs;
+  return states;
+}
+
+uint64_t cv_part_records_bytes(void) {
+  uint64_t b = 0;
+  for (size_t i = 0; i < nranges; i++) b += ranges[i].size;
+  return b;
+}
+
 
 /* One index line "RTG-PART-FILE offset:O size:S path:P": a range. */
 static bool index_line(const char *part, char *line, uint64_t lo, uint64_t hi) {
@@ -234,6 +305,14 @@ static bool read_index(const char *part) {
       ok = false;
     }
   }
+  states = rtg_xrealloc(states, (nstates + 1) * sizeof *states, "the parts' state");
+  cv_part_state *ps = &states[nstates++];
+  *ps = (cv_part_state){.part = part};
+  ssize_t len;
+  if (ok && (len = getline(&line, &cap, f)) > 0) {
+    if (line[len - 1] == '\n') line[--len] = 0;
+    state_line(ps, line, index);
+  }
   free(line);
   fclose(f);
   return ok;
@@ -261,7 +340,7 @@ int cv_open_parts(cv_ctx *ctx) {
       cap = (n + add) * 2;
       inputs = rtg_xrealloc(inputs, cap * sizeof *inputs, "the files of the parts");
     }
-    if (!part) inputs[n++] = p;
+    if (!part) inputs[n++] = p, other_inputs = true;
     for (size_t k = before; k < nranges; k++) inputs[n++] = ranges[k].name;
   }
   rtg_inrange_set(ranges, nranges);
