@@ -552,8 +552,8 @@ static bool replay(cv_ctx *ctx, const cv_part_state *ps, tables *t) {
   }
   if (ok && (r.bad || r.left)) {
     rtg_error("%s: its state (byte %" PRIu64 " on) is cut short or damaged at its event %" PRIu64
-              ": no output from the state; --merge reads the records without it if the part is "
-              "made again",
+              " (its records are whole: make the part again, or convert them with an output "
+              "beside --summary)",
               ps->part, ps->off, n + 1);
     ok = false;
   }
@@ -585,10 +585,11 @@ int cv_merge_state(cv_ctx *ctx) {
     rstate r;
     ok = open_section(ps[i].part, ps[i].off + ps[i].tables, ps[i].size - ps[i].tables, &r);
     if (ok && !read_tables(&r, &t[i], ps[i].events)) {
-      rtg_error("%s: its state's tables (byte %" PRIu64 " on) are cut short or damaged: no "
-                "output written from the parts",
-                ps[i].part, ps[i].off + ps[i].tables);
-      ok = false;
+      rtg_warning("%s: its state's tables (byte %" PRIu64 " on) are cut short or damaged: "
+                  "reading the records",
+                  ps[i].part, ps[i].off + ps[i].tables);
+      snprintf(buf, sizeof buf, "%s: its state is damaged", ps[i].part);
+      why = buf;
     }
     if (r.f) fclose(r.f);
     for (uint64_t k = 0; ok && k < t[i].nprocs; k++) {
