@@ -6,7 +6,10 @@
 #   - all at once: rtg-convert --summary -o all.json FILES...
 #   - per node: rtg-convert --part on NODES "nodes" (the hosts dealt over
 #     them), then rtg-convert --merge --summary -o merged.json PARTS...
-# and whether the two give the same bytes (JSON and --summary).
+#   - the merge of --summary alone (rtg-convert --merge --summary PARTS...),
+#     which reads the parts' state where they hold one (else every record),
+#     with the bytes it read
+# and whether they give the same bytes (JSON and --summary).
 #   scripts/bench-scale.sh [RANKS [EVENTS [HOSTS [NODES]]]]   (1000 10000 8 4;
 #   BENCH_QUICK=1: 100 2000 8 4)
 # Each step's line also gives the main thread's CPU time (the reader's
@@ -99,7 +102,7 @@ same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
 # measure LABEL CONVERT: the three steps with one rtg-convert
 measure() {
   label=$1 C=$2
-  rm -f all.json all.sum merged.json merged.sum node*.part
+  rm -f all.json all.sum merged.json merged.sum state.sum node*.part
   read -r a_s a_kb a_u a_y a_fd a_ms <<EOT
 $(run "$C" -q --summary -o all.json $(cat list.all))
 EOT
@@ -120,6 +123,12 @@ EOT
 $(run "$C" -q --merge --summary -o merged.json node*.part)
 EOT
   "$C" -q --merge --summary -o /dev/null node*.part > merged.sum
+  read -r s_s s_kb s_u s_y s_fd s_ms <<EOT
+$(run "$C" -q --merge --summary node*.part)
+EOT
+  "$C" --merge --summary node*.part > state.sum
+  s_read=$("$C" -v --merge --summary node*.part 2>&1 > /dev/null |
+    sed -n 's/.* events, \([0-9]*\) bytes read in place of .*/\1/p')
   printf 'bench-scale%s: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s (%.1fx the wall), main thread %.2f s, max open files %s\n' \
     "$label" "all at once (--summary -o):" "$a_s" "$(awk -v k="$a_kb" 'BEGIN { print k / 1024 }')" \
     "$(awk -v a="$a_u" -v b="$a_y" 'BEGIN { print a + b }')" \
@@ -132,7 +141,15 @@ EOT
     "$(awk -v a="$m_u" -v b="$m_y" 'BEGIN { print a + b }')" \
     "$(awk -v a="$m_u" -v b="$m_y" -v w="$m_s" 'BEGIN { print (a + b) / (w > 0 ? w : 1) }')" \
     "$(awk -v m="$m_ms" 'BEGIN { print m / 1000 }')" "$m_fd" "$(($(cat node*.part | wc -c) / 1048576))"
-  echo "bench-scale$label: part+merge vs all at once: JSON $(same all.json merged.json) ($(wc -c < all.json) bytes), --summary $(same all.sum merged.sum)"
+  if [ -n "$s_read" ]; then
+    s_what="the parts' state, $(awk -v b="$s_read" 'BEGIN { printf "%.1f", b / 1048576 }') MB read"
+  else
+    s_what="every record, $(($(cat node*.part | wc -c) / 1048576)) MB read"
+  fi
+  printf 'bench-scale%s: %-26s %7s s, peak RSS %6.1f MB, CPU %6.2f s, max open files %s, %s\n' \
+    "$label" "--merge --summary:" "$s_s" "$(awk -v k="$s_kb" 'BEGIN { print k / 1024 }')" \
+    "$(awk -v a="$s_u" -v b="$s_y" 'BEGIN { print a + b }')" "$s_fd" "$s_what"
+  echo "bench-scale$label: part+merge vs all at once: JSON $(same all.json merged.json) ($(wc -c < all.json) bytes), --summary $(same all.sum merged.sum), --merge --summary $(same all.sum state.sum)"
 }
 
 cat r/* > /dev/null # warm the page cache

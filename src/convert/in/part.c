@@ -42,12 +42,19 @@ static void state_line(cv_part_state *ps, const char *line, uint64_t index) {
   unsigned v;
   unsigned long long off, size, tables, events;
   int clean, n = 0;
-  if (sscanf(line, "RTG-PART-STATE version:%u offset:%llu size:%llu tables:%llu events:%llu clean:%d%n",
+  if (sscanf(line,
+             "RTG-PART-STATE version:%u offset:%llu size:%llu tables:%llu events:%llu clean:%d%n",
              &v, &off, &size, &tables, &events, &clean, &n) != 6 ||
       off > index || size > index - off || tables > size)
     return;
-  *ps = (cv_part_state){.part = ps->part, .has = true, .clean = clean == 1, .version = v,
-                        .off = off, .size = size, .tables = tables, .events = events};
+  *ps = (cv_part_state){.part = ps->part,
+                        .has = true,
+                        .clean = clean == 1,
+                        .version = v,
+                        .off = off,
+                        .size = size,
+                        .tables = tables,
+                        .events = events};
   if (!strncmp(line + n, " why:", 5)) {
     snprintf(ps->why, sizeof ps->why, "%s", line + n + 5);
     ps->why[strcspn(ps->why, "\n")] = 0;
@@ -204,8 +211,9 @@ int cv_write_part(cv_ctx *ctx, const char *out) {
     fprintf(stderr, "rtg-convert: %s: %" PRIu64 " files, %" PRIu64 " bytes", out, nfiles,
             ps.off ? ps.off : index);
     if (ps.clean)
-      fprintf(stderr, "; the state of --summary and --stats: %" PRIu64 " events, %" PRIu64
-              " bytes\n", ps.events, ps.size);
+      fprintf(stderr,
+              "; the state of --summary and --stats: %" PRIu64 " events, %" PRIu64 " bytes\n",
+              ps.events, ps.size);
     else
       fprintf(stderr, "; no state to merge by (%s): --merge reads the records\n", ps.why);
   }
@@ -231,7 +239,6 @@ uint64_t cv_part_records_bytes(void) {
   for (size_t i = 0; i < nranges; i++) b += ranges[i].size;
   return b;
 }
-
 
 /* One index line "RTG-PART-FILE offset:O size:S path:P": a range. */
 static bool index_line(const char *part, char *line, uint64_t lo, uint64_t hi) {

@@ -95,7 +95,8 @@ static uint64_t name_of(wstate *w, const char *s) {
   if (added) {
     if (w->nnames == w->cap_names) {
       w->cap_names = w->cap_names ? 2 * w->cap_names : 256;
-      w->name_ids = rtg_xrealloc(w->name_ids, w->cap_names * sizeof *w->name_ids, "the part's names");
+      w->name_ids =
+          rtg_xrealloc(w->name_ids, w->cap_names * sizeof *w->name_ids, "the part's names");
     }
     w->name_ids[w->nnames++] = id;
     *v = w->nnames;
@@ -221,9 +222,9 @@ static const char *not_clean(const cv_ctx *ctx, bool read_ok) {
     enum cv_count c;
     const char *why;
   } skips[] = {
-      {CVC_BAD, "lines that did not parse"},       {CVC_BINARY, "lines with NUL bytes"},
-      {CVC_TOO_LONG, "lines too long"},            {CVC_BAD_TIME, "records with bad times"},
-      {CVC_TRUNCATED, "a last line cut off"},      {CVC_DUPLICATE, "records read before"},
+      {CVC_BAD, "lines that did not parse"},   {CVC_BINARY, "lines with NUL bytes"},
+      {CVC_TOO_LONG, "lines too long"},        {CVC_BAD_TIME, "records with bad times"},
+      {CVC_TRUNCATED, "a last line cut off"},  {CVC_DUPLICATE, "records read before"},
       {CVC_JSON_EVENTS, "Chrome JSON events"},
   };
   if (!read_ok) return "a file could not be read";
@@ -438,7 +439,8 @@ static const char *why_records(const cv_ctx *ctx, char *buf, size_t cap) {
   if (o->json_out || o->perfetto_out || o->gaps_out || o->sqlite_out || o->workgroups ||
       o->csv_dir || o->otf2_dir || o->analyze_out || o->html_out)
     return "an output beside --summary and --stats needs every record";
-  if (o->start_arg || o->end_arg || o->zero_time) return "--start, --end and --zero need every record";
+  if (o->start_arg || o->end_arg || o->zero_time)
+    return "--start, --end and --zero need every record";
   size_t n;
   bool others;
   const cv_part_state *ps = cv_part_states(&n, &others);
@@ -492,8 +494,8 @@ static bool replay(cv_ctx *ctx, const cv_part_state *ps, tables *t) {
     k->arch = t->kstrs[2 * i + 1] ? cv_str(ctx, cv_intern(ctx, t->kstrs[2 * i + 1])) : NULL;
     if (ctx->nkinfos == ctx->cap_kinfos) {
       ctx->cap_kinfos = ctx->cap_kinfos ? ctx->cap_kinfos * 2 : 64;
-      ctx->kinfos =
-          rtg_xrealloc(ctx->kinfos, ctx->cap_kinfos * sizeof *ctx->kinfos, "the kernels' resources");
+      ctx->kinfos = rtg_xrealloc(ctx->kinfos, ctx->cap_kinfos * sizeof *ctx->kinfos,
+                                 "the kernels' resources");
     }
     k->index = ctx->nkinfos;
     ctx->kinfos[ctx->nkinfos++] = k;
@@ -597,8 +599,8 @@ int cv_merge_state(cv_ctx *ctx) {
       uint64_t key = (uint64_t)cv_intern(ctx, t[i].procs[k].host) << 32 | t[i].procs[k].pid;
       if (!rtg_u64map_put(&seen, key, 0, &added)) rtg_out_of_memory("the parts' processes");
       if (!added) {
-        snprintf(buf, sizeof buf, "a process (host %s, pid %u) in two parts",
-                 t[i].procs[k].host, t[i].procs[k].pid);
+        snprintf(buf, sizeof buf, "a process (host %s, pid %u) in two parts", t[i].procs[k].host,
+                 t[i].procs[k].pid);
         why = buf;
       }
     }
