@@ -17,8 +17,9 @@
  * The state's bytes, after the files' and before the index:
  *   events   type byte (0x80: end before start), flags byte, then
  *            varints: process, name + 1 (0: none), start as a zigzag
- *            difference from the previous event's, end - start, and the
- *            fields the flags name (S_QUEUE ... S_LDS)
+ *            difference from the previous call's (a call) or GPU op's (an
+ *            op), end - start, and the fields the flags name (S_QUEUE ...
+ *            S_LDS; the launch shape only for a kernel with registers)
  *   tables   names (length, bytes), processes, kernels, memory records,
  *            the lines by kind (for -v), the number of events again and a
  *            newline
@@ -57,8 +58,9 @@ enum {
 typedef struct wstate {
   cv_ctx *ctx;
   FILE *f;
-  uint64_t bytes, events, prev_start;
-  rtg_u64map names; /* ctx's name id -> local index + 1 */
+  uint64_t bytes, events;
+  uint64_t prev_start[2]; /* of the calls, of the GPU ops */
+  rtg_u64map names;       /* ctx's name id -> local index + 1 */
   uint32_t *name_ids;
   uint32_t nnames, cap_names;
 } wstate;
@@ -128,16 +130,19 @@ static void cap_event(void *st, const cv_event *ev) {
   if (ev->graph || ev->node) flags |= S_GRAPH;
   if (ev->has_agents) flags |= S_AGENTS;
   if (ev->kinfo) flags |= S_KINFO;
-  if (ev->has_dims) flags |= S_DIMS;
-  if (ev->has_lds) flags |= S_LDS;
+  /* the launch shape counts only for a kernel's occupancy row */
+  bool shape = ev->kinfo && ev->kinfo->has_regs;
+  if (ev->has_dims && shape) flags |= S_DIMS;
+  if (ev->has_lds && shape) flags |= S_LDS;
   bool back = ev->end < ev->start;
   put_byte(w, (unsigned)ev->type | (back ? S_BACKWARDS : 0));
   put_byte(w, flags);
   put_v(w, ev->proc);
   put_v(w, name_of(w, ev->name));
-  int64_t d = (int64_t)(ev->start - w->prev_start);
+  uint64_t *prev = &w->prev_start[ev->type != CV_HIP_API && ev->type != CV_HSA_API];
+  int64_t d = (int64_t)(ev->start - *prev);
   put_v(w, (uint64_t)d << 1 ^ (uint64_t)(d >> 63));
-  w->prev_start = ev->start;
+  *prev = ev->start;
   put_v(w, back ? ev->start - ev->end : ev->end - ev->start);
   if (flags & S_QUEUE) put_v(w, ev->queue);
   if (flags & S_DEV) put_v(w, ev->device), put_v(w, ev->agent);
@@ -514,13 +519,14 @@ static bool replay(cv_ctx *ctx, const cv_part_state *ps, tables *t) {
 
   rstate r;
   bool ok = open_section(ps->part, ps->off, ps->tables, &r);
-  uint64_t start = 0, n = 0;
+  uint64_t prev[2] = {0, 0}, n = 0;
   while (ok && n < ps->events && !r.bad) {
     unsigned type = get_byte(&r), flags = get_byte(&r);
     bool back = type & S_BACKWARDS;
     cv_event ev = {.type = (enum cv_type)(type & ~S_BACKWARDS)};
     uint64_t lp = get_v(&r), name = get_v(&r), d = get_v(&r);
-    start += (uint64_t)((int64_t)(d >> 1) ^ -(int64_t)(d & 1));
+    uint64_t *start = &prev[ev.type != CV_HIP_API && ev.type != CV_HSA_API];
+    *start += (uint64_t)((int64_t)(d >> 1) ^ -(int64_t)(d & 1));
     uint64_t len = get_v(&r);
     if (flags & S_QUEUE) ev.queue = get_v(&r);
     if (flags & S_DEV) ev.device = (rtg_device)get_v(&r), ev.agent = (uint32_t)get_v(&r);
@@ -547,8 +553,8 @@ static bool replay(cv_ctx *ctx, const cv_part_state *ps, tables *t) {
     ev.proc = proc[lp];
     ev.name = name ? names[name - 1] : NULL;
     ev.kinfo = k != UINT64_MAX ? ctx->kinfos[kbase + k] : NULL;
-    ev.start = moved(ctx, clock[lp], start);
-    ev.end = moved(ctx, clock[lp], back ? start - len : start + len);
+    ev.start = moved(ctx, clock[lp], *start);
+    ev.end = moved(ctx, clock[lp], back ? *start - len : *start + len);
     cv_dispatch(ctx, &ev);
     n++;
   }
