@@ -62,15 +62,15 @@ typedef struct notes {
   uint32_t recent[AN_NCAUSES][NOTE_CACHE]; /* index + 1; 0: none */
 } notes;
 
-static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
-  if (!ns) return;
-  nt->r->cause[cause] += ns;
+/* ns and count more for (key, tid) of cause (a new entry where none). */
+static void detail_add(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns,
+                       uint64_t count) {
   uint32_t *slot = &nt->recent[cause][(key * 0x9e3779b97f4a7c15ull ^ tid) % NOTE_CACHE];
   if (*slot) {
     an_detail *d = &nt->v[cause][*slot - 1];
     if (d->key == key && d->tid == tid) {
       d->ns += ns;
-      d->count++;
+      d->count += count;
       return;
     }
   }
@@ -85,7 +85,7 @@ static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) 
         nt->v[cause] = rtg_xrealloc(nt->v[cause], nt->cap[cause] * sizeof *nt->v[cause],
                                     "the idle causes' details");
       }
-      nt->v[cause][nt->n[cause]] = (an_detail){key, tid, ns, 1};
+      nt->v[cause][nt->n[cause]] = (an_detail){key, tid, ns, count};
       *v = ++nt->n[cause];
       *slot = (uint32_t)*v;
       return;
@@ -93,11 +93,17 @@ static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) 
     an_detail *d = &nt->v[cause][*v - 1];
     if (d->key == key && d->tid == tid) {
       d->ns += ns;
-      d->count++;
+      d->count += count;
       *slot = (uint32_t)*v;
       return;
     }
   }
+}
+
+static void note(notes *nt, int cause, uint64_t key, uint64_t tid, uint64_t ns) {
+  if (!ns) return;
+  nt->r->cause[cause] += ns;
+  detail_add(nt, cause, key, tid, ns, 1);
 }
 
 static int detail_order(const void *a, const void *b);
@@ -386,6 +392,138 @@ static void sets_part(void *arg, size_t lo, size_t hi) {
   for (size_t k = lo; k < hi; k++) make_set(arg, (int)k);
 }
 
+/* A part of the idle time (consecutive idle intervals) attributed apart:
+ * its causes' time and details, and its pieces in order, with where each
+ * of idle_causes's four steps ends among them. */
+typedef struct kept {
+  int cause;
+  uint64_t s, e, key, tid;
+} kept;
+
+typedef struct rest_part {
+  an_ivset rest;
+  an_result res;
+  notes nt;
+  kept *v;
+  size_t n, cap;
+  size_t ends[4];
+} rest_part;
+
+static void keep(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid) {
+  rest_part *x = arg;
+  if (x->n == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 256;
+    x->v = rtg_xrealloc(x->v, x->cap * sizeof *x->v, "the idle pieces");
+  }
+  x->v[x->n++] = (kept){cause, s, e, key, tid};
+}
+
+/* The idle time left in rest once the kernels and the startup took theirs:
+ * the copies', the dependencies' and the launches' shares, then what each
+ * host thread was doing (ends: where each step's pieces end; NULL: not
+ * kept apart). */
+static void idle_causes(const an_gpu *g, notes *nt, an_ivset *rest, const an_ivset *copy,
+                        const an_ivset *dep, const an_ivset *launch, const seg *segs, size_t nseg,
+                        rest_part *part) {
+  take(nt, g, rest, copy, AN_COPY_ONLY);
+  if (part) part->ends[0] = part->n;
+  take(nt, g, rest, dep, AN_DEPENDENCY);
+  if (part) part->ends[1] = part->n;
+  take(nt, g, rest, launch, AN_LAUNCH_LATENCY);
+  if (part) part->ends[2] = part->n;
+  size_t at = 0;
+  seg_hint h = {.at = SIZE_MAX};
+  for (size_t i = 0; i < rest->n; i++) {
+    const an_op *op = next_op(g, rest->v[i].e, false, &at);
+    uint64_t tid = op->tid ? op->tid : g->default_tid;
+    host_piece(g, nt, segs, nseg, &h, tid, rest->v[i].s, rest->v[i].e);
+  }
+  if (part) part->ends[3] = part->n;
+}
+
+/* The idle time cut in parts of consecutive intervals, each attributed on
+ * its own: every piece of a cause lies within one idle interval, and what
+ * an interval's pieces are depends on no other interval, so the parts'
+ * pieces, in order, and their notes, added in order, are the whole's. */
+#define REST_PARTS 8
+
+typedef struct rest_job {
+  const an_gpu *g;
+  const an_ivset *rest, *copy, *dep, *launch;
+  const seg *segs;
+  size_t nseg;
+  rest_part *parts;
+  size_t nparts;
+} rest_job;
+
+/* The intervals of set that may meet [lo, hi): a view into it. */
+static an_ivset view_of(const an_ivset *set, uint64_t lo, uint64_t hi) {
+  size_t a = 0, b = set->n;
+  while (a < b) { /* the first to end after lo */
+    size_t mid = a + (b - a) / 2;
+    if (set->v[mid].e <= lo)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  size_t c = a, d = set->n;
+  while (c < d) { /* the first to start at hi or later */
+    size_t mid = c + (d - c) / 2;
+    if (set->v[mid].s < hi)
+      c = mid + 1;
+    else
+      d = mid;
+  }
+  return (an_ivset){set->v + a, c - a, 0};
+}
+
+static void rest_run(void *arg, size_t lo, size_t hi) {
+  const rest_job *j = arg;
+  for (size_t p = lo; p < hi; p++) {
+    rest_part *x = &j->parts[p];
+    size_t a = j->rest->n * p / j->nparts, b = j->rest->n * (p + 1) / j->nparts;
+    an_iv_reserve(&x->rest, b - a);
+    memcpy(x->rest.v, j->rest->v + a, (b - a) * sizeof *x->rest.v);
+    x->rest.n = b - a;
+    uint64_t from = x->rest.v[0].s, to = x->rest.v[b - a - 1].e;
+    an_ivset copy = view_of(j->copy, from, to), dep = view_of(j->dep, from, to),
+             launch = view_of(j->launch, from, to);
+    an_gpu g = *j->g;
+    if (g.piece) g.piece = keep, g.piece_arg = x;
+    x->nt.r = &x->res;
+    idle_causes(&g, &x->nt, &x->rest, &copy, &dep, &launch, j->segs, j->nseg, x);
+    an_iv_free(&x->rest);
+  }
+}
+
+/* idle_causes on parts side by side, joined: the causes' time and details
+ * in the order the whole would note them, the pieces in the order it would
+ * give them (each step's, part after part). */
+static void idle_causes_apart(const an_gpu *g, notes *nt, const an_ivset *rest,
+                              const an_ivset *copy, const an_ivset *dep, const an_ivset *launch,
+                              const seg *segs, size_t nseg, size_t nparts) {
+  rest_part *parts = rtg_xcalloc(nparts, sizeof *parts, "the idle causes");
+  rest_job j = {g, rest, copy, dep, launch, segs, nseg, parts, nparts};
+  rtg_parts_run(nparts, 1, nparts, rest_run, &j);
+  for (int c = 0; c < AN_NCAUSES; c++)
+    for (size_t p = 0; p < nparts; p++) {
+      notes *x = &parts[p].nt;
+      nt->r->cause[c] += parts[p].res.cause[c];
+      for (size_t k = 0; k < x->n[c]; k++)
+        detail_add(nt, c, x->v[c][k].key, x->v[c][k].tid, x->v[c][k].ns, x->v[c][k].count);
+      free(x->v[c]);
+      rtg_u64map_free(&x->idx[c]);
+    }
+  for (int step = 0; step < 4 && g->piece; step++)
+    for (size_t p = 0; p < nparts; p++)
+      for (size_t k = step ? parts[p].ends[step - 1] : 0; k < parts[p].ends[step]; k++) {
+        const kept *x = &parts[p].v[k];
+        g->piece(g->piece_arg, x->cause, x->s, x->e, x->key, x->tid);
+      }
+  for (size_t p = 0; p < nparts; p++) free(parts[p].v);
+  free(parts);
+}
+
 bool an_attribute(an_gpu *g, an_result *res) {
   memset(res, 0, sizeof *res);
   if (!g->nops) return false;
@@ -432,20 +570,14 @@ bool an_attribute(an_gpu *g, an_result *res) {
     an_iv_free(&got);
   }
   notes nt = {.r = res};
-  take(&nt, g, &rest, &copy, AN_COPY_ONLY);
-  take(&nt, g, &rest, &dep, AN_DEPENDENCY);
-  take(&nt, g, &rest, &launch, AN_LAUNCH_LATENCY);
-
   size_t nseg;
   seg *own = flatten(g, &nseg);
   const seg *segs = own ? own : g->calls;
-  size_t at = 0;
-  seg_hint h = {.at = SIZE_MAX};
-  for (size_t i = 0; i < rest.n; i++) {
-    const an_op *op = next_op(g, rest.v[i].e, false, &at);
-    uint64_t tid = op->tid ? op->tid : g->default_tid;
-    host_piece(g, &nt, segs, nseg, &h, tid, rest.v[i].s, rest.v[i].e);
-  }
+  size_t nparts = rest.n < REST_PARTS ? rest.n : REST_PARTS;
+  if (g->nops >= an_apart() && nparts > 1)
+    idle_causes_apart(g, &nt, &rest, &copy, &dep, &launch, segs, nseg, nparts);
+  else
+    idle_causes(g, &nt, &rest, &copy, &dep, &launch, segs, nseg, NULL);
   free(own);
   kept_details(&nt);
   for (int c = 0; c < AN_NCAUSES; c++)

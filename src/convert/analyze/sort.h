@@ -24,8 +24,8 @@ void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm);
 /* The GPU ops from which the analysis runs its independent parts side by
  * side (the ops' order and the resolving, the ops' gathering and the
  * calls' segments, a GPU's queues, the critical path's links, the
- * interval sets): 64k, or RTG_ANALYZE_APART (tests: 1 always, a large
- * number never). */
+ * interval sets, the idle causes by parts of the idle time): 64k, or
+ * RTG_ANALYZE_APART (tests: 1 always, a large number never). */
 size_t an_apart(void);
 
 #endif
