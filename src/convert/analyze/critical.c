@@ -281,6 +281,27 @@ typedef struct links_job {
   size_t nwaited;
 } links_job;
 
+/* byq's ops [lo, hi): each one's enqueuing call and the op before it in
+ * its queue (key: byq's queues' ranks). */
+typedef struct qlinks_job {
+  graph *g;
+  const uint32_t *byq, *key;
+} qlinks_job;
+
+static void qlinks_part(void *arg, size_t lo, size_t hi) {
+  const qlinks_job *j = arg;
+  graph *g = j->g;
+  uint32_t hint = NONE; /* (where call_at looks from: the answer before) */
+  for (size_t k = lo; k < hi; k++) {
+    uint32_t i = j->byq[k];
+    const an_op *x = op_node(g, i);
+    links *l = &g->l[i - g->nc];
+    uint64_t enq = enq_of(x);
+    if (enq && x->tid) hint = l->a = call_at(g, x->tid, enq, hint);
+    if (k && x->queue != AN_NO_QUEUE && j->key[k - 1] == j->key[k]) l->b = j->byq[k - 1];
+  }
+}
+
 /* Each op's enqueuing call and the op before it in its queue. */
 static void queue_links(const links_job *j) {
   graph *g = j->g;
@@ -292,29 +313,84 @@ static void queue_links(const links_job *j) {
    * (an_group) byq's */
   uint32_t *key = rtg_xmalloc((no + 1) * sizeof *key, "the critical path");
   rtg_u64map dense = {0}; /* queue -> 1 + its rank of first appearance */
+  uint64_t last_q = 0;
+  uint32_t last_v = 0; /* (runs of one queue: one lookup) */
   for (size_t d = 0, i = 0; d < j->ngpus; d++)
     for (size_t k = j->skip[d]; k < j->gpus[d].nops; k++, i++) {
       bool added;
       const an_op *op = g->o[i];
       uint64_t q = op->queue == AN_NO_QUEUE ? UINT64_MAX : (uint64_t)d << 32 | op->queue;
+      if (last_v && q == last_q) {
+        key[i] = last_v;
+        continue;
+      }
       uint64_t *v = rtg_u64map_put(&dense, q, 0, &added);
       if (!v) rtg_out_of_memory("the critical path's queues");
       if (added) *v = dense.n;
-      key[i] = (uint32_t)*v;
+      key[i] = last_v = (uint32_t)*v, last_q = q;
     }
   rtg_u64map_free(&dense);
   an_group(byq, no, sizeof *byq, key);
-  uint32_t hint = NONE;
-  for (size_t k = 0; k < no; k++) {
-    uint32_t i = byq[k];
-    const an_op *x = op_node(g, i);
-    links *l = &g->l[i - nc];
-    uint64_t enq = enq_of(x);
-    if (enq && x->tid) hint = l->a = call_at(g, x->tid, enq, hint);
-    if (k && x->queue != AN_NO_QUEUE && key[k - 1] == key[k]) l->b = byq[k - 1];
-  }
+  qlinks_job qj = {g, byq, key};
+  if (no >= an_apart())
+    rtg_parts_run(no, 1, 8, qlinks_part, &qj);
+  else
+    qlinks_part(&qj, 0, no);
   free(key);
   free(byq);
+}
+
+/* The op call's synchronisation waited for (NONE: none, or no sync): the
+ * latest op to end within it that its thread waited for; without one, the
+ * latest op to end within it, launched before it ended (byend: the ops by
+ * end; wv: by thread and end). */
+static uint32_t sync_wake(const graph *g, const uint32_t *byend, const waited *wv, size_t nwaited,
+                          size_t call) {
+  const an_call *c = &g->c[call];
+  if (!(c->flags & AN_CALL_SYNC)) return NONE;
+  const waited *w = last_waited(wv, nwaited, c->tid, c->end);
+  if (w && w->end >= c->start) return w->node;
+  size_t j = ends_upto(g, byend, g->no, c->end);
+  for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
+    const an_op *o = op_node(g, byend[j - 1]);
+    if (o->end < c->start) break;
+    uint64_t enq = enq_of(o);
+    if (enq && enq < c->end) return byend[j - 1];
+  }
+  return NONE;
+}
+
+static void add_wake(graph *g, size_t *capw, wake w) {
+  if (g->nw == *capw) {
+    *capw = *capw ? 2 * *capw : 256;
+    g->w = rtg_xrealloc(g->w, *capw * sizeof *g->w, "the critical path");
+  }
+  g->w[g->nw++] = w;
+}
+
+/* The synchronisations of the calls cut in WAKE_PARTS parts of
+ * consecutive calls, each part's wakes in order in a graph of its own
+ * (its w and nw only). */
+#define WAKE_PARTS 8
+
+typedef struct wakes_job {
+  const graph *g;
+  const uint32_t *byend;
+  const waited *wv;
+  size_t nwaited, nparts;
+  graph *parts;
+} wakes_job;
+
+static void wakes_part(void *arg, size_t lo, size_t hi) {
+  const wakes_job *j = arg;
+  for (size_t p = lo; p < hi; p++) {
+    graph *x = &j->parts[p];
+    size_t capw = 0;
+    for (size_t i = j->g->nc * p / j->nparts; i < j->g->nc * (p + 1) / j->nparts; i++) {
+      uint32_t by = sync_wake(j->g, j->byend, j->wv, j->nwaited, i);
+      if (by != NONE) add_wake(x, &capw, (wake){(uint32_t)i, by});
+    }
+  }
 }
 
 /* Each waiting barrier's op, each synchronisation's and the last event. */
@@ -356,35 +432,31 @@ static void end_links(const links_job *j) {
    * before it ended; and the last event, in the same pass */
   an_sort(wv, nwaited, sizeof *wv, by_waiter_end);
   size_t capw = 0;
+  size_t nparts = nc < WAKE_PARTS ? nc : WAKE_PARTS;
+  if (no >= an_apart() && nparts > 1) { /* the parts' wakes joined in order */
+    graph *parts = rtg_xcalloc(nparts, sizeof *parts, "the critical path");
+    wakes_job wj = {g, byend, wv, nwaited, nparts, parts};
+    rtg_parts_run(nparts, 1, nparts, wakes_part, &wj);
+    size_t n = 0;
+    for (size_t p = 0; p < nparts; p++) n += parts[p].nw;
+    g->w = rtg_xmalloc((n + 1) * sizeof *g->w, "the critical path");
+    for (size_t p = 0; p < nparts; p++) {
+      if (parts[p].nw) memcpy(g->w + g->nw, parts[p].w, parts[p].nw * sizeof *g->w);
+      g->nw += parts[p].nw;
+      free(parts[p].w);
+    }
+    free(parts);
+  } else {
+    for (size_t i = 0; i < nc; i++) {
+      uint32_t by = sync_wake(g, byend, wv, nwaited, i);
+      if (by != NONE) add_wake(g, &capw, (wake){(uint32_t)i, by});
+    }
+  }
   uint32_t cur = 0;
   uint64_t tc = g->nn ? ev_time(g, 0) : 0;
   for (size_t i = 0; i < nc; i++) {
-    const an_call *c = &g->c[i];
     if (i) later(g, (uint32_t)(2 * i), &cur, &tc);
     later(g, (uint32_t)(2 * i + 1), &cur, &tc);
-    if (!(c->flags & AN_CALL_SYNC)) continue;
-    uint32_t by = NONE;
-    const waited *w = last_waited(wv, nwaited, c->tid, c->end);
-    if (w && w->end >= c->start) {
-      by = w->node;
-    } else {
-      size_t j = ends_upto(g, byend, no, c->end);
-      for (int look = 0; j > 0 && look < SEARCH; j--, look++) {
-        const an_op *o = op_node(g, byend[j - 1]);
-        if (o->end < c->start) break;
-        uint64_t enq = enq_of(o);
-        if (enq && enq < c->end) {
-          by = byend[j - 1];
-          break;
-        }
-      }
-    }
-    if (by == NONE) continue;
-    if (g->nw == capw) {
-      capw = capw ? 2 * capw : 256;
-      g->w = rtg_xrealloc(g->w, capw * sizeof *g->w, "the critical path");
-    }
-    g->w[g->nw++] = (wake){(uint32_t)i, by};
   }
   for (size_t ev = nc ? 2 * nc : 1; ev < 2 * g->nn; ev++) later(g, (uint32_t)ev, &cur, &tc);
   g->last = cur;
