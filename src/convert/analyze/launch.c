@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parts.h"
+
 /* Moves the k-th smallest of v[0..n) to v[k], smaller ones before it and
  * larger ones after (quickselect, median of three). */
 static void select_k(uint64_t *v, uint64_t n, uint64_t k) {
@@ -75,35 +77,75 @@ static int by_total(const void *a, const void *b) {
   return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* One row per run of equal keys in k (sorted by key). */
-static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows,
-                           uint64_t *scratch) {
-  an_launch_row *r = rtg_xcalloc(n, sizeof *r, "the launch decomposition");
-  size_t nr = 0;
-  for (size_t i = 0; i < n;) {
-    uint32_t key = key_of(k[i], queue);
-    size_t j = i;
-    while (j < n && key_of(k[j], queue) == key) j++;
-    an_launch_row *row = &r[nr++];
-    row->key = key;
-    row->count = j - i;
-    uint64_t m = 0;
-    for (size_t x = i; x < j; x++)
+/* The rows' three distributions (api, queue, kernel) of k's runs of
+ * equal keys: row i's kernels are k[from[i] .. from[i + 1]); items
+ * 3 i + 0, 1, 2 are its api, queue and kernel distributions (and its
+ * launch-bound kernels with the last), each written by its item alone. */
+typedef struct rows_job {
+  const an_op **k;
+  an_launch_row *r;
+  const size_t *from;
+} rows_job;
+
+static void dist_item(const rows_job *j, size_t item, uint64_t *scratch) {
+  an_launch_row *row = &j->r[item / 3];
+  const an_op **k = j->k;
+  size_t i = j->from[item / 3], e = j->from[item / 3 + 1];
+  uint64_t m = 0;
+  switch (item % 3) {
+  case 0:
+    for (size_t x = i; x < e; x++)
       if (api_known(k[x])) scratch[m++] = k[x]->api_e - k[x]->api_s;
     dist(scratch, m, &row->api);
-    m = 0;
-    for (size_t x = i; x < j; x++)
+    break;
+  case 1:
+    for (size_t x = i; x < e; x++)
       if (queue_known(k[x])) scratch[m++] = k[x]->start - k[x]->enq;
     dist(scratch, m, &row->queue);
-    m = 0;
-    for (size_t x = i; x < j; x++) {
+    break;
+  default:
+    for (size_t x = i; x < e; x++) {
       scratch[m++] = k[x]->end - k[x]->start;
       if (api_known(k[x]) && k[x]->end - k[x]->start < k[x]->api_e - k[x]->api_s)
         row->launch_bound++;
     }
     dist(scratch, m, &row->kernel);
+  }
+}
+
+static void rows_part(void *arg, size_t lo, size_t hi) {
+  const rows_job *j = arg;
+  size_t most = 0;
+  for (size_t it = lo; it < hi; it++)
+    if (j->from[it / 3 + 1] - j->from[it / 3] > most) most = j->from[it / 3 + 1] - j->from[it / 3];
+  uint64_t *scratch = rtg_xmalloc((most + 1) * sizeof *scratch, "the launch decomposition");
+  for (size_t it = lo; it < hi; it++) dist_item(j, it, scratch);
+  free(scratch);
+}
+
+/* One row per run of equal keys in k (sorted by key); the rows'
+ * distributions side by side for a large GPU (from RTG_ANALYZE_APART
+ * kernels). */
+static an_launch_row *rows(const an_op **k, size_t n, bool queue, size_t *nrows) {
+  an_launch_row *r = rtg_xcalloc(n, sizeof *r, "the launch decomposition");
+  size_t *from = rtg_xmalloc((n + 2) * sizeof *from, "the launch decomposition");
+  size_t nr = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t key = key_of(k[i], queue);
+    size_t j = i;
+    while (j < n && key_of(k[j], queue) == key) j++;
+    r[nr].key = key;
+    r[nr].count = j - i;
+    from[nr++] = i;
     i = j;
   }
+  from[nr] = n;
+  rows_job job = {k, r, from};
+  if (n >= an_apart())
+    rtg_parts_run(3 * nr, 1, 8, rows_part, &job);
+  else
+    rows_part(&job, 0, 3 * nr);
+  free(from);
   *nrows = nr;
   return r;
 }
@@ -120,21 +162,19 @@ void an_launch_part(const an_op *ops, size_t n, an_launch *out, bool by_name) {
   size_t nk = 0;
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == AN_OP_KERNEL) k[nk++] = &ops[i];
-  uint64_t *scratch = rtg_xcalloc(nk, sizeof *scratch, "the launch decomposition");
   uint32_t *key = rtg_xcalloc(nk, sizeof *key, "the launch decomposition");
   group(k, nk, !by_name, key);
   free(key);
   if (!by_name) {
     out->kernels = nk;
-    out->by_queue = rows(k, nk, true, &out->nqueue, scratch);
+    out->by_queue = rows(k, nk, true, &out->nqueue);
   } else {
-    out->by_name = rows(k, nk, false, &out->nname, scratch);
+    out->by_name = rows(k, nk, false, &out->nname);
     qsort(out->by_name, out->nname, sizeof *out->by_name, by_total);
     out->launch_bound = 0;
     for (size_t i = 0; i < out->nname; i++) out->launch_bound += out->by_name[i].launch_bound;
   }
   free(k);
-  free(scratch);
 }
 
 void an_launch_compute(const an_op *ops, size_t n, an_launch *out) {
