@@ -40,6 +40,40 @@ static void test_ivset(void) {
   an_iv_free(&a), an_iv_free(&b), an_iv_free(&o);
 }
 
+static int iv_by_end(const void *a, const void *b) {
+  const an_iv *x = a, *y = b;
+  return x->e < y->e ? -1 : x->e > y->e;
+}
+
+/* Intervals that come by end (not by start) take another way to their
+ * union than those in any order: the same union, every interval of it
+ * (touching ones merged, gaps of 1 ns kept). */
+static void test_ivset_by_end(void) {
+  srand(7);
+  for (int round = 0; round < 300; round++) {
+    size_t n = 2 + (size_t)(rand() % 200);
+    an_iv *v = malloc(n * sizeof *v);
+    uint64_t span = 50 + (uint64_t)(rand() % 3000);
+    for (size_t i = 0; i < n; i++) {
+      uint64_t s = (uint64_t)rand() % span, len = 1 + (uint64_t)rand() % (round % 3 ? 20 : 400);
+      v[i] = (an_iv){s, s + len};
+    }
+    qsort(v, n, sizeof *v, iv_by_end);
+    an_ivset a = {0}, b = {0};
+    for (size_t i = 0; i < n; i++) an_iv_add(&a, v[i].s, v[i].e);
+    for (size_t i = n; i-- > 0;) an_iv_add(&b, v[i].s, v[i].e); /* neither order */
+    an_iv_normalize(&a);
+    an_iv_normalize(&b);
+    CHECK_U64(a.n, b.n);
+    int same = a.n == b.n;
+    for (size_t i = 0; same && i < a.n; i++)
+      same = a.v[i].s == b.v[i].s && a.v[i].e == b.v[i].e && (!i || a.v[i].s > a.v[i - 1].e);
+    CHECK(same);
+    an_iv_free(&a), an_iv_free(&b);
+    free(v);
+  }
+}
+
 enum { NAME_K, NAME_SYNC, NAME_MALLOC, NAME_WAIT, NAME_LAUNCH };
 
 /* Every cause once (times in ns):
@@ -823,6 +857,7 @@ static void test_calls_in_place(void) {
 
 int main(void) {
   test_ivset();
+  test_ivset_by_end();
   test_order_by_key();
   test_gather();
   test_precedence();

@@ -55,8 +55,40 @@ static void sort_by_start(an_ivset *set) {
   set->cap = n;
 }
 
+/* The union of set's intervals when they come by end (each GPU op's
+ * enqueue to start, the ops by start): from the last back, an interval
+ * joins the part being made where it reaches its start, else ends it (no
+ * interval before it reaches that part); the parts written from the back
+ * of v, then moved to its front. */
+static void union_by_end(an_ivset *set) {
+  an_iv *v = set->v;
+  size_t n = set->n, o = n - 1;
+  an_iv cur = v[n - 1];
+  for (size_t i = n - 1; i-- > 0;) {
+    if (v[i].e >= cur.s) {
+      if (v[i].s < cur.s) cur.s = v[i].s;
+    } else {
+      v[o--] = cur;
+      cur = v[i];
+    }
+  }
+  v[o] = cur;
+  memmove(v, v + o, (n - o) * sizeof *v);
+  set->n = n - o;
+}
+
 void an_iv_normalize(an_ivset *set) {
   if (set->n < 2) return;
+  size_t i = 1;
+  while (i < set->n && set->v[i - 1].s <= set->v[i].s) i++;
+  if (i < set->n) { /* not by start: by end? */
+    i = 1;
+    while (i < set->n && set->v[i - 1].e <= set->v[i].e) i++;
+    if (i == set->n) {
+      union_by_end(set);
+      return;
+    }
+  }
   sort_by_start(set);
   size_t o = 0;
   for (size_t i = 1; i < set->n; i++) {
