@@ -52,6 +52,46 @@ void an_gather(void *to, const void *from, size_t size, const uint32_t *perm, si
 #define RADIX_BITS 11
 #define RADIX (1u << RADIX_BITS)
 
+/* One pass of the radix sort over its digit at shift: the elements from
+ * (key[from[i]]) cut in parts of consecutive elements, each part's digits
+ * counted, then each part's placed after those of smaller digits and,
+ * among equal digits, after those of the parts before it: the order a
+ * single stable pass gives. */
+typedef struct radix_pass {
+  const uint64_t *key;
+  const uint32_t *from;
+  uint32_t *to;
+  uint64_t lo;
+  int shift;
+  size_t n, nparts;
+  size_t (*count)[RADIX]; /* per part */
+} radix_pass;
+
+#define RADIX_PARTS 8 /* (from an_apart() elements) */
+
+static size_t digit(const radix_pass *r, uint32_t i) {
+  return (size_t)((r->key[i] - r->lo) >> r->shift) & (RADIX - 1);
+}
+
+static void radix_count(void *arg, size_t lo, size_t hi) {
+  const radix_pass *r = arg;
+  for (size_t p = lo; p < hi; p++) {
+    size_t *c = r->count[p];
+    memset(c, 0, RADIX * sizeof *c);
+    for (size_t i = r->n * p / r->nparts; i < r->n * (p + 1) / r->nparts; i++)
+      c[digit(r, r->from[i])]++;
+  }
+}
+
+static void radix_place(void *arg, size_t lo, size_t hi) {
+  const radix_pass *r = arg;
+  for (size_t p = lo; p < hi; p++) {
+    size_t *c = r->count[p];
+    for (size_t i = r->n * p / r->nparts; i < r->n * (p + 1) / r->nparts; i++)
+      r->to[c[digit(r, r->from[i])]++] = r->from[i];
+  }
+}
+
 void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm) {
   if (!n) return;
   uint64_t lo = key[0], hi = key[0];
@@ -63,19 +103,27 @@ void an_order_by_key(const uint64_t *key, size_t n, uint32_t *perm) {
   while (bits < 64 && (hi - lo) >> bits) bits++;
   for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
   if (!bits) return;
+  size_t nparts = n >= an_apart() ? RADIX_PARTS : 1;
+  if (n < nparts) nparts = n;
   uint32_t *tmp = rtg_xmalloc(n * sizeof *tmp, "the analysis's order"), *from = perm, *to = tmp;
-  size_t *count = rtg_xmalloc(RADIX * sizeof *count, "the analysis's order");
+  size_t(*count)[RADIX] = rtg_xmalloc(nparts * sizeof *count, "the analysis's order");
   for (int shift = 0; shift < bits; shift += RADIX_BITS) {
-    memset(count, 0, RADIX * sizeof *count);
-    for (size_t i = 0; i < n; i++) count[((key[from[i]] - lo) >> shift) & (RADIX - 1)]++;
+    radix_pass r = {key, from, to, lo, shift, n, nparts, count};
+    if (nparts > 1)
+      rtg_parts_run(nparts, 1, nparts, radix_count, &r);
+    else
+      radix_count(&r, 0, 1);
     size_t sum = 0;
-    for (size_t d = 0; d < RADIX; d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++)
-      to[count[((key[from[i]] - lo) >> shift) & (RADIX - 1)]++] = from[i];
+    for (size_t d = 0; d < RADIX; d++)
+      for (size_t p = 0; p < nparts; p++) {
+        size_t c = count[p][d];
+        count[p][d] = sum;
+        sum += c;
+      }
+    if (nparts > 1)
+      rtg_parts_run(nparts, 1, nparts, radix_place, &r);
+    else
+      radix_place(&r, 0, 1);
     uint32_t *t = from;
     from = to, to = t;
   }
