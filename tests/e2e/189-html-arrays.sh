@@ -7,8 +7,10 @@
 # numbered after the top kernels', calls whose arguments are larger than
 # the blocks that carry events to the report's filing thread (303), and
 # two GPUs whose report lists them otherwise than by agent (the names
-# numbered while the analysis runs are numbered again).  With fewer events
-# embedded (RTG_HTML_MAX_EVENTS) the embedded ones are among the JSON's.
+# numbered while the analysis runs are numbered again: in a file, written
+# again over those written then).  With fewer events embedded
+# (RTG_HTML_MAX_EVENTS) the embedded ones are among the JSON's.  A report
+# written to a pipe (no going back in it) is the file's, byte for byte.
 python3 - "$B/rtg-convert" <<'PY'
 import base64, collections, json, os, re, struct, subprocess, sys
 conv = sys.argv[1]
@@ -110,6 +112,11 @@ meta, got, note = from_report("g2.html")
 print("two GPUs, the second's work first: exit %d, GPUs in the report %s; %s; equal to the JSON: %s"
       % (r.returncode, [d["gpu"] for d in meta["devs"]], note, got == from_json("g2.json")))
 
+def piped(path, trace):
+    r = subprocess.run([conv, "-q", "--html", "/dev/stdout", trace], stdout=subprocess.PIPE)
+    return "exit %d, the file's bytes: %s" % (r.returncode, r.stdout == open(path, "rb").read())
+print("two GPUs, to a pipe: " + piped("g2.html", "g2.txt"))
+
 for n in (300, 301, 302, 303):
     trace(n, "t%d.txt" % n, n == 303)
     r = subprocess.run([conv, "-q", "-o", "t%d.json" % n, "--html", "t%d.html" % n, "t%d.txt" % n])
@@ -119,6 +126,7 @@ for n in (300, 301, 302, 303):
     print("n=%d: exit %d, %d events (remainder %d), %d embedded, all %s, long %d; %s; equal to the JSON: %s"
           % (n, r.returncode, total, total % 3, meta["events"], meta["all_embedded"], len(meta["long"]),
              note, got == want))
+    if n == 300: print("n=300, to a pipe: " + piped("t300.html", "t300.txt"))
     env = dict(os.environ, RTG_HTML_MAX_EVENTS="40")
     r = subprocess.run([conv, "-q", "--html", "p%d.html" % n, "t%d.txt" % n], env=env)
     meta, got, note = from_report("p%d.html" % n)

@@ -52,6 +52,7 @@ static void *sink_open(cv_ctx *ctx) {
   h->names = rtg_strtab_new();
   if (!h->names) oom();
   h->barrier_name = ht_name_id(h, "barrier");
+  h->names_at = -1;
   ht_feed_start(h);
   return h;
 }

@@ -178,6 +178,10 @@ typedef struct ht_state {
    * ran (ht_names_guess) */
   uint32_t *guess;
   size_t nguess;
+  /* where in the file those names' base64 went, written with the
+   * arguments' while the analysis ran (a file that can seek back to it,
+   * should the report list other kernels); -1: not written then */
+  long long names_at;
 } ht_state;
 
 /* html_feed.c: the events to html_file.c, in their order.  Until
@@ -222,7 +226,9 @@ void ht_write_head(ht_state *h);
 bool ht_write(ht_state *h);
 /* ht_names_guess (after ht_write_head, while the analysis finishes)
  * numbers the events' names after the kernels ht_prepare found, which
- * ht_write keeps where the report lists the same, in the same order */
+ * ht_write keeps where the report lists the same, in the same order, and
+ * writes their base64 and the arguments' where the file can seek (ht_write
+ * writes the names again over theirs where it numbers them again) */
 void ht_names_guess(ht_state *h);
 
 /* Out of memory: says where (the caller's line) and exits 1. */

@@ -17,6 +17,7 @@
  *                  gaps), which events are embedded, where each array is. */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,9 +214,34 @@ void ht_names_guess(ht_state *h) {
   name_events(h, &names, h->guess, h->nguess, true);
   free(names.to);
   free(names.from);
+  /* the names' and the arguments' base64 (all of [0, a2) is made now):
+   * written where the file can go back to the names should they change */
+  struct stat sb;
+  FILE *f = h->out;
+  long long at;
+  if (h->bin_written != 16 * h->arr.n || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode) ||
+      (at = ftello(f)) < 0)
+    return;
+  size_t end = 4 * (h->arr.a2 / 3);
+  fwrite(h->arr.b64 + h->bin_written, 1, end - h->bin_written, f);
+  h->names_at = at;
+  h->bin_written = end;
 }
 
-static void write_data(ht_state *h, FILE *f) {
+/* The names' base64 (numbered again) over what ht_names_guess wrote;
+ * false after saying why. */
+static bool names_again(ht_state *h, FILE *f) {
+  const ht_arrays *arr = &h->arr;
+  long long back = ftello(f);
+  if (back >= 0 && !fflush(f) && !fseeko(f, h->names_at, SEEK_SET)) {
+    fwrite(arr->b64 + 16 * arr->n, 1, 4 * (arr->a1 / 3) - 16 * arr->n, f);
+    if (!fflush(f) && !fseeko(f, back, SEEK_SET)) return true;
+  }
+  rtg_error("cannot write output: path=%s: %m", h->path);
+  return false;
+}
+
+static bool write_data(ht_state *h, FILE *f) {
   cv_ctx *ctx = h->ctx;
   /* the analysis, as --analyze=FILE.json writes it, and its text */
   char *aj = NULL, *at = NULL;
@@ -259,6 +285,10 @@ static void write_data(ht_state *h, FILE *f) {
   bool named = h->guess && h->nguess == nk && !memcmp(h->guess, kn, nk * sizeof *kn);
   name_events(h, &names, kn, nk, !named);
   free(kn);
+  if (!named && h->names_at >= 0 && !names_again(h, f)) {
+    free(names.to), free(names.from), free(aj), free(at);
+    return false;
+  }
   write_bin(h, f, total, o_util, o_bins, o_pstart, o_pdur, o_pcause, np);
   fputs("<script type=\"application/json\" id=\"rtg-analysis\">", f);
   put_json_doc(f, aj, ajn);
@@ -380,6 +410,7 @@ static void write_data(ht_state *h, FILE *f) {
   free(names.from);
   free(aj);
   free(at);
+  return true;
 }
 
 /* The rest of #rtg-bin (after what ht_write_head wrote): the arrays, back
@@ -416,7 +447,8 @@ static void write_bin(ht_state *h, FILE *f, size_t total, size_t o_util, size_t 
   char *tail = malloc(4 * ((total - a2) / 3 + 1) + 1);
   if (!tail) oom();
   size_t ntail = ht_b64(blob, total - a2, tail);
-  fwrite(arr->b64 + h->bin_written, 1, 4 * (a2 / 3) - h->bin_written, f);
+  if (h->bin_written < 4 * (a2 / 3))
+    fwrite(arr->b64 + h->bin_written, 1, 4 * (a2 / 3) - h->bin_written, f);
   fwrite(tail, 1, ntail, f);
   free(mem);
   free(tail);
@@ -427,7 +459,7 @@ bool ht_write(ht_state *h) {
   FILE *f = h->out;
   if (!h->arr.made) ht_arrays_make(h);
   if (!h->head_written) ht_write_head(h);
-  if (h->has_data) write_data(h, f);
+  if (h->has_data && !write_data(h, f)) return false;
   char marker[32];
   do /* (the template's end; a second DATA marker is dropped) */
     put_template(f, &h->template_pos, marker, sizeof marker);
