@@ -489,16 +489,38 @@ static void rest_run(void *arg, size_t lo, size_t hi) {
     an_ivset copy = view_of(j->copy, from, to), dep = view_of(j->dep, from, to),
              launch = view_of(j->launch, from, to);
     an_gpu g = *j->g;
-    if (g.piece) g.piece = keep, g.piece_arg = x;
+    if (g.piece) g.piece = keep, g.piece_arg = x, g.piece_slots = NULL, g.piece_put = NULL;
     x->nt.r = &x->res;
     idle_causes(&g, &x->nt, &x->rest, &copy, &dep, &launch, j->segs, j->nseg, x);
     an_iv_free(&x->rest);
   }
 }
 
+/* The parts' pieces put in their slots: each step's, part after part,
+ * from slot first on (at: each part's first slot of each step). */
+typedef struct put_job {
+  const an_gpu *g;
+  const rest_part *parts;
+  size_t (*at)[4];
+} put_job;
+
+static void put_part(void *arg, size_t lo, size_t hi) {
+  const put_job *j = arg;
+  for (size_t p = lo; p < hi; p++)
+    for (int step = 0; step < 4; step++) {
+      size_t from = step ? j->parts[p].ends[step - 1] : 0;
+      for (size_t k = from; k < j->parts[p].ends[step]; k++) {
+        const kept *x = &j->parts[p].v[k];
+        j->g->piece_put(j->g->piece_arg, j->at[p][step] + k - from, x->cause, x->s, x->e, x->key,
+                        x->tid);
+      }
+    }
+}
+
 /* idle_causes on parts side by side, joined: the causes' time and details
  * in the order the whole would note them, the pieces in the order it would
- * give them (each step's, part after part). */
+ * give them (each step's, part after part), put side by side where they
+ * can be. */
 static void idle_causes_apart(const an_gpu *g, notes *nt, const an_ivset *rest,
                               const an_ivset *copy, const an_ivset *dep, const an_ivset *launch,
                               const seg *segs, size_t nseg, size_t nparts) {
@@ -514,12 +536,26 @@ static void idle_causes_apart(const an_gpu *g, notes *nt, const an_ivset *rest,
       free(x->v[c]);
       rtg_u64map_free(&x->idx[c]);
     }
-  for (int step = 0; step < 4 && g->piece; step++)
-    for (size_t p = 0; p < nparts; p++)
-      for (size_t k = step ? parts[p].ends[step - 1] : 0; k < parts[p].ends[step]; k++) {
-        const kept *x = &parts[p].v[k];
-        g->piece(g->piece_arg, x->cause, x->s, x->e, x->key, x->tid);
+  if (g->piece && g->piece_slots && g->piece_put) {
+    size_t(*at)[4] = rtg_xmalloc(nparts * sizeof *at, "the idle pieces"), total = 0;
+    for (size_t p = 0; p < nparts; p++) total += parts[p].n;
+    size_t slot = g->piece_slots(g->piece_arg, total);
+    for (int step = 0; step < 4; step++)
+      for (size_t p = 0; p < nparts; p++) {
+        at[p][step] = slot;
+        slot += parts[p].ends[step] - (step ? parts[p].ends[step - 1] : 0);
       }
+    put_job pj = {g, parts, at};
+    rtg_parts_run(nparts, 1, nparts, put_part, &pj);
+    free(at);
+  } else {
+    for (int step = 0; step < 4 && g->piece; step++)
+      for (size_t p = 0; p < nparts; p++)
+        for (size_t k = step ? parts[p].ends[step - 1] : 0; k < parts[p].ends[step]; k++) {
+          const kept *x = &parts[p].v[k];
+          g->piece(g->piece_arg, x->cause, x->s, x->e, x->key, x->tid);
+        }
+  }
   for (size_t p = 0; p < nparts; p++) free(parts[p].v);
   free(parts);
 }

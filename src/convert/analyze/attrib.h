@@ -82,6 +82,12 @@ typedef struct an_gpu {
    * (an_detail.key: 0 for startup) and its thread (host causes; else 0) */
   void (*piece)(void *arg, int cause, uint64_t s, uint64_t e, uint64_t key, uint64_t tid);
   void *piece_arg;
+  /* optional, with piece, for pieces found in parts side by side: n
+   * slots taken at once for the pieces that come next (returns the first
+   * slot's number), then each of them put in its slot, from any thread */
+  size_t (*piece_slots)(void *arg, size_t n);
+  void (*piece_put)(void *arg, size_t slot, int cause, uint64_t s, uint64_t e, uint64_t key,
+                    uint64_t tid);
 } an_gpu;
 
 /* Where a cause's time went, by what named it: the call (host_sync,

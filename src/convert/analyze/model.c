@@ -491,6 +491,22 @@ static void keep_piece(void *arg, int cause, uint64_t s, uint64_t e, uint64_t ke
   b->v[b->n++] = (an_piece){b->proc, b->device, b->queue, cause, s, e, key, tid};
 }
 
+static size_t piece_slots(void *arg, size_t n) {
+  an_pieces *b = arg;
+  if (b->n + n > b->cap) {
+    b->cap = b->n + n;
+    b->v = rtg_xrealloc(b->v, (b->cap + 1) * sizeof *b->v, "the idle pieces");
+  }
+  b->n += n;
+  return b->n - n;
+}
+
+static void piece_put(void *arg, size_t slot, int cause, uint64_t s, uint64_t e, uint64_t key,
+                      uint64_t tid) {
+  an_pieces *b = arg;
+  b->v[slot] = (an_piece){b->proc, b->device, b->queue, cause, s, e, key, tid};
+}
+
 /* A device's kept pieces to each an_state.pieces, and freed. */
 static void give_pieces(an_state *st, an_pieces *b) {
   for (size_t k = 0; k < b->n; k++)
@@ -507,7 +523,7 @@ static void pieces_to(an_state *st, an_dev *d, an_gpu *g, uint32_t q) {
   if (!st->npieces || (q != AN_NO_QUEUE && !st->queue_pieces)) return;
   an_pieces *b = q == AN_NO_QUEUE ? &d->gpu_pieces : &d->queue_pieces;
   b->proc = d->proc, b->device = d->device, b->queue = q;
-  g->piece = keep_piece, g->piece_arg = b;
+  g->piece = keep_piece, g->piece_arg = b, g->piece_slots = piece_slots, g->piece_put = piece_put;
 }
 
 static int dev_order(const void *a, const void *b) {
@@ -554,6 +570,7 @@ static void queues_part(void *arg, size_t lo, size_t hi) {
       an_pieces *b = &j->pieces[k];
       b->proc = d->proc, b->device = d->device, b->queue = r->queue;
       qg.piece = keep_piece, qg.piece_arg = b;
+      qg.piece_slots = piece_slots, qg.piece_put = piece_put;
     }
     r->ok = an_attribute(&qg, &r->res);
   }
