@@ -591,20 +591,25 @@ bool an_attribute(an_gpu *g, an_result *res) {
   res->copy_busy = an_iv_total(&copy);
   res->idle = res->span - res->busy;
 
-  an_ivset whole = {0}, rest = {0}, startup = {0};
+  an_ivset whole = {0}, rest = {0};
   an_iv_add(&whole, s, e);
   an_iv_subtract(&whole, &kern, &rest);
-  if (first > s) an_iv_add(&startup, s, first < e ? first : e);
-  {
-    an_ivset left = {0};
-    an_ivset got = {0};
-    an_iv_intersect(&rest, &startup, &got);
-    res->cause[AN_STARTUP] = an_iv_total(&got);
-    for (size_t i = 0; i < got.n; i++) piece(g, AN_STARTUP, got.v[i].s, got.v[i].e, 0, 0);
-    an_iv_subtract(&rest, &startup, &left);
-    an_iv_move(&rest, &left);
-    an_iv_free(&got);
+  /* the startup [s, f) takes the start of rest (which lies in [s, e)):
+   * the intervals before f, the one across it cut there, in place */
+  uint64_t f = first > s ? (first < e ? first : e) : s;
+  size_t gone = 0;
+  while (gone < rest.n && rest.v[gone].s < f) {
+    uint64_t to = rest.v[gone].e < f ? rest.v[gone].e : f;
+    res->cause[AN_STARTUP] += to - rest.v[gone].s;
+    piece(g, AN_STARTUP, rest.v[gone].s, to, 0, 0);
+    if (rest.v[gone].e > f) {
+      rest.v[gone].s = f;
+      break;
+    }
+    gone++;
   }
+  if (gone) memmove(rest.v, rest.v + gone, (rest.n - gone) * sizeof *rest.v);
+  rest.n -= gone;
   notes nt = {.r = res};
   size_t nseg;
   seg *own = flatten(g, &nseg);
@@ -618,7 +623,7 @@ bool an_attribute(an_gpu *g, an_result *res) {
   kept_details(&nt);
   for (int c = 0; c < AN_NCAUSES; c++)
     qsort(res->detail[c], (size_t)res->ndetail[c], sizeof(an_detail), detail_order);
-  an_ivset *all[] = {&kern, &copy, &dep, &launch, &whole, &rest, &startup};
+  an_ivset *all[] = {&kern, &copy, &dep, &launch, &whole, &rest};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) an_iv_free(all[i]);
   return true;
 }
