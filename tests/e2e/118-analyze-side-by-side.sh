@@ -1,8 +1,12 @@
 # The analysis's parts that run side by side on a large GPU (from 64k ops:
-# the ops' order beside the resolving of their callers, the ops' gathering
-# and dependencies beside the calls' sorting and segments, a GPU's queues,
-# the critical path's links, the idle causes' interval sets;
-# RTG_ANALYZE_APART changes where) give what they give one after another:
+# the ops' order beside the resolving of their callers, the radix sorts'
+# passes in parts, the ops' gathering and dependencies beside the calls'
+# sorting and segments, a GPU's queues, the critical path's links (its
+# queue links and synchronisations' wakes in parts), the idle causes'
+# interval sets, the idle time in parts of consecutive idle intervals
+# with their pieces put in their slots, the launch decomposition's
+# distributions; RTG_ANALYZE_APART changes where) give what they give one
+# after another:
 # generated traces of one and of three processes (a GPU each, two queues,
 # copies) analysed with every part side by side (RTG_ANALYZE_APART=1) and
 # with none (a billion): --analyze's text and JSON, the --html report and
