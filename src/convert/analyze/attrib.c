@@ -474,7 +474,7 @@ static an_ivset view_of(const an_ivset *set, uint64_t lo, uint64_t hi) {
     else
       d = mid;
   }
-  return (an_ivset){set->v + a, c - a, 0};
+  return (an_ivset){set->v ? set->v + a : NULL, c - a, 0};
 }
 
 static void rest_run(void *arg, size_t lo, size_t hi) {
@@ -496,8 +496,8 @@ static void rest_run(void *arg, size_t lo, size_t hi) {
   }
 }
 
-/* The parts' pieces put in their slots: each step's, part after part,
- * from slot first on (at: each part's first slot of each step). */
+/* The parts' pieces put in their slots, each step's part after part (at:
+ * the slot of each part's first piece of each step). */
 typedef struct put_job {
   const an_gpu *g;
   const rest_part *parts;
