@@ -151,7 +151,7 @@ static void gaps(ht_state *h, ht_dev *d, uint32_t di, ht_piece **sorted) {
   }
 }
 
-static const rtg_strtab *kstat_names; /* (qsort has no argument) */
+static const rtg_strtab *kstat_names; /* (qsort has no argument; set before any kernels()) */
 
 /* the largest total first, then by name (as --stats orders them) */
 static int kstat_order(const void *a, const void *b) {
@@ -260,7 +260,6 @@ static void kernels(ht_state *h, ht_kgroup *d, uint32_t *slot) {
     slot[names[k]] = UINT32_MAX;
   }
   free(v), free(names), free(at);
-  kstat_names = h->names;
   qsort(d->k, nn, sizeof *d->k, kstat_order);
   d->nk = nn < HT_TOP_KERNELS ? nn : HT_TOP_KERNELS;
 }
@@ -391,6 +390,40 @@ static void keep_windows(ht_state *h, ht_track *t) {
   t->n = m;
 }
 
+/* ht_prepare's items side by side: the top kernels of each (process,
+ * GPU) (items below ngroups, each with a name slot table of its own),
+ * then each track's coverage bins. */
+typedef struct prep_job {
+  ht_state *h;
+  uint32_t ngroups;
+} prep_job;
+
+static void prep_part(void *arg, size_t lo, size_t hi) {
+  const prep_job *j = arg;
+  ht_state *h = j->h;
+  uint32_t *slot = NULL;
+  for (size_t i = lo; i < hi; i++) {
+    if (i < j->ngroups) {
+      if (!slot) {
+        slot = malloc(((size_t)h->max_name + 1) * sizeof *slot);
+        if (!slot) oom();
+        memset(slot, 0xff, ((size_t)h->max_name + 1) * sizeof *slot);
+      }
+      kernels(h, &h->kg[i], slot); /* (it leaves slot as it found it) */
+      continue;
+    }
+    ht_track *t = &h->t[i - j->ngroups];
+    if (t->n) track_bins(h, t, h->bins + t->bins_off);
+  }
+  free(slot);
+}
+
+static void sort_part(void *arg, size_t lo, size_t hi) {
+  ht_state *h = arg;
+  for (size_t i = lo; i < hi; i++)
+    if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
+}
+
 void ht_prepare(ht_state *h) {
   h->all_embedded = h->nev <= h->max_events;
   /* the times are from the earliest process start (where the analysis'
@@ -400,13 +433,14 @@ void ht_prepare(ht_state *h) {
     uint64_t b = ctx->procs[i].boot_ns;
     if (b && b >= ctx->window_start && (!h->nev || b < h->first)) h->first = b;
   }
-  for (uint32_t i = 0; i < h->nt; i++)
-    if (h->t[i].unsorted) qsort(h->t[i].v, h->t[i].n, sizeof *h->t[i].v, ev_order);
+  bool apart = h->nev >= an_apart(); /* (as the analysis's parts) */
+  if (apart)                         /* each track's events by start */
+    rtg_parts_run(h->nt, 1, h->nt, sort_part, h);
+  else
+    sort_part(h, 0, h->nt);
   qsort(h->t, h->nt, sizeof *h->t, track_order);
   /* the kernels of each (process, GPU): its queue tracks are adjacent */
-  uint32_t *slot = malloc(((size_t)h->max_name + 1) * sizeof *slot);
-  if (!slot) oom();
-  memset(slot, 0xff, ((size_t)h->max_name + 1) * sizeof *slot);
+  kstat_names = h->names;
   for (uint32_t i = 0; i < h->nt; i++) {
     const ht_track *t = &h->t[i];
     if (t->kind != HT_QUEUE) continue;
@@ -415,10 +449,8 @@ void ht_prepare(ht_state *h) {
     ht_kgroup *nk = realloc(h->kg, (h->nkg + 1) * sizeof *nk);
     if (!nk) oom();
     h->kg = nk;
-    h->kg[h->nkg] = (ht_kgroup){.proc = t->proc, .device = (rtg_device)(t->key >> 32)};
-    kernels(h, &h->kg[h->nkg++], slot);
+    h->kg[h->nkg++] = (ht_kgroup){.proc = t->proc, .device = (rtg_device)(t->key >> 32)};
   }
-  free(slot);
   /* coverage bins of every track over the whole run, of all its events */
   for (uint32_t i = 0; i < h->nt; i++) {
     ht_track *t = &h->t[i];
@@ -430,8 +462,12 @@ void ht_prepare(ht_state *h) {
   }
   h->bins = calloc(h->nbins + 1, 1);
   if (!h->bins) oom();
-  for (uint32_t i = 0; i < h->nt; i++)
-    if (h->t[i].n) track_bins(h, &h->t[i], h->bins + h->t[i].bins_off);
+  /* each group's top kernels and each track's bins side by side */
+  prep_job j = {h, (uint32_t)h->nkg};
+  if (apart)
+    rtg_parts_run(h->nkg + h->nt, 1, h->nkg + h->nt, prep_part, &j);
+  else
+    prep_part(&j, 0, h->nkg + h->nt);
 }
 
 /* A device's utilisation (the idle pieces' series and busy; copy busy)
