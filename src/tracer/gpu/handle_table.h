@@ -9,6 +9,7 @@
 #include "core/spin.h"
 #include "core/visibility.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct rtg_handle_node {
@@ -19,7 +20,10 @@ typedef struct rtg_handle_node {
 /* a cache line each: a thread at one signal's entry never slows another's */
 typedef struct rtg_handle_bucket {
   _Alignas(64) rtg_spin mu; /* (core/spin.h: held for a list walk) */
-  rtg_handle_node *head;
+  rtg_handle_node *head;    /* changed with __atomic stores: read unlocked by
+                               rtg_handle_bucket_empty */
+  void *spare;              /* the table user's, under mu (sigtrack.c: an entry to reuse) */
+  uint64_t serial;          /* the table user's, under mu (sigtrack.c: the last given) */
 } rtg_handle_bucket;
 
 enum { RTG_HANDLE_BUCKETS = 256 };
@@ -41,6 +45,13 @@ static inline rtg_handle_node *rtg_handle_find(rtg_handle_bucket *b, uint64_t h,
   while (*l && (*l)->handle != h) l = &(*l)->next;
   if (link) *link = l;
   return *l;
+}
+
+/* Has b no entry?  Without its lock: a look that costs no line another
+ * thread must take back when nothing is there (an entry added or removed
+ * meanwhile may be missed, as by a look just before or after). */
+static inline bool rtg_handle_bucket_empty(rtg_handle_bucket *b) {
+  return !__atomic_load_n(&b->head, __ATOMIC_RELAXED);
 }
 
 /* Locks made and every bucket emptied: at init, and in a fork child (the

@@ -68,13 +68,16 @@ typedef struct sig_entry {
   uint64_t serial;          /* this entry's, never reused (its ops keep it) */
 } sig_entry;
 
+/* What an op's binding and release write is its signal's bucket and entry:
+ * no count or list of all signals, which the submitting thread and the one
+ * that completes the op (the runtime's async-events thread, for a watched
+ * signal) would otherwise pass between their cores twice per op.  A bucket
+ * keeps one freed entry for the next signal bound in it (the same signal,
+ * for one that is reused) and numbers its entries. */
 static rtg_handle_table table;
-static sig_entry *free_entries;       /* guarded by free_mu, linked by node.next */
-static _Atomic uint32_t owners_busy;  /* entries with owner_busy: 0 = nothing to look up */
-static _Atomic uint32_t live_entries; /* signals with ops in flight */
-static _Atomic uint32_t fwds_linked;  /* forwards in flight: 0 = nothing to look up */
-static _Atomic uint64_t last_serial;
-static rtg_spin free_mu; /* (zero: free) */
+static sig_entry *free_entries;      /* beyond the buckets' spares: guarded by free_mu */
+static _Atomic uint32_t fwds_linked; /* forwards in flight: 0 = nothing to look up */
+static rtg_spin free_mu;             /* (zero: free) */
 
 typedef rtg_handle_bucket bucket;
 
@@ -86,24 +89,37 @@ static sig_entry *find(bucket *b, uint64_t h, rtg_handle_node ***link) {
   return (sig_entry *)rtg_handle_find(b, h, link);
 }
 
-static sig_entry *entry_new(uint64_t h) {
-  rtg_spin_lock(&free_mu);
-  sig_entry *e = free_entries;
-  if (e) free_entries = (sig_entry *)e->node.next;
-  rtg_spin_unlock(&free_mu);
+/* A new entry for h in b (b's lock held).  Its serial is unique among the
+ * entries of b, so among those of h. */
+static sig_entry *entry_new(bucket *b, uint64_t h) {
+  sig_entry *e = b->spare;
+  b->spare = NULL;
+  if (!e) {
+    rtg_spin_lock(&free_mu);
+    e = free_entries;
+    if (e) free_entries = (sig_entry *)e->node.next;
+    rtg_spin_unlock(&free_mu);
+  }
   if (!e && !(e = malloc(sizeof *e))) return NULL;
-  *e = (sig_entry){.node = {.handle = h},
-                   .serial = atomic_fetch_add_explicit(&last_serial, 1, memory_order_relaxed) + 1};
-  atomic_fetch_add_explicit(&live_entries, 1, memory_order_relaxed);
+  *e = (sig_entry){.node = {.handle = h}, .serial = ++b->serial};
   return e;
 }
 
-static void entry_free(sig_entry *e) {
-  atomic_fetch_sub_explicit(&live_entries, 1, memory_order_relaxed);
+/* e, out of b's list (b's lock held). */
+static void entry_free(bucket *b, sig_entry *e) {
+  if (!b->spare) {
+    b->spare = e;
+    return;
+  }
   rtg_spin_lock(&free_mu);
   e->node.next = (rtg_handle_node *)free_entries;
   free_entries = e;
   rtg_spin_unlock(&free_mu);
+}
+
+/* *link = n, seen by rtg_handle_bucket_empty */
+static void link_set(rtg_handle_node **link, rtg_handle_node *n) {
+  __atomic_store_n(link, n, __ATOMIC_RELAXED);
 }
 
 /* Forwards in flight, linked in submission order (bucket lock held). */
@@ -155,12 +171,11 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
      * signals, IPC signals): the tracer never waits on it through the
      * runtime, whose host wait on a busy-wait signal spins (waiters.c) */
     bool owner = !e;
-    if (owner && (e = entry_new(app.handle))) {
+    if (owner && (e = entry_new(b, app.handle))) {
       e->owner_busy = true;
       e->owner = op;
       e->owner_claim = atomic_load_explicit(&op->claim, memory_order_relaxed);
-      atomic_fetch_add_explicit(&owners_busy, 1, memory_order_relaxed);
-      *link = &e->node;
+      link_set(link, &e->node);
     }
     if (e) {
       e->inflight++;
@@ -216,8 +231,8 @@ static void entry_put(bucket *b, uint64_t h, uint64_t serial, uint32_t n) {
   if (!e) return;
   e->inflight -= n < e->inflight ? n : e->inflight;
   if (!e->inflight) {
-    *link = e->node.next;
-    entry_free(e);
+    link_set(link, e->node.next);
+    entry_free(b, e);
   }
 }
 
@@ -282,7 +297,6 @@ bool rtg_op_release_signal(rtg_op *op) {
       if (e->owner_busy) {
         e->owner_busy = false;
         e->owner = NULL;
-        atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
         done = e->deferred;
         e->deferred = e->deferred_tail = NULL;
         for (rtg_op *d = done; d; d = d->next, n++) forward(d);
@@ -302,8 +316,9 @@ bool rtg_op_release_signal(rtg_op *op) {
 }
 
 bool rtg_sigtrack_owner(uint64_t handle, rtg_owner_ref *out) {
-  if (!handle || !atomic_load_explicit(&owners_busy, memory_order_relaxed)) return false;
+  if (!handle) return false;
   bucket *b = bucket_of(handle);
+  if (rtg_handle_bucket_empty(b)) return false;
   rtg_spin_lock(&b->mu);
   sig_entry *e = find(b, handle, NULL);
   bool busy = e && e->owner_busy && e->owner;
@@ -336,8 +351,9 @@ uint32_t rtg_sigtrack_forwards(uint64_t handle, rtg_owner_ref *out, uint32_t max
 }
 
 void rtg_sigtrack_orphan(uint64_t handle) {
-  if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return;
+  if (!handle) return;
   bucket *b = bucket_of(handle);
+  if (rtg_handle_bucket_empty(b)) return;
   rtg_op *owner = NULL, *done = NULL;
   uint32_t claim = 0;
   rtg_spin_lock(&b->mu);
@@ -358,12 +374,11 @@ void rtg_sigtrack_orphan(uint64_t handle) {
         owner = e->owner, claim = e->owner_claim;
       e->owner_busy = false;
       e->owner = NULL;
-      atomic_fetch_sub_explicit(&owners_busy, 1, memory_order_relaxed);
     }
     done = e->deferred;                     /* recorded and landed already */
     while (e->fwds) fwd_unlink(e, e->fwds); /* they find no entry at release */
-    *link = e->node.next;
-    entry_free(e);
+    link_set(link, e->node.next);
+    entry_free(b, e);
   }
   rtg_spin_unlock(&b->mu);
   if (owner) {
@@ -380,8 +395,9 @@ void rtg_sigtrack_orphan(uint64_t handle) {
 }
 
 bool rtg_sigtrack_busy(uint64_t handle) {
-  if (!handle || !atomic_load_explicit(&live_entries, memory_order_relaxed)) return false;
+  if (!handle) return false;
   bucket *b = bucket_of(handle);
+  if (rtg_handle_bucket_empty(b)) return false;
   rtg_spin_lock(&b->mu);
   bool busy = find(b, handle, NULL) != NULL;
   rtg_spin_unlock(&b->mu);
@@ -389,8 +405,6 @@ bool rtg_sigtrack_busy(uint64_t handle) {
 }
 
 void rtg_sigtrack_after_fork(void) {
-  atomic_store(&owners_busy, 0);
-  atomic_store(&live_entries, 0);
   atomic_store(&fwds_linked, 0);
   rtg_spin_init(&free_mu);
   rtg_handle_table_reset(&table); /* the parent's ops */
