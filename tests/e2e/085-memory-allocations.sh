@@ -11,7 +11,8 @@
 # allocation: HIP 7.2 through HSA (hsa_amd_vmem_address_reserve_align,
 # hsa_amd_svm_attributes_set; hipFree: hsa_amd_vmem_address_free), recorded
 # as kind managed on the host agent; HIP 6.4 through the operating system
-# (only hsa_amd_svm_attributes_set reaches HSA), with no memory record.
+# (mmap, then hsa_amd_svm_attributes_set; hipFree: munmap), recorded the
+# same from HIP's mmap and munmap, the free as api munmap.
 . "$TOP/tests/e2e/02-tracer.inc"
 "$PROGS/tp_hip_alloc" >plain.out 2>&1
 traced "$PROGS/tp_hip_alloc" >traced.out 2>&1

@@ -1,6 +1,6 @@
 /* Redirect calls to a few libc functions (exec*, _exit) made from any
- * loaded object to the tracer's wrappers, by rewriting the objects' GOT
- * slots.
+ * loaded object, or made by one library only (HIP's mmap and munmap), to
+ * the tracer's wrappers, by rewriting the objects' GOT slots.
  *
  * Why not symbol interposition: ROCR dlopen's this library during hsa_init,
  * long after the program's references were bound, and it is not preloaded,
@@ -52,6 +52,15 @@ typedef struct matcher {
 } matcher;
 static matcher matchers[MATCHERS_MAX];
 static int nmatchers;
+/* The hooks of rtg_got_install_in, each for one library's objects. */
+enum { SCOPED_MAX = 2 };
+typedef struct scoped {
+  const char *prefix;
+  const rtg_got_hook *hooks;
+  int n;
+} scoped;
+static scoped scopeds[SCOPED_MAX];
+static int nscopeds;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds;
 static int patched; /* slots written so far (for the verbose log) */
@@ -109,20 +118,33 @@ static void store_slot(void **slot, void *fn, const relro *ro) {
   if (ro_page) mprotect((void *)page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ);
 }
 
+/* Is info's object one of scopeds[s]'s library? */
+static bool in_scope(const struct dl_phdr_info *info, int s) {
+  const char *path = info->dlpi_name, *base = path ? strrchr(path, '/') : NULL;
+  base = base ? base + 1 : path;
+  return base && !strncmp(base, scopeds[s].prefix, strlen(scopeds[s].prefix));
+}
+
+/* The hook named name among n, or NULL. */
+static void *hook_named(const rtg_got_hook *h, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (name[0] == h[i].name[0] && !strcmp(name, h[i].name)) return h[i].wrapper;
+  return NULL;
+}
+
 static void patch_relas(ElfW(Addr) base, const ElfW(Rela) * r, size_t bytes,
                         const ElfW(Sym) * symtab, const char *strtab, size_t strsz, const relro *ro,
-                        unsigned match) {
+                        unsigned match, const scoped *sc) {
   for (size_t i = 0; i < bytes / sizeof *r; i++) {
     unsigned type = (unsigned)ELF64_R_TYPE(r[i].r_info);
     if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
     size_t name_off = symtab[ELF64_R_SYM(r[i].r_info)].st_name;
     if (!name_off || name_off >= strsz) continue;
     const char *name = strtab + name_off;
-    for (int h = 0; h < n_hooks; h++) {
-      if (name[0] != hooks[h].name[0] || strcmp(name, hooks[h].name)) continue;
-      store_slot((void **)(base + r[i].r_offset), hooks[h].wrapper, ro);
-      break;
-    }
+    void *w = hook_named(hooks, n_hooks, name);
+    if (w) store_slot((void **)(base + r[i].r_offset), w, ro);
+    w = sc ? hook_named(sc->hooks, sc->n, name) : NULL;
+    if (w) store_slot((void **)(base + r[i].r_offset), w, ro);
     for (int m = 0; m < nmatchers; m++) {
       void *w = match >> m & 1 ? matchers[m].match(name) : NULL;
       if (w) {
@@ -148,6 +170,9 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
   unsigned match = 0; /* bit m: matchers[m] patches this object */
   for (int m = 0; m < nmatchers; m++)
     if (!contains(info, matchers[m].skip)) match |= 1u << m;
+  const scoped *sc = NULL; /* the one set of scoped hooks for this object */
+  for (int s = 0; s < nscopeds && !sc; s++)
+    if (in_scope(info, s)) sc = &scopeds[s];
   const ElfW(Dyn) *dyn = NULL;
   relro ro = {0, 0};
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -197,8 +222,9 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
     }
   }
   if (!symtab || !strtab) return 0;
-  if (jmprel && plt_is_rela) patch_relas(base, jmprel, pltsz, symtab, strtab, strsz, &ro, match);
-  if (rela) patch_relas(base, rela, relasz, symtab, strtab, strsz, &ro, match);
+  if (jmprel && plt_is_rela)
+    patch_relas(base, jmprel, pltsz, symtab, strtab, strsz, &ro, match, sc);
+  if (rela) patch_relas(base, rela, relasz, symtab, strtab, strsz, &ro, match, sc);
   return 0;
 }
 
@@ -249,8 +275,32 @@ int rtg_got_install_matching(void *(*match)(const char *name), const void *skip)
 #endif
 }
 
+int rtg_got_install_in(const char *prefix, const rtg_got_hook *h, int n) {
+#if defined(R_JUMP_SLOT)
+  pthread_mutex_lock(&mu);
+  int before = patched;
+  int s = 0;
+  while (s < nscopeds && strcmp(scopeds[s].prefix, prefix)) s++;
+  if (s == SCOPED_MAX) {
+    pthread_mutex_unlock(&mu);
+    return 0;
+  }
+  scopeds[s] = (scoped){prefix, h, n};
+  if (s == nscopeds) __atomic_store_n(&nscopeds, s + 1, __ATOMIC_RELEASE);
+  dl_iterate_phdr(patch_object, NULL);
+  int r = patched - before;
+  pthread_mutex_unlock(&mu);
+  return r;
+#else
+  (void)prefix, (void)h, (void)n;
+  return 0;
+#endif
+}
+
 void rtg_got_rescan(void) {
-  if (!n_hooks && !__atomic_load_n(&nmatchers, __ATOMIC_ACQUIRE)) return;
+  if (!n_hooks && !__atomic_load_n(&nmatchers, __ATOMIC_ACQUIRE) &&
+      !__atomic_load_n(&nscopeds, __ATOMIC_ACQUIRE))
+    return;
   unsigned long long adds = 0;
   dl_iterate_phdr(read_adds, &adds);
   if (adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED) &&

@@ -24,6 +24,12 @@ RTG_HIDDEN int rtg_got_install(const rtg_got_hook *hooks, int n);
  * a name wins; installing the same match again replaces its skip. */
 RTG_HIDDEN int rtg_got_install_matching(void *(*match)(const char *name), const void *skip);
 
+/* A third kind: hooks for one library's calls only, now and in objects
+ * loaded later, the objects whose file name (its last component) starts
+ * with prefix, e.g. "libamdhip64.so"; hooks and prefix must stay valid for
+ * good.  Up to two such sets. */
+RTG_HIDDEN int rtg_got_install_in(const char *prefix, const rtg_got_hook *hooks, int n);
+
 /* Patch objects loaded since; cheap when none was (writer thread). */
 RTG_HIDDEN void rtg_got_rescan(void);
 

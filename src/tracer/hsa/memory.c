@@ -21,7 +21,10 @@
  * (where its pages are until they move) when the attributes are first set
  * on exactly a reserved range, spanning the reserve to the attributes; its
  * hsa_amd_vmem_address_free is the free.  A reserved range that never gets
- * SVM attributes (the virtual memory API's) records nothing.
+ * SVM attributes (the virtual memory API's) records nothing.  HIP 6.4 maps
+ * the range with the operating system's mmap instead, and unmaps it at
+ * hipFree (managed_os.c): the same record, from the mmap's start, and its
+ * munmap as the free.
  *
  * A pool's agent and kind come from a table of every agent's pools, made
  * at load (hsa_amd_agent_iterate_memory_pools). */
@@ -75,7 +78,8 @@ enum {
   A_VMEM_CREATE,
   A_VMEM_RELEASE,
   A_SVM_ATTRIBUTES_SET,
-  A_VMEM_ADDRESS_FREE
+  A_VMEM_ADDRESS_FREE,
+  A_MUNMAP
 };
 enum { HAS_SIZE = 1, HAS_AGENT = 2, HAS_CORR = 4, HAS_POOL = 8 };
 typedef struct mem_entry {
@@ -87,15 +91,16 @@ typedef struct mem_entry {
 static size_t format_mem(char *out, size_t cap, const void *payload, size_t len, uint32_t pid,
                          uint64_t tid) {
   static const char *const ops[] = {"alloc", "free", "lock", "unlock"};
-  static const char *const apis[] = {
-      "hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",   "hsa_amd_memory_lock",
-      "hsa_amd_memory_lock_to_pool",  "hsa_amd_memory_unlock",      "hsa_amd_vmem_handle_create",
-      "hsa_amd_vmem_handle_release",  "hsa_amd_svm_attributes_set", "hsa_amd_vmem_address_free"};
+  static const char *const apis[] = {"hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",
+                                     "hsa_amd_memory_lock",          "hsa_amd_memory_lock_to_pool",
+                                     "hsa_amd_memory_unlock",        "hsa_amd_vmem_handle_create",
+                                     "hsa_amd_vmem_handle_release",  "hsa_amd_svm_attributes_set",
+                                     "hsa_amd_vmem_address_free",    "munmap"};
   static const char *const kinds[] = {NULL, "device", "host", "pinned", "managed"};
   mem_entry e;
   if (len < sizeof e) return 0;
   memcpy(&e, payload, sizeof e);
-  if (e.op > M_UNLOCK || e.api > A_VMEM_ADDRESS_FREE || e.kind > 4) return 0;
+  if (e.op > M_UNLOCK || e.api > A_MUNMAP || e.kind > 4) return 0;
   rtg_record r;
   rtg_record_init(&r, RTG_KIND_MEMORY, pid, tid);
   uint64_t dur;
@@ -282,6 +287,7 @@ static hsa_status_t hook_svm_set(void *ptr, size_t size, hsa_amd_svm_attribute_p
   hsa_status_t st = rtg_real.hsa_amd_svm_attributes_set(ptr, size, attrs, n);
   if (st == HSA_STATUS_SUCCESS && ptr) {
     uint64_t t0 = range_make_managed((uint64_t)(uintptr_t)ptr, size);
+    if (!t0 && !rtg_tls.inside) t0 = rtg_managed_os_mark((uint64_t)(uintptr_t)ptr, size);
     if (t0) record(M_ALLOC, A_SVM_ATTRIBUTES_SET, t0, (uint64_t)(uintptr_t)ptr, size, true, -1, 0);
   }
   return st;
@@ -293,6 +299,16 @@ static hsa_status_t hook_address_free(void *va, size_t size) {
   if (st == HSA_STATUS_SUCCESS && va && range_drop((uint64_t)(uintptr_t)va))
     record(M_FREE, A_VMEM_ADDRESS_FREE, t0, (uint64_t)(uintptr_t)va, 0, false, -1, 0);
   return st;
+}
+
+void rtg_memory_managed_free(uint64_t addr, uint64_t t0) {
+  record(M_FREE, A_MUNMAP, t0, addr, 0, false, -1, 0);
+}
+
+void rtg_memory_after_fork(void) {
+  n_ranges = 0; /* the parent's: its file has their allocations */
+  rtg_spin_init(&ranges_lock);
+  rtg_managed_os_after_fork();
 }
 
 void rtg_memory_init(void) {
@@ -314,11 +330,14 @@ void rtg_memory_init(void) {
   }
   n_ranges = 0;
   rtg_spin_init(&ranges_lock);
+  if (rtg_real.hsa_amd_svm_attributes_set) {
+    rtg_impl.hsa_amd_svm_attributes_set = hook_svm_set;
+    rtg_managed_os_install();
+  }
   if (rtg_real.hsa_amd_svm_attributes_set && rtg_real.hsa_amd_vmem_address_free) {
     if (rtg_real.hsa_amd_vmem_address_reserve) rtg_impl.hsa_amd_vmem_address_reserve = hook_reserve;
     if (rtg_real.hsa_amd_vmem_address_reserve_align)
       rtg_impl.hsa_amd_vmem_address_reserve_align = hook_reserve_align;
-    rtg_impl.hsa_amd_svm_attributes_set = hook_svm_set;
     rtg_impl.hsa_amd_vmem_address_free = hook_address_free;
   }
 }

@@ -9,6 +9,7 @@
 #include "core/thread_state.h"
 #include "core/got_hook.h"
 #include "gpu/gpu.h"
+#include "hsa/hsa_side.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -24,6 +25,7 @@ static void parent(void) {
 static void child(void) {
   rtg_thread_state_after_fork(); /* pid and this thread's tid */
   rtg_got_after_fork();          /* its lock */
+  rtg_memory_after_fork();       /* the parent's reserved and managed ranges */
   rtg_gpu_after_fork();          /* no op, waiter or queue of the parent's */
   rtg_sink_fork_child();         /* last: its own file and writer */
 }
