@@ -16,9 +16,11 @@
  * inside it (memory.c asks rtg_managed_os_mark), the range becomes managed
  * memory: it enters the table of marked ranges, and the mapping's start is
  * the allocation's.  An munmap of HIP's that cuts into a marked range is
- * its free (memory.c records it).  Other mmaps and munmaps cost a time
- * stamp and a thread-local store; the table is looked at only while it
- * holds a range. */
+ * its free (memory.c records it).  Only an anonymous private mmap at an
+ * address of the system's choosing (as managed memory's) takes a time
+ * stamp; others, and munmaps, read or trim the thread's last range; the
+ * table (and the clock, for munmap) is looked at only while it holds a
+ * range. */
 #define _GNU_SOURCE
 #include "core/got_hook.h"
 #include "core/spin.h"
@@ -51,23 +53,33 @@ static void last_cut(uint64_t lo, uint64_t hi) {
     last.len = 0; /* a hole: no longer one range */
 }
 
+/* Flags of the mappings managed memory is made of: anonymous, private
+ * (MAP_NORESERVE or not), at an address of the system's choosing. */
+static bool may_be_managed(int flags) {
+  return (flags & (MAP_ANONYMOUS | MAP_PRIVATE | MAP_SHARED | MAP_FIXED)) ==
+         (MAP_ANONYMOUS | MAP_PRIVATE);
+}
+
 static void *w_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+  if (!may_be_managed(flags)) {
+    void *p = mmap(addr, len, prot, flags, fd, off);
+    if (p != MAP_FAILED) last_cut((uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + len);
+    return p;
+  }
   uint64_t t0 = rtg_stamp();
   void *p = mmap(addr, len, prot, flags, fd, off);
-  if (p != MAP_FAILED) {
-    last_cut((uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + len);
-    if (flags & MAP_ANONYMOUS) last.addr = (uint64_t)(uintptr_t)p, last.len = len, last.t0 = t0;
-  }
+  if (p != MAP_FAILED) last.addr = (uint64_t)(uintptr_t)p, last.len = len, last.t0 = t0;
   return p;
 }
 
 static int w_munmap(void *addr, size_t len) {
-  uint64_t t0 = rtg_stamp();
+  bool look = __atomic_load_n(&n_marked, __ATOMIC_RELAXED) != 0;
+  uint64_t t0 = look ? rtg_stamp() : 0;
   int r = munmap(addr, len);
   if (r) return r;
   uint64_t lo = (uint64_t)(uintptr_t)addr, hi = lo + len;
   last_cut(lo, hi);
-  if (!__atomic_load_n(&n_marked, __ATOMIC_RELAXED)) return r;
+  if (!look) return r;
   int saved = errno;
   for (;;) { /* each marked range it cuts into, one at a time */
     uint64_t freed = 0;
