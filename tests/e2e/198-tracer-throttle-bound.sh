@@ -12,6 +12,11 @@
 # fills the ring beyond its size: the submitter is let on only while the
 # ring has room (the runtime's intercept queue never overflows), and every
 # op runs in order.
+# "addall": as "add", and every dispatch the ring takes behind that op
+# also has a signal the program raises (none ever looks finished): the
+# hardware's end times of their packets prove the ring's room once the GPU
+# has run them, so the submitter goes on (before, it waited for ever);
+# those ops count as unfinished, the program's signals read as untraced.
 . "$TOP/tests/e2e/02-tracer.inc"
 run() {
   rm -f rtg_trace.txt.*
@@ -30,3 +35,5 @@ echo "-- barrier"
 run env HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_held" barrier 40
 echo "-- full"
 run env RTG_THROTTLE_MS=300 HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_held" full 150
+echo "-- addall"
+run env RTG_THROTTLE_MS=300 RTG_EXIT_WAIT_MS=20 HSA_TOOLS_LIB="$TRACER" timeout 60 "$PROGS/tp_held" addall 100

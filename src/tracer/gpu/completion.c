@@ -126,6 +126,13 @@ bool rtg_op_seen_done(const rtg_op *op) {
   return (c & 3) == RTG_OP_DONE || ((c & 3) == RTG_OP_PENDING && hw_done(op));
 }
 
+bool rtg_op_seen_ended(const rtg_op *op) {
+  if (rtg_op_seen_done(op)) return true;
+  if (op->tool_signal || !op->signal.handle) return false; /* a pooled signal's end time is old */
+  const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
+  return __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE) != 0;
+}
+
 bool rtg_owner_hw_done(const rtg_owner_ref *o) {
   return signal_done(o->signal, o->wait_below, o->quiet);
 }

@@ -209,6 +209,11 @@ RTG_HIDDEN bool rtg_op_waiter_try(rtg_op *op);
  * thread completed it, or has the hardware finished it?  A stale answer is
  * only ever "no". */
 RTG_HIDDEN bool rtg_op_seen_done(const rtg_op *op);
+/* The same, or has the hardware written the end time of the op's packet
+ * (an application signal's, zeroed when the op was bound to it): the
+ * packet has run, so every packet before it was launched, even when the
+ * application's changes to its signal keep it from looking finished. */
+RTG_HIDDEN bool rtg_op_seen_ended(const rtg_op *op);
 
 /* ------------------------------------------------------------ waiters */
 

@@ -185,12 +185,14 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     if (!e) return false; /* no memory: cannot track this op */
     if (owner) {
       op->signal = app;
+      /* written again by the hardware when the op ends: for a quiet op its
+       * completion, for any its launch (the waiter's proof of ring room) */
+      amd_signal_t *s = (amd_signal_t *)(uintptr_t)app.handle;
+      __atomic_store_n(&s->end_ts, 0, __ATOMIC_RELAXED);
       if (op->quiet) {
         /* the application's handler completes it, in the runtime's thread
          * on the hardware's decrement (async_handlers.c), with no handler
          * of the tracer's to register, nor a value to take away after */
-        amd_signal_t *s = (amd_signal_t *)(uintptr_t)app.handle;
-        __atomic_store_n(&s->end_ts, 0, __ATOMIC_RELAXED);
         op->wait_below = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
       } else {
         op->wait_below = raise_signal(app);

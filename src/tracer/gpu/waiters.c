@@ -19,7 +19,8 @@
  * waiter has not landed for RTG_THROTTLE_MS, a submitter goes on whenever
  * the ring certainly has room for its packets, counted from the ops known
  * to have been launched (every op before the one the waiter polls, and any
- * later one seen done).  The ops stay tracked. */
+ * later one seen done or whose packet's end time the hardware wrote).  The
+ * ops stay tracked. */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "core/spin.h"
 #include "gpu_op.h"
@@ -279,10 +280,12 @@ static bool ring_has_room(rtg_op_waiter *w, uint32_t packets) {
   uint64_t launched = atomic_load_explicit(&w->launched, memory_order_acquire);
   if (written - launched + packets + 1 <= w->ring) return true;
   /* ops behind the one the waiter polls may be done (only its own signal
-   * misread): each proves the packets before it launched */
+   * misread), or have run with signals that never look finished (the
+   * hardware wrote their end times): each proves the packets before it
+   * launched */
   pthread_mutex_lock(&w->mu);
   for (rtg_op *o = w->head; o; o = o->next)
-    if (o->ring_pos + 1 > launched && rtg_op_seen_done(o)) launched = o->ring_pos + 1;
+    if (o->ring_pos + 1 > launched && rtg_op_seen_ended(o)) launched = o->ring_pos + 1;
   pthread_mutex_unlock(&w->mu);
   return written - launched + packets + 1 <= w->ring;
 }
