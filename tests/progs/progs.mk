@@ -20,6 +20,16 @@ $(B)/progs/tp_exec: | $(B)/progs/libtp_late.so
 
 TEST_BINS += $(B)/progs/libtp_late.so
 
+# A stand-in with HIP's file name that maps managed memory as HIP 6.4 does
+# (tp_managed_os).
+$(B)/progs/libamdhip64.so.tp: tests/progs/libtp_hipmmap.c
+	$(call say,CCLD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -shared -fPIC -o $@ $< $(LDFLAGS) -lhsa-runtime64
+$(B)/progs/tp_managed_os: | $(B)/progs/libamdhip64.so.tp
+
+TEST_BINS += $(B)/progs/libamdhip64.so.tp
+
 # HIP test programs (tp_hip_*.cpp), built with hipcc like the HIP examples.
 TP_HIP_SRC   := $(wildcard tests/progs/tp_hip_*.cpp)
 TP_HIP_PROGS := $(TP_HIP_SRC:tests/progs/%.cpp=$(B)/progs/%)
