@@ -128,7 +128,8 @@ bool rtg_op_seen_done(const rtg_op *op) {
 
 bool rtg_op_seen_ended(const rtg_op *op) {
   if (rtg_op_seen_done(op)) return true;
-  if (op->tool_signal || !op->signal.handle) return false; /* a pooled signal's end time is old */
+  /* a pooled signal's end time is an earlier op's, a copy's its engine's */
+  if (op->tool_signal || op->kind == RTG_OP_COPY || !op->signal.handle) return false;
   const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)op->signal.handle;
   return __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE) != 0;
 }

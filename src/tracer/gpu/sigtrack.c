@@ -185,10 +185,11 @@ bool rtg_op_bind_signal(rtg_op *op, hsa_signal_t app) {
     if (!e) return false; /* no memory: cannot track this op */
     if (owner) {
       op->signal = app;
-      /* written again by the hardware when the op ends: for a quiet op its
-       * completion, for any its launch (the waiter's proof of ring room) */
+      /* written again by the hardware when a packet ends: for a quiet op
+       * its completion, for any its launch (the waiter's proof of ring
+       * room); a copy's is its engine's (and no ring's) */
       amd_signal_t *s = (amd_signal_t *)(uintptr_t)app.handle;
-      __atomic_store_n(&s->end_ts, 0, __ATOMIC_RELAXED);
+      if (op->kind != RTG_OP_COPY) __atomic_store_n(&s->end_ts, 0, __ATOMIC_RELAXED);
       if (op->quiet) {
         /* the application's handler completes it, in the runtime's thread
          * on the hardware's decrement (async_handlers.c), with no handler
