@@ -282,11 +282,12 @@ static bool ring_has_room(rtg_op_waiter *w, uint32_t packets) {
   /* ops behind the one the waiter polls may be done (only its own signal
    * misread), or have run with signals that never look finished (the
    * hardware wrote their end times): each proves the packets before it
-   * launched */
-  pthread_mutex_lock(&w->mu);
+   * launched.  Under the FIFO's lock: the waiter takes ops out under it,
+   * and frees them after, so none of them goes while they are looked at. */
+  rtg_spin_lock(&w->fifo);
   for (rtg_op *o = w->head; o; o = o->next)
     if (o->ring_pos + 1 > launched && rtg_op_seen_ended(o)) launched = o->ring_pos + 1;
-  pthread_mutex_unlock(&w->mu);
+  rtg_spin_unlock(&w->fifo);
   return written - launched + packets + 1 <= w->ring;
 }
 

@@ -31,8 +31,9 @@ int64_t fake_value(hsa_signal_t s) {
   return __atomic_load_n(&fake_amd(s)->value, __ATOMIC_ACQUIRE);
 }
 void fake_hw_done(hsa_signal_t s, uint64_t start, uint64_t end) {
-  fake_amd(s)->start_ts = start;
-  fake_amd(s)->end_ts = end;
+  /* (atomic: the tracer reads the end time while ops run) */
+  __atomic_store_n(&fake_amd(s)->start_ts, start, __ATOMIC_RELAXED);
+  __atomic_store_n(&fake_amd(s)->end_ts, end, __ATOMIC_RELEASE);
   __atomic_sub_fetch(&fake_amd(s)->value, 1, __ATOMIC_RELEASE);
 }
 
