@@ -2,7 +2,7 @@
 """Checks a Perfetto trace written by rtg-convert against the Chrome JSON
 written from the same input with the same options.
 
-    check_pftrace.py DECODED.txt OUT.json
+    check_pftrace.py DECODED.txt OUT.json [COUNTERS.txt]
 
 DECODED.txt is `protoc --decode=rtgpf.Trace tests/perfetto/pftrace.proto`
 of the .pftrace.  The trace is replayed the way a Perfetto importer does:
@@ -25,7 +25,12 @@ order) for slices and flows.  Checked against the JSON:
   - interning: each event name, category and annotation name is defined
     once per sequence, every iid is defined on its sequence before it is
     used there, and an iid means the same on every sequence;
-  - counters: in-flight counts never negative and back to 0 at the end;
+  - counters: values of their own (TYPE_COUNTER) or carried by another
+    event (extra_counter_values, for the tracks its sequence's defaults
+    name, each a counter track described before); in-flight counts never
+    negative and back to 0 at the end; with COUNTERS.txt, every counter
+    track's value at each time it changes (the last at that time, in
+    Perfetto's order) written there, to compare two traces' counters;
   - padding packets (rtg_padding, before the events) hold nothing else,
     and are not counted.
 Prints a few facts (for the test's .expect); exits 1 at the first error."""
@@ -281,13 +286,23 @@ def read_trace(path):
         elif clock != 6:
             fail("a time on clock %s" % clock)
         events.append((ts, order, uuid, te))
+        vals = te.get("extra_counter_values", [])
+        if vals:
+            uuids = te.get("extra_counter_track_uuids") or \
+                one(seq["defaults"], "track_event_defaults", {}).get("extra_counter_track_uuids", [])
+            if len(uuids) < len(vals):
+                fail("sequence %s: %d extra counter values for %d counter tracks" % (sid, len(vals), len(uuids)))
+            for cu, v in zip(uuids, vals):
+                if "counter" not in tracks.get(cu, {}):
+                    fail("an extra counter value for track %s, not a counter described before" % cu)
+                events.append((ts, order, cu, {"type": [4], "counter_value": [v]}))
 
     return packets, tracks, interned, events
 
 
 def main():
-    if len(sys.argv) != 3:
-        fail("usage: check_pftrace.py DECODED.txt OUT.json")
+    if len(sys.argv) not in (3, 4):
+        fail("usage: check_pftrace.py DECODED.txt OUT.json [COUNTERS.txt]")
     packets, tracks, interned, events = read_trace(sys.argv[1])
     jlayout, jslices, jinstants, jarrows = load_json(sys.argv[2])
     # the layout: processes by rank, their children by rank
@@ -321,6 +336,7 @@ def main():
     arrows = []
     lost = set()
     cvalues = defaultdict(list)
+    crows = defaultdict(list)  # uuid -> [(ts, value)], the last value at each time
     for ts, order, uuid, te in events:
         typ = one(te, "type", 0)
         if typ == 1:
@@ -340,6 +356,10 @@ def main():
             instants[tname[uuid]].append((ts, one(te, "name"), te["cat"]))
         elif typ == 4:
             cvalues[uuid].append(one(te, "counter_value"))
+            rows = crows[uuid]
+            if rows and rows[-1][0] == ts:
+                rows.pop()
+            rows.append((ts, one(te, "counter_value")))
         elif typ == 0:
             le = one(te, "legacy_event")
             if le is None:
@@ -398,6 +418,11 @@ def main():
         if one(one(tracks[u], "counter"), "unit") == 2 and vals and vals[-1] != 0:
             fail("counter %s does not return to 0" % (tname[u],))
 
+    if len(sys.argv) == 4:
+        with open(sys.argv[3], "w") as f:
+            for u in counters:
+                for ts, v in crows.get(u, []):
+                    f.write("%s\t%d\t%d\n" % ("/".join(tname[u]), ts, v))
     lanes = sum(len(l) for _, l in layout)
     print("check_pftrace: %d packets, %d processes, %d lanes, %d counter tracks" %
           (len(packets), len(layout), lanes, len(counters)))

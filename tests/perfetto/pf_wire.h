@@ -26,6 +26,7 @@ enum { PFW_VARINT = 0, PFW_I64 = 1, PFW_LEN = 2 };
 
 typedef struct pf_wire_stats {
   uint64_t packets, descriptors, begins, ends, instants, counters, flow_events, flow_ids;
+  uint64_t extra_counters; /* counter values carried by other events */
   uint64_t names, strings; /* interned: distinct iids */
   uint64_t sequences;
   char why[160]; /* the first error */
@@ -136,6 +137,7 @@ static void pfw_set_free(pfw_set *s) {
 typedef struct pfw_seq {
   pfw_set iids[4];           /* categories, event names, annotation names, strings */
   uint64_t track;            /* the default track; 0: none */
+  uint32_t extra;            /* counter tracks its defaults name (extra_counter_track_uuids) */
   bool incremental, started; /* its defaults' clock is 64; a snapshot started it */
 } pfw_seq;
 
@@ -243,6 +245,7 @@ static bool pfw_track_event(pfw_state *s, const uint8_t *p, size_t n, bool needs
   pfw_field f;
   int r;
   uint64_t type = 0, uuid = 0;
+  uint32_t extra_uuids = 0, extra_values = 0;
   bool has_uuid = false, legacy = false, interned = false;
   while ((r = pfw_next(&c, &f)) > 0) {
     switch (f.num) {
@@ -268,6 +271,14 @@ static bool pfw_track_event(pfw_state *s, const uint8_t *p, size_t n, bool needs
       if (f.wire != PFW_I64) PFW_FAIL(s->st, "flow id not fixed64");
       s->st->flow_ids++;
       break;
+    case PF_TE_EXTRA_COUNTER_VALUES:
+      extra_values++;
+      break;
+    case PF_TED_EXTRA_COUNTER_TRACK_UUIDS: /* (the same number in a TrackEvent) */
+      if (!pfw_set_get(&s->tracks, f.v, false))
+        PFW_FAIL(s->st, "extra counter track %llu never described", (unsigned long long)f.v);
+      extra_uuids++;
+      break;
     case PF_TE_COUNTER_VALUE:
     case PF_TE_NAME:
       break;
@@ -283,6 +294,10 @@ static bool pfw_track_event(pfw_state *s, const uint8_t *p, size_t n, bool needs
       PFW_FAIL(s->st, "field %u of a TrackEvent has wire type %d", f.num, f.wire);
   }
   if (r < 0) PFW_FAIL(s->st, "malformed TrackEvent");
+  if (extra_values > (extra_uuids ? extra_uuids : s->cur->extra))
+    PFW_FAIL(s->st, "%u extra counter values for %u counter tracks", extra_values,
+             extra_uuids ? extra_uuids : s->cur->extra);
+  s->st->extra_counters += extra_values;
   if (!has_uuid && s->cur->track) uuid = s->cur->track, has_uuid = true;
   if (!has_uuid) PFW_FAIL(s->st, "track event without a track");
   int64_t *open = pfw_set_get(&s->tracks, uuid, false);
@@ -345,10 +360,15 @@ static bool pfw_defaults(pfw_state *s, pfw_seq *q, const uint8_t *p, size_t n) {
     } else if (f.num == PF_DEF_TRACK_EVENT_DEFAULTS && f.wire == PFW_LEN) {
       d = (pfw_cur){f.p, f.p + f.len};
       while ((r = pfw_next(&d, &g)) > 0)
-        if (g.num == PF_TED_TRACK_UUID && g.wire == PFW_VARINT)
+        if (g.num == PF_TED_TRACK_UUID && g.wire == PFW_VARINT) {
           q->track = g.v;
-        else
+        } else if (g.num == PF_TED_EXTRA_COUNTER_TRACK_UUIDS && g.wire == PFW_VARINT) {
+          if (!pfw_set_get(&s->tracks, g.v, false))
+            PFW_FAIL(s->st, "extra counter track %llu never described", (unsigned long long)g.v);
+          q->extra++;
+        } else {
           PFW_FAIL(s->st, "unexpected field %u in TrackEventDefaults", g.num);
+        }
       if (r < 0) PFW_FAIL(s->st, "malformed TrackEventDefaults");
     } else {
       PFW_FAIL(s->st, "unexpected field %u in TracePacketDefaults", f.num);

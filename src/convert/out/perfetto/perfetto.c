@@ -179,6 +179,8 @@ static void *pf_open(cv_ctx *ctx) {
     rtg_out_of_memory("the Perfetto output's buffers, caches and call/op tables");
   corr_set_unmatched(&p->calls, op_without_call, p);
   tracks_init(&p->ts, ctx);
+  const char *cp = getenv("RTG_CONVERT_PF_COUNTERS");
+  p->ctr_packets = cp && !strcmp(cp, "packets");
   if (ctx->opt.gap_events) an_slices_init(&p->gaps, ctx);
   return p;
 }
@@ -395,6 +397,11 @@ static void gpu_op(pf *p, const cv_event *ev) {
   corr_val host, op = {track_uuid(p, t), ev->end == ev->start ? op_flow_id(ev) : 0, ev->start,
                        ev->type != CV_COPY ? dispatch_key(ev) : 0};
   bool waits = false;
+  /* the ops-in-flight counter's values go on the op's packets, held until
+   * they are known, where the lane's sequence names that counter (one made
+   * for the op: its counter) */
+  uint32_t ops = pf_counter_ops(p, ev);
+  p->hold_ctr = p->ctr_packets ? 0 : ops + 1;
   if (ctx->opt.flows) {
     if (ev->has_corr) {
       have_host = corr_op(&p->calls, corr_key(ev->proc, ev->corr), op, &host);
@@ -451,10 +458,20 @@ static void gpu_op(pf *p, const cv_event *ev) {
   }
   if (waits && op.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, op.b);
   if (have_host && host.b) pbw_fixed64(&p->w, PF_TE_FLOW_IDS, host.b);
+  p->hold_ctr = 0;
+  bool hold = p->cur->ctr == ops + 1;
+  uint64_t ref_begin = 0, ref_end = 0;
+  p->held = 0, p->hold_wait = hold;
   pf_pkt_end(p, k);
+  ref_begin = p->held;
+  p->hold_wait = false;
   if (have_host && !host.b) flow(p, launch ? CAT_launch : CAT_dispatch, host, op);
+  /* (an end out of order on its lane goes to the ends' stream: not held) */
+  p->held = 0, p->hold_wait = hold;
   pf_slice_end(p, t, ev->start, ev->end);
-  pf_counters_op(p, ev);
+  ref_end = p->held;
+  p->hold_wait = false;
+  pf_counters_op(p, ev, ops, ref_begin, ref_end);
 }
 
 static void pf_event(void *st, const cv_event *ev) {

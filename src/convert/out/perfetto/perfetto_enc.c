@@ -90,7 +90,9 @@ pf_seq *pf_seq_new(pf *p, uint64_t uuid, uint64_t ts) {
   p->seqs = all;
   all[p->nseqs++] = s;
   s->id = p->nseqs + SEQ_ID;
+  s->index = p->nseqs - 1;
   s->last = ts;
+  if (uuid < CTR_UUID) s->ctr = p->hold_ctr;
   if (uuid >= CTR_UUID) {
     p->ctr[uuid - CTR_UUID].seq = p->nseqs;
   } else {
@@ -114,6 +116,7 @@ pf_seq *pf_seq_new(pf *p, uint64_t uuid, uint64_t ts) {
   pbw_uint(w, PF_DEF_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQ_INCREMENTAL);
   size_t e = pbw_open(w, PF_DEF_TRACK_EVENT_DEFAULTS);
   pbw_uint(w, PF_TED_TRACK_UUID, uuid);
+  if (s->ctr) pbw_uint(w, PF_TED_EXTRA_COUNTER_TRACK_UUIDS, CTR_UUID + s->ctr - 1);
   pbw_close(w, e);
   pbw_close(w, d);
   size_t cs = pbw_open(w, PF_PKT_CLOCK_SNAPSHOT);
@@ -135,6 +138,8 @@ void pf_seqs_free(pf *p) {
   for (uint32_t i = 0; i < p->nseqs; i++) {
     free(p->seqs[i]->names);
     free(p->seqs[i]->strs);
+    free(p->seqs[i]->hb);
+    free(p->seqs[i]->he);
     free(p->seqs[i]);
   }
   free(p->seqs);
@@ -253,6 +258,9 @@ void pf_pkt_end(pf *p, pkt k) {
   pbw_close(&p->w, k.te);
   put_interned(p);
   pbw_close(&p->w, k.pk);
+  pf_seq *s = p->cur;
+  /* held: a packet waiting for a counter's value, and those behind one */
+  if (s->ctr && (p->hold_wait || s->he_head != s->he_n)) pf_hold(p, s, k.at);
   if (p->w.n >= BODY_FLUSH) pf_flush_body(p);
 }
 

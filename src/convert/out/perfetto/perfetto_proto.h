@@ -32,6 +32,7 @@ enum {
   PF_DEF_TIMESTAMP_CLOCK_ID = 58,
   PF_DEF_TRACK_EVENT_DEFAULTS = 11,
   PF_TED_TRACK_UUID = 11,
+  PF_TED_EXTRA_COUNTER_TRACK_UUIDS = 31, /* repeated: the counters of extra_counter_values */
   PF_CLOCK_BOOTTIME = 6, /* BuiltinClock BUILTIN_CLOCK_BOOTTIME */
 
   /* ClockSnapshot and its Clock; ids 64-127 are scoped to their sequence */
@@ -50,6 +51,9 @@ enum {
   PF_TE_TRACK_UUID = 11,
   PF_TE_NAME = 23,
   PF_TE_COUNTER_VALUE = 30,
+  /* repeated int64: values of the counters the sequence's defaults name,
+   * at the event's time */
+  PF_TE_EXTRA_COUNTER_VALUES = 12,
   PF_TE_FLOW_IDS = 47, /* repeated fixed64 */
   PF_TYPE_SLICE_BEGIN = 1,
   PF_TYPE_SLICE_END = 2,

@@ -129,18 +129,24 @@ typedef struct scache_slot {
   char *s;
 } scache_slot;
 
-/* A counter track: changes (time, delta) wait, CTR_WINDOW at most, so
- * that values go out in time order though ops come in completion order:
- * the earliest goes out when the window is full.  They wait in two runs,
- * each already in order (an op's start and its end: each sequence mostly
- * comes in order), where adding and taking cost a step, or else in a
- * min-heap. */
+/* A counter track: changes wait, CTR_WINDOW at most, so that values go
+ * out in time order though ops come in completion order: the earliest
+ * goes out when the window is full.  They wait in two runs, each already
+ * in order (an op's start and its end: each sequence mostly comes in
+ * order), where adding and taking cost a step, or else in a min-heap. */
 #define CTR_RUNS 2
 /* what a counter counts: GPU ops in flight, bytes copied, bytes of memory
  * in use (the memory records, shared/memuse.h) */
 enum ctr_what { CTR_OPS, CTR_BYTES, CTR_MEMORY };
+/* A change: its time, its delta, and the held packet at its time that
+ * can carry the counter's value (held_ref), or 0. */
+typedef struct ctr_chg {
+  uint64_t ts;
+  int64_t delta;
+  uint64_t ref;
+} ctr_chg;
 typedef struct ctr_run {
-  uint64_t (*e)[2]; /* a ring of CTR_WINDOW: time, delta (as uint64) */
+  ctr_chg *e; /* a ring of CTR_WINDOW */
   uint32_t head, n;
 } ctr_run;
 typedef struct counter {
@@ -149,10 +155,27 @@ typedef struct counter {
   uint8_t what; /* enum ctr_what */
   int64_t value;
   ctr_run run[CTR_RUNS];
-  uint64_t (*heap)[2]; /* time, delta (as uint64) */
+  ctr_chg *heap;
   uint32_t nheap;
   uint32_t n; /* waiting in all */
 } counter;
+
+/* A packet held back on its sequence (perfetto_hold.c): an op's begin or
+ * end waits there for the value of the ops-in-flight counter at its time,
+ * which goes into its track event (extra_counter_values); packets after
+ * it on the sequence wait behind it, so the sequence's clock and interning
+ * stay in order. */
+enum { HELD_PLAIN, HELD_WAIT, HELD_VALUE };
+typedef struct held {
+  uint32_t len;
+  uint8_t state;
+  int64_t value; /* HELD_VALUE */
+} held;
+/* A held packet's reference: its sequence's index + 1, its number there. */
+#define HELD_SERIAL_BITS 40
+static inline uint64_t held_ref(uint32_t seq_index, uint64_t serial) {
+  return (uint64_t)(seq_index + 1) << HELD_SERIAL_BITS | serial;
+}
 
 /* A packet sequence: one per track, whose events it carries with the
  * track's uuid in the sequence's defaults, its times on an incremental
@@ -161,6 +184,17 @@ typedef struct counter {
  * is defined on a sequence before its first use there). */
 typedef struct pf_seq {
   uint32_t id;
+  uint32_t index; /* in pf.seqs */
+  /* the counter (index + 1) whose values its events may carry, named in
+   * its defaults (extra_counter_track_uuids); 0: none, nothing held */
+  uint32_t ctr;
+  /* packets held (perfetto_hold.c): their bytes in hb from hb_head, their
+   * entries in he from he_head (he[i] is number he_base + i) */
+  uint8_t *hb;
+  size_t hb_head, hb_n, hb_cap;
+  held *he;
+  uint32_t he_head, he_n, he_cap;
+  uint64_t he_base;
   uint64_t last;          /* the time of its last packet on the incremental clock */
   uint64_t cats, anns;    /* categories and annotation names defined, by bit */
   uint64_t *names, *strs; /* event names and strings defined, by iid */
@@ -210,6 +244,12 @@ typedef struct pf {
   counter *ctr;
   uint32_t nctr;
   rtg_u64map ctr_index;
+  /* the ops-in-flight counter's values on the ops' own packets (else
+   * packets of their own: RTG_CONVERT_PF_COUNTERS=packets) */
+  bool ctr_packets;
+  uint32_t hold_ctr; /* a new sequence's counter (pf_seq.ctr) */
+  bool hold_wait;    /* the packet being ended waits for its counter's value */
+  uint64_t held;     /* the reference of the last packet held waiting; 0: none */
   an_slices gaps; /* -g: the idle pieces by cause */
   bool warned_json;
 } pf;
@@ -246,7 +286,7 @@ static inline pf_seq *pf_seq_of(pf *p, uint64_t uuid, uint64_t ts) {
 }
 
 typedef struct pkt {
-  size_t pk, te;
+  size_t at, pk, te; /* where the packet starts, its content, its track event's */
 } pkt;
 
 /* The fields below are written with one-byte tags and one-byte lengths
@@ -270,6 +310,7 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
   pbw_need(w, 64);
   uint8_t *q = w->buf + w->n;
   pkt k;
+  k.at = w->n;
   *q++ = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
   *q++ = 0; /* the length, set by pbw_close */
   k.pk = (size_t)(q - w->buf);
@@ -398,8 +439,19 @@ pkt pf_kernel_begin(pf *p, const track *t, uint64_t ts, const char *name, int ca
 /* Frees the producers' dictionaries (when no reader runs). */
 void pf_dicts_free(void);
 
+/* perfetto_hold.c: the packet just closed in p->w, from at, held on its
+ * sequence (waiting when p->hold_wait; its reference in p->held). */
+void pf_hold(pf *p, pf_seq *s, size_t at);
+/* A held packet's value (has: it carries one), then what can go out of
+ * its sequence goes into the body. */
+void pf_held_resolve(pf *p, uint64_t ref, bool has, int64_t value);
+
 /* perfetto_tracks.c */
-void pf_counters_op(pf *p, const cv_event *ev);
+/* The ops-in-flight counter of an op's process and GPU: its index. */
+uint32_t pf_counter_ops(pf *p, const cv_event *ev);
+/* An op's changes: ref_begin and ref_end, its packets held waiting for
+ * the counter's value (held_ref), or 0. */
+void pf_counters_op(pf *p, const cv_event *ev, uint32_t ops, uint64_t ref_begin, uint64_t ref_end);
 void pf_counters_finish(pf *p);
 /* The memory in use per agent of every process, from the memory records:
  * before pf_counters_finish. */

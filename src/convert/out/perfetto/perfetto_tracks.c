@@ -29,84 +29,108 @@ static counter *counter_get(pf *p, uint32_t proc, uint32_t agent, uint8_t what) 
   return &p->ctr[*ix];
 }
 
-static inline bool heap_less(const uint64_t *a, const uint64_t *b) {
+static inline bool heap_less(const ctr_chg *a, const ctr_chg *b) {
   /* at equal times increments first, so that the value never dips */
-  return a[0] < b[0] || (a[0] == b[0] && (int64_t)a[1] > (int64_t)b[1]);
+  return a->ts < b->ts || (a->ts == b->ts && a->delta > b->delta);
 }
 
 /* The heap's earliest change taken out.  The heap moves a hole instead of
  * swapping entries. */
 static void heap_pop(counter *c) {
   uint32_t n = --c->nheap;
-  const uint64_t x[2] = {c->heap[n][0], c->heap[n][1]}; /* the last entry, placed anew */
+  const ctr_chg x = c->heap[n]; /* the last entry, placed anew */
   uint32_t i = 0;
   for (;;) {
     uint32_t l = 2 * i + 1, m = l;
     if (l >= n) break;
-    if (l + 1 < n && heap_less(c->heap[l + 1], c->heap[l])) m = l + 1;
-    if (!heap_less(c->heap[m], x)) break;
-    c->heap[i][0] = c->heap[m][0], c->heap[i][1] = c->heap[m][1];
+    if (l + 1 < n && heap_less(&c->heap[l + 1], &c->heap[l])) m = l + 1;
+    if (!heap_less(&c->heap[m], &x)) break;
+    c->heap[i] = c->heap[m];
     i = m;
   }
-  c->heap[i][0] = x[0], c->heap[i][1] = x[1];
+  c->heap[i] = x;
 }
 
-static void heap_push(counter *c, const uint64_t x[2]) {
+static void heap_push(counter *c, const ctr_chg *x) {
   uint32_t i = c->nheap++;
-  while (i && heap_less(x, c->heap[(i - 1) / 2])) {
-    c->heap[i][0] = c->heap[(i - 1) / 2][0], c->heap[i][1] = c->heap[(i - 1) / 2][1];
+  while (i && heap_less(x, &c->heap[(i - 1) / 2])) {
+    c->heap[i] = c->heap[(i - 1) / 2];
     i = (i - 1) / 2;
   }
-  c->heap[i][0] = x[0], c->heap[i][1] = x[1];
+  c->heap[i] = *x;
 }
 
-/* The earliest change goes out as the counter's new value: the first of a
- * run or the heap's top, whichever comes first (equal ones are the same
- * change, so which one goes does not show). */
-static void counter_pop(pf *p, counter *c) {
-  const uint64_t *min = c->nheap ? c->heap[0] : NULL;
-  int from = -1; /* a run, or -1: the heap */
+/* The earliest change waiting: the first of a run or the heap's top,
+ * whichever comes first (equal ones are the same change, so which one
+ * goes does not show); from: its run, or -1 (the heap). */
+static const ctr_chg *counter_min(const counter *c, int *from) {
+  const ctr_chg *min = c->nheap ? &c->heap[0] : NULL;
+  *from = -1;
   for (int r = 0; r < CTR_RUNS; r++) {
     const ctr_run *run = &c->run[r];
-    if (run->n && (!min || heap_less(run->e[run->head], min))) min = run->e[run->head], from = r;
+    if (run->n && (!min || heap_less(&run->e[run->head], min))) min = &run->e[run->head], *from = r;
   }
-  uint64_t ts = min[0];
-  c->value += (int64_t)min[1];
-  if (from < 0) {
-    heap_pop(c);
-  } else {
-    ctr_run *run = &c->run[from];
-    run->head = (run->head + 1) % CTR_WINDOW;
-    run->n--;
+  return min;
+}
+
+/* The earliest changes, all those of its time, go out: the counter's value
+ * after them, once, on the first of their packets held waiting for it
+ * (the others carry none), or in a packet of its own where none is. */
+static void counter_pop(pf *p, counter *c) {
+  int from;
+  const ctr_chg *min = counter_min(c, &from);
+  uint64_t ts = min->ts, carrier = 0;
+  do {
+    c->value += min->delta;
+    uint64_t ref = min->ref;
+    if (from < 0) {
+      heap_pop(c);
+    } else {
+      ctr_run *run = &c->run[from];
+      run->head = (run->head + 1) % CTR_WINDOW;
+      run->n--;
+    }
+    c->n--;
+    if (ref && !carrier)
+      carrier = ref;
+    else if (ref)
+      pf_held_resolve(p, ref, false, 0);
+  } while (c->n && (min = counter_min(c, &from))->ts == ts);
+  int64_t v = c->value < 0 ? 0 : c->value;
+  if (carrier) {
+    pf_held_resolve(p, carrier, true, v);
+    return;
   }
-  c->n--;
   pkt k = pf_pkt_begin(p, ts, false, CTR_UUID + (uint64_t)(c - p->ctr), PF_TYPE_COUNTER);
-  pbw_int(&p->w, PF_TE_COUNTER_VALUE, c->value < 0 ? 0 : c->value);
+  pbw_int(&p->w, PF_TE_COUNTER_VALUE, v);
   pf_pkt_end(p, k);
 }
 
 /* A change waits at the end of the first run it does not come before the
  * last of (or of an empty one), else in the heap. */
-static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta) {
+static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta, uint64_t ref) {
   if (c->n == CTR_WINDOW) counter_pop(p, c);
-  const uint64_t x[2] = {ts, (uint64_t)delta};
+  const ctr_chg x = {ts, delta, ref};
   c->n++;
   for (int r = 0; r < CTR_RUNS; r++) {
     ctr_run *run = &c->run[r];
-    if (run->n && heap_less(x, run->e[(run->head + run->n - 1) % CTR_WINDOW])) continue;
-    uint32_t at = (run->head + run->n++) % CTR_WINDOW;
-    run->e[at][0] = x[0], run->e[at][1] = x[1];
+    if (run->n && heap_less(&x, &run->e[(run->head + run->n - 1) % CTR_WINDOW])) continue;
+    run->e[(run->head + run->n++) % CTR_WINDOW] = x;
     return;
   }
-  heap_push(c, x);
+  heap_push(c, &x);
 }
 
-void pf_counters_op(pf *p, const cv_event *ev) {
-  counter *c = counter_get(p, ev->proc, ev->device, CTR_OPS);
-  counter_add(p, c, ev->start, 1);
-  counter_add(p, c, ev->end, -1);
+uint32_t pf_counter_ops(pf *p, const cv_event *ev) {
+  return (uint32_t)(counter_get(p, ev->proc, ev->device, CTR_OPS) - p->ctr);
+}
+
+void pf_counters_op(pf *p, const cv_event *ev, uint32_t ops, uint64_t ref_begin, uint64_t ref_end) {
+  counter *c = &p->ctr[ops];
+  counter_add(p, c, ev->start, 1, ref_begin);
+  counter_add(p, c, ev->end, -1, ref_end);
   if (ev->type == CV_COPY && ev->has_bytes)
-    counter_add(p, counter_get(p, ev->proc, ev->device, CTR_BYTES), ev->end, (int64_t)ev->bytes);
+    counter_add(p, counter_get(p, ev->proc, ev->device, CTR_BYTES), ev->end, (int64_t)ev->bytes, 0);
 }
 
 void pf_counters_memory(pf *p) {
@@ -115,7 +139,7 @@ void pf_counters_memory(pf *p) {
     const cv_mem_rec *m = &mem->v[i];
     if (!m->has_agent || (m->op != CV_MEM_ALLOC && !(m->op == CV_MEM_FREE && m->matched))) continue;
     int64_t delta = m->op == CV_MEM_ALLOC ? (int64_t)m->size : -(int64_t)m->size;
-    counter_add(p, counter_get(p, m->proc, m->device, CTR_MEMORY), m->end, delta);
+    counter_add(p, counter_get(p, m->proc, m->device, CTR_MEMORY), m->end, delta, 0);
   }
 }
 
