@@ -33,7 +33,7 @@ enum {
   PF_DEF_TRACK_EVENT_DEFAULTS = 11,
   PF_TED_TRACK_UUID = 11,
   PF_TED_EXTRA_COUNTER_TRACK_UUIDS = 31, /* repeated: the counters of extra_counter_values */
-  PF_CLOCK_BOOTTIME = 6, /* BuiltinClock BUILTIN_CLOCK_BOOTTIME */
+  PF_CLOCK_BOOTTIME = 6,                 /* BuiltinClock BUILTIN_CLOCK_BOOTTIME */
 
   /* ClockSnapshot and its Clock; ids 64-127 are scoped to their sequence */
   PF_CS_CLOCKS = 1,

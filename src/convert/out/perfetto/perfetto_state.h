@@ -250,7 +250,7 @@ typedef struct pf {
   uint32_t hold_ctr; /* a new sequence's counter (pf_seq.ctr) */
   bool hold_wait;    /* the packet being ended waits for its counter's value */
   uint64_t held;     /* the reference of the last packet held waiting; 0: none */
-  an_slices gaps; /* -g: the idle pieces by cause */
+  an_slices gaps;    /* -g: the idle pieces by cause */
   bool warned_json;
 } pf;
 
