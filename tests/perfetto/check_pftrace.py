@@ -287,15 +287,15 @@ def read_trace(path):
             fail("a time on clock %s" % clock)
         events.append((ts, order, uuid, te))
         vals = te.get("extra_counter_values", [])
-        if vals:
+        if vals:  # the counter tracks named by the event or its sequence's defaults
             uuids = te.get("extra_counter_track_uuids") or \
                 one(seq["defaults"], "track_event_defaults", {}).get("extra_counter_track_uuids", [])
             if len(uuids) < len(vals):
                 fail("sequence %s: %d extra counter values for %d counter tracks" % (sid, len(vals), len(uuids)))
-            for cu, v in zip(uuids, vals):
+            for cu in uuids[:len(vals)]:
                 if "counter" not in tracks.get(cu, {}):
                     fail("an extra counter value for track %s, not a counter described before" % cu)
-                events.append((ts, order, cu, {"type": [4], "counter_value": [v]}))
+            te["extra"] = list(zip(uuids, vals))
 
     return packets, tracks, interned, events
 
@@ -338,6 +338,12 @@ def main():
     cvalues = defaultdict(list)
     crows = defaultdict(list)  # uuid -> [(ts, value)], the last value at each time
     for ts, order, uuid, te in events:
+        for cu, v in te.get("extra", []):  # (before the event: as Perfetto's importer)
+            cvalues[cu].append(v)
+            rows = crows[cu]
+            if rows and rows[-1][0] == ts:
+                rows.pop()
+            rows.append((ts, v))
         typ = one(te, "type", 0)
         if typ == 1:
             s = {"start": ts, "name": one(te, "name"), "cat": te["cat"], "args": te["args"], "uuid": uuid}
