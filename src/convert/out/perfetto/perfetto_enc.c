@@ -260,7 +260,7 @@ void pf_pkt_end(pf *p, pkt k) {
   pbw_close(&p->w, k.pk);
   pf_seq *s = p->cur;
   /* held: a packet waiting for a counter's value, and those behind one */
-  if (s->ctr && (p->hold_wait || s->he_head != s->he_n)) pf_hold(p, s, k.at);
+  if (s->ctr && (p->hold_wait || s->he_head != s->he_n)) pf_hold(p, s, k.pk - 2);
   if (p->w.n >= BODY_FLUSH) pf_flush_body(p);
 }
 

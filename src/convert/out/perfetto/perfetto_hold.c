@@ -12,26 +12,40 @@
 #include "perfetto_state.h"
 #include "xalloc.h"
 
+/* The bytes and entries go out from the front: room at the end is made by
+ * moving what is left to the start once the front that went out is 3/4 of
+ * the buffer (a byte moved for every three added), else by growing. */
+#define HOLD_MOVE(head, cap) ((head) && (head) >= (cap) / 4 * 3)
+
+/* A packet's bytes copied 16 at a time, inline (most are 20-150 bytes: a
+ * call of memcpy costs more than the copy); up to 15 bytes past the end
+ * are written too, inside the room the callers keep (HOLD_SLACK). */
+#define HOLD_SLACK 16
+static inline void copy16(uint8_t *to, const uint8_t *from, size_t n) {
+  for (size_t i = 0; i < n; i += 16) memcpy(to + i, from + i, 16);
+}
+
 void pf_hold(pf *p, pf_seq *s, size_t at) {
   pbw *w = &p->w;
   size_t len = w->n - at;
-  if (s->hb_n + len > s->hb_cap) {
-    if (s->hb_head && s->hb_head >= s->hb_cap / 2) {
+  pbw_need(w, HOLD_SLACK); /* (what copy16 reads past the packet) */
+  if (s->hb_n + len + HOLD_SLACK > s->hb_cap) {
+    if (HOLD_MOVE(s->hb_head, s->hb_cap)) {
       memmove(s->hb, s->hb + s->hb_head, s->hb_n - s->hb_head);
       s->hb_n -= s->hb_head, s->hb_head = 0;
     }
-    if (s->hb_n + len > s->hb_cap) {
+    if (s->hb_n + len + HOLD_SLACK > s->hb_cap) {
       size_t nc = s->hb_cap ? s->hb_cap * 2 : 4096;
-      while (nc < s->hb_n + len) nc *= 2;
+      while (nc < s->hb_n + len + HOLD_SLACK) nc *= 2;
       s->hb = rtg_xrealloc(s->hb, nc, "the Perfetto packets held back");
       s->hb_cap = nc;
     }
   }
-  memcpy(s->hb + s->hb_n, w->buf + at, len);
+  copy16(s->hb + s->hb_n, w->buf + at, len);
   s->hb_n += len;
   w->n = at;
   if (s->he_n == s->he_cap) {
-    if (s->he_head && s->he_head >= s->he_cap / 2) {
+    if (HOLD_MOVE(s->he_head, s->he_cap)) {
       memmove(s->he, s->he + s->he_head, (s->he_n - s->he_head) * sizeof *s->he);
       s->he_base += s->he_head, s->he_n -= s->he_head, s->he_head = 0;
     } else {
@@ -82,9 +96,9 @@ static void put_valued(pf *p, const uint8_t *b, size_t n, int64_t value) {
     }
   }
   pbw *w = &p->w;
-  pbw_need(w, n + 32);
+  pbw_need(w, n + 32 + HOLD_SLACK);
   if (!te || q != end) { /* (not a packet pf_pkt_end wrote: as it is) */
-    memcpy(w->buf + w->n, b, n);
+    copy16(w->buf + w->n, b, n);
     w->n += n;
     return;
   }
@@ -94,16 +108,16 @@ static void put_valued(pf *p, const uint8_t *b, size_t n, int64_t value) {
   uint8_t *o = w->buf + w->n;
   *o++ = b[0];
   o = pbw_varint_at(o, npk);
-  memcpy(o, body, (size_t)(te - body));
+  copy16(o, body, (size_t)(te - body));
   o += te - body;
   *o++ = PBW_TAG1(PF_PKT_TRACK_EVENT, PBW_LEN);
   o = pbw_varint_at(o, nte);
-  memcpy(o, te_body, te_len);
+  copy16(o, te_body, te_len);
   o += te_len;
   *o++ = PBW_TAG1(PF_TE_EXTRA_COUNTER_VALUES, PBW_VARINT);
   o = pbw_varint_at(o, (uint64_t)value);
   const uint8_t *rest = te_body + te_len;
-  memcpy(o, rest, (size_t)(end - rest));
+  copy16(o, rest, (size_t)(end - rest));
   o += end - rest;
   w->n = (size_t)(o - w->buf);
 }
@@ -119,8 +133,8 @@ void pf_held_resolve(pf *p, uint64_t ref, bool has, int64_t value) {
     if (h->state == HELD_VALUE) {
       put_valued(p, b, h->len, h->value);
     } else {
-      pbw_need(&p->w, h->len);
-      memcpy(p->w.buf + p->w.n, b, h->len);
+      pbw_need(&p->w, h->len + HOLD_SLACK);
+      copy16(p->w.buf + p->w.n, b, h->len);
       p->w.n += h->len;
     }
     s->hb_head += h->len;

@@ -285,8 +285,10 @@ static inline pf_seq *pf_seq_of(pf *p, uint64_t uuid, uint64_t ts) {
   return i ? p->seqs[i - 1] : pf_seq_new(p, uuid, ts);
 }
 
+/* (two words: returned in registers) */
 typedef struct pkt {
-  size_t at, pk, te; /* where the packet starts, its content, its track event's */
+  size_t pk, te; /* where the packet's content starts (after a tag and a
+                    length of one byte each: pf_pkt_begin), its track event's */
 } pkt;
 
 /* The fields below are written with one-byte tags and one-byte lengths
@@ -310,7 +312,6 @@ static inline pkt pf_pkt_begin(pf *p, uint64_t ts, bool needs_state, uint64_t uu
   pbw_need(w, 64);
   uint8_t *q = w->buf + w->n;
   pkt k;
-  k.at = w->n;
   *q++ = PBW_TAG1(PF_TRACE_PACKET, PBW_LEN);
   *q++ = 0; /* the length, set by pbw_close */
   k.pk = (size_t)(q - w->buf);
