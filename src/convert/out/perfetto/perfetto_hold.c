@@ -13,9 +13,10 @@
 #include "xalloc.h"
 
 /* The bytes and entries go out from the front: room at the end is made by
- * moving what is left to the start once the front that went out is 3/4 of
- * the buffer (a byte moved for every three added), else by growing. */
-#define HOLD_MOVE(head, cap) ((head) && (head) >= (cap) / 4 * 3)
+ * moving what is left to the start once half of the buffer went out (a
+ * byte moved for each added: cheaper than the page faults of a buffer
+ * kept larger), else by growing. */
+#define HOLD_MOVE(head, cap) ((head) && (head) >= (cap) / 2)
 
 /* A packet's bytes copied 16 at a time, inline (most are 20-150 bytes: a
  * call of memcpy costs more than the copy); up to 15 bytes past the end
