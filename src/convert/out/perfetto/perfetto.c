@@ -397,9 +397,9 @@ static void gpu_op(pf *p, const cv_event *ev) {
   corr_val host, op = {track_uuid(p, t), ev->end == ev->start ? op_flow_id(ev) : 0, ev->start,
                        ev->type != CV_COPY ? dispatch_key(ev) : 0};
   bool waits = false;
-  /* the ops-in-flight counter's values go on the op's packets, held until
-   * they are known, where the lane's sequence names that counter (one made
-   * for the op: its counter) */
+  /* the ops-in-flight counter's values ride on the op's begin and end,
+   * held until known (perfetto_hold.c), where the lane's sequence names
+   * that counter in its defaults (as one begun for this op does) */
   uint32_t ops = pf_counter_ops(p, ev);
   p->hold_ctr = p->ctr_packets ? 0 : ops + 1;
   if (ctx->opt.flows) {
@@ -554,6 +554,7 @@ static bool pf_close(void *st) {
   corr_finish(&p->dispatch, flow_late_dispatch, p);
   pf_counters_memory(p);
   pf_counters_finish(p);
+  pf_held_finish(p);
   pf_flush_body(p);
   pf_flush_to(p, &p->ew, &p->ends);
   pf_write_header(p);

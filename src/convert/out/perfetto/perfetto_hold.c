@@ -147,3 +147,16 @@ void pf_held_resolve(pf *p, uint64_t ref, bool has, int64_t value) {
     s->hb_head = s->hb_n = 0;
   }
 }
+
+/* At the end every change went out, so nothing waits; should a packet
+ * still, it goes out without a value rather than be lost. */
+void pf_held_finish(pf *p) {
+  for (uint32_t i = 0; i < p->nseqs; i++) {
+    pf_seq *s = p->seqs[i];
+    if (s->he_head == s->he_n) continue;
+    for (uint32_t j = s->he_head; j < s->he_n; j++)
+      if (s->he[j].state == HELD_WAIT) s->he[j].state = HELD_PLAIN;
+    /* (the first waits, else it would have gone out) */
+    pf_held_resolve(p, held_ref(s->index, s->he_base + s->he_head), false, 0);
+  }
+}

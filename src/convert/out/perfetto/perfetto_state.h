@@ -446,6 +446,8 @@ void pf_hold(pf *p, pf_seq *s, size_t at);
 /* A held packet's value (has: it carries one), then what can go out of
  * its sequence goes into the body. */
 void pf_held_resolve(pf *p, uint64_t ref, bool has, int64_t value);
+/* After the counters' last changes: whatever is held goes out. */
+void pf_held_finish(pf *p);
 
 /* perfetto_tracks.c */
 /* The ops-in-flight counter of an op's process and GPU: its index. */
