@@ -69,6 +69,9 @@ mount --bind /dev/pts "$ROOT/dev/pts"
 ln -s pts/ptmx "$ROOT/dev/ptmx"
 mount -t tmpfs -o mode=1777 rtg-shm "$ROOT/dev/shm"
 ln -s /proc/self/fd "$ROOT/dev/fd"
+ln -s /proc/self/fd/0 "$ROOT/dev/stdin"
+ln -s /proc/self/fd/1 "$ROOT/dev/stdout"
+ln -s /proc/self/fd/2 "$ROOT/dev/stderr"
 mount --bind "$TOP" "$ROOT$TOP"
 # the host names its own address as on the host: libotf2 calls gethostid(),
 # which without /etc/hostid looks the host name up, by DNS when /etc/hosts
