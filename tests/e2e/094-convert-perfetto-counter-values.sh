@@ -8,6 +8,9 @@
 # an op ending as others start, several starting at once) and fill the
 # counter's window; on the real traces; and on a natural HSA trace of the
 # simulated GPU, whose Perfetto trace stays under 1/3 of the JSON's size.
+# A long op whose record comes after those of 3000 short ones that ran
+# inside it (the tracer writes an op as it ends) is more changes late
+# than the counter's window: rtg-convert says so rather than hide it.
 . "$TOP/tests/simgpu/env.sh"
 . "$TOP/tests/e2e/12-perfetto.inc"
 cat > gen.py <<'PY'
@@ -73,3 +76,16 @@ mkdir nat
 cat nat/rtg_trace.txt.* > n.txt
 same_counters -f n.txt | sed 's/: [0-9]*, packets of their own: [0-9]* (before: [0-9]*)/: N, packets of their own: N (before: N)/; s/^[0-9]* counter values/N counter values/'
 awk -v p="$(wc -c < pf.pftrace)" -v j="$(wc -c < pf.json)" 'BEGIN { printf "size share of the JSON under 1/3: %s\n", p / j < 1 / 3 ? "yes" : "no (" p / j ")" }'
+echo "== a long op written after 3000 short ones that ran inside it"
+python3 - > late.txt <<'PY'
+print("RTG: pid:100 tid:100 trace format:1 host:h clock:boottime")
+print("RTG: pid:100 tid:100 agent index:1 type:gpu name:'gfx90a'")
+for k in range(3000):
+    s = 2000 + 1000 * k
+    print("HSA: pid:100 tid:101 dispatch queue:0 agent:1 signal:0 name:'short' start:%d stop:%d id:%d" % (s, s + 500, k + 1))
+print("HSA: pid:100 tid:101 dispatch queue:1 agent:1 signal:0 name:'long' start:1000 stop:10000000 id:3001")
+print("RTG: pid:100 tid:100 summary dispatches:3001 barriers:0 copies:0 hsa_calls:0 hip_calls:0 lost:0")
+PY
+"$B/rtg-convert" -f -o late.pftrace late.txt 2>late.err
+echo "exit $?"
+cat late.err

@@ -157,7 +157,10 @@ typedef struct counter {
   ctr_run run[CTR_RUNS];
   ctr_chg *heap;
   uint32_t nheap;
-  uint32_t n; /* waiting in all */
+  uint32_t n;         /* waiting in all */
+  bool popped;        /* a change went out: */
+  uint64_t popped_ts; /* the time of the last one */
+  uint64_t late;      /* changes that came after a later one went out */
 } counter;
 
 /* A packet held back on its sequence (perfetto_hold.c): an op's begin or

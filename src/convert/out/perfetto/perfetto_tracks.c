@@ -80,6 +80,7 @@ static void counter_pop(pf *p, counter *c) {
   int from;
   const ctr_chg *min = counter_min(c, &from);
   uint64_t ts = min->ts, carrier = 0;
+  c->popped = true, c->popped_ts = ts;
   do {
     c->value += min->delta;
     uint64_t ref = min->ref;
@@ -110,6 +111,7 @@ static void counter_pop(pf *p, counter *c) {
  * last of (or of an empty one), else in the heap. */
 static void counter_add(pf *p, counter *c, uint64_t ts, int64_t delta, uint64_t ref) {
   if (c->n == CTR_WINDOW) counter_pop(p, c);
+  if (c->popped && ts < c->popped_ts) c->late++;
   const ctr_chg x = {ts, delta, ref};
   c->n++;
   for (int r = 0; r < CTR_RUNS; r++) {
@@ -143,10 +145,22 @@ void pf_counters_memory(pf *p) {
   }
 }
 
-/* At the end: every change left goes out. */
+static void counter_name(pf *p, const counter *c, char *buf, size_t cap);
+
+/* At the end: every change left goes out.  A change that came after a
+ * later one had gone out (more than the window's changes late: a long op
+ * beside thousands of short ones on other queues) was counted at the
+ * wrong time, so the values around it are off: said, not hidden. */
 void pf_counters_finish(pf *p) {
   for (uint32_t i = 0; i < p->nctr; i++) {
     while (p->ctr[i].n) counter_pop(p, &p->ctr[i]);
+    if (p->ctr[i].late) {
+      char name[400];
+      counter_name(p, &p->ctr[i], name, sizeof name);
+      rtg_warning("%s: counter '%s': %lu of its changes came more than %d changes late; its values "
+                  "near them are off by their sum",
+                  p->path, name, (unsigned long)p->ctr[i].late, CTR_WINDOW);
+    }
     free(p->ctr[i].heap);
     for (int r = 0; r < CTR_RUNS; r++) free(p->ctr[i].run[r].e);
   }
