@@ -411,12 +411,14 @@ const cv_part_state *cv_part_states(size_t *n, bool *others);
 uint64_t cv_part_records_bytes(void);
 /* in/partstate.c: --part: the state of --summary and --stats written to f
  * (at offset at of the part) from a reading of the inputs, its index line
- * in line; false when it could not start.  --merge: with --summary or
- * --stats alone and every part holding a clean state, the events from the
- * states to the sinks (1; 0 after saying why one failed); -1: the records
- * are to be read (-v says why). */
+ * in line; false when it could not start.  --merge (the parts ps[0..n),
+ * others and records_bytes as cv_part_states and cv_part_records_bytes
+ * give them): with --summary or --stats alone and every part holding a
+ * clean state, the events from the states to the sinks (1; 0 after saying
+ * why one failed); -1: the records are to be read (-v says why). */
 bool cv_part_state_write(cv_ctx *ctx, FILE *f, uint64_t at, char *line, size_t cap);
-int cv_merge_state(cv_ctx *ctx);
+int cv_merge_state(cv_ctx *ctx, const cv_part_state *ps, size_t n, bool others,
+                   uint64_t records_bytes);
 /* in/mpi.c: MPI calls across ranks.  cv_mpi_args: an MPI record's
  * identification as "key:value" words (comm: seq: size: rank: peer: root:
  * bytes: req: nreq: done: polls: busy:), cut to cap.  cv_mpi_read (hosts.c, before the

@@ -212,7 +212,10 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  int from_state = cv_merge_state(&ctx);
+  size_t nparts;
+  bool others;
+  const cv_part_state *parts = cv_part_states(&nparts, &others);
+  int from_state = cv_merge_state(&ctx, parts, nparts, others, cv_part_records_bytes());
   bool read_ok = from_state >= 0 ? from_state == 1 : cv_read_inputs(&ctx);
   ok &= cv_close_sinks(&ctx);
   if (read_ok && ok && !ctx.not_traces) {

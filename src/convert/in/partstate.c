@@ -438,7 +438,8 @@ static bool open_section(const char *part, uint64_t off, uint64_t size, rstate *
 
 /* Why --merge reads the records rather than the parts' state; NULL: it
  * may read the state. */
-static const char *why_records(const cv_ctx *ctx, char *buf, size_t cap) {
+static const char *why_records(const cv_ctx *ctx, const cv_part_state *ps, size_t n, bool others,
+                               char *buf, size_t cap) {
   const cv_options *o = &ctx->opt;
   if (!o->summary && !o->stats_dir) return "no --summary or --stats";
   if (o->json_out || o->perfetto_out || o->gaps_out || o->sqlite_out || o->workgroups ||
@@ -446,9 +447,6 @@ static const char *why_records(const cv_ctx *ctx, char *buf, size_t cap) {
     return "an output beside --summary and --stats needs every record";
   if (o->start_arg || o->end_arg || o->zero_time)
     return "--start, --end and --zero need every record";
-  size_t n;
-  bool others;
-  const cv_part_state *ps = cv_part_states(&n, &others);
   if (others) return "inputs beside the parts";
   for (size_t i = 0; i < n; i++) {
     if (!ps[i].has) {
@@ -572,18 +570,16 @@ static bool replay(cv_ctx *ctx, const cv_part_state *ps, tables *t) {
   return ok;
 }
 
-int cv_merge_state(cv_ctx *ctx) {
+int cv_merge_state(cv_ctx *ctx, const cv_part_state *ps, size_t n, bool others,
+                   uint64_t records_bytes) {
   if (!ctx->opt.merge) return -1;
   char buf[4200];
-  const char *why = why_records(ctx, buf, sizeof buf);
+  const char *why = why_records(ctx, ps, n, others, buf, sizeof buf);
   if (!ctx->opt.summary && !ctx->opt.stats_dir) return -1;
   if (why) {
     if (ctx->opt.verbose) fprintf(stderr, "rtg-convert: --merge: reading every record: %s\n", why);
     return -1;
   }
-  size_t n;
-  bool others;
-  const cv_part_state *ps = cv_part_states(&n, &others);
   tables *t = rtg_xcalloc(n + 1, sizeof *t, "the parts' state");
   /* every part's tables first: a process in two parts needs the records */
   rtg_u64map seen = {0};
@@ -626,7 +622,7 @@ int cv_merge_state(cv_ctx *ctx) {
       fprintf(stderr,
               "rtg-convert: --merge: the parts' state: %" PRIu64 " events, %" PRIu64
               " bytes read in place of %" PRIu64 " bytes of records\n",
-              events, bytes, cv_part_records_bytes());
+              events, bytes, records_bytes);
     ret = ok;
   }
   for (size_t i = 0; i < n; i++) free_tables(&t[i]);

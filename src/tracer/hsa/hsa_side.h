@@ -48,16 +48,15 @@ RTG_HIDDEN void rtg_hsa_api_install(void);
 /* memory.c: the hooks that record allocations, frees, locks and unlocks
  * (memory records), put into rtg_impl; after rtg_agents_init. */
 RTG_HIDDEN void rtg_memory_init(void);
-/* memory.c: the free of managed memory at addr, unmapped at t0 (managed_os.c). */
-RTG_HIDDEN void rtg_memory_managed_free(uint64_t addr, uint64_t t0);
 /* memory.c: a fork child forgets the parent's ranges (its locks free). */
 RTG_HIDDEN void rtg_memory_after_fork(void);
 
 /* managed_os.c: HIP's mmap and munmap watched (its GOT), from
- * rtg_memory_init; the range [addr, addr + size) given SVM attributes made
+ * rtg_memory_init, which gives the free of a managed range at addr,
+ * unmapped at t0; the range [addr, addr + size) given SVM attributes made
  * managed memory if the calling thread's last mapping of HIP's starts there
  * and holds it: the mapping's start stamp, else 0; a fork child forgets. */
-RTG_HIDDEN void rtg_managed_os_install(void);
+RTG_HIDDEN void rtg_managed_os_install(void (*freed)(uint64_t addr, uint64_t t0));
 RTG_HIDDEN uint64_t rtg_managed_os_mark(uint64_t addr, uint64_t size);
 RTG_HIDDEN void rtg_managed_os_after_fork(void);
 

@@ -16,11 +16,11 @@
  * inside it (memory.c asks rtg_managed_os_mark), the range becomes managed
  * memory: it enters the table of marked ranges, and the mapping's start is
  * the allocation's.  An munmap of HIP's that cuts into a marked range is
- * its free (memory.c records it).  Only an anonymous private mmap at an
- * address of the system's choosing (as managed memory's) takes a time
- * stamp; others, and munmaps, read or trim the thread's last range; the
- * table (and the clock, for munmap) is looked at only while it holds a
- * range. */
+ * its free (recorded by the function memory.c gives at install).  Only
+ * an anonymous private mmap at an address of the system's choosing (as
+ * managed memory's) takes a time stamp; others, and munmaps, read or trim
+ * the thread's last range; the table (and the clock, for munmap) is looked
+ * at only while it holds a range. */
 #define _GNU_SOURCE
 #include "core/got_hook.h"
 #include "core/spin.h"
@@ -37,6 +37,7 @@ enum { MAX_MARKED = 1024 };
 static struct { uint64_t addr, size; } marked[MAX_MARKED];
 static uint32_t n_marked; /* read without the lock: 0, nothing to look for */
 static rtg_spin marked_lock;
+static void (*on_free)(uint64_t addr, uint64_t t0); /* memory.c's record */
 
 /* [lo, hi) cut out of the thread's last mapping: what stays of it, when it
  * still starts where it did or starts at hi. */
@@ -93,7 +94,7 @@ static int w_munmap(void *addr, size_t len) {
       }
     rtg_spin_unlock(&marked_lock);
     if (!freed) break;
-    rtg_memory_managed_free(freed, t0);
+    on_free(freed, t0);
   }
   errno = saved;
   return r;
@@ -116,7 +117,8 @@ uint64_t rtg_managed_os_mark(uint64_t addr, uint64_t size) {
   return kept ? t0 : 0;
 }
 
-void rtg_managed_os_install(void) {
+void rtg_managed_os_install(void (*freed)(uint64_t addr, uint64_t t0)) {
+  on_free = freed;
   static const rtg_got_hook hooks[] = {
       {"mmap", (void *)w_mmap}, {"mmap64", (void *)w_mmap}, {"munmap", (void *)w_munmap}};
   rtg_managed_os_after_fork(); /* a new trace: none marked yet */

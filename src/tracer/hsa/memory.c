@@ -301,7 +301,7 @@ static hsa_status_t hook_address_free(void *va, size_t size) {
   return st;
 }
 
-void rtg_memory_managed_free(uint64_t addr, uint64_t t0) {
+static void managed_free(uint64_t addr, uint64_t t0) {
   record(M_FREE, A_MUNMAP, t0, addr, 0, false, -1, 0);
 }
 
@@ -332,7 +332,7 @@ void rtg_memory_init(void) {
   rtg_spin_init(&ranges_lock);
   if (rtg_real.hsa_amd_svm_attributes_set) {
     rtg_impl.hsa_amd_svm_attributes_set = hook_svm_set;
-    rtg_managed_os_install();
+    rtg_managed_os_install(managed_free);
   }
   if (rtg_real.hsa_amd_svm_attributes_set && rtg_real.hsa_amd_vmem_address_free) {
     if (rtg_real.hsa_amd_vmem_address_reserve) rtg_impl.hsa_amd_vmem_address_reserve = hook_reserve;
